@@ -1,0 +1,241 @@
+/// A syntax validator for email addresses after RFC 5321 (`Mailbox`), RFC 5322 (`atext`) and
+/// RFC 6531/6532 (internationalised addresses), that names the reason for every rejection.
+///
+/// By default it accepts internationalised addresses (UTF-8 local parts, IDNA domain labels) and
+/// rejects quoted local parts and domain literals, which forms rarely want; ``Options`` turns each on
+/// or off:
+///
+/// ```swift
+/// let validator = EmailAddressValidator()
+/// validator.rejection(for: "john@doe.test")          // nil: valid
+/// validator.rejection(for: "john..doe@doe.test")     // .consecutiveDots
+/// validator.rejection(for: "почта@пример.рф")        // nil: valid (RFC 6531)
+/// EmailAddressValidator(options: .ascii).rejection(for: "почта@пример.рф")   // .nonASCIINotAllowed
+/// ```
+///
+/// It checks syntax only: whether the domain exists or accepts mail takes a network, which a
+/// validator of untrusted input should not touch.
+public struct EmailAddressValidator: Sendable {
+    /// What the validator accepts beyond a plain `local@domain.example`.
+    public struct Options: Hashable, Sendable {
+        /// UTF-8 in the local part and IDNA U-labels in the domain (RFC 6531). On by default.
+        public var allowsInternational: Bool
+        /// A quoted local part, `"john doe"@example.com` (RFC 5321 `Quoted-string`). Off by default.
+        public var allowsQuotedLocalPart: Bool
+        /// A domain literal, `user@[192.0.2.1]` or `user@[IPv6:2001:db8::1]`. Off by default.
+        public var allowsDomainLiteral: Bool
+
+        /// Makes options.
+        public init(allowsInternational: Bool = true, allowsQuotedLocalPart: Bool = false, allowsDomainLiteral: Bool = false) {
+            self.allowsInternational = allowsInternational
+            self.allowsQuotedLocalPart = allowsQuotedLocalPart
+            self.allowsDomainLiteral = allowsDomainLiteral
+        }
+
+        /// Internationalised addresses; no quoted local parts or domain literals.
+        public static let `default` = Options()
+        /// ASCII only; no quoted local parts or domain literals.
+        public static let ascii = Options(allowsInternational: false)
+        /// Everything the RFCs allow: internationalised, quoted local parts, domain literals.
+        public static let rfc = Options(allowsInternational: true, allowsQuotedLocalPart: true, allowsDomainLiteral: true)
+    }
+
+    /// The options.
+    public var options: Options
+
+    /// Makes a validator.
+    public init(options: Options = .default) { self.options = options }
+
+    /// Whether `address` is a valid address under the options.
+    public func isValid(_ address: String) -> Bool { rejection(for: address) == nil }
+
+    /// The reason `address` is rejected, or `nil` when it is valid.
+    public func rejection(for address: String) -> EmailRejection? {
+        let scalars = Array(address.unicodeScalars)
+        if scalars.isEmpty { return .empty }
+        for scalar in scalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return .controlCharacter }
+            if !options.allowsInternational && !scalar.isASCII { return .nonASCIINotAllowed }
+        }
+        let localEnd: Int
+        let isQuoted = scalars[0] == "\""
+        if isQuoted {
+            guard let end = quotedStringEnd(scalars) else {
+                return options.allowsQuotedLocalPart ? .invalidQuotedString : .quotedLocalPartNotAllowed
+            }
+            localEnd = end
+            guard localEnd < scalars.count, scalars[localEnd] == "@" else {
+                return localEnd < scalars.count ? .invalidQuotedString : .missingAtSign
+            }
+        } else {
+            guard let at = scalars.firstIndex(of: "@") else { return .missingAtSign }
+            localEnd = at
+        }
+        let local = scalars[..<localEnd]
+        let domain = scalars[(localEnd + 1)...]
+        if local.isEmpty { return .emptyLocalPart }
+        if isQuoted {
+            if !options.allowsQuotedLocalPart { return .quotedLocalPartNotAllowed }
+        } else if let problem = dotStringProblem(local) {
+            return problem
+        }
+        if utf8Count(local) > 64 { return .localPartTooLong }
+        if domain.isEmpty { return .emptyDomain }
+        if let problem = domain.first == "[" ? domainLiteralProblem(domain) : domainProblem(domain) { return problem }
+        if utf8Count(scalars[...]) > 254 { return .addressTooLong }
+        return nil
+    }
+
+    /// The index after the closing quote of a quoted string starting at 0, or `nil` when malformed.
+    private func quotedStringEnd(_ scalars: [Unicode.Scalar]) -> Int? {
+        var index = 1
+        while index < scalars.count {
+            let scalar = scalars[index]
+            switch scalar {
+            case "\"": return index + 1
+            case "\\":
+                // quoted-pairSMTP: a backslash and one printable ASCII character (%d32-126).
+                guard index + 1 < scalars.count, (0x20...0x7E).contains(scalars[index + 1].value) else { return nil }
+                index += 2
+            default:
+                // qtextSMTP: %d32-33 / %d35-91 / %d93-126, and UTF-8 non-ASCII when international.
+                let value = scalar.value
+                let ascii = value == 32 || value == 33 || (35...91).contains(value) || (93...126).contains(value)
+                guard ascii || (!scalar.isASCII && options.allowsInternational && !scalar.properties.isWhitespace)
+                else { return nil }
+                index += 1
+            }
+        }
+        return nil
+    }
+
+    private func dotStringProblem(_ local: ArraySlice<Unicode.Scalar>) -> EmailRejection? {
+        if local.first == "." { return .leadingDot }
+        if local.last == "." { return .trailingDot }
+        var previousWasDot = false
+        for scalar in local {
+            if scalar == "." {
+                if previousWasDot { return .consecutiveDots }
+                previousWasDot = true
+                continue
+            }
+            previousWasDot = false
+            if Self.isAtext(scalar) { continue }
+            if scalar.properties.isWhitespace { return .whitespace }
+            if !scalar.isASCII && options.allowsInternational && Self.isPrintableNonASCII(scalar) { continue }
+            return scalar == "\"" && options.allowsQuotedLocalPart ? .invalidQuotedString : .invalidLocalCharacter
+        }
+        return nil
+    }
+
+    /// RFC 5322 `atext`: letters, digits and ``!#$%&'*+-/=?^_`{|}~``.
+    static func isAtext(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9": return true
+        default: return "!#$%&'*+-/=?^_`{|}~".unicodeScalars.contains(scalar)
+        }
+    }
+
+    /// UTF8-non-ascii that is printable: not white space, a control, a format character such as a
+    /// zero-width joiner at the edges, a surrogate, a private-use or an unassigned code point.
+    static func isPrintableNonASCII(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .surrogate, .unassigned, .privateUse, .lineSeparator, .paragraphSeparator, .spaceSeparator:
+            return false
+        default:
+            return true
+        }
+    }
+
+    private func domainLiteralProblem(_ domain: ArraySlice<Unicode.Scalar>) -> EmailRejection? {
+        guard options.allowsDomainLiteral else { return .domainLiteralNotAllowed }
+        guard domain.last == "]", domain.count >= 2 else { return .invalidDomainLiteral }
+        let inner = String(String.UnicodeScalarView(domain.dropFirst().dropLast()))
+        if IPAddress.isValidIPv4(inner) { return nil }
+        if inner.hasPrefix("IPv6:"), IPAddress.isValidIPv6(inner.dropFirst(5)) { return nil }
+        return .invalidDomainLiteral
+    }
+
+    private func domainProblem(_ domain: ArraySlice<Unicode.Scalar>) -> EmailRejection? {
+        var labels: [ArraySlice<Unicode.Scalar>] = []
+        var start = domain.startIndex
+        for index in domain.indices where domain[index] == "." {
+            labels.append(domain[start..<index])
+            start = index + 1
+        }
+        labels.append(domain[start...])
+        var asciiLength = labels.count - 1
+        for label in labels {
+            if label.isEmpty { return .emptyLabel }
+            switch labelProblem(label) {
+            case .failure(let problem): return problem
+            case .success(let length): asciiLength += length
+            }
+        }
+        if asciiLength > 253 { return .domainTooLong }
+        if let last = labels.last, last.allSatisfy({ ("0"..."9").contains($0) }) { return .numericTopLevelDomain }
+        return nil
+    }
+
+    /// Checks one label; on success returns its length in ASCII (A-label) form.
+    private func labelProblem(_ label: ArraySlice<Unicode.Scalar>) -> Result<Int, EmailRejection> {
+        for scalar in label {
+            if scalar.properties.isWhitespace { return .failure(.whitespace) }
+        }
+        if label.first == "-" { return .failure(.labelStartsWithHyphen) }
+        if label.last == "-" { return .failure(.labelEndsWithHyphen) }
+        let isASCII = label.allSatisfy(\.isASCII)
+        if isASCII {
+            for scalar in label {
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", "-": continue
+                default: return .failure(.invalidDomainCharacter)
+                }
+            }
+            if label.count > 63 { return .failure(.labelTooLong) }
+            if label.count >= 4, label[label.startIndex + 2] == "-", label[label.startIndex + 3] == "-" {
+                let prefix = String(String.UnicodeScalarView(label.prefix(2))).lowercased()
+                guard prefix == "xn" else { return .failure(.reservedHyphens) }
+                let encoded = String(String.UnicodeScalarView(label.dropFirst(4)))
+                guard let decoded = Punycode.decode(encoded), !decoded.unicodeScalars.allSatisfy(\.isASCII),
+                    options.allowsInternational,
+                    uLabelCharactersValid(Array(decoded.unicodeScalars)[...])
+                else { return .failure(options.allowsInternational ? .invalidPunycode : .nonASCIINotAllowed) }
+            }
+            return .success(label.count)
+        }
+        guard options.allowsInternational else { return .failure(.nonASCIINotAllowed) }
+        guard uLabelCharactersValid(label) else { return .failure(.invalidDomainCharacter) }
+        if label.count >= 4, label[label.startIndex + 2] == "-", label[label.startIndex + 3] == "-" {
+            return .failure(.reservedHyphens)
+        }
+        let aLabelLength = 4 + Punycode.encode(String(String.UnicodeScalarView(label))).utf8.count
+        if aLabelLength > 63 { return .failure(.labelTooLong) }
+        return .success(aLabelLength)
+    }
+
+    /// An approximation of IDNA 2008's PVALID code points: letters, combining marks (not first),
+    /// decimal digits and the hyphen.
+    private func uLabelCharactersValid(_ label: ArraySlice<Unicode.Scalar>) -> Bool {
+        guard let first = label.first else { return false }
+        switch first.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return false
+        default: break
+        }
+        for scalar in label {
+            if scalar == "-" { continue }
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber:
+                continue
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    private func utf8Count(_ scalars: ArraySlice<Unicode.Scalar>) -> Int {
+        scalars.reduce(0) { $0 + UTF8.width($1) }
+    }
+}

@@ -1,0 +1,178 @@
+/// Message templates by language and key.
+///
+/// The built-in catalog (``builtIn``) has a template for every code Assay reports, in English,
+/// Russian and Simplified Chinese. An app overrides or extends it with its own templates, per call
+/// or for a task:
+///
+/// ```swift
+/// let catalog = MessageCatalog.builtIn.merging(MessageCatalog([
+///     .english: ["tooShort": "{subject} is too short"],
+///     .german: ["tooShort": "{subject} ist zu kurz"],
+/// ]))
+/// issue.message(in: .english, catalog: catalog)
+/// MessageCatalog.withCurrent(catalog) { … }   // every message rendered inside uses it
+/// ```
+///
+/// A key not found in the requested language falls back to English; a key not found at all falls
+/// back to the code's generic message. Field names are translated too: an entry `label.age`
+/// (`"возраст"`) names the field `age` in messages of that language.
+public struct MessageCatalog: Sendable {
+    /// Templates by language, then by key.
+    public private(set) var templates: [Language: [String: String]]
+
+    /// Makes a catalog from templates by language, then by key.
+    public init(_ templates: [Language: [String: String]]) { self.templates = templates }
+
+    /// The catalog Assay ships: English, Russian and Simplified Chinese.
+    public static let builtIn = MessageCatalog([
+        .english: BuiltInMessages.english,
+        .russian: BuiltInMessages.russian,
+        .simplifiedChinese: BuiltInMessages.simplifiedChinese,
+    ])
+
+    @TaskLocal static var taskCatalog: MessageCatalog?
+
+    /// The catalog used when a call names none: the one bound for the task, else ``builtIn``.
+    public static var current: MessageCatalog { taskCatalog ?? builtIn }
+
+    /// Runs `operation` with `catalog` as ``current`` for this task and the tasks it creates.
+    public static func withCurrent<R>(_ catalog: MessageCatalog, operation: () throws -> R) rethrows -> R {
+        try $taskCatalog.withValue(catalog, operation: operation)
+    }
+
+    /// This catalog with the templates of `other` added, `other` winning where both have a key.
+    public func merging(_ other: MessageCatalog) -> MessageCatalog {
+        var copy = self
+        for (language, entries) in other.templates {
+            copy.templates[language, default: [:]].merge(entries) { _, new in new }
+        }
+        return copy
+    }
+
+    /// The template for `key` in `language`: falls back to English, then to the code's identifier,
+    /// then to a generic message.
+    public func template(for key: String, code: IssueCode, in language: Language) -> String {
+        for candidateLanguage in [language, .english] {
+            guard let entries = templates[candidateLanguage] else { continue }
+            if let text = entries[key] ?? entries[code.identifier] ?? entries["invalid"] { return text }
+        }
+        return "{subject} is invalid"
+    }
+
+    /// Fills the placeholders of `template` from `issue`.
+    public func render(_ template: String, for issue: Issue, in language: Language) -> String {
+        var output = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            output += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                output += rest[open...]
+                return output
+            }
+            output += placeholder(rest[rest.index(after: open)..<close], issue: issue, language: language)
+            rest = rest[rest.index(after: close)...]
+        }
+        output += rest
+        return output
+    }
+
+    private func placeholder(_ body: Substring, issue: Issue, language: Language) -> String {
+        let parts = body.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        let name = parts[0]
+        if parts.count > 1 {
+            let forms = Array(parts.dropFirst())
+            let number = parameter(name, issue: issue)
+            return PluralRule.choose(forms, for: number, in: language)
+        }
+        if name == "subject" { return subject(for: issue, in: language) }
+        if name.hasPrefix("@") {
+            // A parameter whose value names another message, e.g. `{@reason}` → key `reason.<value>`.
+            let parameterName = String(name.dropFirst())
+            guard let value = issue.parameters[parameterName] else { return "" }
+            let key = "\(parameterName).\(value.description)"
+            for candidate in [language, .english] {
+                if let text = templates[candidate]?[key] { return render(text, for: issue, in: language) }
+            }
+            return value.description
+        }
+        switch name {
+        case "value": return issue.value.map { format($0, in: language) } ?? ""
+        case "key": return issue.key ?? ""
+        case "path": return issue.path.jsonPointer
+        case "code": return issue.code.description
+        default:
+            if let value = issue.parameters[name] { return format(value, in: language) }
+            return "{\(name)}"
+        }
+    }
+
+    private func parameter(_ name: String, issue: Issue) -> IssueValue? {
+        name == "value" ? issue.value : issue.parameters[name]
+    }
+
+    /// Strings render as they are; inside a list (the allowed values of a rule) they are quoted.
+    private func format(_ value: IssueValue, in language: Language) -> String {
+        guard case .list(let values) = value else { return value.description }
+        let separator = language == .simplifiedChinese ? "、" : ", "
+        return values.map { element in
+            if case .string(let text) = element { return quoted(text, in: language) }
+            return format(element, in: language)
+        }.joined(separator: separator)
+    }
+
+    private func quoted(_ text: String, in language: Language) -> String {
+        let (open, close) = templates[language]?["quotes"].flatMap { pair -> (String, String)? in
+            let scalars = Array(pair)
+            return scalars.count == 2 ? (String(scalars[0]), String(scalars[1])) : nil
+        } ?? ("\u{201C}", "\u{201D}")
+        return open + text + close
+    }
+
+    private func subject(for issue: Issue, in language: Language) -> String {
+        let name = issue.label ?? issue.key
+        let entries = templates[language] ?? templates[.english] ?? [:]
+        guard let name, !name.isEmpty else {
+            return entries["subject.none"] ?? templates[.english]?["subject.none"] ?? "Value"
+        }
+        let template = entries["subject"] ?? "{label}"
+        // An app catalog may name the field in each language: key `label.<label or key>`.
+        let translated = entries["label." + name]
+        let label = translated ?? (language == .english && issue.label == nil ? Self.capitalizingFirst(name) : name)
+        return template.replacing("{label}", with: label)
+    }
+
+    static func capitalizingFirst(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        return first.uppercased() + text.dropFirst()
+    }
+}
+
+/// Plural forms by language, after the Unicode CLDR rules for integers.
+enum PluralRule {
+    static func choose(_ forms: [String], for number: IssueValue?, in language: Language) -> String {
+        guard !forms.isEmpty else { return "" }
+        let n: Int
+        switch number {
+        case .integer(let value): n = abs(value)
+        case .number(let value) where value == value.rounded() && abs(value) < 1e15: n = Int(abs(value))
+        default: return forms.last!
+        }
+        let index: Int
+        switch language.identifier {
+        case "ru", "uk", "be":
+            // one: n%10 == 1 && n%100 != 11; few: n%10 in 2...4 && n%100 not in 12...14; many: others.
+            if n % 10 == 1 && n % 100 != 11 {
+                index = 0
+            } else if (2...4).contains(n % 10) && !(12...14).contains(n % 100) {
+                index = 1
+            } else {
+                index = 2
+            }
+        case "zh-Hans", "zh-Hant", "ja", "ko":
+            index = 0
+        default:
+            index = n == 1 ? 0 : 1
+        }
+        return forms[min(index, forms.count - 1)]
+    }
+}

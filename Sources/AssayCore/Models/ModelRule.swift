@@ -1,0 +1,174 @@
+/// One entry of a ``Validation``: rules on a property, a normaliser, a nested model, or an
+/// object-level check.
+public struct ModelRule<Model>: Sendable {
+    /// The property's key (its name in issues and paths), or `nil` for object-level checks.
+    public let key: String?
+    /// The operations the entry applies to; `nil` means every one but ``ValidationOperation/delete``.
+    public let operations: [ValidationOperation]?
+    /// What the entry checks, for schema export: the descriptors of its rules.
+    public let descriptors: [RuleDescriptor]
+    let keyPath: (any AnyKeyPath & Sendable)?
+    let isObjectCheck: Bool
+    let condition: CheckCondition
+    let checkModel: (@Sendable (Model, ValidationOperation?, inout RuleContext) -> Void)?
+    let checkValue: (@Sendable (Any, inout RuleContext) -> Void)?
+    let normalizeModel: (@Sendable (inout Model) -> Bool)?
+    let normalizeValue: (@Sendable (Any) -> (Any, Bool)?)?
+
+    func applies(to operation: ValidationOperation?) -> Bool {
+        guard let operations else { return operation != .delete }
+        guard let operation else { return false }
+        return operations.contains(operation)
+    }
+
+    /// Rules on a property: `.property(\.age, "age", .range(16...50))`.
+    ///
+    /// - Parameters:
+    ///   - keyPath: The property.
+    ///   - key: Its name in issues and paths.
+    ///   - label: Its name in messages, when it differs from the key (`"Age"`).
+    ///   - operations: The operations the rules apply to; omitted, every one but delete.
+    ///   - rules: The rules, checked in order; every issue is kept.
+    public static func property<V: SendableMetatype>(
+        _ keyPath: KeyPath<Model, V> & Sendable, _ key: String, label: String? = nil, on operations: [ValidationOperation]? = nil,
+        _ rules: Rule<V>...
+    ) -> ModelRule {
+        let rule = Rule<V>.all(rules)
+        let check: @Sendable (V, inout RuleContext) -> Void = { value, context in
+            let saved = (context.path, context.label)
+            context.path = context.path.appending(key: key)
+            context.label = label
+            rule.check(value, in: &context)
+            (context.path, context.label) = saved
+        }
+        return ModelRule(
+            key: key, operations: operations, descriptors: rules.map(\.descriptor), keyPath: keyPath,
+            isObjectCheck: false, condition: .always,
+            checkModel: { model, _, context in check(model[keyPath: keyPath], &context) },
+            checkValue: { value, context in
+                guard let typed = value as? V else {
+                    reportTypeMismatch(value, expected: V.self, key: key, context: &context)
+                    return
+                }
+                check(typed, &context)
+            },
+            normalizeModel: nil, normalizeValue: nil)
+    }
+
+    /// Rules on an optional property: `nil` passes, a value is checked.
+    public static func property<V: SendableMetatype>(
+        _ keyPath: KeyPath<Model, V?> & Sendable, _ key: String, label: String? = nil, on operations: [ValidationOperation]? = nil,
+        _ rules: Rule<V>...
+    ) -> ModelRule {
+        property(keyPath, key, label: label, on: operations, Rule<V>.all(rules).optional)
+    }
+
+    /// The optional property is present: reports ``IssueCode/missing`` for `nil`.
+    public static func required<V: SendableMetatype>(
+        _ keyPath: KeyPath<Model, V?> & Sendable, _ key: String, label: String? = nil, on operations: [ValidationOperation]? = nil
+    ) -> ModelRule {
+        property(keyPath, key, label: label, on: operations, Rule<V?>.required())
+    }
+
+    /// A normaliser: rewrites the property (trim a name, lowercase an email) before the rules run.
+    /// Normalisers run again until no value changes; one that never settles is reported as
+    /// ``IssueCode/unstable`` after ``Validation/maximumNormalizationPasses`` passes.
+    public static func normalize<V: Equatable & SendableMetatype>(
+        _ keyPath: WritableKeyPath<Model, V> & Sendable, _ key: String, on operations: [ValidationOperation]? = nil,
+        _ transform: @escaping @Sendable (V) -> V
+    ) -> ModelRule {
+        ModelRule(
+            key: key, operations: operations, descriptors: [], keyPath: keyPath, isObjectCheck: false,
+            condition: .always, checkModel: nil, checkValue: nil,
+            normalizeModel: { model in
+                let old = model[keyPath: keyPath]
+                let new = transform(old)
+                guard new != old else { return false }
+                model[keyPath: keyPath] = new
+                return true
+            },
+            normalizeValue: { value in
+                guard let typed = value as? V else { return nil }
+                let new = transform(typed)
+                return (new, new != typed)
+            })
+    }
+
+    /// A check of the whole object, for rules that combine properties (seed 001's Person: under 16
+    /// cannot hold a driving licence). Report issues with `context.report(…)`; set `context.path` to
+    /// point at a property, or use ``RuleContext/report(_:at:value:parameters:message:)``.
+    ///
+    /// - Parameters:
+    ///   - name: The check's name, recorded as the rule location.
+    ///   - operations: The operations it applies to; omitted, every one but delete.
+    ///   - condition: Whether it runs always or only when every property rule passed.
+    public static func check(
+        _ name: String, on operations: [ValidationOperation]? = nil, when condition: CheckCondition = .always,
+        _ body: @escaping @Sendable (Model, inout RuleContext) -> Void
+    ) -> ModelRule {
+        ModelRule(
+            key: nil, operations: operations, descriptors: [.custom(name)], keyPath: nil, isObjectCheck: true,
+            condition: condition,
+            checkModel: { model, _, context in
+                let saved = context.ruleLocation
+                context.ruleLocation = name
+                body(model, &context)
+                context.ruleLocation = saved
+            },
+            checkValue: nil, normalizeModel: nil, normalizeValue: nil)
+    }
+
+    /// A nested model validated with its own rules, its issues under `key`.
+    public static func nested<V: Validatable>(
+        _ keyPath: KeyPath<Model, V> & Sendable, _ key: String, on operations: [ValidationOperation]? = nil
+    ) -> ModelRule {
+        ModelRule(
+            key: key, operations: operations, descriptors: [RuleDescriptor("nested")], keyPath: keyPath,
+            isObjectCheck: false, condition: .always,
+            checkModel: { model, operation, context in
+                let result = V.validation.run(
+                    on: model[keyPath: keyPath], operation: operation, path: context.path.appending(key: key))
+                context.add(result.issues)
+            },
+            checkValue: nil, normalizeModel: nil, normalizeValue: nil)
+    }
+
+    /// A collection of nested models, each validated with its own rules, its issues under
+    /// `key/index`.
+    public static func nested<C: Collection & Sendable>(
+        _ keyPath: KeyPath<Model, C> & Sendable, _ key: String, on operations: [ValidationOperation]? = nil
+    ) -> ModelRule where C.Element: Validatable {
+        ModelRule(
+            key: key, operations: operations, descriptors: [RuleDescriptor("nested")], keyPath: keyPath,
+            isObjectCheck: false, condition: .always,
+            checkModel: { model, operation, context in
+                for (index, element) in model[keyPath: keyPath].enumerated() {
+                    let result = C.Element.validation.run(
+                        on: element, operation: operation, path: context.path.appending(key: key).appending(index: index))
+                    context.add(result.issues)
+                }
+            },
+            checkValue: nil, normalizeModel: nil, normalizeValue: nil)
+    }
+}
+
+private func reportTypeMismatch(_ value: Any, expected: Any.Type, key: String, context: inout RuleContext) {
+    let saved = context.path
+    context.path = context.path.appending(key: key)
+    context.report(.typeMismatch, value: value, parameters: ["expected": .string(String(describing: expected))])
+    context.path = saved
+}
+
+extension RuleContext {
+    /// Reports an issue about the property `key` of the object being checked (in object-level checks).
+    public mutating func report(
+        _ code: IssueCode, at key: String, value: Any? = nil, parameters: [String: IssueValue] = [:],
+        message: MessageTemplate? = nil
+    ) {
+        let saved = (path, label)
+        path = path.appending(key: key)
+        label = nil
+        report(code, value: value, parameters: parameters, message: message)
+        (path, label) = saved
+    }
+}

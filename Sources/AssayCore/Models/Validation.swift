@@ -1,0 +1,91 @@
+/// The rules of a ``Validatable`` type, in declaration order.
+public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
+    /// The rules.
+    public var rules: [ModelRule<Model>]
+    /// How many times normalisers run before a value still changing is reported as
+    /// ``IssueCode/unstable``.
+    public var maximumNormalizationPasses: Int
+
+    /// Makes the rules of a type.
+    public init(_ rules: [ModelRule<Model>], maximumNormalizationPasses: Int = 8) {
+        self.rules = rules
+        self.maximumNormalizationPasses = max(1, maximumNormalizationPasses)
+    }
+
+    /// Makes the rules of a type from a list.
+    public init(arrayLiteral rules: ModelRule<Model>...) { self.init(rules) }
+
+    /// Normalises a copy of `model`, then runs the property rules, nested models and object checks
+    /// that apply to `operation`.
+    public func run(
+        on model: Model, operation: ValidationOperation?, object: ObjectReference? = nil, path: IssuePath = .root
+    ) -> (model: Model, issues: [Issue]) {
+        var model = model
+        let object = object ?? (model as? any Validatable)?.validationObject
+        var context = RuleContext(path: path, phase: operation?.phase ?? .property, object: object)
+        normalize(&model, context: &context)
+        let applicable = rules.filter { $0.applies(to: operation) }
+        for rule in applicable where !rule.isObjectCheck {
+            rule.checkModel?(model, operation, &context)
+        }
+        let propertiesValid = !context.hasErrors
+        context.phase = operation?.phase ?? .object
+        for rule in applicable where rule.isObjectCheck {
+            if rule.condition == .propertiesValid && !propertiesValid { continue }
+            rule.checkModel?(model, operation, &context)
+        }
+        return (model, context.issues)
+    }
+
+    private func normalize(_ model: inout Model, context: inout RuleContext) {
+        let normalizers = rules.filter { $0.normalizeModel != nil }
+        guard !normalizers.isEmpty else { return }
+        var changedKeys: [String] = []
+        for _ in 0..<maximumNormalizationPasses {
+            changedKeys = []
+            for rule in normalizers where rule.normalizeModel!(&model) {
+                changedKeys.append(rule.key ?? "")
+            }
+            if changedKeys.isEmpty { return }
+        }
+        for key in changedKeys {
+            var keyed = context
+            keyed.path = context.path.appending(key: key)
+            keyed.issues = []
+            keyed.report(.unstable, parameters: ["passes": .integer(maximumNormalizationPasses)])
+            context.add(keyed.issues)
+        }
+    }
+
+    /// Runs the normalisers and rules of one property on a proposed value.
+    func runValue(_ value: Any, keyPath: AnyKeyPath?, key: String?, operation: ValidationOperation?) -> (value: Any, issues: [Issue]) {
+        let matching = rules.filter { rule in
+            guard !rule.isObjectCheck, rule.applies(to: operation) else { return false }
+            if let keyPath { return rule.keyPath.map { $0 as AnyKeyPath } == keyPath }
+            return rule.key == key
+        }
+        let resolvedKey = key ?? matching.first?.key
+        var context = RuleContext(
+            path: resolvedKey.map { IssuePath([.key($0)]) } ?? .root, phase: operation?.phase ?? .property)
+        var value = value
+        let normalizers = matching.filter { $0.normalizeValue != nil }
+        if !normalizers.isEmpty {
+            var stable = false
+            for _ in 0..<maximumNormalizationPasses {
+                stable = true
+                for rule in normalizers {
+                    guard let (next, changed) = rule.normalizeValue!(value) else { continue }
+                    if changed {
+                        value = next
+                        stable = false
+                    }
+                }
+                if stable { break }
+            }
+            if !stable { context.report(.unstable, parameters: ["passes": .integer(maximumNormalizationPasses)]) }
+        }
+        context.path = .root
+        for rule in matching { rule.checkValue?(value, &context) }
+        return (value, context.issues)
+    }
+}

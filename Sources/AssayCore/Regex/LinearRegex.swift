@@ -1,0 +1,245 @@
+/// A regular expression in ECMA-262 syntax, matched in time linear in the input.
+///
+/// Patterns from schemas and configuration are untrusted input. A backtracking engine (the
+/// standard library's `Regex` among them) can take exponential time on patterns such as `^(a+)+$`;
+/// `LinearRegex` compiles to a Thompson automaton and simulates it breadth-first (a Pike VM), so a
+/// match takes at most O(pattern size × input length) steps, whatever the pattern.
+///
+/// ```swift
+/// let regex = try LinearRegex("^(a+)+$")
+/// regex.firstMatchExists(in: String(repeating: "a", count: 100_000) + "!")   // false, at once
+/// ```
+///
+/// Supported: alternation, groups (capturing, non-capturing, named), greedy and lazy quantifiers
+/// (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}` up to 100,000), `.`, bracket classes with ranges and
+/// negation, `^`, `$`, `\b`, `\B`, the class escapes `\d \w \s` (ASCII digits and word characters,
+/// ECMA-262 white space) and their negations, `\p{…}`/`\P{…}` for general categories and common binary
+/// properties, and character escapes (`\t \n \v \f \r \0 \cX \xHH \uHHHH \u{H…}`). Matching works on
+/// Unicode scalars, as ECMA-262 does with the `u` flag.
+///
+/// Refused at compile time with a ``RegexSyntaxError`` whose `isUnsupportedFeature` is `true`:
+/// backreferences (`\1`, `\k<name>`) and lookaround (`(?=`, `(?!`, `(?<=`, `(?<!`), which no
+/// linear-time engine can run; Unicode script properties (`\p{Script=…}`) are not known yet.
+public struct LinearRegex: Sendable, CustomStringConvertible {
+    /// The pattern as written.
+    public let source: String
+    private let program: [Instruction]
+    private let sets: [ScalarSet]
+    /// Whether the pattern starts with `^` in every alternative (no need to try later start positions).
+    private let isAnchoredAtStart: Bool
+
+    /// The largest automaton a pattern may compile to (after expanding counted repetitions).
+    public static let maximumProgramSize = 200_000
+
+    /// Compiles `source`.
+    ///
+    /// - Throws: ``RegexSyntaxError`` for malformed patterns, unsupported features, and patterns whose
+    ///   automaton would exceed ``maximumProgramSize`` instructions.
+    public init(_ source: String) throws(RegexSyntaxError) {
+        var parser = RegexParser(source)
+        let tree = try parser.parse()
+        var compiler = RegexCompiler()
+        do {
+            try compiler.emit(tree)
+        } catch {
+            throw RegexSyntaxError(
+                pattern: source, offset: 0,
+                reason: "the pattern expands to more than \(Self.maximumProgramSize) instructions",
+                isUnsupportedFeature: true)
+        }
+        compiler.program.append(.match)
+        self.source = source
+        self.program = compiler.program
+        self.sets = compiler.sets
+        self.isAnchoredAtStart = Self.anchored(tree)
+    }
+
+    /// The pattern.
+    public var description: String { source }
+
+    /// Whether the pattern matches somewhere in `text` (ECMA-262 `RegExp.prototype.test`).
+    public func firstMatchExists<S: StringProtocol>(in text: S) -> Bool {
+        firstMatchExists(in: text.unicodeScalars)
+    }
+
+    /// Whether the pattern matches somewhere in `scalars`.
+    public func firstMatchExists<C: Collection>(in scalars: C) -> Bool where C.Element == Unicode.Scalar {
+        PikeRunner(program: program, sets: sets).run(scalars, anchored: isAnchoredAtStart)
+    }
+
+    private static func anchored(_ node: RegexNode) -> Bool {
+        switch node {
+        case .startAnchor: return true
+        case .concatenation(let nodes): return nodes.first.map(anchored) ?? false
+        case .alternation(let nodes): return nodes.allSatisfy(anchored)
+        default: return false
+        }
+    }
+}
+
+enum Instruction: Sendable {
+    case set(Int)
+    case split(Int, Int)
+    case jump(Int)
+    case assertStart
+    case assertEnd
+    case wordBoundary(negated: Bool)
+    case match
+}
+
+struct RegexCompiler {
+    struct TooLarge: Error {}
+    var program: [Instruction] = []
+    var sets: [ScalarSet] = []
+
+    private mutating func append(_ instruction: Instruction) throws(TooLarge) -> Int {
+        guard program.count < LinearRegex.maximumProgramSize else { throw TooLarge() }
+        program.append(instruction)
+        return program.count - 1
+    }
+
+    mutating func emit(_ node: RegexNode) throws(TooLarge) {
+        switch node {
+        case .empty:
+            break
+        case .set(let set):
+            sets.append(set)
+            _ = try append(.set(sets.count - 1))
+        case .startAnchor:
+            _ = try append(.assertStart)
+        case .endAnchor:
+            _ = try append(.assertEnd)
+        case .wordBoundary(let negated):
+            _ = try append(.wordBoundary(negated: negated))
+        case .concatenation(let nodes):
+            for node in nodes { try emit(node) }
+        case .alternation(let nodes):
+            var jumps: [Int] = []
+            for (index, node) in nodes.enumerated() {
+                if index < nodes.count - 1 {
+                    let split = try append(.split(0, 0))
+                    try emit(node)
+                    jumps.append(try append(.jump(0)))
+                    program[split] = .split(split + 1, program.count)
+                } else {
+                    try emit(node)
+                }
+            }
+            for jump in jumps { program[jump] = .jump(program.count) }
+        case .repetition(let inner, let min, let max):
+            for _ in 0..<min { try emit(inner) }
+            if let max {
+                // Optional copies: split over each, all exiting to the end.
+                var splits: [Int] = []
+                for _ in min..<max {
+                    splits.append(try append(.split(0, 0)))
+                    try emit(inner)
+                }
+                for split in splits { program[split] = .split(split + 1, program.count) }
+            } else {
+                let split = try append(.split(0, 0))
+                try emit(inner)
+                _ = try append(.jump(split))
+                program[split] = .split(split + 1, program.count)
+            }
+        }
+    }
+}
+
+/// Breadth-first simulation of the automaton: every thread advances in lock step, one input scalar
+/// at a time, and a sparse set keeps at most one thread per instruction.
+struct PikeRunner {
+    let program: [Instruction]
+    let sets: [ScalarSet]
+
+    func run<C: Collection>(_ input: C, anchored: Bool) -> Bool where C.Element == Unicode.Scalar {
+        var current = SparseSet(capacity: program.count)
+        var next = SparseSet(capacity: program.count)
+        var stack: [Int] = []
+        var index = input.startIndex
+        var previous: Unicode.Scalar? = nil
+        var atStart = true
+        while true {
+            let scalar: Unicode.Scalar? = index < input.endIndex ? input[index] : nil
+            if atStart || !anchored {
+                if addThread(0, into: &current, stack: &stack, previous: previous, next: scalar, atStart: atStart) {
+                    return true
+                }
+            }
+            guard let scalar else { return false }
+            if current.isEmpty && anchored { return false }
+            next.clear()
+            let nextIndex = input.index(after: index)
+            let following: Unicode.Scalar? = nextIndex < input.endIndex ? input[nextIndex] : nil
+            for pc in current.elements {
+                if case .set(let setIndex) = program[pc], sets[setIndex].contains(scalar) {
+                    if addThread(pc + 1, into: &next, stack: &stack, previous: scalar, next: following, atStart: false) {
+                        return true
+                    }
+                }
+            }
+            swap(&current, &next)
+            previous = scalar
+            index = nextIndex
+            atStart = false
+        }
+    }
+
+    /// Follows the ε-transitions from `pc`; returns `true` when a match is reached.
+    private func addThread(
+        _ pc: Int, into list: inout SparseSet, stack: inout [Int], previous: Unicode.Scalar?, next: Unicode.Scalar?,
+        atStart: Bool
+    ) -> Bool {
+        stack.append(pc)
+        while let pc = stack.popLast() {
+            guard list.insert(pc) else { continue }
+            switch program[pc] {
+            case .match:
+                stack.removeAll(keepingCapacity: true)
+                return true
+            case .set:
+                break
+            case .jump(let target):
+                stack.append(target)
+            case .split(let first, let second):
+                stack.append(second)
+                stack.append(first)
+            case .assertStart:
+                if atStart { stack.append(pc + 1) }
+            case .assertEnd:
+                if next == nil { stack.append(pc + 1) }
+            case .wordBoundary(let negated):
+                let boundary = ScalarSet.isWordCharacter(previous) != ScalarSet.isWordCharacter(next)
+                if boundary != negated { stack.append(pc + 1) }
+            }
+        }
+        return false
+    }
+}
+
+/// A set of small integers with O(1) insert, membership and clear, iterated in insertion order.
+struct SparseSet {
+    private var dense: [Int]
+    private var sparse: [Int]
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        dense = Array(repeating: 0, count: capacity)
+        sparse = Array(repeating: 0, count: capacity)
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    var elements: ArraySlice<Int> { dense[0..<count] }
+
+    mutating func insert(_ value: Int) -> Bool {
+        let slot = sparse[value]
+        if slot < count && dense[slot] == value { return false }
+        sparse[value] = count
+        dense[count] = value
+        count += 1
+        return true
+    }
+
+    mutating func clear() { count = 0 }
+}

@@ -1,0 +1,350 @@
+/// The syntax tree of a regular expression.
+indirect enum RegexNode: Sendable {
+    case empty
+    case set(ScalarSet)
+    case concatenation([RegexNode])
+    case alternation([RegexNode])
+    case repetition(RegexNode, min: Int, max: Int?)
+    case startAnchor
+    case endAnchor
+    case wordBoundary(negated: Bool)
+}
+
+/// Parses ECMA-262 pattern syntax (as with the `u` flag, with Annex B's literal `{`, `}` and `]`
+/// where they cannot start a quantifier or close a class) into a ``RegexNode``.
+struct RegexParser {
+    private let source: String
+    private let scalars: [Unicode.Scalar]
+    private var position = 0
+    private var groupDepth = 0
+    static let maximumGroupDepth = 256
+    static let maximumRepetition = 100_000
+
+    init(_ source: String) {
+        self.source = source
+        self.scalars = Array(source.unicodeScalars)
+    }
+
+    mutating func parse() throws(RegexSyntaxError) -> RegexNode {
+        let node = try parseDisjunction()
+        if position < scalars.count {
+            throw error(scalars[position] == ")" ? "unmatched \")\"" : "unexpected character")
+        }
+        return node
+    }
+
+    private func error(_ reason: String, at offset: Int? = nil, unsupported: Bool = false) -> RegexSyntaxError {
+        RegexSyntaxError(
+            pattern: source, offset: offset ?? position, reason: reason, isUnsupportedFeature: unsupported)
+    }
+
+    private var current: Unicode.Scalar? { position < scalars.count ? scalars[position] : nil }
+
+    private func peek(_ offset: Int) -> Unicode.Scalar? {
+        position + offset < scalars.count ? scalars[position + offset] : nil
+    }
+
+    private mutating func parseDisjunction() throws(RegexSyntaxError) -> RegexNode {
+        var alternatives = [try parseAlternative()]
+        while current == "|" {
+            position += 1
+            alternatives.append(try parseAlternative())
+        }
+        return alternatives.count == 1 ? alternatives[0] : .alternation(alternatives)
+    }
+
+    private mutating func parseAlternative() throws(RegexSyntaxError) -> RegexNode {
+        var terms: [RegexNode] = []
+        while let scalar = current, scalar != "|", scalar != ")" {
+            terms.append(try parseTerm())
+        }
+        switch terms.count {
+        case 0: return .empty
+        case 1: return terms[0]
+        default: return .concatenation(terms)
+        }
+    }
+
+    private mutating func parseTerm() throws(RegexSyntaxError) -> RegexNode {
+        let start = position
+        let scalar = current!
+        var atom: RegexNode
+        var isAssertion = false
+        switch scalar {
+        case "^":
+            position += 1
+            atom = .startAnchor
+            isAssertion = true
+        case "$":
+            position += 1
+            atom = .endAnchor
+            isAssertion = true
+        case "\\" where peek(1) == "b" || peek(1) == "B":
+            atom = .wordBoundary(negated: peek(1) == "B")
+            position += 2
+            isAssertion = true
+        case "(":
+            atom = try parseGroup()
+        case ".":
+            position += 1
+            atom = .set(.dot)
+        case "[":
+            atom = .set(try parseClass())
+        case "\\":
+            atom = .set(try parseAtomEscape())
+        case "*", "+", "?":
+            throw error("nothing to repeat")
+        case "{" where quantifierBounds(at: position) != nil:
+            throw error("nothing to repeat")
+        default:
+            position += 1
+            atom = .set(.scalar(scalar.value))
+        }
+        guard let quantifier = try parseQuantifier() else { return atom }
+        if isAssertion { throw error("an assertion cannot be repeated", at: start) }
+        atom = .repetition(atom, min: quantifier.min, max: quantifier.max)
+        return atom
+    }
+
+    private mutating func parseQuantifier() throws(RegexSyntaxError) -> (min: Int, max: Int?)? {
+        guard let scalar = current else { return nil }
+        var result: (min: Int, max: Int?)
+        switch scalar {
+        case "*": result = (0, nil); position += 1
+        case "+": result = (1, nil); position += 1
+        case "?": result = (0, 1); position += 1
+        case "{":
+            guard let (bounds, end) = quantifierBounds(at: position) else { return nil }
+            let start = position
+            position = end
+            if let max = bounds.max, max < bounds.min { throw error("numbers out of order in {} quantifier", at: start) }
+            if bounds.min > Self.maximumRepetition || (bounds.max ?? 0) > Self.maximumRepetition {
+                throw error("repetition count above \(Self.maximumRepetition)", at: start, unsupported: true)
+            }
+            result = bounds
+        default: return nil
+        }
+        if current == "?" { position += 1 }  // Lazy quantifiers match the same strings.
+        if let next = current, next == "*" || next == "+" || next == "?" {
+            throw error("nothing to repeat")
+        }
+        return result
+    }
+
+    /// `{n}`, `{n,}` or `{n,m}` at `index`: the bounds and the index after `}`.
+    private func quantifierBounds(at index: Int) -> ((min: Int, max: Int?), Int)? {
+        var i = index + 1
+        func number() -> Int? {
+            var value = 0
+            var digits = 0
+            while i < scalars.count, let digit = Int(String(scalars[i])), ("0"..."9").contains(scalars[i]) {
+                value = value > Int.max / 20 ? Int.max / 2 : value * 10 + digit
+                digits += 1
+                i += 1
+            }
+            return digits > 0 ? value : nil
+        }
+        guard let min = number() else { return nil }
+        var max: Int? = min
+        if i < scalars.count, scalars[i] == "," {
+            i += 1
+            max = number()
+        }
+        guard i < scalars.count, scalars[i] == "}" else { return nil }
+        return ((min, max), i + 1)
+    }
+
+    private mutating func parseGroup() throws(RegexSyntaxError) -> RegexNode {
+        let start = position
+        position += 1
+        if current == "?" {
+            switch peek(1) {
+            case ":":
+                position += 2
+            case "=", "!":
+                throw error("lookahead is not supported by the linear-time engine", at: start, unsupported: true)
+            case "<" where peek(2) == "=" || peek(2) == "!":
+                throw error("lookbehind is not supported by the linear-time engine", at: start, unsupported: true)
+            case "<":
+                position += 2
+                let nameStart = position
+                while let scalar = current, scalar != ">" {
+                    guard scalar == "_" || scalar == "$" || scalar.properties.isIDContinue else {
+                        throw error("invalid group name")
+                    }
+                    position += 1
+                }
+                guard current == ">", position > nameStart else { throw error("invalid group name") }
+                position += 1
+            default:
+                throw error("invalid group")
+            }
+        }
+        groupDepth += 1
+        if groupDepth > Self.maximumGroupDepth { throw error("groups nested deeper than \(Self.maximumGroupDepth)") }
+        let inner = try parseDisjunction()
+        groupDepth -= 1
+        guard current == ")" else { throw error("missing \")\"", at: start) }
+        position += 1
+        return inner
+    }
+
+    private mutating func parseClass() throws(RegexSyntaxError) -> ScalarSet {
+        let start = position
+        position += 1
+        var set = ScalarSet()
+        if current == "^" {
+            set.isNegated = true
+            position += 1
+        }
+        while current != nil, current != "]" {
+            let first = try parseClassAtom()
+            if current == "-", let next = peek(1), next != "]" {
+                position += 1
+                let second = try parseClassAtom()
+                guard case .single(let low) = first, case .single(let high) = second else {
+                    throw error("a class escape cannot bound a range")
+                }
+                guard low <= high else { throw error("range out of order in character class") }
+                set.add(.range(low, high))
+            } else {
+                switch first {
+                case .single(let value): set.add(.range(value, value))
+                case .set(let escape): set.add(contentsOf: escape)
+                }
+            }
+        }
+        guard current == "]" else { throw error("missing \"]\"", at: start) }
+        position += 1
+        return set
+    }
+
+    private enum ClassAtom { case single(UInt32), set(ScalarSet) }
+
+    private mutating func parseClassAtom() throws(RegexSyntaxError) -> ClassAtom {
+        let scalar = current!
+        guard scalar == "\\" else {
+            position += 1
+            return .single(scalar.value)
+        }
+        if peek(1) == "b" {
+            position += 2
+            return .single(0x08)
+        }
+        if peek(1) == "-" {
+            position += 2
+            return .single(0x2D)
+        }
+        let set = try parseAtomEscape(inClass: true)
+        if case .range(let low, let high) = set.items.first, set.items.count == 1, low == high, !set.isNegated {
+            return .single(low)
+        }
+        return .set(set)
+    }
+
+    /// An escape after `\`, outside or inside a class.
+    private mutating func parseAtomEscape(inClass: Bool = false) throws(RegexSyntaxError) -> ScalarSet {
+        let start = position
+        position += 1
+        guard let scalar = current else { throw error("\\ at end of pattern", at: start) }
+        position += 1
+        switch scalar {
+        case "d": return .digits
+        case "D": return negated(.digits)
+        case "w": return .wordCharacters
+        case "W": return negated(.wordCharacters)
+        case "s": return .whitespace
+        case "S": return negated(.whitespace)
+        case "t": return .scalar(0x09)
+        case "n": return .scalar(0x0A)
+        case "v": return .scalar(0x0B)
+        case "f": return .scalar(0x0C)
+        case "r": return .scalar(0x0D)
+        case "0":
+            if let next = current, ("0"..."9").contains(next) { throw error("invalid decimal escape", at: start) }
+            return .scalar(0)
+        case "1"..."9":
+            throw error("backreferences are not supported by the linear-time engine", at: start, unsupported: true)
+        case "k" where !inClass:
+            throw error("named backreferences are not supported by the linear-time engine", at: start, unsupported: true)
+        case "c":
+            guard let letter = current, letter.isASCII, letter.properties.isAlphabetic else {
+                throw error("invalid control escape", at: start)
+            }
+            position += 1
+            return .scalar(letter.value % 32)
+        case "x":
+            guard let value = hexDigits(count: 2) else { throw error("invalid \\x escape", at: start) }
+            return .scalar(value)
+        case "u":
+            return .scalar(try parseUnicodeEscape(start: start))
+        case "p", "P":
+            guard current == "{", let close = scalars[position...].firstIndex(of: "}") else {
+                throw error("invalid Unicode property escape", at: start)
+            }
+            let name = String(String.UnicodeScalarView(scalars[(position + 1)..<close]))
+            guard let test = UnicodePropertyTest.named(name) else {
+                throw error("unknown Unicode property \"\(name)\"", at: start)
+            }
+            position = close + 1
+            return ScalarSet(items: [.property(test, negated: false)], negated: scalar == "P")
+        default:
+            // Identity escapes: syntax characters and "/" (ECMA-262 with the u flag).
+            if "^$\\.*+?()[]{}|/".unicodeScalars.contains(scalar) { return .scalar(scalar.value) }
+            throw error("invalid escape \\\(scalar)", at: start)
+        }
+    }
+
+    private func negated(_ set: ScalarSet) -> ScalarSet {
+        var copy = set
+        copy.isNegated.toggle()
+        return ScalarSet(items: copy.items, negated: copy.isNegated)
+    }
+
+    private mutating func hexDigits(count: Int) -> UInt32? {
+        guard position + count <= scalars.count else { return nil }
+        var value: UInt32 = 0
+        for offset in 0..<count {
+            guard let digit = hexValue(scalars[position + offset]) else { return nil }
+            value = value * 16 + digit
+        }
+        position += count
+        return value
+    }
+
+    private func hexValue(_ scalar: Unicode.Scalar) -> UInt32? {
+        switch scalar {
+        case "0"..."9": return scalar.value - 0x30
+        case "a"..."f": return scalar.value - 0x61 + 10
+        case "A"..."F": return scalar.value - 0x41 + 10
+        default: return nil
+        }
+    }
+
+    private mutating func parseUnicodeEscape(start: Int) throws(RegexSyntaxError) -> UInt32 {
+        if current == "{" {
+            position += 1
+            var value: UInt32 = 0
+            var digits = 0
+            while let scalar = current, let digit = hexValue(scalar) {
+                value = value * 16 + digit
+                digits += 1
+                position += 1
+                if value > 0x10FFFF { throw error("\\u{…} escape above U+10FFFF", at: start) }
+            }
+            guard digits > 0, current == "}" else { throw error("invalid \\u{…} escape", at: start) }
+            position += 1
+            return value
+        }
+        guard let high = hexDigits(count: 4) else { throw error("invalid \\u escape", at: start) }
+        if (0xD800...0xDBFF).contains(high), current == "\\", peek(1) == "u" {
+            let saved = position
+            position += 2
+            if let low = hexDigits(count: 4), (0xDC00...0xDFFF).contains(low) {
+                return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+            }
+            position = saved
+        }
+        return high
+    }
+}

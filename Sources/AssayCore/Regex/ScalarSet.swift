@@ -1,0 +1,217 @@
+/// A set of Unicode scalars: ranges and Unicode properties, optionally negated, with an ASCII bitmap
+/// for the common case.
+struct ScalarSet: Sendable {
+    enum Item: Sendable {
+        case range(UInt32, UInt32)
+        case property(UnicodePropertyTest, negated: Bool)
+    }
+
+    private(set) var items: [Item] = []
+    var isNegated = false
+    private var asciiLow: UInt64 = 0
+    private var asciiHigh: UInt64 = 0
+
+    init(items: [Item] = [], negated: Bool = false) {
+        self.items = items
+        self.isNegated = negated
+        rebuildBitmap()
+    }
+
+    static func scalar(_ value: UInt32) -> ScalarSet { ScalarSet(items: [.range(value, value)]) }
+
+    mutating func add(_ item: Item) {
+        items.append(item)
+        rebuildBitmap()
+    }
+
+    mutating func add(contentsOf other: ScalarSet) {
+        if other.isNegated {
+            // Only class escapes (\D, \W, \S, \P{…}) are negated sets added to a class: one property item.
+            for item in other.items {
+                switch item {
+                case .property(let test, let negated): items.append(.property(test, negated: !negated))
+                case .range:
+                    items.append(.property(.predicate(other.withoutNegation), negated: true))
+                    rebuildBitmap()
+                    return
+                }
+            }
+        } else {
+            items.append(contentsOf: other.items)
+        }
+        rebuildBitmap()
+    }
+
+    private var withoutNegation: ScalarSet {
+        var copy = self
+        copy.isNegated = false
+        copy.rebuildBitmap()
+        return copy
+    }
+
+    private mutating func rebuildBitmap() {
+        asciiLow = 0
+        asciiHigh = 0
+        for value in UInt32(0)..<128 where rawContains(Unicode.Scalar(value)!) {
+            if value < 64 { asciiLow |= 1 << UInt64(value) } else { asciiHigh |= 1 << UInt64(value - 64) }
+        }
+    }
+
+    private func rawContains(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        for item in items {
+            switch item {
+            case .range(let low, let high): if value >= low && value <= high { return true }
+            case .property(let test, let negated): if test.matches(scalar) != negated { return true }
+            }
+        }
+        return false
+    }
+
+    @inline(__always)
+    func contains(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        let found: Bool
+        if value < 64 {
+            found = asciiLow & (1 << UInt64(value)) != 0
+        } else if value < 128 {
+            found = asciiHigh & (1 << UInt64(value - 64)) != 0
+        } else {
+            found = rawContains(scalar)
+        }
+        return found != isNegated
+    }
+
+    // ECMA-262 class escapes.
+    static let digits = ScalarSet(items: [.range(0x30, 0x39)])
+    static let wordCharacters = ScalarSet(items: [
+        .range(0x30, 0x39), .range(0x41, 0x5A), .range(0x61, 0x7A), .range(0x5F, 0x5F),
+    ])
+    /// WhiteSpace and LineTerminator of ECMA-262.
+    static let whitespace = ScalarSet(items: [
+        .range(0x09, 0x0D), .range(0x20, 0x20), .range(0xA0, 0xA0), .range(0x1680, 0x1680),
+        .range(0x2000, 0x200A), .range(0x2028, 0x2029), .range(0x202F, 0x202F), .range(0x205F, 0x205F),
+        .range(0x3000, 0x3000), .range(0xFEFF, 0xFEFF),
+    ])
+    /// Everything but line terminators (what `.` matches).
+    static let dot = ScalarSet(
+        items: [.range(0x0A, 0x0A), .range(0x0D, 0x0D), .range(0x2028, 0x2029)], negated: true)
+
+    static func isWordCharacter(_ scalar: Unicode.Scalar?) -> Bool {
+        guard let scalar else { return false }
+        return wordCharacters.contains(scalar)
+    }
+}
+
+/// A Unicode property test for `\p{…}`.
+enum UnicodePropertyTest: Sendable {
+    case categories(Set<Unicode.GeneralCategory>)
+    case binary(@Sendable (Unicode.Scalar.Properties) -> Bool)
+    case any
+    case ascii
+    case predicate(ScalarSet)
+
+    func matches(_ scalar: Unicode.Scalar) -> Bool {
+        switch self {
+        case .categories(let set): return set.contains(scalar.properties.generalCategory)
+        case .binary(let test): return test(scalar.properties)
+        case .any: return true
+        case .ascii: return scalar.isASCII
+        case .predicate(let set): return set.contains(scalar)
+        }
+    }
+
+    /// Resolves `\p{name}` or `\p{name=value}`; `nil` when unknown.
+    static func named(_ text: String) -> UnicodePropertyTest? {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        if parts.count == 2 {
+            switch parts[0] {
+            case "General_Category", "gc": return generalCategory(parts[1])
+            default: return nil
+            }
+        }
+        if let category = generalCategory(text) { return category }
+        switch text {
+        case "Any": return .any
+        case "ASCII": return .ascii
+        case "Assigned": return .binary { $0.generalCategory != .unassigned }
+        case "Alphabetic", "Alpha": return .binary { $0.isAlphabetic }
+        case "White_Space", "space": return .binary { $0.isWhitespace }
+        case "Uppercase", "Upper": return .binary { $0.isUppercase }
+        case "Lowercase", "Lower": return .binary { $0.isLowercase }
+        case "Math": return .binary { $0.isMath }
+        case "Dash": return .binary { $0.isDash }
+        case "Hex_Digit", "Hex": return .binary { $0.isHexDigit }
+        case "ASCII_Hex_Digit", "AHex": return .binary { $0.isASCIIHexDigit }
+        case "Ideographic", "Ideo": return .binary { $0.isIdeographic }
+        case "ID_Start", "IDS": return .binary { $0.isIDStart }
+        case "ID_Continue", "IDC": return .binary { $0.isIDContinue }
+        case "XID_Start", "XIDS": return .binary { $0.isXIDStart }
+        case "XID_Continue", "XIDC": return .binary { $0.isXIDContinue }
+        case "Emoji": return .binary { $0.isEmoji }
+        case "Emoji_Presentation", "EPres": return .binary { $0.isEmojiPresentation }
+        case "Diacritic", "Dia": return .binary { $0.isDiacritic }
+        case "Noncharacter_Code_Point", "NChar": return .binary { $0.isNoncharacterCodePoint }
+        case "Cased": return .binary { $0.isCased }
+        case "Case_Ignorable", "CI": return .binary { $0.isCaseIgnorable }
+        default: return nil
+        }
+    }
+
+    private static func generalCategory(_ name: String) -> UnicodePropertyTest? {
+        typealias C = Unicode.GeneralCategory
+        let letters: Set<C> = [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter]
+        let marks: Set<C> = [.nonspacingMark, .spacingMark, .enclosingMark]
+        let numbers: Set<C> = [.decimalNumber, .letterNumber, .otherNumber]
+        let punctuation: Set<C> = [
+            .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+            .finalPunctuation, .otherPunctuation,
+        ]
+        let symbols: Set<C> = [.mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol]
+        let separators: Set<C> = [.spaceSeparator, .lineSeparator, .paragraphSeparator]
+        let other: Set<C> = [.control, .format, .surrogate, .privateUse, .unassigned]
+        let table: [String: Set<C>] = [
+            "L": letters, "Letter": letters,
+            "LC": [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter], "Cased_Letter": [
+                .uppercaseLetter, .lowercaseLetter, .titlecaseLetter,
+            ],
+            "Lu": [.uppercaseLetter], "Uppercase_Letter": [.uppercaseLetter],
+            "Ll": [.lowercaseLetter], "Lowercase_Letter": [.lowercaseLetter],
+            "Lt": [.titlecaseLetter], "Titlecase_Letter": [.titlecaseLetter],
+            "Lm": [.modifierLetter], "Modifier_Letter": [.modifierLetter],
+            "Lo": [.otherLetter], "Other_Letter": [.otherLetter],
+            "M": marks, "Mark": marks, "Combining_Mark": marks,
+            "Mn": [.nonspacingMark], "Nonspacing_Mark": [.nonspacingMark],
+            "Mc": [.spacingMark], "Spacing_Mark": [.spacingMark],
+            "Me": [.enclosingMark], "Enclosing_Mark": [.enclosingMark],
+            "N": numbers, "Number": numbers,
+            "Nd": [.decimalNumber], "Decimal_Number": [.decimalNumber], "digit": [.decimalNumber],
+            "Nl": [.letterNumber], "Letter_Number": [.letterNumber],
+            "No": [.otherNumber], "Other_Number": [.otherNumber],
+            "P": punctuation, "Punctuation": punctuation, "punct": punctuation,
+            "Pc": [.connectorPunctuation], "Connector_Punctuation": [.connectorPunctuation],
+            "Pd": [.dashPunctuation], "Dash_Punctuation": [.dashPunctuation],
+            "Ps": [.openPunctuation], "Open_Punctuation": [.openPunctuation],
+            "Pe": [.closePunctuation], "Close_Punctuation": [.closePunctuation],
+            "Pi": [.initialPunctuation], "Initial_Punctuation": [.initialPunctuation],
+            "Pf": [.finalPunctuation], "Final_Punctuation": [.finalPunctuation],
+            "Po": [.otherPunctuation], "Other_Punctuation": [.otherPunctuation],
+            "S": symbols, "Symbol": symbols,
+            "Sm": [.mathSymbol], "Math_Symbol": [.mathSymbol],
+            "Sc": [.currencySymbol], "Currency_Symbol": [.currencySymbol],
+            "Sk": [.modifierSymbol], "Modifier_Symbol": [.modifierSymbol],
+            "So": [.otherSymbol], "Other_Symbol": [.otherSymbol],
+            "Z": separators, "Separator": separators,
+            "Zs": [.spaceSeparator], "Space_Separator": [.spaceSeparator],
+            "Zl": [.lineSeparator], "Line_Separator": [.lineSeparator],
+            "Zp": [.paragraphSeparator], "Paragraph_Separator": [.paragraphSeparator],
+            "C": other, "Other": other,
+            "Cc": [.control], "Control": [.control], "cntrl": [.control],
+            "Cf": [.format], "Format": [.format],
+            "Cs": [.surrogate], "Surrogate": [.surrogate],
+            "Co": [.privateUse], "Private_Use": [.privateUse],
+            "Cn": [.unassigned], "Unassigned": [.unassigned],
+        ]
+        return table[name].map { .categories($0) }
+    }
+}

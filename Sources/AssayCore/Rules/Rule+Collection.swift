@@ -1,0 +1,68 @@
+extension Rule where Value: Collection & Sendable {
+    /// The collection's element count lies in `bounds`: `.count(1...15)`.
+    public static func count(_ bounds: ClosedRange<Int>) -> Rule {
+        count(minimum: bounds.lowerBound, maximum: bounds.upperBound)
+    }
+
+    /// The collection has at least `bounds.lowerBound` elements.
+    public static func count(_ bounds: PartialRangeFrom<Int>) -> Rule { count(minimum: bounds.lowerBound) }
+
+    /// The collection has at most `bounds.upperBound` elements.
+    public static func count(_ bounds: PartialRangeThrough<Int>) -> Rule { count(maximum: bounds.upperBound) }
+
+    /// The element count lies between optional bounds, both inclusive. Reports ``IssueCode/tooFew``
+    /// or ``IssueCode/tooMany`` with `minimum`, `maximum` and `count` parameters.
+    public static func count(minimum: Int? = nil, maximum: Int? = nil) -> Rule {
+        var parameters: [String: IssueValue] = [:]
+        if let minimum { parameters["minimum"] = .integer(minimum) }
+        if let maximum { parameters["maximum"] = .integer(maximum) }
+        let both = minimum != nil && maximum != nil
+        let exact = both && minimum == maximum
+        let frozen = parameters
+        return Rule(RuleDescriptor("count", parameters: parameters)) { value, context in
+            let count = value.count
+            var found = frozen
+            found["count"] = .integer(count)
+            if let minimum, count < minimum {
+                context.report(.tooFew, parameters: found, messageKey: exact ? "count.exact" : both ? "count" : nil)
+            } else if let maximum, count > maximum {
+                context.report(.tooMany, parameters: found, messageKey: exact ? "count.exact" : both ? "count" : nil)
+            }
+        }
+    }
+
+    /// Every element passes `rule`; each element's issues are reported at its index.
+    public static func each(_ rule: Rule<Value.Element>) -> Rule {
+        Rule(RuleDescriptor("each", children: [rule.descriptor])) { value, context in
+            for (offset, element) in value.enumerated() {
+                context.check(element, with: rule, at: .index(offset))
+            }
+        }
+    }
+}
+
+extension Rule where Value: Collection & Sendable, Value.Element: Hashable {
+    /// No element appears twice. Reports one ``IssueCode/notUnique`` issue naming the first duplicate.
+    public static var unique: Rule {
+        Rule(RuleDescriptor("unique")) { value, context in
+            var seen = Set<Value.Element>()
+            for element in value where !seen.insert(element).inserted {
+                context.report(
+                    .notUnique, value: element, parameters: ["duplicate": IssueValue(element)],
+                    messageKey: "notUnique.elements")
+                return
+            }
+        }
+    }
+}
+
+extension Rule where Value: Hashable & Sendable {
+    /// The value is one of `allowed`. Reports ``IssueCode/notAllowed`` with the `allowed` list.
+    public static func oneOf(_ allowed: [Value]) -> Rule {
+        let set = Set(allowed)
+        let parameters: [String: IssueValue] = ["allowed": .list(allowed.map { IssueValue($0) })]
+        return Rule(RuleDescriptor("oneOf", parameters: parameters)) { value, context in
+            if !set.contains(value) { context.report(.notAllowed, value: value, parameters: parameters) }
+        }
+    }
+}

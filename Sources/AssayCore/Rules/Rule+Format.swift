@@ -1,0 +1,51 @@
+extension Rule where Value: StringProtocol & Sendable {
+    /// The string is an email address (RFC 5321/5322, with RFC 6531 internationalised addresses by
+    /// default). Reports `invalidFormat("email")` with a specific `reason` (an ``EmailRejection``).
+    public static func email(_ options: EmailAddressValidator.Options = .default) -> Rule {
+        let validator = EmailAddressValidator(options: options)
+        let format = options.allowsInternational ? "idn-email" : "email"
+        return Rule(RuleDescriptor("format", parameters: ["format": .string(format)])) { value, context in
+            if let rejection = validator.rejection(for: String(value)) {
+                context.report(
+                    .invalidFormat("email"), value: String(value),
+                    parameters: ["format": "email", "reason": .string(rejection.identifier)],
+                    messageKey: "invalidFormat.email")
+            }
+        }
+    }
+
+    /// The string is an absolute URL with one of `schemes` and a host (RFC 3986 syntax).
+    /// Reports `invalidFormat("url")`.
+    public static func url(schemes: Set<String> = ["http", "https"]) -> Rule {
+        let parameters: [String: IssueValue] = [
+            "format": "url", "schemes": .list(schemes.sorted().map { .string($0) }),
+        ]
+        return Rule(RuleDescriptor("format", parameters: ["format": "uri"])) { value, context in
+            if !URIValidator.isValidURL(String(value), schemes: schemes) {
+                context.report(.invalidFormat("url"), value: String(value), parameters: parameters)
+            }
+        }
+    }
+
+    /// The string is a UUID in its canonical text form, `8-4-4-4-12` hexadecimal digits in either
+    /// case. Reports `invalidFormat("uuid")`.
+    public static var uuid: Rule {
+        Rule(RuleDescriptor("format", parameters: ["format": "uuid"])) { value, context in
+            if !isUUID(value) { context.report(.invalidFormat("uuid"), value: String(value), parameters: ["format": "uuid"]) }
+        }
+    }
+}
+
+func isUUID<S: StringProtocol>(_ text: S) -> Bool {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 36 else { return false }
+    for (index, byte) in bytes.enumerated() {
+        if index == 8 || index == 13 || index == 18 || index == 23 {
+            guard byte == UInt8(ascii: "-") else { return false }
+        } else {
+            let isHex = (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+            guard isHex else { return false }
+        }
+    }
+    return true
+}

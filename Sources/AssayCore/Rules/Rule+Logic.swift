@@ -1,0 +1,104 @@
+extension Rule {
+    /// The value passes every rule; reports the issues of all of them.
+    public static func and(_ rules: Rule...) -> Rule { all(rules) }
+
+    /// The value passes every rule; reports the issues of all of them.
+    public static func all(_ rules: [Rule]) -> Rule {
+        Rule(RuleDescriptor("and", children: rules.map(\.descriptor))) { value, context in
+            for rule in rules { rule.check(value, in: &context) }
+        }
+    }
+
+    /// This rule and then `other`.
+    public func and(_ other: Rule) -> Rule { .all([self, other]) }
+
+    /// The value passes at least one rule. When none passes, reports one ``IssueCode/noMatch`` issue
+    /// (the alternatives' own issues would contradict each other).
+    public static func or(_ rules: Rule...) -> Rule { any(rules) }
+
+    /// The value passes at least one rule; see ``or(_:)-(Rule...)``.
+    public static func any(_ rules: [Rule]) -> Rule {
+        Rule(RuleDescriptor("or", children: rules.map(\.descriptor))) { value, context in
+            for rule in rules {
+                var trial = RuleContext(path: context.path, label: context.label, phase: context.phase)
+                rule.check(value, in: &trial)
+                if !trial.hasErrors { return }
+            }
+            context.report(.noMatch, value: value, parameters: ["count": .integer(rules.count)])
+        }
+    }
+
+    /// This rule or `other`.
+    public func or(_ other: Rule) -> Rule { .any([self, other]) }
+
+    /// The value fails `rule`. Reports ``IssueCode/notAllowed`` when it passes.
+    public static func not(_ rule: Rule) -> Rule {
+        Rule(RuleDescriptor("not", children: [rule.descriptor])) { value, context in
+            var trial = RuleContext(path: context.path, label: context.label, phase: context.phase)
+            rule.check(value, in: &trial)
+            if !trial.hasErrors { context.report(.notAllowed, value: value, messageKey: "notAllowed.not") }
+        }
+    }
+
+    /// A rule of the application's own: `predicate` returns whether the value is valid; a failure
+    /// reports ``IssueCode/custom(_:)`` named `name`, with `message` (or the generic "is invalid").
+    ///
+    /// ```swift
+    /// let even = Rule<Int>.custom("even", message: "{subject} must be even") { $0 % 2 == 0 }
+    /// ```
+    public static func custom(
+        _ name: String, message: MessageTemplate? = nil, _ predicate: @escaping @Sendable (Value) -> Bool
+    ) -> Rule {
+        Rule(.custom(name)) { value, context in
+            if !predicate(value) { context.report(.custom(name), value: value, message: message) }
+        }
+    }
+
+    /// The rule with its issues' message replaced by `message`, in one or several languages.
+    public func message(_ message: MessageTemplate) -> Rule {
+        mapIssues { issue in
+            issue.customMessage = message
+        }
+    }
+
+    /// The rule with its issues reported at `severity` (e.g. `.warning` for advice).
+    public func severity(_ severity: Severity) -> Rule {
+        mapIssues { issue in issue.severity = severity }
+    }
+
+    /// The rule with the offending value left out of its issues (for passwords, tokens, personal data).
+    public func redacted() -> Rule {
+        Rule(descriptor) { value, context in
+            let saved = context.redactsValues
+            context.redactsValues = true
+            check(value, in: &context)
+            context.redactsValues = saved
+        }
+    }
+
+    /// The rule applied to optional values: `nil` passes, a value is checked.
+    public var optional: Rule<Value?> {
+        Rule<Value?>(descriptor) { value, context in
+            if let value { check(value, in: &context) }
+        }
+    }
+
+    private func mapIssues(_ transform: @escaping @Sendable (inout Issue) -> Void) -> Rule {
+        Rule(descriptor) { value, context in
+            let start = context.issues.count
+            check(value, in: &context)
+            for index in start..<context.issues.count { transform(&context.issues[index]) }
+        }
+    }
+}
+
+extension Rule {
+    /// The optional value is present. Reports ``IssueCode/missing`` for `nil`.
+    ///
+    /// Every other rule lets `nil` pass: presence is its own rule.
+    public static func required<Wrapped>() -> Rule where Value == Wrapped? {
+        Rule(RuleDescriptor("required")) { value, context in
+            if value == nil { context.report(.missing) }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// Where a rule reports its issues, and what it knows about the value's place.
+///
+/// Rules call ``report(_:value:parameters:messageKey:message:severity:)``; the context fills in the
+/// path, label, phase and object. Nested rules (``Rule/each(_:)``) check elements at a deeper path
+/// with ``check(_:with:at:)``.
+public struct RuleContext: Sendable {
+    /// The path of the value being checked.
+    public var path: IssuePath
+    /// The human name of the value, if known.
+    public var label: String?
+    /// The phase issues are reported in.
+    public var phase: Phase
+    /// The object the value belongs to, if any.
+    public var object: ObjectReference?
+    /// Where the rule is declared, recorded on issues, e.g. `"Client.age"`.
+    public var ruleLocation: String?
+    /// Whether offending values are left out of issues.
+    public var redactsValues: Bool
+    /// The issues reported so far, in order.
+    public internal(set) var issues: [Issue]
+
+    /// Makes an empty context for a value at `path`.
+    public init(
+        path: IssuePath = .root, label: String? = nil, phase: Phase = .property, object: ObjectReference? = nil,
+        ruleLocation: String? = nil, redactsValues: Bool = false
+    ) {
+        self.path = path
+        self.label = label
+        self.phase = phase
+        self.object = object
+        self.ruleLocation = ruleLocation
+        self.redactsValues = redactsValues
+        self.issues = []
+    }
+
+    /// Whether any error was reported.
+    public var hasErrors: Bool { issues.contains { $0.severity == .error } }
+
+    /// Reports an issue about the value at this context's path.
+    ///
+    /// - Parameters:
+    ///   - code: What failed.
+    ///   - value: The offending value (recorded unless values are redacted).
+    ///   - parameters: The rule's parameters, available to the message as `{name}`.
+    ///   - messageKey: The catalog key of the message; defaults to the code's identifier.
+    ///   - message: A message of the rule's own, which wins over the catalogs.
+    ///   - severity: Error (default) or warning.
+    public mutating func report(
+        _ code: IssueCode, value: Any? = nil, parameters: [String: IssueValue] = [:], messageKey: String? = nil,
+        message: MessageTemplate? = nil, severity: Severity = .error
+    ) {
+        let recorded: IssueValue? = value.map { redactsValues ? .redacted : IssueValue($0) }
+        issues.append(
+            Issue(
+                code: code, path: path, object: object, ruleLocation: ruleLocation, parameters: parameters,
+                value: recorded, valueType: value.map { Self.typeName(of: $0) }, severity: severity, phase: phase,
+                messageKey: messageKey, message: message, label: label))
+    }
+
+    /// Adds issues found elsewhere (e.g. by a nested validation), unchanged.
+    public mutating func add<S: Sequence>(_ newIssues: S) where S.Element == Issue {
+        issues.append(contentsOf: newIssues)
+    }
+
+    /// Checks `value` with `rule` at this path followed by `component`; its issues join this context.
+    public mutating func check<V>(_ value: V, with rule: Rule<V>, at component: PathComponent? = nil) {
+        let savedPath = path
+        let savedLabel = label
+        if let component {
+            path = path.appending(component)
+            if case .key = component { label = nil }
+        }
+        rule.check(value, in: &self)
+        path = savedPath
+        label = savedLabel
+    }
+
+    static func typeName(of value: Any) -> String {
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional, let child = mirror.children.first {
+            return typeName(of: child.value)
+        }
+        return String(describing: type(of: value))
+    }
+}
