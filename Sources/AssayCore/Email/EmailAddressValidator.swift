@@ -197,10 +197,10 @@ public struct EmailAddressValidator: Sendable {
                 let prefix = String(String.UnicodeScalarView(label.prefix(2))).lowercased()
                 guard prefix == "xn" else { return .failure(.reservedHyphens) }
                 let encoded = String(String.UnicodeScalarView(label.dropFirst(4)))
+                // An A-label is ASCII, so ASCII mode accepts it too; it must decode to a valid U-label.
                 guard let decoded = Punycode.decode(encoded), !decoded.unicodeScalars.allSatisfy(\.isASCII),
-                    options.allowsInternational,
                     uLabelCharactersValid(Array(decoded.unicodeScalars)[...])
-                else { return .failure(options.allowsInternational ? .invalidPunycode : .nonASCIINotAllowed) }
+                else { return .failure(.invalidPunycode) }
             }
             return .success(label.count)
         }

@@ -28,7 +28,7 @@ extension ValidationError: CustomNSError, LocalizedError {
     }
 }
 
-extension Issue {
+extension ValidationIssue {
     /// The issue as an `NSError` in `NSCocoaErrorDomain` with its Core Data number, its message as
     /// the localized description, and its key, path and value in the user info
     /// (`NSValidationKeyErrorKey`, `NSValidationValueErrorKey`, `AssayPath`, `AssayCode`).

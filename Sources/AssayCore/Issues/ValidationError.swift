@@ -14,14 +14,14 @@
 /// ```
 public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The issues, in the order they were found.
-    public private(set) var issues: [Issue]
+    public private(set) var issues: [ValidationIssue]
     /// Whether issues were dropped because ``limit`` was reached.
     public private(set) var isTruncated: Bool
     /// The most issues kept, or `nil` for no limit.
     public let limit: Int?
 
     /// Makes an aggregate of `issues`, keeping at most `limit` of them.
-    public init(_ issues: [Issue] = [], limit: Int? = nil) {
+    public init(_ issues: [ValidationIssue] = [], limit: Int? = nil) {
         self.issues = []
         self.isTruncated = false
         self.limit = limit.map { max(0, $0) }
@@ -29,7 +29,7 @@ public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// Makes an aggregate of one issue.
-    public init(_ issue: Issue) { self.init([issue]) }
+    public init(_ issue: ValidationIssue) { self.init([issue]) }
 
     /// Whether there are no issues at all.
     public var isEmpty: Bool { issues.isEmpty }
@@ -38,13 +38,13 @@ public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertibl
     public var hasErrors: Bool { issues.contains { $0.severity == .error } }
 
     /// The issues that are errors.
-    public var errors: [Issue] { issues.filter { $0.severity == .error } }
+    public var errors: [ValidationIssue] { issues.filter { $0.severity == .error } }
 
     /// The issues that are warnings.
-    public var warnings: [Issue] { issues.filter { $0.severity == .warning } }
+    public var warnings: [ValidationIssue] { issues.filter { $0.severity == .warning } }
 
     /// Appends one issue, unless the limit is reached.
-    public mutating func append(_ issue: Issue) {
+    public mutating func append(_ issue: ValidationIssue) {
         if let limit, issues.count >= limit {
             isTruncated = true
             return
@@ -53,7 +53,7 @@ public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// Appends issues in order, unless the limit is reached.
-    public mutating func append<S: Sequence>(contentsOf newIssues: S) where S.Element == Issue {
+    public mutating func append<S: Sequence>(contentsOf newIssues: S) where S.Element == ValidationIssue {
         for issue in newIssues { append(issue) }
     }
 
@@ -71,7 +71,7 @@ public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertibl
             if aggregate.isTruncated { isTruncated = true }
         } else {
             append(
-                Issue(
+                ValidationIssue(
                     code: .custom("error"), path: path, phase: phase,
                     message: MessageTemplate(String(describing: error))))
         }
@@ -93,7 +93,7 @@ public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertibl
     /// to show messages next to fields.
     public var groupedByPath: [IssueGroup] {
         var order: [IssuePath] = []
-        var groups: [IssuePath: [Issue]] = [:]
+        var groups: [IssuePath: [ValidationIssue]] = [:]
         for issue in issues {
             if groups[issue.path] == nil { order.append(issue.path) }
             groups[issue.path, default: []].append(issue)
@@ -110,12 +110,12 @@ public struct IssueGroup: Sendable, Hashable {
     /// The path the issues are about.
     public var path: IssuePath
     /// The issues, in order.
-    public var issues: [Issue]
+    public var issues: [ValidationIssue]
 }
 
-extension Issue {
+extension ValidationIssue {
     /// The issue with `prefix` put before its path.
-    public func prefixingPath(_ prefix: IssuePath) -> Issue {
+    public func prefixingPath(_ prefix: IssuePath) -> ValidationIssue {
         guard !prefix.isRoot else { return self }
         var copy = self
         copy.path = path.prefixed(by: prefix)

@@ -52,15 +52,23 @@ public struct MessageCatalog: Sendable {
     /// The template for `key` in `language`: falls back to English, then to the code's identifier,
     /// then to a generic message.
     public func template(for key: String, code: IssueCode, in language: Language) -> String {
+        resolvedTemplate(for: key, code: code, in: language).text
+    }
+
+    /// The template and the language it was found in (English when `language` lacks the key), so
+    /// the whole message renders in one language.
+    func resolvedTemplate(for key: String, code: IssueCode, in language: Language) -> (text: String, language: Language) {
         for candidateLanguage in [language, .english] {
             guard let entries = templates[candidateLanguage] else { continue }
-            if let text = entries[key] ?? entries[code.identifier] ?? entries["invalid"] { return text }
+            if let text = entries[key] ?? entries[code.identifier] ?? entries["invalid"] {
+                return (text, candidateLanguage)
+            }
         }
-        return "{subject} is invalid"
+        return ("{subject} is invalid", .english)
     }
 
     /// Fills the placeholders of `template` from `issue`.
-    public func render(_ template: String, for issue: Issue, in language: Language) -> String {
+    public func render(_ template: String, for issue: ValidationIssue, in language: Language) -> String {
         var output = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
@@ -76,7 +84,7 @@ public struct MessageCatalog: Sendable {
         return output
     }
 
-    private func placeholder(_ body: Substring, issue: Issue, language: Language) -> String {
+    private func placeholder(_ body: Substring, issue: ValidationIssue, language: Language) -> String {
         let parts = body.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         let name = parts[0]
         if parts.count > 1 {
@@ -106,7 +114,7 @@ public struct MessageCatalog: Sendable {
         }
     }
 
-    private func parameter(_ name: String, issue: Issue) -> IssueValue? {
+    private func parameter(_ name: String, issue: ValidationIssue) -> IssueValue? {
         name == "value" ? issue.value : issue.parameters[name]
     }
 
@@ -128,7 +136,7 @@ public struct MessageCatalog: Sendable {
         return open + text + close
     }
 
-    private func subject(for issue: Issue, in language: Language) -> String {
+    private func subject(for issue: ValidationIssue, in language: Language) -> String {
         let name = issue.label ?? issue.key
         let entries = templates[language] ?? templates[.english] ?? [:]
         guard let name, !name.isEmpty else {

@@ -30,6 +30,12 @@ public struct MessageTemplate: Hashable, Sendable, ExpressibleByStringLiteral, E
 
     /// The text for `language`, else English, else any text.
     public func text(in language: Language) -> String? {
-        texts[language] ?? texts[.english] ?? texts.values.first
+        resolved(in: language)?.text
+    }
+
+    func resolved(in language: Language) -> (text: String, language: Language)? {
+        if let text = texts[language] { return (text, language) }
+        if let text = texts[.english] { return (text, .english) }
+        return texts.first.map { ($0.value, $0.key) }
     }
 }

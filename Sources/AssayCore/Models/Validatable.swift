@@ -32,7 +32,7 @@ extension Validatable {
 
     /// Every issue of this value for `operation` (`nil`: an on-demand check), in declaration order.
     /// Normalisers run first, on a copy; the issues are those of the normalised value.
-    public func issues(for operation: ValidationOperation? = nil) -> [Issue] {
+    public func issues(for operation: ValidationOperation? = nil) -> [ValidationIssue] {
         Self.validation.run(on: self, operation: operation).issues
     }
 

@@ -19,11 +19,13 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     /// that apply to `operation`.
     public func run(
         on model: Model, operation: ValidationOperation?, object: ObjectReference? = nil, path: IssuePath = .root
-    ) -> (model: Model, issues: [Issue]) {
+    ) -> (model: Model, issues: [ValidationIssue]) {
         var model = model
-        let object = object ?? (model as? any Validatable)?.validationObject
-        var context = RuleContext(path: path, phase: operation?.phase ?? .property, object: object)
+        var context = RuleContext(path: path, phase: operation?.phase ?? .property)
         normalize(&model, context: &context)
+        // The object reference is read from the normalised model, and stamped on every issue.
+        context.object = object ?? (model as? any Validatable)?.validationObject
+        for index in context.issues.indices { context.issues[index].object = context.object }
         let applicable = rules.filter { $0.applies(to: operation) }
         for rule in applicable where !rule.isObjectCheck {
             rule.checkModel?(model, operation, &context)
@@ -58,7 +60,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     }
 
     /// Runs the normalisers and rules of one property on a proposed value.
-    func runValue(_ value: Any, keyPath: AnyKeyPath?, key: String?, operation: ValidationOperation?) -> (value: Any, issues: [Issue]) {
+    func runValue(_ value: Any, keyPath: AnyKeyPath?, key: String?, operation: ValidationOperation?) -> (value: Any, issues: [ValidationIssue]) {
         let matching = rules.filter { rule in
             guard !rule.isObjectCheck, rule.applies(to: operation) else { return false }
             if let keyPath { return rule.keyPath.map { $0 as AnyKeyPath } == keyPath }

@@ -83,7 +83,7 @@ extension Rule {
         }
     }
 
-    private func mapIssues(_ transform: @escaping @Sendable (inout Issue) -> Void) -> Rule {
+    private func mapIssues(_ transform: @escaping @Sendable (inout ValidationIssue) -> Void) -> Rule {
         Rule(descriptor) { value, context in
             let start = context.issues.count
             check(value, in: &context)

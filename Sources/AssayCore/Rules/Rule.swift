@@ -12,7 +12,8 @@
 /// try age.evaluate(150_000)     // throws ValidationError: "Value must be between 1 and 150"
 /// ```
 ///
-/// A rule never traps on any input; `nil` passes every rule (``Rule/required`` is its own rule).
+/// A rule never traps on any input. For optional values use ``optional``: `nil` passes every rule,
+/// and presence is its own rule (``required()``).
 public struct Rule<Value>: Sendable {
     /// What the rule checks, as data: its name and parameters (used to export JSON Schema).
     public let descriptor: RuleDescriptor
@@ -36,7 +37,7 @@ public struct Rule<Value>: Sendable {
     }
 
     /// The issues `value` has, in order; empty when it is valid.
-    public func issues(for value: Value, at path: IssuePath = .root, label: String? = nil) -> [Issue] {
+    public func issues(for value: Value, at path: IssuePath = .root, label: String? = nil) -> [ValidationIssue] {
         var context = RuleContext(path: path, label: label)
         body(value, &context)
         return context.issues
@@ -53,15 +54,6 @@ public struct Rule<Value>: Sendable {
     @discardableResult
     public func evaluate(_ value: Value, label: String? = nil) throws(ValidationError) -> Value {
         try throwingIssues(of: value, label: label)
-    }
-
-    /// Returns `value` when it is `nil` or passes, or throws every issue it has.
-    ///
-    /// - Throws: ``ValidationError`` with every issue, when any of them is an error.
-    @discardableResult
-    public func evaluate(_ value: Value?, label: String? = nil) throws(ValidationError) -> Value? {
-        guard let value else { return nil }
-        return try throwingIssues(of: value, label: label)
     }
 
     private func throwingIssues(of value: Value, label: String?) throws(ValidationError) -> Value {

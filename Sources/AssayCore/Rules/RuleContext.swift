@@ -17,7 +17,7 @@ public struct RuleContext: Sendable {
     /// Whether offending values are left out of issues.
     public var redactsValues: Bool
     /// The issues reported so far, in order.
-    public internal(set) var issues: [Issue]
+    public internal(set) var issues: [ValidationIssue]
 
     /// Makes an empty context for a value at `path`.
     public init(
@@ -51,14 +51,14 @@ public struct RuleContext: Sendable {
     ) {
         let recorded: IssueValue? = value.map { redactsValues ? .redacted : IssueValue($0) }
         issues.append(
-            Issue(
+            ValidationIssue(
                 code: code, path: path, object: object, ruleLocation: ruleLocation, parameters: parameters,
                 value: recorded, valueType: value.map { Self.typeName(of: $0) }, severity: severity, phase: phase,
                 messageKey: messageKey, message: message, label: label))
     }
 
     /// Adds issues found elsewhere (e.g. by a nested validation), unchanged.
-    public mutating func add<S: Sequence>(_ newIssues: S) where S.Element == Issue {
+    public mutating func add<S: Sequence>(_ newIssues: S) where S.Element == ValidationIssue {
         issues.append(contentsOf: newIssues)
     }
 

@@ -19,7 +19,7 @@ import Foundation
 ///     issue.message(in: .russian)       // "Значение должно быть от 16 до 50"
 /// }
 /// ```
-public struct Issue: Sendable, Hashable, CustomStringConvertible {
+public struct ValidationIssue: Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is.
     public var code: IssueCode
     /// Where the value is, relative to the root of what was validated.
@@ -118,20 +118,26 @@ public struct Issue: Sendable, Hashable, CustomStringConvertible {
 
     /// The message template in `language`: the rule's own message, else the catalog's.
     public func messageTemplate(in language: Language = .current, catalog: MessageCatalog = .current) -> String {
-        if let customMessage, let text = customMessage.text(in: language) { return text }
-        return catalog.template(for: messageKey, code: code, in: language)
+        resolvedTemplate(in: language, catalog: catalog).text
     }
 
-    /// The message rendered in `language` with the parameters filled in.
+    private func resolvedTemplate(in language: Language, catalog: MessageCatalog) -> (text: String, language: Language) {
+        if let customMessage, let resolved = customMessage.resolved(in: language) { return resolved }
+        return catalog.resolvedTemplate(for: messageKey, code: code, in: language)
+    }
+
+    /// The message rendered in `language` with the parameters filled in. When neither the rule nor
+    /// the catalog has a template in `language`, the whole message is rendered in English.
     public func message(in language: Language = .current, catalog: MessageCatalog = .current) -> String {
-        catalog.render(messageTemplate(in: language, catalog: catalog), for: self, in: language)
+        let (template, resolvedLanguage) = resolvedTemplate(in: language, catalog: catalog)
+        return catalog.render(template, for: self, in: resolvedLanguage)
     }
 
     /// The message in the current language (see ``Language/current``).
     public var message: String { message() }
 
     /// The issue with its value replaced by ``IssueValue/redacted``.
-    public func redacted() -> Issue {
+    public func redacted() -> ValidationIssue {
         var copy = self
         if copy.value != nil { copy.value = .redacted }
         return copy

@@ -1,0 +1,43 @@
+import Testing
+
+@testable import AssayCore
+
+@Suite struct IssuePathTests {
+    @Test func rendersJSONPointerAndCodingPath() {
+        let path: IssuePath = ["clients", 1, "age"]
+        #expect(path.jsonPointer == "/clients/1/age")
+        #expect(path.codingPath == "clients[1].age")
+        #expect(IssuePath.root.jsonPointer == "")
+        #expect(IssuePath.root.codingPath == "")
+        #expect(IssuePath([.index(0), .key("age")]).codingPath == "[0].age")
+    }
+
+    @Test func escapesPointerTokensAndQuotesOddKeys() {
+        let path: IssuePath = ["a/b", "m~n", "first name", "quote\"d"]
+        #expect(path.jsonPointer == "/a~1b/m~0n/first name/quote\"d")
+        #expect(path.codingPath == "[\"a/b\"][\"m~n\"][\"first name\"][\"quote\\\"d\"]")
+    }
+
+    @Test func parsesJSONPointers() {
+        #expect(IssuePath(jsonPointer: "") == .root)
+        #expect(IssuePath(jsonPointer: "/a~1b/0/m~0n") == IssuePath([.key("a/b"), .index(0), .key("m~n")]))
+        #expect(IssuePath(jsonPointer: "/01") == IssuePath([.key("01")]), "leading zero is a key")
+        #expect(IssuePath(jsonPointer: "no-slash") == nil)
+        #expect(IssuePath(jsonPointer: "/bad~2escape") == nil)
+        #expect(IssuePath(jsonPointer: "/") == IssuePath([.key("")]))
+    }
+
+    @Test func roundTripsThroughPointer() {
+        let path: IssuePath = ["", "~", "/", 3, "ключ", "键"]
+        #expect(IssuePath(jsonPointer: path.jsonPointer) == path)
+    }
+
+    @Test func appendsAndPrefixes() {
+        let start: IssuePath = ["a"]
+        let path = start.appending(index: 2).appending(key: "b")
+        #expect(path.jsonPointer == "/a/2/b")
+        #expect(path.lastKey == "b")
+        let x: IssuePath = ["x"]
+        #expect(x.prefixed(by: ["root", 0]).jsonPointer == "/root/0/x")
+    }
+}

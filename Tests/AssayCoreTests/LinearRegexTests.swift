@@ -1,0 +1,134 @@
+import Testing
+
+@testable import AssayCore
+
+@Suite struct LinearRegexTests {
+    /// (pattern, input, matches)
+    static let cases: [(String, String, Bool)] = [
+        ("abc", "xxabcxx", true),
+        ("^abc$", "abc", true),
+        ("^abc$", "abcd", false),
+        ("a|b|c", "zzc", true),
+        ("^(ab|cd)+$", "abcdab", true),
+        ("^(ab|cd)+$", "abcda", false),
+        ("^a*$", "", true),
+        ("^a+$", "", false),
+        ("^a?b$", "b", true),
+        ("^a{2}$", "aa", true),
+        ("^a{2}$", "aaa", false),
+        ("^a{2,}$", "aaaa", true),
+        ("^a{2,3}$", "aaaa", false),
+        ("^a{0}$", "", true),
+        ("^a+?$", "aaa", true),
+        ("^.$", "\n", false),
+        ("^.$", "é", true),
+        ("^.$", "😀", true),
+        ("^[a-c]+$", "abcabc", true),
+        ("^[^a-c]+$", "xyz", true),
+        ("^[^a-c]+$", "xaz", false),
+        ("^[\\d]+$", "123", true),
+        ("^\\d+$", "١٢٣", false),
+        ("^\\w+$", "snake_case1", true),
+        ("^\\w+$", "кириллица", false),
+        ("^\\W+$", "!?", true),
+        ("^\\s+$", " \t\u{A0}\u{3000}\u{FEFF}", true),
+        ("^\\S+$", "a b", false),
+        ("\\bfoo\\b", "a foo b", true),
+        ("\\bfoo\\b", "afoob", false),
+        ("\\Bfoo", "afoo", true),
+        ("^\\p{L}+$", "Ελληνικά", true),
+        ("^\\p{Letter}+$", "漢字", true),
+        ("^\\p{Lu}", "Abc", true),
+        ("^\\p{Lu}", "abc", false),
+        ("^\\P{L}+$", "123", true),
+        ("^[\\p{L}\\p{M} ]+$", "अजय कुमार", true),
+        ("^\\p{Nd}+$", "١٢٣", true),
+        ("^\\p{General_Category=Decimal_Number}$", "7", true),
+        ("^\\p{gc=Lu}$", "a", false),
+        ("^\\p{Any}$", "\u{10FFFF}", true),
+        ("^[\\w-]+$", "a-b_c", true),
+        ("^[a\\-z]+$", "-", true),
+        ("^[-a]+$", "-a", true),
+        ("^[a-]+$", "a-", true),
+        ("^\\u0041$", "A", true),
+        ("^\\u{1F600}$", "😀", true),
+        ("^\\uD83D\\uDE00$", "😀", true),
+        ("^\\x41$", "A", true),
+        ("^\\t\\n$", "\t\n", true),
+        ("^\\cJ$", "\n", true),
+        ("^\\0$", "\u{0}", true),
+        ("^\\.$", ".", true),
+        ("^\\.$", "a", false),
+        ("^\\/$", "/", true),
+        ("^(?:ab)+$", "abab", true),
+        ("^(?<year>\\d{4})-\\d{2}$", "2024-01", true),
+        ("^[\\b]$", "\u{8}", true),
+        ("a{,5}", "a{,5}", true),
+        ("^x{", "x{", true),
+        ("}", "}", true),
+        ("]", "]", true),
+        ("^$", "", true),
+        ("", "anything", true),
+        ("^(a|)+$", "aaa", true),
+        ("^(a*)*$", "aaaa", true),
+        ("^(a*)*b$", "aaaac", false),
+        ("^[^]$", "a", true),
+        ("^[^]$", "\n", true),
+        ("^[]$", "", false),
+    ]
+
+    @Test(arguments: cases)
+    func matchesLikeECMAScript(_ pattern: String, _ input: String, _ expected: Bool) throws {
+        let regex = try LinearRegex(pattern)
+        #expect(regex.firstMatchExists(in: input) == expected)
+    }
+
+    static let malformed: [String] = [
+        "(", ")", "(?", "[a", "a{2,1}", "*", "+a", "a**", "\\", "[z-a]", "\\p{Nope}", "\\p{L", "\\u{110000}",
+        "\\a", "\\e", "(?<>a)", "(?<a b>x)", "(?x)", "\\c1", "\\xZZ", "\\00",
+    ]
+
+    @Test(arguments: malformed)
+    func rejectsMalformedPatternsWithAPosition(_ pattern: String) {
+        do {
+            _ = try LinearRegex(pattern)
+            Issue.record("compiled \(pattern)")
+        } catch {
+            #expect(!error.isUnsupportedFeature)
+            #expect(error.offset >= 0 && error.offset <= pattern.unicodeScalars.count)
+            #expect(error.description.hasPrefix("invalid regular expression"))
+        }
+    }
+
+    @Test(arguments: ["(a)\\1", "(?<n>a)\\k<n>", "a(?=b)", "a(?!b)", "(?<=a)b", "(?<!a)b", "a{100001}"])
+    func refusesWhatALinearEngineCannotRun(_ pattern: String) {
+        do {
+            _ = try LinearRegex(pattern)
+            Issue.record("compiled \(pattern)")
+        } catch {
+            #expect(error.isUnsupportedFeature, "\(error)")
+        }
+    }
+
+    @Test func refusesPatternsThatExpandTooFar() {
+        #expect(throws: RegexSyntaxError.self) { try LinearRegex("(a{1000}){1000}") }
+    }
+
+    /// The pattern that a backtracking engine takes exponential time on finishes (no timing
+    /// assertion: the point is that the call returns, with the right answer).
+    @Test func catastrophicPatternsRunInLinearTime() throws {
+        let input = String(repeating: "a", count: 100_000) + "!"
+        #expect(try LinearRegex("^(a+)+$").firstMatchExists(in: input) == false)
+        #expect(try LinearRegex("^(a|a)*$").firstMatchExists(in: input) == false)
+        #expect(try LinearRegex("(a*)*b").firstMatchExists(in: input) == false)
+        #expect(try LinearRegex("^(a|aa)+$").firstMatchExists(in: String(repeating: "a", count: 100_000)) == true)
+        #expect(try LinearRegex("(x+x+)+y").firstMatchExists(in: String(repeating: "x", count: 50_000)) == false)
+    }
+
+    @Test func deeplyNestedGroupsAreRefusedNotOverflowed() {
+        let deep = String(repeating: "(", count: 10_000) + "a" + String(repeating: ")", count: 10_000)
+        #expect(throws: RegexSyntaxError.self) { try LinearRegex(deep) }
+        let fine = String(repeating: "(", count: 100) + "a" + String(repeating: ")", count: 100)
+        #expect((try? LinearRegex(fine))?.firstMatchExists(in: "a") == true)
+    }
+}
