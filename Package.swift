@@ -20,7 +20,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AssayCoreTests",
-            dependencies: ["AssayCore"],
+            dependencies: ["AssayCore", "AssayExamples"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

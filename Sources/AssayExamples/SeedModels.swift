@@ -15,10 +15,10 @@ struct Client: Decodable, Validatable {
     ]
 }
 
-/// Seed 000: an NBA player; name not empty and age in [16, 50] before insert.
+/// Seed 000: an NBA player; name not empty and age in [16, 50], checked before insert and update.
 struct Player: Decodable, Validatable {
     var name: String
-    var age: Int
+    var age: Int?
     var team: String?
 
     static let validation: Validation<Player> = [
@@ -30,6 +30,7 @@ struct Player: Decodable, Validatable {
                 .russian: "Имя игрока не должно быть пустым.",
                 .simplifiedChinese: "球员姓名不能为空。",
             ])),
+        .required(\.age, "age", on: [.insert, .update]),
         .property(
             \.age, "age", on: [.insert, .update],
             Rule.range(16...50).message([
@@ -38,9 +39,12 @@ struct Player: Decodable, Validatable {
                 .simplifiedChinese: "球员年龄应在 [16, 50] 之间。",
             ])),
     ]
+
+    var validationObject: ObjectReference? { ObjectReference(entity: "Player", id: name) }
 }
 
-/// Seed 001: a person; nobody under 16 may hold a driving licence, and birthdays lie in a sane range.
+/// Seed 001: a person; nobody under 16 may hold a driving licence, and a birthday lies between
+/// 1900 and today.
 struct Person: Decodable, Validatable {
     var name: String
     var birthday: Date
@@ -49,10 +53,13 @@ struct Person: Decodable, Validatable {
     static let earliestBirthday = Date(timeIntervalSince1970: -2_208_988_800)  // 1900-01-01
 
     static let validation: Validation<Person> = [
-        .property(\.birthday, "birthday", .range(earliestBirthday...)),
+        .property(
+            \.birthday, "birthday", .range(earliestBirthday...),
+            .custom("notInFuture", message: "{subject} must not be in the future") { $0 <= Date.now }),
         .check("drivingLicenceAge", on: [.insert, .update], when: .propertiesValid) { person, context in
             guard person.hasDrivingLicense else { return }
-            let age = Calendar(identifier: .gregorian).dateComponents([.year], from: person.birthday, to: .now).year ?? 0
+            let calendar = Calendar(identifier: .gregorian)
+            let age = calendar.dateComponents([.year], from: person.birthday, to: .now).year ?? 0
             if age < 16 {
                 context.report(
                     .custom("tooYoungToDrive"), at: "hasDrivingLicense", value: person.hasDrivingLicense,

@@ -3,9 +3,22 @@ import Foundation
 
 // Validates the seed examples' data in a folder (default Examples/seeds) and prints every issue:
 //   swift run assay-examples [FOLDER] [--lang en|ru|zh-Hans]
+//   swift run assay-examples --readme      runs the README's snippets
 // Exit status: 0 after printing the report, 2 when a file cannot be read or decoded.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments == ["--readme"] {
+    // Runs the README's snippets (Sources/AssayExamples/ReadmeExamples.swift).
+    try ReadmeExamples.ruleAlone()
+    ReadmeExamples.combinedRules()
+    ReadmeExamples.model()
+    ReadmeExamples.crossProperty()
+    ReadmeExamples.reporting(error: ValidationError(Rule<Int>.range(16...50).issues(for: 12, at: ["age"])))
+    ReadmeExamples.catalogs()
+    ReadmeExamples.email()
+    try ReadmeExamples.patterns()
+    exit(0)
+}
 var chosenLanguage = Language.current
 if let index = arguments.firstIndex(of: "--lang") {
     guard index + 1 < arguments.count, let chosen = Language(arguments[index + 1]) else {
@@ -26,7 +39,8 @@ func load<T: Decodable>(_ type: T.Type, from name: String, in folder: URL) -> [T
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
             guard let date = try? Date(text, strategy: Date.ISO8601FormatStyle().year().month().day()) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a date: \(text)"))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "not a date: \(text)"))
             }
             return date
         }
@@ -64,7 +78,9 @@ do {
     try Language.withCurrent(language) { try players[2].validate(for: .insert) }
 } catch let error as ValidationError {
     let nsError = error.nsError
-    print("NSError domain=\(nsError.domain) code=\(nsError.code) details=\((nsError.userInfo["NSDetailedErrors"] as? [NSError])?.count ?? 0)")
+    print(
+        "NSError domain=\(nsError.domain) code=\(nsError.code) details=\((nsError.userInfo["NSDetailedErrors"] as? [NSError])?.count ?? 0)"
+    )
 } catch {
     print("unexpected error: \(error)")
 }

@@ -9,7 +9,10 @@ struct EmailCase: CustomTestStringConvertible, Sendable {
     let options: EmailAddressValidator.Options
     let why: String
 
-    init(_ address: String, _ rejection: EmailRejection?, _ options: EmailAddressValidator.Options = .default, _ why: String = "") {
+    init(
+        _ address: String, _ rejection: EmailRejection?, _ options: EmailAddressValidator.Options = .default,
+        _ why: String = ""
+    ) {
         self.address = address
         self.rejection = rejection
         self.options = options
@@ -98,12 +101,14 @@ enum EmailCorpus {
         EmailCase("user@xn--.com", .labelEndsWithHyphen, .default, "an empty A-label ends with its hyphen"),
         EmailCase("user@xn--abc-.com", .labelEndsWithHyphen),
         EmailCase("user@xn--!!.com", .invalidDomainCharacter),
-        EmailCase("user@\u{0301}abc.com", .invalidDomainCharacter, .default, "a label may not start with a combining mark"),
+        EmailCase(
+            "user@\u{0301}abc.com", .invalidDomainCharacter, .default, "a label may not start with a combining mark"),
         EmailCase("user@пример..рф", .emptyLabel),
         EmailCase("user@-пример.рф", .labelStartsWithHyphen),
         EmailCase("user@пример-.рф", .labelEndsWithHyphen),
         EmailCase("user@пр--имер.рф", .reservedHyphens),
-        EmailCase("user@\(String(repeating: "я", count: 60)).рф", .labelTooLong, .default, "its A-label is over 63 octets"),
+        EmailCase(
+            "user@\(String(repeating: "я", count: 60)).рф", .labelTooLong, .default, "its A-label is over 63 octets"),
         EmailCase("по\u{2003}чта@пример.рф", .whitespace, .default, "an em space"),
         EmailCase("почта@при\u{3000}мер.рф", .whitespace, .default, "an ideographic space"),
         EmailCase("us\u{E000}er@example.com", .invalidLocalCharacter, .default, "private use"),
@@ -123,7 +128,8 @@ enum EmailCorpus {
         EmailCase("this is\"not\\allowed@example.com", .whitespace),
         EmailCase("this\\ still\\\"not\\\\allowed@example.com", .invalidLocalCharacter),
         EmailCase("\(l64)x@example.com", .localPartTooLong, .default, "65 octets"),
-        EmailCase("\(String(repeating: "é", count: 33))@example.com", .localPartTooLong, .default, "33 × 2 octets of UTF-8"),
+        EmailCase(
+            "\(String(repeating: "é", count: 33))@example.com", .localPartTooLong, .default, "33 × 2 octets of UTF-8"),
         EmailCase(".user@example.com", .leadingDot),
         EmailCase("user.@example.com", .trailingDot),
         EmailCase("us..er@example.com", .consecutiveDots),
@@ -156,8 +162,10 @@ enum EmailCorpus {
         EmailCase("us\u{0}er@example.com", .controlCharacter, .default, "NUL"),
         EmailCase("user@\(l64).com", .labelTooLong),
         EmailCase("u@" + Array(repeating: l63, count: 4).joined(separator: ".") + ".com", .domainTooLong),
-        EmailCase("\(l64)@" + Array(repeating: String(repeating: "b", count: 62), count: 3).joined(separator: ".") + ".cc", .addressTooLong,
-                  .default, "64 + 1 + 191 = 256 octets"),
+        EmailCase(
+            "\(l64)@" + Array(repeating: String(repeating: "b", count: 62), count: 3).joined(separator: ".") + ".cc",
+            .addressTooLong,
+            .default, "64 + 1 + 191 = 256 octets"),
         EmailCase("user@ab--cd.com", .reservedHyphens),
         EmailCase("user@example.c--m", nil, .default, "hyphens in places 2 and 3 are fine"),
         EmailCase("user@xn--bcher-kva.example", nil),
@@ -181,7 +189,9 @@ enum EmailCorpus {
         EmailCase("\" \"@example.com", nil, .rfc),
         EmailCase("\"very.(),:;<>[]\\\".VERY.\\\"very@\\\\ \\\"very\\\".unusual\"@strange.example.com", nil, .rfc),
         EmailCase("\"josé\"@example.com", nil, .rfc, "UTF-8 in a quoted string (RFC 6531)"),
-        EmailCase("\"josé\"@example.com", .nonASCIINotAllowed, EmailAddressValidator.Options(allowsInternational: false, allowsQuotedLocalPart: true)),
+        EmailCase(
+            "\"josé\"@example.com", .nonASCIINotAllowed,
+            EmailAddressValidator.Options(allowsInternational: false, allowsQuotedLocalPart: true)),
         EmailCase("\"unterminated@example.com", .invalidQuotedString, .rfc),
         EmailCase("\"a\"b@example.com", .invalidQuotedString, .rfc, "text after the closing quote"),
         EmailCase("\"a\"", .missingAtSign, .rfc),
@@ -189,7 +199,9 @@ enum EmailCorpus {
         EmailCase("\"a\u{1}b\"@example.com", .controlCharacter, .rfc),
         EmailCase("\"a\\\u{E9}\"@example.com", .invalidQuotedString, .rfc, "quoted-pair takes printable ASCII only"),
         EmailCase("a\"b\"@example.com", .invalidQuotedString, .rfc, "a quote inside a dot-string"),
-        EmailCase("\"\(String(repeating: "a", count: 63))\"@example.com", .localPartTooLong, .rfc, "65 octets with the quotes"),
+        EmailCase(
+            "\"\(String(repeating: "a", count: 63))\"@example.com", .localPartTooLong, .rfc, "65 octets with the quotes"
+        ),
         EmailCase("\"\(String(repeating: "a", count: 62))\"@example.com", nil, .rfc, "64 octets with the quotes"),
     ]
 
@@ -216,7 +228,9 @@ enum EmailCorpus {
     static let atextSpecials: [EmailCase] = "!#$%&'*+-/=?^_`{|}~".map { EmailCase("a\($0)b@example.com", nil) }
 
     /// Each RFC 5322 specials character (and the backslash) unquoted in a local part is invalid.
-    static let localSpecials: [EmailCase] = "(),:;<>[]\\".map { EmailCase("a\($0)b@example.com", .invalidLocalCharacter) }
+    static let localSpecials: [EmailCase] = "(),:;<>[]\\".map {
+        EmailCase("a\($0)b@example.com", .invalidLocalCharacter)
+    }
 
     /// Only letters, digits and hyphens may form an ASCII domain label.
     static let domainSpecials: [EmailCase] = "!#$%&'*+/=?^_`{|}~(),:;<>\"\\[]".map {
@@ -245,7 +259,9 @@ enum EmailCorpus {
         #expect(issue.code == .invalidFormat("email"))
         #expect(issue.parameters["reason"] == "consecutiveDots")
         #expect(issue.message(in: .english) == "Email must be a valid email address: it has two dots in a row")
-        #expect(issue.message(in: .russian) == "Значение поля «Email» должно быть корректным адресом электронной почты: в нём две точки подряд")
+        #expect(
+            issue.message(in: .russian)
+                == "Значение поля «Email» должно быть корректным адресом электронной почты: в нём две точки подряд")
         #expect(issue.message(in: .simplifiedChinese) == "Email必须是有效的电子邮件地址：包含连续的两个点")
     }
 
@@ -253,7 +269,8 @@ enum EmailCorpus {
         let reasons = EmailCorpus.all.compactMap(\.rejection).map(\.identifier)
         for reason in Set(reasons) {
             for language in Language.builtIn {
-                #expect(MessageCatalog.builtIn.templates[language]?["reason.\(reason)"] != nil, "\(reason) in \(language)")
+                #expect(
+                    MessageCatalog.builtIn.templates[language]?["reason.\(reason)"] != nil, "\(reason) in \(language)")
             }
         }
     }
@@ -275,7 +292,10 @@ enum EmailCorpus {
     @Test(arguments: ["256.1.1.1", "1.2.3", "1.2.3.4.5", "01.2.3.4", "1..2.3", "a.b.c.d", "", "1.2.3.4 ", "١.٢.٣.٤"])
     func invalidIPv4(_ text: String) { #expect(!IPAddress.isValidIPv4(text)) }
 
-    @Test(arguments: ["::", "::1", "2001:db8::1", "fe80::1:2:3:4", "1:2:3:4:5:6:7:8", "::ffff:192.0.2.1", "1::", "1:2:3:4:5:6:1.2.3.4"])
+    @Test(arguments: [
+        "::", "::1", "2001:db8::1", "fe80::1:2:3:4", "1:2:3:4:5:6:7:8", "::ffff:192.0.2.1", "1::",
+        "1:2:3:4:5:6:1.2.3.4",
+    ])
     func validIPv6(_ text: String) { #expect(IPAddress.isValidIPv6(text)) }
 
     @Test(arguments: [

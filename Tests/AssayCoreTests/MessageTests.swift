@@ -69,9 +69,12 @@ import Testing
         #expect(issue.message(in: german, catalog: catalog) == "Wert ist zu kurz")
         let named = try #require(Rule<String>.length(5...).issues(for: "ab", at: ["name"]).first)
         #expect(named.message(in: german, catalog: catalog) == "Der Name ist zu kurz")
-        #expect(named.message(in: .russian, catalog: catalog) == "Значение поля «имя» должно содержать не менее 5 символов")
+        #expect(
+            named.message(in: .russian, catalog: catalog) == "Значение поля «имя» должно содержать не менее 5 символов")
         let other = try #require(Rule<Int>.range(...1).issues(for: 2).first)
-        #expect(other.message(in: german, catalog: catalog) == "Value must be at most 1", "unknown keys fall back to English")
+        #expect(
+            other.message(in: german, catalog: catalog) == "Value must be at most 1",
+            "unknown keys fall back to English")
         MessageCatalog.withCurrent(catalog) {
             #expect(issue.message(in: .english) == "Value is too short (min 5)")
         }

@@ -91,7 +91,11 @@ enum Hostile {
         }
         #expect(Rule<Int>.range(Int.min...Int.max).isValid(.min))
         var rng = SeededGenerator(seed: 7)
-        let doubles: [Double] = [.nan, .infinity, -.infinity, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, .leastNormalMagnitude / 4]
+        let doubles: [Double] =
+            [
+                .nan, .infinity, -.infinity, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+                .leastNormalMagnitude / 4,
+            ]
             + (0..<2_000).map { _ in Double(bitPattern: rng.next()) }
         for value in doubles {
             let issues = Rule<Double>.range(-1e6...1e6).issues(for: value)
@@ -157,4 +161,3 @@ enum Hostile {
         #expect(capped.isTruncated)
     }
 }
-

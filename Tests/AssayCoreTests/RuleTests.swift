@@ -88,7 +88,9 @@ import Testing
 
     @Test func charsetAcceptsEveryAlphabet() {
         let names = Rule<String>.charset(.letters + .marks + .spaces)
-        for name in ["John Doe", "Анна Каренина", "王小明", "José García", "अजय कुमार", "สมชาย ใจดี", "Ζωή", "محمد علي", "김민준"] {
+        for name in [
+            "John Doe", "Анна Каренина", "王小明", "José García", "अजय कुमार", "สมชาย ใจดี", "Ζωή", "محمد علي", "김민준",
+        ] {
             #expect(names.isValid(name), "\(name)")
         }
         let bad = names.issues(for: "R2-D2")
@@ -126,7 +128,8 @@ import Testing
 
     @Test func formats() {
         #expect(Rule<String>.email().isValid("john@doe.test"))
-        #expect(Rule<String>.email(.ascii).issues(for: "коля@пример.рф")[0].parameters["reason"] == "nonASCIINotAllowed")
+        #expect(
+            Rule<String>.email(.ascii).issues(for: "коля@пример.рф")[0].parameters["reason"] == "nonASCIINotAllowed")
         #expect(Rule<String>.url().isValid("https://example.com/path?q=1#frag"))
         #expect(Rule<String>.url().isValid("http://[::1]:8080/"))
         #expect(!Rule<String>.url().isValid("ftp://example.com"))
@@ -145,8 +148,12 @@ import Testing
     @Test func collections() {
         #expect(Rule<[Int]>.count(1...2).issues(for: []).map(\.code) == [.tooFew])
         #expect(Rule<[Int]>.count(1...2).issues(for: [1, 2, 3]).map(\.code) == [.tooMany])
-        #expect(Rule<[Int]>.count(1...2).issues(for: [])[0].message(in: .english) == "Value must have between 1 and 2 items")
-        #expect(Rule<[Int]>.count(...15).issues(for: Array(0..<16))[0].message(in: .russian) == "Значение должно содержать не более 15 элементов")
+        #expect(
+            Rule<[Int]>.count(1...2).issues(for: [])[0].message(in: .english) == "Value must have between 1 and 2 items"
+        )
+        #expect(
+            Rule<[Int]>.count(...15).issues(for: Array(0..<16))[0].message(in: .russian)
+                == "Значение должно содержать не более 15 элементов")
         let unique = Rule<[String]>.unique.issues(for: ["a", "b", "a", "b"])
         #expect(unique.map(\.code) == [.notUnique])
         #expect(unique[0].parameters["duplicate"] == "a")
@@ -174,7 +181,9 @@ import Testing
         #expect(either.isValid(-5))
         #expect(either.isValid(15))
         #expect(either.issues(for: 5).map(\.code) == [.noMatch])
-        #expect(either.issues(for: 5)[0].message(in: .english) == "Value does not satisfy any of the 2 allowed alternatives")
+        #expect(
+            either.issues(for: 5)[0].message(in: .english) == "Value does not satisfy any of the 2 allowed alternatives"
+        )
         let notAdmin = Rule<String>.not(.oneOf(["admin", "root"]))
         #expect(notAdmin.isValid("alice"))
         #expect(notAdmin.issues(for: "root").map(\.code) == [.notAllowed])
@@ -195,7 +204,9 @@ import Testing
 
         let handWritten = Rule<String>(RuleDescriptor("noDigits")) { value, context in
             for (offset, scalar) in value.unicodeScalars.enumerated() where ("0"..."9").contains(scalar) {
-                context.report(.invalidCharacters, value: value, parameters: ["character": .string(String(scalar)), "offset": .integer(offset)])
+                context.report(
+                    .invalidCharacters, value: value,
+                    parameters: ["character": .string(String(scalar)), "offset": .integer(offset)])
             }
         }
         #expect(handWritten.issues(for: "a1b2").count == 2)
@@ -214,7 +225,8 @@ import Testing
     }
 
     @Test func descriptorsDescribeRules() throws {
-        #expect(Rule<Int>.range(16...50).descriptor == RuleDescriptor("range", parameters: ["minimum": 16, "maximum": 50]))
+        #expect(
+            Rule<Int>.range(16...50).descriptor == RuleDescriptor("range", parameters: ["minimum": 16, "maximum": 50]))
         #expect(Rule<String>.length(2...100).descriptor.parameters["maximum"] == 100)
         #expect(try Rule<String>.pattern("^a$").descriptor.parameters["pattern"] == "^a$")
         #expect(Rule<String>.email().descriptor.parameters["format"] == "idn-email")

@@ -2,71 +2,10 @@ import Foundation
 import Testing
 
 @testable import AssayCore
+@testable import AssayExamples
 
-// Seed 000: NBA players; name not empty and age in [16, 50], checked before insert.
-struct Player: Validatable {
-    var name: String
-    var age: Int?
-
-    static let validation: Validation<Player> = [
-        .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespaces) },
-        .property(
-            \.name, "name", on: [.insert, .update],
-            Rule.notBlank.message([
-                .english: "Player's name should not be empty.",
-                .russian: "Имя игрока не должно быть пустым.",
-                .simplifiedChinese: "球员姓名不能为空。",
-            ])),
-        .required(\.age, "age", on: [.insert, .update]),
-        .property(
-            \.age, "age", on: [.insert, .update],
-            Rule.range(16...50).message([
-                .english: "Player's age should be in [16, 50].",
-                .russian: "Возраст игрока должен быть в пределах [16, 50].",
-                .simplifiedChinese: "球员年龄应在 [16, 50] 之间。",
-            ])),
-    ]
-
-    var validationObject: ObjectReference? { ObjectReference(entity: "Player", id: name) }
-}
-
-// Seed 001: a person under 16 cannot hold a driving licence (inter-property, insert and update).
-struct Person: Validatable {
-    var birthday: Date?
-    var hasDrivingLicense: Bool
-    static let today = Date(timeIntervalSince1970: 1_763_769_600)  // 2025-11-22, fixed for the test
-
-    static let validation: Validation<Person> = [
-        .property(\.birthday, "birthday", .range(Date(timeIntervalSince1970: -2_208_988_800)...today)),
-        .check("drivingLicenceAge", on: [.insert, .update], when: .propertiesValid) { person, context in
-            guard let birthday = person.birthday, person.hasDrivingLicense else { return }
-            let years = Calendar(identifier: .gregorian).dateComponents([.year], from: birthday, to: today).year ?? 0
-            if years < 16 {
-                context.report(
-                    .custom("tooYoungToDrive"), at: "hasDrivingLicense", value: true,
-                    message: [
-                        .english: "Person is too young to have a driving license.",
-                        .russian: "Человек слишком молод, чтобы иметь водительские права.",
-                        .simplifiedChinese: "此人年龄太小，不能持有驾驶执照。",
-                    ])
-            }
-        },
-    ]
-}
-
-// Seed 002: a client from an API.
-struct Client: Validatable {
-    var name: String
-    var age: Int
-    var email: String
-
-    static let validation: Validation<Client> = [
-        .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespacesAndNewlines) },
-        .property(\.name, "name", .length(2...100), .charset(.letters + .marks + .spaces)),
-        .property(\.age, "age", .range(1...150)),
-        .property(\.email, "email", .email()),
-    ]
-}
+// The seed models are the example program's own (Sources/AssayExamples/SeedModels.swift):
+// Player (seed 000), Person (seed 001) and Client (seed 002).
 
 struct Team: Validatable {
     var name: String
@@ -84,15 +23,20 @@ struct Team: Validatable {
 @Suite struct SeedModelTests {
     // Seed 000, word for word in three languages, and the 1560 aggregate Core Data reports.
     @Test func playerWithEmptyNameAndBadAgeFailsInsertWithBothErrors() throws {
-        let player = Player(name: "   ", age: 12)
+        let player = Player(name: "   ", age: 12, team: nil)
         do {
             try player.validate(for: .insert)
             Issue.record("an invalid player was accepted")
         } catch {
             #expect(error.issues.map(\.path.jsonPointer) == ["/name", "/age"])
             #expect(error.issues.map(\.code) == [.blank, .tooSmall])
-            #expect(error.text(in: .english) == "/name: Player's name should not be empty.\n/age: Player's age should be in [16, 50].")
-            #expect(error.text(in: .russian) == "/name: Имя игрока не должно быть пустым.\n/age: Возраст игрока должен быть в пределах [16, 50].")
+            #expect(
+                error.text(in: .english)
+                    == "/name: Player's name should not be empty.\n/age: Player's age should be in [16, 50].")
+            #expect(
+                error.text(in: .russian)
+                    == "/name: Имя игрока не должно быть пустым.\n/age: Возраст игрока должен быть в пределах [16, 50]."
+            )
             #expect(error.text(in: .simplifiedChinese) == "/name: 球员姓名不能为空。\n/age: 球员年龄应在 [16, 50] 之间。")
             #expect(error.issues.allSatisfy { $0.phase == .insert })
             #expect(error.issues[0].object == ObjectReference(entity: "Player", id: ""))
@@ -102,7 +46,7 @@ struct Team: Validatable {
     }
 
     @Test func playerRulesRunOnInsertAndUpdateOnly() throws {
-        let player = Player(name: "", age: 99)
+        let player = Player(name: "", age: 99, team: nil)
         #expect(player.issues().isEmpty, "the rules are declared for insert and update")
         #expect(player.issues(for: .update).count == 2)
         #expect(player.issues(for: .delete).isEmpty, "nothing is declared for delete")
@@ -110,13 +54,13 @@ struct Team: Validatable {
     }
 
     @Test func missingAgeIsReportedOnce() {
-        let issues = Player(name: "Yao Ming", age: nil).issues(for: .insert)
+        let issues = Player(name: "Yao Ming", age: nil, team: nil).issues(for: .insert)
         #expect(issues.map(\.code) == [.missing])
         #expect(issues[0].coreDataCode == 1570)
     }
 
     @Test func normalisedValueIsReturned() throws {
-        let player = try Player(name: "  Yao Ming  ", age: 22).validated(for: .insert)
+        let player = try Player(name: "  Yao Ming  ", age: 22, team: nil).validated(for: .insert)
         #expect(player.name == "Yao Ming")
     }
 
@@ -145,7 +89,8 @@ struct Team: Validatable {
 
     // Seed 001: the inter-property rule.
     @Test func underageDriverIsRejectedOnInsertAndUpdate() throws {
-        let child = Person(birthday: Date(timeIntervalSince1970: 1_420_070_400), hasDrivingLicense: true)  // 2015
+        let tenYearsAgo = Date.now.addingTimeInterval(-10 * 365.25 * 86_400)
+        let child = Person(name: "Tom", birthday: tenYearsAgo, hasDrivingLicense: true)
         for operation in [ValidationOperation.insert, .update] {
             let issues = child.issues(for: operation)
             #expect(issues.map(\.code) == [.custom("tooYoungToDrive")])
@@ -156,16 +101,23 @@ struct Team: Validatable {
             #expect(issues[0].message(in: .simplifiedChinese) == "此人年龄太小，不能持有驾驶执照。")
         }
         #expect(child.issues().isEmpty, "the check is declared for insert and update")
-        #expect(Person(birthday: Date(timeIntervalSince1970: 0), hasDrivingLicense: true).issues(for: .insert).isEmpty)
-        #expect(Person(birthday: Date(timeIntervalSince1970: 1_420_070_400), hasDrivingLicense: false).issues(for: .insert).isEmpty)
+        let adult = Person(name: "Ada", birthday: Date(timeIntervalSince1970: 0), hasDrivingLicense: true)
+        #expect(adult.issues(for: .insert).isEmpty)
+        let childWithoutLicence = Person(name: "Eve", birthday: tenYearsAgo, hasDrivingLicense: false)
+        #expect(childWithoutLicence.issues(for: .insert).isEmpty)
     }
 
     @Test func objectCheckWaitsForValidProperties() {
         // A birthday in the future fails its property rule, so the licence check does not run on it.
-        let future = Person(birthday: Date(timeIntervalSince1970: 4_000_000_000), hasDrivingLicense: true)
+        let future = Person(name: "Zed", birthday: Date.now.addingTimeInterval(86_400 * 30), hasDrivingLicense: true)
         let issues = future.issues(for: .insert)
-        #expect(issues.map(\.code) == [.tooLarge])
-        #expect(issues[0].coreDataCode == 1630)
+        #expect(issues.map(\.code) == [.custom("notInFuture")])
+        #expect(issues[0].message(in: .english) == "Birthday must not be in the future")
+        let ancient = Person(
+            name: "Old", birthday: Date(timeIntervalSince1970: -5_000_000_000), hasDrivingLicense: false)
+        #expect(ancient.issues().map(\.code) == [.tooSmall])
+        #expect(ancient.issues()[0].coreDataCode == 1640)
+        #expect(ancient.issues()[0].message(in: .english) == "Birthday must be on or after 1900-01-01")
     }
 
     // Seed 002: the Client with name, age and email rules.
@@ -174,21 +126,24 @@ struct Team: Validatable {
         let issues = client.issues()
         #expect(issues.map(\.path.jsonPointer) == ["/name", "/age", "/email"])
         #expect(issues.map(\.code) == [.tooShort, .tooLarge, .invalidFormat("email")])
-        #expect(issues.map { $0.message(in: .english) } == [
-            "Name must be between 2 and 100 characters long",
-            "Age must be between 1 and 150",
-            "Email must be a valid email address: it has no @ sign",
-        ])
-        #expect(issues.map { $0.message(in: .russian) } == [
-            "Значение поля «name» должно содержать от 2 до 100 символов",
-            "Значение поля «age» должно быть от 1 до 150",
-            "Значение поля «email» должно быть корректным адресом электронной почты: в нём нет знака @",
-        ])
-        #expect(issues.map { $0.message(in: .simplifiedChinese) } == [
-            "name的长度必须在 2 到 100 个字符之间",
-            "age必须在 1 到 150 之间",
-            "email必须是有效的电子邮件地址：缺少 @ 符号",
-        ])
+        #expect(
+            issues.map { $0.message(in: .english) } == [
+                "Name must be between 2 and 100 characters long",
+                "Age must be between 1 and 150",
+                "Email must be a valid email address: it has no @ sign",
+            ])
+        #expect(
+            issues.map { $0.message(in: .russian) } == [
+                "Значение поля «name» должно содержать от 2 до 100 символов",
+                "Значение поля «age» должно быть от 1 до 150",
+                "Значение поля «email» должно быть корректным адресом электронной почты: в нём нет знака @",
+            ])
+        #expect(
+            issues.map { $0.message(in: .simplifiedChinese) } == [
+                "name的长度必须在 2 到 100 个字符之间",
+                "age必须在 1 到 150 之间",
+                "email必须是有效的电子邮件地址：缺少 @ 符号",
+            ])
         #expect(Client(name: " John Doe ", age: 35, email: "john@doe.test").isValid)
         #expect(Client(name: "王小明", age: 41, email: "xiaoming@例子.中国").isValid)
         #expect(!Client(name: "John@Doe", age: 35, email: "john@doe.test").isValid)
@@ -197,10 +152,14 @@ struct Team: Validatable {
     @Test func nestedModelsReportUnderTheirPaths() {
         let team = Team(
             name: " ",
-            players: [Player(name: "Ok Player", age: 20), Player(name: "", age: 60)] + Array(repeating: Player(name: "P", age: 20), count: 14),
-            captain: Player(name: "Cap", age: 70))
+            players: [Player(name: "Ok Player", age: 20, team: nil), Player(name: "", age: 60, team: nil)]
+                + Array(repeating: Player(name: "P", age: 20, team: nil), count: 14),
+            captain: Player(name: "Cap", age: 70, team: nil))
         let issues = team.issues(for: .insert)
-        #expect(issues.map(\.path.jsonPointer) == ["/name", "/players", "/players/1/name", "/players/1/age", "/captain/age"])
+        #expect(
+            issues.map(\.path.jsonPointer) == [
+                "/name", "/players", "/players/1/name", "/players/1/age", "/captain/age",
+            ])
         #expect(issues[1].code == .tooMany)
     }
 

@@ -57,7 +57,8 @@ import Testing
     @Test func rendersTextWithPointers() {
         let error = ValidationError([
             ValidationIssue(code: .tooLarge, path: ["age"], parameters: ["maximum": 150], messageKey: "tooLarge"),
-            ValidationIssue(code: .coerced, path: ["id"], parameters: ["from": "string", "to": "integer"], severity: .warning),
+            ValidationIssue(
+                code: .coerced, path: ["id"], parameters: ["from": "string", "to": "integer"], severity: .warning),
             ValidationIssue(code: .missing),
         ])
         #expect(
@@ -74,7 +75,8 @@ import Testing
                 code: .tooLarge, path: ["age"], ruleLocation: "/properties/age/maximum",
                 absoluteRuleLocation: "https://example.com/client#/properties/age/maximum",
                 parameters: ["maximum": 150], value: .integer(200), messageKey: "tooLarge"),
-            ValidationIssue(code: .patternMismatch, path: ["name"], parameters: ["pattern": "^a\"b$"], value: .redacted),
+            ValidationIssue(
+                code: .patternMismatch, path: ["name"], parameters: ["pattern": "^a\"b$"], value: .redacted),
         ])
         #expect(
             error.json(in: .english)
@@ -128,7 +130,9 @@ import Testing
         #expect(single.nsError.code == 1660)
         #expect(single.nsError.userInfo["NSValidationErrorKey"] as? String == "name")
 
-        let several = ValidationError([ValidationIssue(code: .tooLong, path: ["name"]), ValidationIssue(code: .tooSmall, path: ["age"], value: 3)])
+        let several = ValidationError([
+            ValidationIssue(code: .tooLong, path: ["name"]), ValidationIssue(code: .tooSmall, path: ["age"], value: 3),
+        ])
         let bridged = several.nsError
         #expect(bridged.code == 1560)
         let details = bridged.userInfo["NSDetailedErrors"] as? [NSError]

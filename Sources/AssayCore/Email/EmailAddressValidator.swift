@@ -26,7 +26,9 @@ public struct EmailAddressValidator: Sendable {
         public var allowsDomainLiteral: Bool
 
         /// Makes options.
-        public init(allowsInternational: Bool = true, allowsQuotedLocalPart: Bool = false, allowsDomainLiteral: Bool = false) {
+        public init(
+            allowsInternational: Bool = true, allowsQuotedLocalPart: Bool = false, allowsDomainLiteral: Bool = false
+        ) {
             self.allowsInternational = allowsInternational
             self.allowsQuotedLocalPart = allowsQuotedLocalPart
             self.allowsDomainLiteral = allowsDomainLiteral
@@ -37,7 +39,8 @@ public struct EmailAddressValidator: Sendable {
         /// ASCII only; no quoted local parts or domain literals.
         public static let ascii = Options(allowsInternational: false)
         /// Everything the RFCs allow: internationalised, quoted local parts, domain literals.
-        public static let rfc = Options(allowsInternational: true, allowsQuotedLocalPart: true, allowsDomainLiteral: true)
+        public static let rfc = Options(
+            allowsInternational: true, allowsQuotedLocalPart: true, allowsDomainLiteral: true)
     }
 
     /// The options.

@@ -29,7 +29,8 @@ public enum URIValidator {
         }
         return scheme.unicodeScalars.allSatisfy { scalar in
             guard scalar.isASCII else { return false }
-            return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "+-.".unicodeScalars.contains(scalar)
+            return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                || "+-.".unicodeScalars.contains(scalar)
         }
     }
 
@@ -109,7 +110,8 @@ public enum URIValidator {
                 index += 3
                 continue
             }
-            let allowed = isUnreserved(scalar) || isSubDelimiter(scalar) || extra.unicodeScalars.contains(scalar)
+            let allowed =
+                isUnreserved(scalar) || isSubDelimiter(scalar) || extra.unicodeScalars.contains(scalar)
                 || (allowNonASCII && !scalar.isASCII && !scalar.properties.isWhitespace
                     && scalar.properties.generalCategory != .control)
             guard allowed else { return false }

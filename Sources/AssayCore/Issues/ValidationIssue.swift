@@ -121,7 +121,8 @@ public struct ValidationIssue: Sendable, Hashable, CustomStringConvertible {
         resolvedTemplate(in: language, catalog: catalog).text
     }
 
-    private func resolvedTemplate(in language: Language, catalog: MessageCatalog) -> (text: String, language: Language) {
+    private func resolvedTemplate(in language: Language, catalog: MessageCatalog) -> (text: String, language: Language)
+    {
         if let customMessage, let resolved = customMessage.resolved(in: language) { return resolved }
         return catalog.resolvedTemplate(for: messageKey, code: code, in: language)
     }

@@ -57,7 +57,8 @@ public struct MessageCatalog: Sendable {
 
     /// The template and the language it was found in (English when `language` lacks the key), so
     /// the whole message renders in one language.
-    func resolvedTemplate(for key: String, code: IssueCode, in language: Language) -> (text: String, language: Language) {
+    func resolvedTemplate(for key: String, code: IssueCode, in language: Language) -> (text: String, language: Language)
+    {
         for candidateLanguage in [language, .english] {
             guard let entries = templates[candidateLanguage] else { continue }
             if let text = entries[key] ?? entries[code.identifier] ?? entries["invalid"] {
@@ -129,10 +130,11 @@ public struct MessageCatalog: Sendable {
     }
 
     private func quoted(_ text: String, in language: Language) -> String {
-        let (open, close) = templates[language]?["quotes"].flatMap { pair -> (String, String)? in
-            let scalars = Array(pair)
-            return scalars.count == 2 ? (String(scalars[0]), String(scalars[1])) : nil
-        } ?? ("\u{201C}", "\u{201D}")
+        let (open, close) =
+            templates[language]?["quotes"].flatMap { pair -> (String, String)? in
+                let scalars = Array(pair)
+                return scalars.count == 2 ? (String(scalars[0]), String(scalars[1])) : nil
+            } ?? ("\u{201C}", "\u{201D}")
         return open + text + close
     }
 

@@ -30,7 +30,8 @@ public struct ModelRule<Model>: Sendable {
     ///   - operations: The operations the rules apply to; omitted, every one but delete.
     ///   - rules: The rules, checked in order; every issue is kept.
     public static func property<V: SendableMetatype>(
-        _ keyPath: KeyPath<Model, V> & Sendable, _ key: String, label: String? = nil, on operations: [ValidationOperation]? = nil,
+        _ keyPath: KeyPath<Model, V> & Sendable, _ key: String, label: String? = nil,
+        on operations: [ValidationOperation]? = nil,
         _ rules: Rule<V>...
     ) -> ModelRule {
         let rule = Rule<V>.all(rules)
@@ -57,7 +58,8 @@ public struct ModelRule<Model>: Sendable {
 
     /// Rules on an optional property: `nil` passes, a value is checked.
     public static func property<V: SendableMetatype>(
-        _ keyPath: KeyPath<Model, V?> & Sendable, _ key: String, label: String? = nil, on operations: [ValidationOperation]? = nil,
+        _ keyPath: KeyPath<Model, V?> & Sendable, _ key: String, label: String? = nil,
+        on operations: [ValidationOperation]? = nil,
         _ rules: Rule<V>...
     ) -> ModelRule {
         property(keyPath, key, label: label, on: operations, Rule<V>.all(rules).optional)
@@ -65,7 +67,8 @@ public struct ModelRule<Model>: Sendable {
 
     /// The optional property is present: reports ``IssueCode/missing`` for `nil`.
     public static func required<V: SendableMetatype>(
-        _ keyPath: KeyPath<Model, V?> & Sendable, _ key: String, label: String? = nil, on operations: [ValidationOperation]? = nil
+        _ keyPath: KeyPath<Model, V?> & Sendable, _ key: String, label: String? = nil,
+        on operations: [ValidationOperation]? = nil
     ) -> ModelRule {
         property(keyPath, key, label: label, on: operations, Rule<V?>.required())
     }
@@ -102,6 +105,7 @@ public struct ModelRule<Model>: Sendable {
     ///   - name: The check's name, recorded as the rule location.
     ///   - operations: The operations it applies to; omitted, every one but delete.
     ///   - condition: Whether it runs always or only when every property rule passed.
+    ///   - body: The check: reads the model and reports issues into the context.
     public static func check(
         _ name: String, on operations: [ValidationOperation]? = nil, when condition: CheckCondition = .always,
         _ body: @escaping @Sendable (Model, inout RuleContext) -> Void
@@ -144,7 +148,8 @@ public struct ModelRule<Model>: Sendable {
             checkModel: { model, operation, context in
                 for (index, element) in model[keyPath: keyPath].enumerated() {
                     let result = C.Element.validation.run(
-                        on: element, operation: operation, path: context.path.appending(key: key).appending(index: index))
+                        on: element, operation: operation,
+                        path: context.path.appending(key: key).appending(index: index))
                     context.add(result.issues)
                 }
             },

@@ -75,7 +75,8 @@ extension Validatable {
     /// - Returns: The normalised value.
     /// - Throws: ``ValidationError`` with the property's issues.
     @discardableResult
-    public static func validate(_ value: Any, forKey key: String, operation: ValidationOperation? = nil) throws(ValidationError)
+    public static func validate(_ value: Any, forKey key: String, operation: ValidationOperation? = nil)
+        throws(ValidationError)
         -> Any
     {
         let result = validation.runValue(value, keyPath: nil, key: key, operation: operation)

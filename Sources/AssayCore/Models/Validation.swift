@@ -60,7 +60,9 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     }
 
     /// Runs the normalisers and rules of one property on a proposed value.
-    func runValue(_ value: Any, keyPath: AnyKeyPath?, key: String?, operation: ValidationOperation?) -> (value: Any, issues: [ValidationIssue]) {
+    func runValue(_ value: Any, keyPath: AnyKeyPath?, key: String?, operation: ValidationOperation?) -> (
+        value: Any, issues: [ValidationIssue]
+    ) {
         let matching = rules.filter { rule in
             guard !rule.isObjectCheck, rule.applies(to: operation) else { return false }
             if let keyPath { return rule.keyPath.map { $0 as AnyKeyPath } == keyPath }

@@ -173,7 +173,8 @@ struct PikeRunner {
             let following: Unicode.Scalar? = nextIndex < input.endIndex ? input[nextIndex] : nil
             for pc in current.elements {
                 if case .set(let setIndex) = program[pc], sets[setIndex].contains(scalar) {
-                    if addThread(pc + 1, into: &next, stack: &stack, previous: scalar, next: following, atStart: false) {
+                    if addThread(pc + 1, into: &next, stack: &stack, previous: scalar, next: following, atStart: false)
+                    {
                         return true
                     }
                 }

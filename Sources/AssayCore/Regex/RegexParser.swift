@@ -117,7 +117,9 @@ struct RegexParser {
             guard let (bounds, end) = quantifierBounds(at: position) else { return nil }
             let start = position
             position = end
-            if let max = bounds.max, max < bounds.min { throw error("numbers out of order in {} quantifier", at: start) }
+            if let max = bounds.max, max < bounds.min {
+                throw error("numbers out of order in {} quantifier", at: start)
+            }
             if bounds.min > Self.maximumRepetition || (bounds.max ?? 0) > Self.maximumRepetition {
                 throw error("repetition count above \(Self.maximumRepetition)", at: start, unsupported: true)
             }
@@ -266,7 +268,8 @@ struct RegexParser {
         case "1"..."9":
             throw error("backreferences are not supported by the linear-time engine", at: start, unsupported: true)
         case "k" where !inClass:
-            throw error("named backreferences are not supported by the linear-time engine", at: start, unsupported: true)
+            throw error(
+                "named backreferences are not supported by the linear-time engine", at: start, unsupported: true)
         case "c":
             guard let letter = current, letter.isASCII, letter.properties.isAlphabetic else {
                 throw error("invalid control escape", at: start)

@@ -172,7 +172,8 @@ enum UnicodePropertyTest: Sendable {
         let other: Set<C> = [.control, .format, .surrogate, .privateUse, .unassigned]
         let table: [String: Set<C>] = [
             "L": letters, "Letter": letters,
-            "LC": [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter], "Cased_Letter": [
+            "LC": [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter],
+            "Cased_Letter": [
                 .uppercaseLetter, .lowercaseLetter, .titlecaseLetter,
             ],
             "Lu": [.uppercaseLetter], "Uppercase_Letter": [.uppercaseLetter],

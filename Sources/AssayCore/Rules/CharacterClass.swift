@@ -114,7 +114,8 @@ public struct CharacterClass: Sendable, CustomStringConvertible {
 
 extension String {
     fileprivate init(format scalar: Unicode.Scalar) {
-        self = scalar.isASCII && scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+        self =
+            scalar.isASCII && scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
             ? String(scalar) : "\\u{" + String(scalar.value, radix: 16) + "}"
     }
 }

@@ -31,7 +31,9 @@ extension Rule where Value: StringProtocol & Sendable {
     /// case. Reports `invalidFormat("uuid")`.
     public static var uuid: Rule {
         Rule(RuleDescriptor("format", parameters: ["format": "uuid"])) { value, context in
-            if !isUUID(value) { context.report(.invalidFormat("uuid"), value: String(value), parameters: ["format": "uuid"]) }
+            if !isUUID(value) {
+                context.report(.invalidFormat("uuid"), value: String(value), parameters: ["format": "uuid"])
+            }
         }
     }
 }

@@ -1,7 +1,9 @@
 extension Rule where Value: StringProtocol & Sendable {
     /// The string's length lies in `bounds`: `.length(2...100)`.
     ///
-    /// - Parameter unit: What to count; Unicode scalars by default (as JSON Schema counts).
+    /// - Parameters:
+    ///   - bounds: The shortest and longest allowed lengths.
+    ///   - unit: What to count; Unicode scalars by default (as JSON Schema counts).
     public static func length(_ bounds: ClosedRange<Int>, unit: LengthUnit = .unicodeScalars) -> Rule {
         length(minimum: bounds.lowerBound, maximum: bounds.upperBound, unit: unit)
     }
@@ -52,7 +54,8 @@ extension Rule where Value: StringProtocol & Sendable {
     public static func charset(_ allowed: CharacterClass) -> Rule {
         Rule(RuleDescriptor("charset", parameters: ["class": .string(allowed.description)])) { value, context in
             if let bad = value.unicodeScalars.first(where: { !allowed.contains($0) }) {
-                context.report(.invalidCharacters, value: String(value), parameters: ["character": .string(String(bad))])
+                context.report(
+                    .invalidCharacters, value: String(value), parameters: ["character": .string(String(bad))])
             }
         }
     }

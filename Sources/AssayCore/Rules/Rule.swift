@@ -2,8 +2,9 @@
 /// save, and exported to JSON Schema.
 ///
 /// Build rules from the factories (``range(_:)-(ClosedRange<Value>)``, ``length(_:unit:)-(ClosedRange<Int>,_)``,
-/// ``pattern(_:)``, ``email(_:)``, ``each(_:)`` …) and combine them with ``and(_:)``, ``or(_:)``
-/// and ``not(_:)``. Evaluate one with ``evaluate(_:)-(Value)``, which returns the value or throws
+/// ``pattern(_:)-(String)``, ``email(_:)``, ``each(_:)`` …) and combine them with
+/// ``and(_:)-type.method``, ``or(_:)-type.method`` and ``not(_:)``. Evaluate one with
+/// ``evaluate(_:label:)``, which returns the value or throws
 /// every issue found:
 ///
 /// ```swift
@@ -81,7 +82,9 @@ public struct RuleDescriptor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A custom rule's descriptor.
-    public static func custom(_ name: String) -> RuleDescriptor { RuleDescriptor("custom", parameters: ["name": .string(name)]) }
+    public static func custom(_ name: String) -> RuleDescriptor {
+        RuleDescriptor("custom", parameters: ["name": .string(name)])
+    }
 
     /// `name(key: value, …)`.
     public var description: String {

@@ -1,0 +1,139 @@
+// Every Swift snippet in README.md is copied from this file, which the build compiles;
+// `ReadmeTests` fails when a README snippet is not found here word for word.
+
+import AssayCore
+import Foundation
+
+enum ReadmeExamples {
+    static func ruleAlone() throws {
+        // README: rule-alone
+        let age = Rule<Int>.range(1...150)
+        try age.evaluate(35)  // returns 35
+
+        do {
+            try age.evaluate(150_000)
+        } catch {
+            print(error.issues[0].code)  // tooLarge
+            print(error.text(in: .english))  // Value must be between 1 and 150
+            print(error.text(in: .russian))  // Значение должно быть от 1 до 150
+        }
+        // README: end
+    }
+
+    static func combinedRules() {
+        // README: combined-rules
+        let name = Rule<String>.and(
+            .notBlank,
+            .length(2...100),
+            .charset(.letters + .marks + .spaces)
+        )
+        for issue in name.issues(for: "R2-D2", label: "Name") {
+            print(issue.code, issue.message(in: .simplifiedChinese))
+            // invalidCharacters Name包含不允许的字符“2”
+        }
+        // README: end
+    }
+
+    static func model() {
+        // README: model
+        struct Player: Validatable {
+            var name: String
+            var age: Int
+
+            static let validation: Validation<Player> = [
+                .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespaces) },
+                .property(\.name, "name", .notBlank, .length(2...50)),
+                .property(\.age, "age", on: [.insert, .update], .range(16...50)),
+            ]
+        }
+
+        let player = Player(name: "   ", age: 12)
+        do {
+            try player.validate(for: .insert)
+        } catch {
+            print(error.text(in: .english))
+            // /name: Name must not be blank
+            // /name: Name must be between 2 and 50 characters long
+            // /age: Age must be between 16 and 50
+        }
+
+        // A form field, before the value is assigned: the normalised value or its issues.
+        let typed = try? Player.validate("  Yao Ming ", for: \.name)  // "Yao Ming"
+        // README: end
+        _ = typed
+    }
+
+    static func crossProperty() {
+        // README: cross-property
+        struct Person: Validatable {
+            var age: Int
+            var hasDrivingLicense: Bool
+
+            static let validation: Validation<Person> = [
+                .property(\.age, "age", .range(0...150)),
+                .check("licenceAge", when: .propertiesValid) { person, context in
+                    if person.hasDrivingLicense && person.age < 16 {
+                        context.report(
+                            .custom("tooYoungToDrive"), at: "hasDrivingLicense",
+                            message: [
+                                .english: "Person is too young to have a driving license.",
+                                .russian: "Человек слишком молод, чтобы иметь водительские права.",
+                            ])
+                    }
+                },
+            ]
+        }
+        print(Person(age: 12, hasDrivingLicense: true).issues()[0].message(in: .russian))
+        // Человек слишком молод, чтобы иметь водительские права.
+        // README: end
+    }
+
+    static func reporting(error: ValidationError) {
+        // README: reporting
+        for group in error.groupedByPath {  // one entry per form field
+            print(group.path.jsonPointer, group.issues.map(\.message))
+        }
+        print(error.json())  // {"valid":false,"errors":[{"instanceLocation":"/age",…}]}
+        let nsError = error.nsError  // NSCocoaErrorDomain 1560 with NSDetailedErrors, as Core Data
+        print(nsError.code)
+        // README: end
+    }
+
+    static func catalogs() {
+        // README: catalogs
+        let german = Language("de")!
+        let catalog = MessageCatalog.builtIn.merging(
+            MessageCatalog([
+                german: ["subject.none": "Wert", "range": "{subject} muss zwischen {minimum} und {maximum} liegen"],
+                .russian: ["label.age": "возраст"],
+            ]))
+        let issue = Rule<Int>.range(16...50).issues(for: 12, at: ["age"])[0]
+        print(issue.message(in: .russian, catalog: catalog))  // Значение поля «возраст» должно быть от 16 до 50
+        MessageCatalog.withCurrent(catalog) {
+            print(Rule<Int>.range(1...2).issues(for: 3)[0].message(in: german))  // Wert muss zwischen 1 und 2 liegen
+        }
+        // README: end
+    }
+
+    static func email() {
+        // README: email
+        let validator = EmailAddressValidator()  // RFC 6531 on; quoted local parts and literals off
+        print(validator.rejection(for: "john..doe@example.com") as Any)  // Optional(consecutiveDots)
+        print(validator.isValid("почта@пример.рф"))  // true
+        print(EmailAddressValidator(options: .ascii).isValid("почта@пример.рф"))  // false
+        print(EmailAddressValidator(options: .rfc).isValid("\"john doe\"@[192.0.2.1]"))  // true
+        // README: end
+    }
+
+    static func patterns() throws {
+        // README: patterns
+        let regex = try LinearRegex("^(a+)+$")  // ECMA-262 syntax
+        print(regex.firstMatchExists(in: String(repeating: "a", count: 100_000) + "!"))  // false, in linear time
+        do {
+            _ = try LinearRegex("(a)\\1")
+        } catch {
+            print(error)  // … backreferences are not supported by the linear-time engine
+        }
+        // README: end
+    }
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the DocC catalog of every documented module and fails on any warning (broken symbol links,
+# undocumented parameters). Usage: scripts/check-docs.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+status=0
+for module in AssayCore; do
+    swift build --target "$module" -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir \
+        -Xswiftc "$work/graphs-$module" >/dev/null
+    log="$work/$module.log"
+    docc convert "Sources/$module/Documentation.docc" --additional-symbol-graph-dir "$work/graphs-$module" \
+        --output-path "$work/doc-$module" --fallback-display-name "$module" \
+        --fallback-bundle-identifier "org.assay.$module" >"$log" 2>&1 || status=1
+    if grep -q "warning:\|error:" "$log"; then
+        grep -A6 "warning:\|error:" "$log" >&2
+        status=1
+    fi
+done
+[ "$status" -eq 0 ] && echo "documentation: no warnings"
+exit "$status"
