@@ -34,13 +34,24 @@ public struct ModelRule<Model>: Sendable {
         on operations: [ValidationOperation]? = nil,
         _ rules: Rule<V>...
     ) -> ModelRule {
-        let rule = Rule<V>.all(rules)
+        property(keyPath, key, label: label, on: operations, rules: rules)
+    }
+
+    static func property<V: SendableMetatype>(
+        _ keyPath: KeyPath<Model, V> & Sendable, _ key: String, label: String?, on operations: [ValidationOperation]?,
+        rules: [Rule<V>]
+    ) -> ModelRule {
+        // Where each rule lives, recorded on its issues: `Player.age: range`.
+        let located = rules.map { rule in (rule, "\(Model.self).\(key): \(rule.descriptor.name)") }
         let check: @Sendable (V, inout RuleContext) -> Void = { value, context in
-            let saved = (context.path, context.label)
+            let saved = (context.path, context.label, context.ruleLocation)
             context.path = context.path.appending(key: key)
             context.label = label
-            rule.check(value, in: &context)
-            (context.path, context.label) = saved
+            for (rule, location) in located {
+                context.ruleLocation = location
+                rule.check(value, in: &context)
+            }
+            (context.path, context.label, context.ruleLocation) = saved
         }
         return ModelRule(
             key: key, operations: operations, descriptors: rules.map(\.descriptor), keyPath: keyPath,
@@ -62,7 +73,7 @@ public struct ModelRule<Model>: Sendable {
         on operations: [ValidationOperation]? = nil,
         _ rules: Rule<V>...
     ) -> ModelRule {
-        property(keyPath, key, label: label, on: operations, Rule<V>.all(rules).optional)
+        property(keyPath, key, label: label, on: operations, rules: rules.map(\.optional))
     }
 
     /// The optional property is present: reports ``IssueCode/missing`` for `nil`.
