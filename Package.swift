@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "AssayCore", targets: ["AssayCore"]),
+        .library(name: "AssayJSON", targets: ["AssayJSON"]),
         .executable(name: "assay-examples", targets: ["AssayExamples"]),
     ],
     targets: [
@@ -13,9 +14,19 @@ let package = Package(
             name: "AssayCore",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .target(
+            name: "AssayJSON",
+            dependencies: ["AssayCore"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "AssayExamples",
             dependencies: ["AssayCore"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "AssayJSONTests",
+            dependencies: ["AssayJSON"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

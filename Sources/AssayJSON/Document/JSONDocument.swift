@@ -1,0 +1,194 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A parsed JSON text, navigable without building a tree.
+///
+/// Parsing produces a compact flat index of the text (a "tape") that points into the original
+/// bytes; ``root`` navigates it as ``JSONNode``s, and ``value`` builds an owned ``JSONValue`` tree
+/// when one is needed. This is the fast path for reading and validating: no allocation per value.
+///
+/// ```swift
+/// let document = try JSONDocument(parsing: Array(#"{"name":"John","age":35}"#.utf8))
+/// document.root["age"]?.int        // 35
+/// document.root["name"]?.string    // "John"
+/// ```
+public struct JSONDocument: Sendable {
+    let tape: Tape
+
+    /// Parses UTF-8 bytes.
+    ///
+    /// - Throws: ``JSONParseError`` with the reason, byte offset, line, column and an excerpt.
+    public init(parsing bytes: [UInt8], options: JSONParserOptions = .default) throws(JSONParseError) {
+        let result: Result<(UnsafeMutableBufferPointer<UInt64>, [UInt8]), JSONParseError> =
+            bytes.withUnsafeBufferPointer { buffer in
+                var parser = TapeParser(input: buffer, options: options)
+                do throws(JSONParseError) {
+                    try parser.parse()
+                    return .success((parser.entries.finish(), parser.strings))
+                } catch {
+                    parser.entries.discard()
+                    return .failure(error)
+                }
+            }
+        let (entries, strings) = try result.get()
+        tape = Tape(bytes: bytes, entries: entries, strings: strings)
+    }
+
+    /// Parses the UTF-8 bytes of `data`.
+    ///
+    /// - Throws: ``JSONParseError``.
+    public init(parsing data: Data, options: JSONParserOptions = .default) throws(JSONParseError) {
+        try self.init(parsing: [UInt8](data), options: options)
+    }
+
+    /// Parses a string.
+    ///
+    /// - Throws: ``JSONParseError``.
+    public init(parsing text: String, options: JSONParserOptions = .default) throws(JSONParseError) {
+        try self.init(parsing: Array(text.utf8), options: options)
+    }
+
+    /// The top-level value.
+    public var root: JSONNode { JSONNode(tape: tape, index: 0) }
+
+    /// The document as an owned tree.
+    public var value: JSONValue { root.value }
+
+    /// The parsed bytes.
+    public var bytes: [UInt8] { tape.bytes }
+
+    /// The 1-based line and column (in Unicode scalars) of the value at `path`, found by walking the
+    /// source text; `nil` when no value is there. Used to locate decoding and validation errors.
+    public func location(of path: [JSONPathComponent]) -> (line: Int, column: Int, offset: Int)? {
+        guard let offset = byteOffset(of: path) else { return nil }
+        return tape.bytes.withUnsafeBufferPointer { buffer in
+            let location = SourceLocation(offset: offset, in: buffer)
+            return (location.line, location.column, offset)
+        }
+    }
+
+    /// The byte offset where the value at `path` starts.
+    func byteOffset(of path: [JSONPathComponent]) -> Int? {
+        tape.bytes.withUnsafeBufferPointer { buffer in
+            var scanner = SourceScanner(bytes: buffer)
+            return scanner.offset(of: path)
+        }
+    }
+}
+
+/// One step of a path into a JSON value: an object key or an array index.
+public enum JSONPathComponent: Hashable, Sendable {
+    /// An object key.
+    case key(String)
+    /// An array index.
+    case index(Int)
+}
+
+/// Walks valid JSON source to find where the value at a path starts (only after a failure, so it
+/// favours simplicity over speed).
+struct SourceScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
+
+    mutating func offset(of path: [JSONPathComponent]) -> Int? {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
+        skipWhitespace()
+        for component in path {
+            guard position < bytes.count else { return nil }
+            switch component {
+            case .key(let key):
+                guard bytes[position] == UInt8(ascii: "{") else { return nil }
+                position += 1
+                while true {
+                    skipWhitespace()
+                    guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
+                    let name = readString()
+                    skipWhitespace()
+                    position += 1  // ":"
+                    skipWhitespace()
+                    if name == key { break }
+                    skipValue()
+                    skipWhitespace()
+                    guard position < bytes.count, bytes[position] == UInt8(ascii: ",") else { return nil }
+                    position += 1
+                }
+            case .index(let wanted):
+                guard bytes[position] == UInt8(ascii: "[") else { return nil }
+                position += 1
+                skipWhitespace()
+                for _ in 0..<wanted {
+                    skipValue()
+                    skipWhitespace()
+                    guard position < bytes.count, bytes[position] == UInt8(ascii: ",") else { return nil }
+                    position += 1
+                    skipWhitespace()
+                }
+                if position < bytes.count, bytes[position] == UInt8(ascii: "]") { return nil }
+            }
+        }
+        return position
+    }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
+    }
+
+    private mutating func readString() -> String {
+        let start = position + 1
+        position += 1
+        var escaped = false
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\\") {
+                escaped = true
+                position += 2
+                continue
+            }
+            if byte == UInt8(ascii: "\"") { break }
+            position += 1
+        }
+        let end = min(position, bytes.count)
+        position += 1
+        let raw = UnsafeBufferPointer(rebasing: bytes[(start - 1)..<min(end + 1, bytes.count)])
+        if escaped, let document = try? JSONDocument(parsing: Array(raw)), let text = document.root.string {
+            return text
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
+    private mutating func skipValue() {
+        guard position < bytes.count else { return }
+        switch bytes[position] {
+        case UInt8(ascii: "\""):
+            _ = readString()
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") {
+                    _ = readString()
+                    continue
+                }
+                if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth += 1 }
+                if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                    depth -= 1
+                    if depth == 0 {
+                        position += 1
+                        return
+                    }
+                }
+                position += 1
+            }
+        default:
+            while position < bytes.count,
+                ![UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), 0x20, 0x0A, 0x0D, 0x09].contains(
+                    bytes[position])
+            {
+                position += 1
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+/// The parsed form of a JSON text: a flat array of 64-bit entries (a "tape"), one or two per value,
+/// that points into the source bytes for strings and numbers. Containers record where they end, so
+/// a value is skipped in one step.
+///
+/// Entry layout: the top byte is a tag, the low 56 bits a payload.
+/// - `null`, `true`, `false`: one entry.
+/// - integer: the entry, then the `Int64` bits.
+/// - number text: payload = source offset; then the length.
+/// - raw string (no escapes): payload = source offset of the first byte inside the quotes; then the length.
+/// - escaped string: payload = source offset; then (offset in `strings` << 32) | decoded length.
+/// - array/object start: payload = index of the end entry; then the element (member) count.
+/// - array/object end: payload = index of the start entry.
+/// - dead key: a key dropped by a duplicate-key policy, laid out as a string; skip it and its value.
+enum Tag: UInt8 {
+    case null = 1, `true`, `false`, integer, numberText, rawString, escapedString
+    case arrayStart, arrayEnd, objectStart, objectEnd, deadKey
+}
+
+@inline(__always) func entry(_ tag: Tag, _ payload: Int = 0) -> UInt64 {
+    UInt64(tag.rawValue) << 56 | UInt64(truncatingIfNeeded: payload) & 0x00FF_FFFF_FFFF_FFFF
+}
+
+@inline(__always) func tag(of entry: UInt64) -> Tag { Tag(rawValue: UInt8(entry >> 56))! }
+
+@inline(__always) func payload(of entry: UInt64) -> Int { Int(entry & 0x00FF_FFFF_FFFF_FFFF) }
+
+/// The bytes, the tape and the decoded escaped strings of one parsed document; immutable after
+/// parsing (the entries live in a buffer the tape owns and frees).
+final class Tape: @unchecked Sendable {
+    let bytes: [UInt8]
+    let entries: UnsafeMutableBufferPointer<UInt64>
+    let strings: [UInt8]
+
+    init(bytes: [UInt8], entries: UnsafeMutableBufferPointer<UInt64>, strings: [UInt8]) {
+        self.bytes = bytes
+        self.entries = entries
+        self.strings = strings
+    }
+
+    deinit { entries.baseAddress?.deallocate() }
+
+    /// The index after the value at `index`.
+    @inline(__always) func next(after index: Int) -> Int {
+        let current = entries[index]
+        switch tag(of: current) {
+        case .null, .true, .false: return index + 1
+        case .integer, .numberText, .rawString, .escapedString, .deadKey: return index + 2
+        case .arrayStart, .objectStart: return payload(of: current) + 1
+        case .arrayEnd, .objectEnd: return index + 1
+        }
+    }
+
+    /// The string at `index` (a raw or escaped string entry, or a dead key).
+    func string(at index: Int) -> String {
+        withStringBytes(at: index) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Whether the string entry at `index` refers to the source bytes (no escapes). Dead keys keep
+    /// a marker in bit 55 of their payload when they were escaped.
+    func isRaw(_ index: Int) -> Bool {
+        let current = entries[index]
+        switch tag(of: current) {
+        case .rawString: return true
+        case .deadKey: return current & (1 << 55) == 0
+        default: return false
+        }
+    }
+
+    /// The bytes of the string at `index`, for comparisons without building a `String`.
+    func withStringBytes<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if isRaw(index) {
+            let start = payload(of: entries[index]) & 0x007F_FFFF_FFFF_FFFF
+            let length = Int(entries[index + 1])
+            return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<start + length])) }
+        }
+        let packed = entries[index + 1]
+        let start = Int(packed >> 32)
+        let length = Int(packed & 0xFFFF_FFFF)
+        return strings.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<start + length])) }
+    }
+
+    /// The number at `index` (an integer or number-text entry).
+    func number(at index: Int) -> JSONNumber {
+        let current = entries[index]
+        if tag(of: current) == .integer { return JSONNumber(storage: .integer(Int64(bitPattern: entries[index + 1]))) }
+        let start = payload(of: current)
+        let length = Int(entries[index + 1])
+        return bytes.withUnsafeBufferPointer {
+            JSONNumber(literal: UnsafeBufferPointer(rebasing: $0[start..<start + length]))
+        }
+    }
+}

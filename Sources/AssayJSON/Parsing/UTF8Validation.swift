@@ -1,0 +1,40 @@
+/// Finds the first byte that is not part of well-formed UTF-8 (RFC 3629: no overlong forms, no
+/// surrogates, nothing above U+10FFFF), or `nil` when all of `bytes` is UTF-8. ASCII runs are
+/// skipped eight bytes at a time.
+func firstInvalidUTF8(in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Int? {
+    guard let base = bytes.baseAddress else { return nil }
+    let end = bytes.count
+    var index = start
+    while index < end {
+        while index + 8 <= end {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            if word & 0x8080_8080_8080_8080 != 0 { break }
+            index += 8
+        }
+        guard index < end else { return nil }
+        let lead = bytes[index]
+        if lead < 0x80 {
+            index += 1
+            continue
+        }
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return index
+        }
+        guard index + length <= end else { return index }
+        let second = bytes[index + 1]
+        guard second >= low && second <= high else { return index }
+        for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return index }
+        index += length
+    }
+    return nil
+}

@@ -1,0 +1,364 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A JSON number, kept exactly as written.
+///
+/// JSON numbers are decimal; binary floating point cannot hold `0.1` or a 200-digit integer.
+/// `JSONNumber` keeps the exact decimal value, in canonical form, so that:
+///
+/// - `1`, `1.0`, `10e-1` and `0.1e1` are equal and hash alike (JSON Schema's equality);
+/// - comparisons are exact, even between `1e400` and `1e399` or 200-digit integers;
+/// - ``isMultiple(of:)`` is exact: `0.07` is a multiple of `0.01`.
+///
+/// Read it as ``int``, ``double`` or ``decimal`` — each `nil` when the number does not fit that
+/// type exactly (``double`` rounds to the nearest `Double`, `nil` only when out of range).
+public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// value = (isNegative ? -1 : 1) × significand × 10^exponent, canonical: the significand has no
+    /// trailing decimal zeros (zero is `0 × 10^0`, never negative).
+    enum Storage: Hashable, Sendable {
+        /// An integer that fits `Int64`.
+        case integer(Int64)
+        /// A decimal whose significand fits `Int64`: significand × 10^exponent, exponent < 0.
+        case decimal(Int64, Int32)
+        /// Anything larger: a sign, decimal digits without leading or trailing zeros, an exponent.
+        case big(BigDecimal)
+    }
+
+    let storage: Storage
+
+    init(storage: Storage) { self.storage = storage }
+
+    /// Makes a number from an integer.
+    public init(_ value: Int) { storage = .integer(Int64(value)) }
+
+    /// Makes a number from a `Double`; `nil` for NaN and infinities, which JSON cannot hold.
+    /// The number is the shortest decimal that round-trips to `value` (`0.1` stays `0.1`).
+    public init?(_ value: Double) {
+        guard value.isFinite else { return nil }
+        if value == value.rounded(), abs(value) < 9.0e18 {
+            storage = .integer(Int64(value))
+            return
+        }
+        guard let parsed = JSONNumber(text: value.description) else { return nil }
+        self = parsed
+    }
+
+    /// Parses a JSON number literal (RFC 8259 grammar); `nil` when `text` is not one.
+    public init?(text: String) {
+        var bytes = Array(text.utf8)
+        let count = bytes.count
+        guard
+            let number = bytes.withUnsafeMutableBufferPointer({ buffer -> JSONNumber? in
+                guard JSONNumber.literalLength(buffer, from: 0) == count else { return nil }
+                return JSONNumber(literal: UnsafeBufferPointer(buffer))
+            })
+        else { return nil }
+        self = number
+    }
+
+    /// The length of the JSON number literal starting at `start`, or `nil` when none starts there.
+    static func literalLength(_ bytes: UnsafeMutableBufferPointer<UInt8>, from start: Int) -> Int? {
+        var index = start
+        let end = bytes.count
+        if index < end, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < end else { return nil }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else if bytes[index] >= 0x31 && bytes[index] <= 0x39 {
+            while index < end, bytes[index] >= 0x30 && bytes[index] <= 0x39 { index += 1 }
+        } else {
+            return nil
+        }
+        if index < end, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            let digits = index
+            while index < end, bytes[index] >= 0x30 && bytes[index] <= 0x39 { index += 1 }
+            if index == digits { return nil }
+        }
+        if index < end, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < end, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let digits = index
+            while index < end, bytes[index] >= 0x30 && bytes[index] <= 0x39 { index += 1 }
+            if index == digits { return nil }
+        }
+        return index - start
+    }
+
+    /// Builds a number from a literal already known to be valid.
+    init(literal bytes: UnsafeBufferPointer<UInt8>) {
+        var index = 0
+        let negative = bytes[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+        var digits: [UInt8] = []
+        var fractionDigits = 0
+        while index < bytes.count, bytes[index] >= 0x30 && bytes[index] <= 0x39 {
+            digits.append(bytes[index])
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < bytes.count, bytes[index] >= 0x30 && bytes[index] <= 0x39 {
+                digits.append(bytes[index])
+                fractionDigits += 1
+                index += 1
+            }
+        }
+        var exponent = 0
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            var exponentNegative = false
+            if bytes[index] == UInt8(ascii: "-") {
+                exponentNegative = true
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "+") {
+                index += 1
+            }
+            while index < bytes.count {
+                // Saturate: exponents beyond ±10^15 are far outside anything representable anyway.
+                if exponent < 1_000_000_000_000_000 { exponent = exponent * 10 + Int(bytes[index] &- 0x30) }
+                index += 1
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        self.init(negative: negative, digits: digits, exponent: exponent - fractionDigits)
+    }
+
+    /// Canonicalises sign × digits × 10^exponent.
+    init(negative: Bool, digits rawDigits: [UInt8], exponent rawExponent: Int) {
+        var start = 0
+        while start < rawDigits.count, rawDigits[start] == 0x30 { start += 1 }
+        var end = rawDigits.count
+        var exponent = rawExponent
+        while end > start, rawDigits[end - 1] == 0x30 {
+            end -= 1
+            exponent += 1
+        }
+        if start == end {
+            storage = .integer(0)
+            return
+        }
+        let digits = rawDigits[start..<end]
+        if digits.count <= 19, let significand = Self.accumulate(digits, negative: negative) {
+            if exponent == 0 {
+                storage = .integer(significand)
+                return
+            }
+            if exponent > 0, exponent <= 18 {
+                let (scaled, overflow) = significand.multipliedReportingOverflow(by: Self.powersOfTen[exponent])
+                if !overflow {
+                    storage = .integer(scaled)
+                    return
+                }
+            } else if exponent < 0, exponent >= Int(Int32.min) {
+                storage = .decimal(significand, Int32(exponent))
+                return
+            }
+        }
+        storage = .big(BigDecimal(isNegative: negative, digits: Array(digits), exponent: exponent))
+    }
+
+    /// The digits as a signed Int64, or `nil` on overflow.
+    private static func accumulate(_ digits: ArraySlice<UInt8>, negative: Bool) -> Int64? {
+        var value: Int64 = 0
+        for digit in digits {
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) =
+                negative
+                ? shifted.subtractingReportingOverflow(Int64(digit &- 0x30))
+                : shifted.addingReportingOverflow(Int64(digit &- 0x30))
+            if overflow1 || overflow2 { return nil }
+            value = next
+        }
+        return value
+    }
+
+    static let powersOfTen: [Int64] = (0...18).map { power in (0..<power).reduce(Int64(1)) { value, _ in value * 10 } }
+
+    /// The sign, the decimal digits without leading or trailing zeros, and the exponent.
+    var parts: (isNegative: Bool, digits: [UInt8], exponent: Int) {
+        switch storage {
+        case .integer(let value):
+            if value == 0 { return (false, [], 0) }
+            var digits = Array(String(value.magnitude).utf8)
+            var exponent = 0
+            while digits.last == 0x30 {
+                digits.removeLast()
+                exponent += 1
+            }
+            return (value < 0, digits, exponent)
+        case .decimal(let significand, let exponent):
+            return (significand < 0, Array(String(significand.magnitude).utf8), Int(exponent))
+        case .big(let big):
+            return (big.isNegative, big.digits, big.exponent)
+        }
+    }
+
+    /// Whether the number is an integer (`1`, `1.0` and `1e3` are; `1.5` is not).
+    public var isInteger: Bool {
+        switch storage {
+        case .integer: return true
+        case .decimal: return false
+        case .big(let big): return big.exponent >= 0
+        }
+    }
+
+    /// Whether the number is negative.
+    public var isNegative: Bool { parts.isNegative }
+
+    /// The number as an `Int` when it is an integer in range.
+    public var int: Int? {
+        if case .integer(let value) = storage { return Int(exactly: value) }
+        return nil
+    }
+
+    /// The nearest `Double`; `nil` when the number is beyond `Double`'s range (`1e400`).
+    public var double: Double? {
+        switch storage {
+        case .integer(let value): return Double(value)
+        case .decimal: return Double(description).flatMap { $0.isFinite ? $0 : nil }
+        case .big: return Double(description).flatMap { $0.isFinite ? $0 : nil }
+        }
+    }
+
+    /// The number as a Foundation `Decimal` (38 significant digits); `nil` when it does not fit exactly.
+    public var decimal: Decimal? {
+        let (negative, digits, exponent) = parts
+        guard digits.count <= 38, (-128 - 38...127).contains(exponent) else { return nil }
+        return Decimal(string: (negative ? "-" : "") + String(decoding: digits, as: UTF8.self) + "e" + String(exponent))
+    }
+
+    /// The number in JSON: integers without a fraction, others in the shortest exact form
+    /// (`0.1`, `1.5e-7`, `1e400`).
+    public var description: String {
+        switch storage {
+        case .integer(let value): return String(value)
+        case .decimal, .big:
+            let (negative, digits, exponent) = parts
+            let sign = negative ? "-" : ""
+            let text = String(decoding: digits, as: UTF8.self)
+            let pointPosition = digits.count + exponent  // digits before the decimal point
+            if exponent >= 0 {
+                // Integers keep their digits; only long runs of trailing zeros use an exponent.
+                if exponent <= 21 { return sign + text + String(repeating: "0", count: exponent) }
+                return sign + scientific(text, pointPosition: pointPosition)
+            }
+            if pointPosition > 0 {
+                let index = text.index(text.startIndex, offsetBy: pointPosition)
+                return sign + text[..<index] + "." + text[index...]
+            }
+            if pointPosition > -6 { return sign + "0." + String(repeating: "0", count: -pointPosition) + text }
+            return sign + scientific(text, pointPosition: pointPosition)
+        }
+    }
+
+    private func scientific(_ digits: String, pointPosition: Int) -> String {
+        let first = digits.prefix(1)
+        let rest = digits.dropFirst()
+        return first + (rest.isEmpty ? "" : "." + rest) + "e" + String(pointPosition - 1)
+    }
+
+    /// Exact comparison.
+    public static func < (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
+        switch (lhs.storage, rhs.storage) {
+        case (.integer(let a), .integer(let b)): return a < b
+        default: return compare(lhs, rhs) < 0
+        }
+    }
+
+    /// -1, 0 or 1.
+    static func compare(_ lhs: JSONNumber, _ rhs: JSONNumber) -> Int {
+        let a = lhs.parts
+        let b = rhs.parts
+        let aZero = a.digits.isEmpty
+        let bZero = b.digits.isEmpty
+        if aZero && bZero { return 0 }
+        if a.isNegative != b.isNegative || aZero || bZero {
+            let aSign = aZero ? 0 : (a.isNegative ? -1 : 1)
+            let bSign = bZero ? 0 : (b.isNegative ? -1 : 1)
+            return aSign < bSign ? -1 : (aSign > bSign ? 1 : 0)
+        }
+        let magnitude = compareMagnitudes(a.digits, a.exponent, b.digits, b.exponent)
+        return a.isNegative ? -magnitude : magnitude
+    }
+
+    private static func compareMagnitudes(_ aDigits: [UInt8], _ aExp: Int, _ bDigits: [UInt8], _ bExp: Int) -> Int {
+        // Compare the position of the leading digit, then the digits themselves.
+        let aMagnitude = aDigits.count + aExp
+        let bMagnitude = bDigits.count + bExp
+        if aMagnitude != bMagnitude { return aMagnitude < bMagnitude ? -1 : 1 }
+        let length = max(aDigits.count, bDigits.count)
+        for index in 0..<length {
+            let x = index < aDigits.count ? aDigits[index] : 0x30
+            let y = index < bDigits.count ? bDigits[index] : 0x30
+            if x != y { return x < y ? -1 : 1 }
+        }
+        return 0
+    }
+
+    /// The most decimal digits ``isMultiple(of:)`` works with exactly; beyond, it answers from `Double`.
+    public static let maximumExactDigits = 10_000
+
+    /// Whether `self` ÷ `divisor` is an integer, computed exactly (`0.07` is a multiple of `0.01`;
+    /// `1e400` is a multiple of `7`? — decided exactly). `false` for a zero divisor. When the
+    /// aligned operands would need more than ``maximumExactDigits`` digits, the answer comes from
+    /// `Double` division, so the time stays bounded for hostile inputs.
+    public func isMultiple(of divisor: JSONNumber) -> Bool {
+        if case .integer(let a) = storage, case .integer(let b) = divisor.storage {
+            return b != 0 && a % b == 0
+        }
+        let a = parts
+        let b = divisor.parts
+        if b.digits.isEmpty { return false }
+        if a.digits.isEmpty { return true }
+        let common = min(a.exponent, b.exponent)
+        let aShift = a.exponent - common
+        let bShift = b.exponent - common
+        if a.digits.count + aShift > Self.maximumExactDigits || b.digits.count + bShift > Self.maximumExactDigits {
+            guard let x = double, let y = divisor.double, y != 0 else { return false }
+            let quotient = x / y
+            return quotient.isFinite && quotient == quotient.rounded()
+        }
+        // |a| / |b| with both scaled to integers.
+        if a.digits.count + aShift < b.digits.count + bShift { return false }
+        var dividend = BigUInt(decimalDigits: a.digits)
+        dividend.multiplyByPowerOfTen(aShift)
+        var divisorValue = BigUInt(decimalDigits: b.digits)
+        divisorValue.multiplyByPowerOfTen(bShift)
+        return dividend.remainder(dividingBy: divisorValue).isZero
+    }
+}
+
+/// A number too large for the compact forms: sign, digits, exponent.
+final class BigDecimal: Hashable, Sendable {
+    let isNegative: Bool
+    /// ASCII digits, no leading or trailing zeros, never empty.
+    let digits: [UInt8]
+    let exponent: Int
+
+    init(isNegative: Bool, digits: [UInt8], exponent: Int) {
+        self.isNegative = isNegative
+        self.digits = digits
+        self.exponent = exponent
+    }
+
+    static func == (lhs: BigDecimal, rhs: BigDecimal) -> Bool {
+        lhs.isNegative == rhs.isNegative && lhs.exponent == rhs.exponent && lhs.digits == rhs.digits
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(isNegative)
+        hasher.combine(exponent)
+        hasher.combine(digits)
+    }
+}
+
+extension JSONNumber: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
+    /// Makes a number from an integer literal.
+    public init(integerLiteral value: Int) { self.init(value) }
+    /// Makes a number from a floating-point literal, as its shortest round-tripping decimal.
+    public init(floatLiteral value: Double) { self = JSONNumber(value) ?? 0 }
+}

@@ -1,0 +1,116 @@
+/// How ``JSONValue`` is written as text.
+public struct JSONWritingOptions: OptionSet, Sendable, Hashable {
+    /// The raw bits.
+    public let rawValue: Int
+    /// Makes options from raw bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Two-space indentation, a line per element and member, `": "` between key and value.
+    public static let prettyPrinted = JSONWritingOptions(rawValue: 1 << 0)
+    /// Object members ordered by key (by UTF-8 bytes), for stable output.
+    public static let sortedKeys = JSONWritingOptions(rawValue: 1 << 1)
+    /// Every non-ASCII character escaped as `\uXXXX` (surrogate pairs above U+FFFF).
+    public static let asciiOnly = JSONWritingOptions(rawValue: 1 << 2)
+}
+
+extension JSONValue: CustomStringConvertible {
+    /// The value as compact JSON text.
+    public func jsonString(_ options: JSONWritingOptions = []) -> String {
+        String(decoding: jsonBytes(options), as: UTF8.self)
+    }
+
+    /// The value as compact JSON text, UTF-8 encoded.
+    public func jsonBytes(_ options: JSONWritingOptions = []) -> [UInt8] {
+        var writer = JSONWriter(options: options)
+        writer.write(self, indent: 0)
+        return writer.output
+    }
+
+    /// The value as compact JSON.
+    public var description: String { jsonString() }
+}
+
+struct JSONWriter {
+    let options: JSONWritingOptions
+    var output: [UInt8] = []
+
+    init(options: JSONWritingOptions) {
+        self.options = options
+        output.reserveCapacity(256)
+    }
+
+    mutating func write(_ value: JSONValue, indent: Int) {
+        switch value {
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let b): output.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let n): output.append(contentsOf: n.description.utf8)
+        case .string(let s): writeString(s)
+        case .array(let elements):
+            if elements.isEmpty {
+                output.append(contentsOf: "[]".utf8)
+                return
+            }
+            output.append(UInt8(ascii: "["))
+            for (position, element) in elements.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                write(element, indent: indent + 1)
+            }
+            newline(indent)
+            output.append(UInt8(ascii: "]"))
+        case .object(let object):
+            if object.isEmpty {
+                output.append(contentsOf: "{}".utf8)
+                return
+            }
+            output.append(UInt8(ascii: "{"))
+            let members =
+                options.contains(.sortedKeys)
+                ? object.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : Array(object)
+            for (position, member) in members.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                writeString(member.key)
+                output.append(UInt8(ascii: ":"))
+                if options.contains(.prettyPrinted) { output.append(UInt8(ascii: " ")) }
+                write(member.value, indent: indent + 1)
+            }
+            newline(indent)
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private mutating func newline(_ indent: Int) {
+        guard options.contains(.prettyPrinted) else { return }
+        output.append(0x0A)
+        for _ in 0..<indent { output.append(contentsOf: [0x20, 0x20]) }
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private mutating func escapeUnit(_ unit: UInt16) {
+        output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
+        for shift in stride(from: 12, through: 0, by: -4) { output.append(Self.hex[Int(unit >> UInt16(shift)) & 0xF]) }
+    }
+
+    mutating func writeString(_ string: String) {
+        output.append(UInt8(ascii: "\""))
+        let asciiOnly = options.contains(.asciiOnly)
+        for scalar in string.unicodeScalars {
+            switch scalar.value {
+            case 0x22: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case 0x5C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0..<0x20: escapeUnit(UInt16(scalar.value))
+            case 0x80... where asciiOnly:
+                for unit in String(scalar).utf16 { escapeUnit(unit) }
+            default: output.append(contentsOf: UTF8.encode(scalar)!)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

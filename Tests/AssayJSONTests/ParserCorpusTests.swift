@@ -1,0 +1,210 @@
+import Testing
+
+@testable import AssayJSON
+
+/// Written from RFC 8259: texts a conforming parser accepts, texts it rejects (with the reason
+/// Assay reports), and the cases the RFC leaves to implementations (with Assay's documented choice).
+enum RFC8259Corpus {
+    static let accepted: [String] = [
+        "null", "true", "false", "0", "-0", "1", "-1", "123", "1.5", "-1.5", "0.1", "1e10", "1E10", "1e+10", "1e-10",
+        "1.5e3", "-0.0e-0", "\"\"", "\"a\"", "\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"", "\"\\u0041\"", "\"\\u00e9\"",
+        "\"\\uD83D\\uDE00\"", "\"é\"", "\"😀\"", "\"\u{7F}\"", "[]", "{}", "[1]", "[1,2,3]", "{\"a\":1}",
+        "{\"a\":{\"b\":[1,{\"c\":null}]}}", " \t\r\n[ 1 , 2 ] \t\r\n", "[[[[[[]]]]]]", "{\"\":0}", "\"\\u0000\"",
+        "123456789012345678901234567890", "1e400", "-1e-400", "[\"a\",\"b\",]".replacing(",]", with: "]"),
+        "\u{FEFF}[1]",  // a byte order mark, which RFC 8259 §8.1 lets a parser ignore
+    ]
+
+    static let rejected: [(String, JSONParseError.Reason)] = [
+        ("", .empty), ("   ", .empty), ("[1,]", .trailingComma), ("{\"a\":1,}", .trailingComma),
+        ("[,1]", .unexpectedCharacter),
+        ("[1,,2]", .unexpectedCharacter), ("01", .leadingZero), ("-01", .leadingZero), ("00", .leadingZero),
+        ("1.", .invalidNumber), (".1", .unexpectedCharacter), ("1.e5", .invalidNumber), ("1e", .invalidNumber),
+        ("1e+", .invalidNumber), ("-", .invalidNumber), ("+1", .unexpectedCharacter), ("0x10", .trailingContent),
+        ("NaN", .nonStandardLiteral), ("Infinity", .nonStandardLiteral), ("-Infinity", .nonStandardLiteral),
+        ("[NaN]", .nonStandardLiteral), ("tru", .invalidLiteral), ("nul", .invalidLiteral),
+        ("True", .unexpectedCharacter),
+        ("nulll", .trailingContent), ("'a'", .unexpectedCharacter), ("\"a", .unexpectedEnd),
+        ("\"a\tb\"", .controlCharacterInString),
+        ("\"a\nb\"", .controlCharacterInString), ("\"\\x41\"", .invalidEscape), ("\"\\u12\"", .invalidEscape),
+        ("\"\\u12G4\"", .invalidEscape), ("\"\\\"", .unexpectedEnd), ("\"\\uD800\"", .unpairedSurrogate),
+        ("\"\\uDC00\"", .unpairedSurrogate), ("\"\\uD800\\u0041\"", .unpairedSurrogate), ("[1", .unexpectedEnd),
+        ("{", .unexpectedEnd), ("{\"a\"", .unexpectedCharacter), ("{\"a\":", .unexpectedEnd),
+        ("{\"a\" 1}", .unexpectedCharacter),
+        ("{a:1}", .unexpectedCharacter), ("{1:1}", .unexpectedCharacter), ("[1]]", .trailingContent),
+        ("[1] [2]", .trailingContent),
+        ("{\"a\":1 \"b\":2}", .unexpectedCharacter), ("[1 2]", .unexpectedCharacter),
+        ("/* comment */ 1", .unexpectedCharacter),
+        ("1 // comment", .trailingContent), ("{\"a\":1,\"a\":2}", .duplicateKey), ("]", .unexpectedCharacter),
+        ("\u{A0}1", .unexpectedCharacter), ("[\"a\"\u{2028}]", .unexpectedCharacter),
+    ]
+
+    static let invalidUTF8: [[UInt8]] = [
+        [0x22, 0xFF, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xE0, 0x80, 0xAF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22],
+        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], [0x22, 0xC3, 0x22], [0x5B, 0xC3, 0x5D], [0x22, 0x80, 0x22],
+        [0x22, 0x5C, 0x6E, 0xFE, 0x22], [0x22, 0xF8, 0x88, 0x80, 0x80, 0x80, 0x22],
+    ]
+}
+
+@Suite struct ParserCorpusTests {
+    @Test(arguments: RFC8259Corpus.accepted)
+    func acceptsWhatRFC8259Allows(_ text: String) throws {
+        _ = try JSONDocument(parsing: text)
+    }
+
+    @Test(arguments: RFC8259Corpus.rejected)
+    func rejectsWhatRFC8259Forbids(_ text: String, _ reason: JSONParseError.Reason) {
+        do {
+            _ = try JSONDocument(parsing: text)
+            Issue.record("accepted \(text.debugDescription)")
+        } catch {
+            #expect(error.reason == reason, "\(text.debugDescription): \(error)")
+            #expect(error.line >= 1 && error.column >= 1)
+            #expect(error.excerpt.contains("^"))
+        }
+    }
+
+    @Test(arguments: RFC8259Corpus.invalidUTF8)
+    func rejectsInvalidUTF8(_ bytes: [UInt8]) {
+        #expect(throws: JSONParseError.self) { try JSONDocument(parsing: bytes) }
+        do {
+            _ = try JSONDocument(parsing: bytes)
+        } catch {
+            #expect(error.reason == .invalidUTF8, "\(bytes): \(error)")
+        }
+    }
+
+    @Test func errorsCarryLineColumnAndExcerpt() {
+        let text = "{\n  \"name\": \"Анна\",\n  \"tags\": [1, 2,]\n}"
+        do {
+            _ = try JSONDocument(parsing: text)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.reason == .trailingComma)
+            #expect(error.line == 3)
+            #expect(error.column == 16)
+            #expect(error.excerpt == "  \"tags\": [1, 2,]\n               ^")
+            #expect(
+                error.description
+                    == "line 3, column 16: trailing comma before \"]\"\n  \"tags\": [1, 2,]\n               ^")
+            #expect(error.offset == Array(text.utf8).firstIndex(of: UInt8(ascii: "]"))! - 1)
+        }
+        do {
+            _ = try JSONDocument(parsing: "[\"Анна\" x]")
+        } catch {
+            #expect(error.column == 9, "columns count scalars, not bytes")
+        }
+    }
+
+    @Test func duplicateKeyPolicies() throws {
+        let text = #"{"a":1,"b":2,"a":3}"#
+        #expect(throws: JSONParseError.self) { try JSONDocument(parsing: text) }
+        let first = try JSONValue(parsing: text, options: .init(duplicateKeys: .firstWins))
+        #expect(first == ["a": 1, "b": 2])
+        #expect(first.jsonString() == #"{"a":1,"b":2}"#)
+        let last = try JSONDocument(parsing: text, options: .init(duplicateKeys: .lastWins))
+        #expect(last.value.jsonString() == #"{"b":2,"a":3}"#)
+        #expect(last.root.count == 2)
+        #expect(last.root["a"]?.int == 3)
+        let escaped = #"{"ab":1,"a\u0062":2}"#
+        #expect(throws: JSONParseError.self) { try JSONDocument(parsing: escaped) }
+        let many = "{" + (0..<100).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + ",\"k7\":0}"
+        #expect(throws: JSONParseError.self) { try JSONDocument(parsing: many) }
+        let manyUnique = "{" + (0..<100).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}"
+        #expect(try JSONDocument(parsing: manyUnique).root.count == 100)
+    }
+
+    @Test func unpairedSurrogatesCanBeReplaced() throws {
+        let value = try JSONValue(parsing: #""a\uD800b""#, options: .init(unpairedSurrogates: .replace))
+        #expect(value == "a\u{FFFD}b")
+    }
+
+    @Test func byteOrderMarkCanBeRefused() {
+        #expect(throws: JSONParseError.self) {
+            try JSONDocument(parsing: "\u{FEFF}1", options: .init(skipsByteOrderMark: false))
+        }
+    }
+
+    @Test func depthLimitIsAnErrorNotACrash() throws {
+        let deep = String(repeating: "[", count: 100_000)
+        do {
+            _ = try JSONDocument(parsing: deep)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.reason == .depthLimitExceeded)
+            #expect(error.offset == 512)
+        }
+        let objects = String(repeating: "{\"a\":", count: 100_000)
+        #expect(throws: JSONParseError.self) { try JSONDocument(parsing: objects) }
+        let fine = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        _ = try JSONDocument(parsing: fine)
+        let tooDeep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
+        #expect(throws: JSONParseError.self) { try JSONDocument(parsing: tooDeep) }
+        let shallow = JSONParserOptions(maximumDepth: 3)
+        #expect(throws: JSONParseError.self) { try JSONDocument(parsing: "[[[[]]]]", options: shallow) }
+        #expect(JSONParserOptions(maximumDepth: 1_000_000).maximumDepth == JSONParserOptions.maximumAllowedDepth)
+        // The deepest allowed value can be materialised, compared, hashed and written.
+        let deepest = String(repeating: "[", count: 1_000) + String(repeating: "]", count: 1_000)
+        let value = try JSONValue(parsing: deepest, options: .init(maximumDepth: 1_000))
+        #expect(value == value)
+        #expect(value.jsonString() == deepest)
+        _ = value.hashValue
+    }
+
+    @Test func hugeNumbersStayExact() throws {
+        let big = try JSONValue(parsing: "1e400")
+        guard case .number(let number) = big else { Issue.record("not a number"); return }
+        #expect(number.double == nil)
+        #expect(number.description == "1e400")
+        #expect(number > JSONNumber(text: "9e399")!)
+        let digits = String(repeating: "9", count: 200)
+        let integer = try JSONValue(parsing: digits)
+        #expect(integer.jsonString() == digits)
+        #expect(integer.kind == .integer)
+        #expect(try JSONValue(parsing: digits + ".0") == integer)
+        #expect(try JSONValue(parsing: "1" + String(repeating: "0", count: 199)) == (try JSONValue(parsing: "1e199")))
+    }
+
+    @Test func aHundredMegabyteString() throws {
+        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 100_000_002)
+        bytes[0] = UInt8(ascii: "\"")
+        bytes[bytes.count - 1] = UInt8(ascii: "\"")
+        let document = try JSONDocument(parsing: bytes)
+        #expect(document.root.string?.utf8.count == 100_000_000)
+    }
+
+    @Test func randomBytesNeverCrashOrHang() {
+        var rng = SplitMix(seed: 8259)
+        let alphabet: [UInt8] =
+            Array("{}[],:\"\\0123456789.eE+-truefalsn u\t\n".utf8) + [0xC3, 0xA9, 0xFF, 0xED, 0x00, 0x1F]
+        var accepted = 0
+        for _ in 0..<20_000 {
+            let length = Int(rng.next() % 40)
+            let bytes = (0..<length).map { _ in
+                rng.next() % 4 == 0
+                    ? UInt8(truncatingIfNeeded: rng.next()) : alphabet[Int(rng.next() % UInt64(alphabet.count))]
+            }
+            do {
+                let document = try JSONDocument(parsing: bytes)
+                accepted += 1
+                // Anything accepted round-trips.
+                let written = document.value.jsonBytes()
+                #expect(try JSONValue(parsing: written) == document.value)
+            } catch {
+                #expect(error.offset >= 0 && error.offset <= bytes.count)
+            }
+        }
+        #expect(accepted > 0)
+    }
+}
+
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
