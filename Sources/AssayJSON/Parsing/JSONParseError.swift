@@ -73,6 +73,15 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         self.excerpt = location.excerpt
     }
 
+    init(reason: Reason, detail: String, offset: Int, line: Int, column: Int, excerpt: String) {
+        self.reason = reason
+        self.detail = detail
+        self.offset = offset
+        self.line = line
+        self.column = column
+        self.excerpt = excerpt
+    }
+
     /// `line L, column C: detail`, then the excerpt.
     public var description: String { "line \(line), column \(column): \(detail)\n\(excerpt)" }
 }

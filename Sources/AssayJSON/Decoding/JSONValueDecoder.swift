@@ -1,0 +1,232 @@
+import AssayCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Decodes `Decodable` types from JSON bytes, a ``JSONDocument`` or a ``JSONValue``.
+///
+/// Strict by default: a type mismatch is an error. In ``CoercionMode/lax`` mode it converts as the
+/// coercion table of ``CoercionMode`` says, and ``decodeReportingCoercions(_:from:)`` returns every
+/// conversion made as a warning. Errors carry the coding path, the JSON Pointer and the line and
+/// column of the offending value.
+///
+/// ```swift
+/// struct Client: Decodable { var name: String; var age: Int; var managerId: String? }
+/// var decoder = JSONValueDecoder()
+/// decoder.keyDecodingStrategy = .convertFromSnakeCase
+/// let client = try decoder.decode(Client.self, from: Array(#"{"name":"Ann","age":35,"manager_id":null}"#.utf8))
+/// ```
+public struct JSONValueDecoder: Sendable {
+    /// How dates are read.
+    public enum DateDecodingStrategy: Sendable {
+        /// RFC 3339 / ISO 8601 date-time strings (`2024-02-29T12:00:00.5+01:00`), strictly: no
+        /// impossible days. The default.
+        case rfc3339
+        /// Numbers of seconds since 1970-01-01T00:00:00Z.
+        case secondsSince1970
+        /// Numbers of milliseconds since 1970-01-01T00:00:00Z.
+        case millisecondsSince1970
+        /// `Date`'s own `Decodable` conformance.
+        case deferredToDate
+        /// A closure of your own.
+        case custom(@Sendable (any Decoder) throws -> Date)
+    }
+
+    /// How keys are matched.
+    public enum KeyDecodingStrategy: Sendable, Hashable {
+        /// Keys as they are.
+        case useDefaultKeys
+        /// `snake_case` keys in the JSON match `camelCase` properties (`manager_id` → `managerId`),
+        /// as Foundation's `JSONDecoder` converts them.
+        case convertFromSnakeCase
+    }
+
+    /// Strict (default) or lax conversions.
+    public var mode: CoercionMode = .strict
+    /// How dates are read; RFC 3339 by default.
+    public var dateDecodingStrategy: DateDecodingStrategy = .rfc3339
+    /// How keys are matched.
+    public var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
+    /// The parser's options, for byte input.
+    public var parserOptions: JSONParserOptions = .default
+
+    /// Makes a decoder with the defaults: strict, RFC 3339 dates, keys as they are.
+    public init() {}
+
+    /// Decodes a value from UTF-8 JSON.
+    ///
+    /// - Throws: ``JSONDecodingError``.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(JSONDecodingError) -> T {
+        try decodeReportingCoercions(type, from: bytes).value
+    }
+
+    /// Decodes a value from UTF-8 JSON in `data`.
+    ///
+    /// - Throws: ``JSONDecodingError``.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(JSONDecodingError) -> T {
+        try decode(type, from: [UInt8](data))
+    }
+
+    /// Decodes a value from a parsed document.
+    ///
+    /// - Throws: ``JSONDecodingError``.
+    public func decode<T: Decodable>(_ type: T.Type, from document: JSONDocument) throws(JSONDecodingError) -> T {
+        try decodeReportingCoercions(type, from: document).value
+    }
+
+    /// Decodes a value from a tree (errors then carry no line and column).
+    ///
+    /// - Throws: ``JSONDecodingError``.
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(JSONDecodingError) -> T {
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(parsing: value.jsonBytes(), options: .init(maximumDepth: 1_000))
+        } catch {
+            throw JSONDecodingError(
+                issue: ValidationIssue(code: .malformed, parameters: ["detail": .string(error.detail)], phase: .decode),
+                line: nil, column: nil, parseError: error, detail: error.detail)
+        }
+        return try run(type, document: document, locate: false).value
+    }
+
+    /// Decodes a value from UTF-8 JSON and returns the lax conversions made, as warnings.
+    ///
+    /// - Throws: ``JSONDecodingError``.
+    public func decodeReportingCoercions<T: Decodable>(
+        _ type: T.Type, from bytes: [UInt8]
+    ) throws(JSONDecodingError) -> (value: T, coercions: [ValidationIssue]) {
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(parsing: bytes, options: parserOptions)
+        } catch {
+            throw JSONDecodingError(
+                issue: ValidationIssue(code: .malformed, parameters: ["detail": .string(error.detail)], phase: .decode),
+                line: error.line, column: error.column, parseError: error,
+                detail: "not JSON: \(error.detail)")
+        }
+        return try run(type, document: document, locate: true)
+    }
+
+    /// Decodes a value from a parsed document and returns the lax conversions made, as warnings.
+    ///
+    /// - Throws: ``JSONDecodingError``.
+    public func decodeReportingCoercions<T: Decodable>(
+        _ type: T.Type, from document: JSONDocument
+    ) throws(JSONDecodingError) -> (value: T, coercions: [ValidationIssue]) {
+        try run(type, document: document, locate: true)
+    }
+
+    private func run<T: Decodable>(
+        _ type: T.Type, document: JSONDocument, locate: Bool
+    ) throws(JSONDecodingError) -> (value: T, coercions: [ValidationIssue]) {
+        let state = DecodingState(options: self)
+        let decoder = NodeDecoder(node: document.root, state: state, codingPath: [], path: [])
+        do {
+            let value = try decoder.decodeValue(type)
+            return (value, state.coercions)
+        } catch let error as DecodingFailure {
+            throw error.located(in: locate ? document : nil)
+        } catch let error as DecodingError {
+            throw DecodingFailure(from: error).located(in: locate ? document : nil)
+        } catch {
+            throw DecodingFailure(
+                code: .custom("decoding"), path: decoder.path, expected: nil, found: nil,
+                detail: String(describing: error)
+            ).located(in: locate ? document : nil)
+        }
+    }
+}
+
+/// Mutable state shared by the decoders of one run (a run is single-threaded).
+final class DecodingState {
+    let options: JSONValueDecoder
+    var coercions: [ValidationIssue] = []
+    init(options: JSONValueDecoder) { self.options = options }
+}
+
+/// A failure inside a run, located later.
+struct DecodingFailure: Error {
+    var code: IssueCode
+    var path: IssuePath
+    var expected: String?
+    var found: JSONNode?
+    var detail: String
+
+    init(code: IssueCode, path: IssuePath, expected: String?, found: JSONNode?, detail: String) {
+        self.code = code
+        self.path = path
+        self.expected = expected
+        self.found = found
+        self.detail = detail
+    }
+
+    init(from error: DecodingError) {
+        func path(_ codingPath: [any CodingKey]) -> IssuePath {
+            IssuePath(codingPath.map { key in key.intValue.map { .index($0) } ?? .key(key.stringValue) })
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            self.init(
+                code: .typeMismatch, path: path(context.codingPath), expected: String(describing: type), found: nil,
+                detail: context.debugDescription)
+        case .valueNotFound(let type, let context):
+            self.init(
+                code: .missing, path: path(context.codingPath), expected: String(describing: type), found: nil,
+                detail: context.debugDescription)
+        case .keyNotFound(let key, let context):
+            self.init(
+                code: .missing, path: path(context.codingPath + [key]), expected: nil, found: nil,
+                detail: "missing key \"\(key.stringValue)\"")
+        case .dataCorrupted(let context):
+            self.init(
+                code: .custom("dataCorrupted"), path: path(context.codingPath), expected: nil, found: nil,
+                detail: context.debugDescription)
+        @unknown default:
+            self.init(code: .custom("decoding"), path: .root, expected: nil, found: nil, detail: "\(error)")
+        }
+    }
+
+    func located(in document: JSONDocument?) -> JSONDecodingError {
+        var parameters: [String: IssueValue] = [:]
+        if let expected { parameters["expected"] = .string(expected) }
+        var value: IssueValue? = nil
+        var valueType: String? = nil
+        if let found {
+            let jsonValue = found.value
+            value = IssueValue(jsonValue.jsonString())
+            valueType = found.kind.description
+        }
+        let location = document.flatMap { document in
+            document.location(
+                of: path.components.map { component -> JSONPathComponent in
+                    switch component {
+                    case .key(let key): return .key(key)
+                    case .index(let index): return .index(index)
+                    }
+                })
+        }
+        if let location {
+            parameters["line"] = .integer(location.line)
+            parameters["column"] = .integer(location.column)
+        }
+        let message: MessageTemplate? = code.isCustom ? MessageTemplate(detail) : nil
+        let issue = ValidationIssue(
+            code: code, path: path, parameters: parameters, value: value, valueType: valueType, phase: .decode,
+            message: message)
+        return JSONDecodingError(
+            issue: issue, line: location?.line, column: location?.column, parseError: nil, detail: detail)
+    }
+}
+
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(stringValue: String) { self.stringValue = stringValue }
+    init(intValue: Int) {
+        self.stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}

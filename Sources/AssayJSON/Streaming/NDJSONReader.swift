@@ -1,0 +1,209 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One line of an NDJSON (JSON Lines) stream.
+public struct NDJSONRecord: Sendable {
+    /// The 1-based line number in the stream.
+    public let line: Int
+    /// The byte offset of the line's first byte in the stream.
+    public let offset: Int
+    /// The line's bytes, without its line terminator (`\n` or `\r\n`) or a leading byte order mark.
+    public let bytes: [UInt8]
+
+    /// Makes a record.
+    public init(line: Int, offset: Int, bytes: [UInt8]) {
+        self.line = line
+        self.offset = offset
+        self.bytes = bytes
+    }
+
+    /// Parses the line. A failure reports the stream's line number and the column in the line.
+    ///
+    /// - Throws: ``JSONParseError`` located in the stream.
+    public func parse(options: JSONParserOptions = .default) throws(JSONParseError) -> JSONDocument {
+        do {
+            return try JSONDocument(parsing: bytes, options: options)
+        } catch {
+            throw error.relocated(line: line, offset: offset)
+        }
+    }
+}
+
+/// Why an NDJSON stream could not be read (the file, not its contents).
+public struct NDJSONReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file, or `-` for standard input.
+    public let path: String
+    /// What went wrong, e.g. `No such file or directory`.
+    public let reason: String
+    /// `path: reason`.
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// Reads NDJSON (JSON Lines) from a file or standard input, one line at a time, in constant memory.
+///
+/// Lines are numbered from 1; `\r\n` endings, a byte order mark at the start, a missing final line
+/// break and blank lines (only spaces, tabs or `\r`) are handled — blank lines are skipped but
+/// counted. Records are raw lines: parse each with ``NDJSONRecord/parse(options:)``, so one malformed
+/// line is reported with its line number while the stream goes on.
+///
+/// ```swift
+/// var reader = try NDJSONReader(path: "clients.ndjson")
+/// while let record = try reader.next() {
+///     do {
+///         let document = try record.parse()
+///         // …
+///     } catch {
+///         print("line \(record.line): \(error.detail)")
+///     }
+/// }
+/// ```
+///
+/// Memory stays at the read buffer plus the longest line, whatever the stream's length. The reader
+/// owns its file descriptor (it cannot be copied) and closes it when it goes away.
+public struct NDJSONReader: ~Copyable, Sendable {
+    private let descriptor: Int32
+    private let closesDescriptor: Bool
+    /// The path being read, or `-` for standard input.
+    public let path: String
+    private var buffer: [UInt8]
+    private var start = 0
+    private var end = 0
+    private var atEndOfFile = false
+    private var lineNumber = 0
+    private var streamOffset = 0
+    private var isFirstLine = true
+
+    /// The size of each read.
+    public static let chunkSize = 1 << 18
+
+    /// Opens a file.
+    ///
+    /// - Throws: ``NDJSONReadError`` when the file cannot be opened or is a directory.
+    public init(path: String) throws(NDJSONReadError) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw NDJSONReadError(path: path, reason: Self.errorText(errno)) }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            close(descriptor)
+            throw NDJSONReadError(path: path, reason: "is a directory")
+        }
+        self.descriptor = descriptor
+        self.closesDescriptor = true
+        self.path = path
+        self.buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+    }
+
+    /// Reads an already open file descriptor (standard input is 0), closing it when done if asked.
+    public init(fileDescriptor: Int32, path: String = "-", closeWhenDone: Bool = false) {
+        self.descriptor = fileDescriptor
+        self.closesDescriptor = closeWhenDone
+        self.path = path
+        self.buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+    }
+
+    /// A reader of standard input.
+    public static func standardInput() -> NDJSONReader { NDJSONReader(fileDescriptor: 0) }
+
+    deinit {
+        if closesDescriptor { close(descriptor) }
+    }
+
+    /// The next non-blank line, or `nil` at the end of the stream.
+    ///
+    /// - Throws: ``NDJSONReadError`` when reading fails.
+    public mutating func next() throws(NDJSONReadError) -> NDJSONRecord? {
+        while true {
+            guard let (lineStart, lineEnd, consumed) = try nextLineBounds() else { return nil }
+            lineNumber += 1
+            let offset = streamOffset
+            streamOffset += consumed
+            var contentStart = lineStart
+            var contentEnd = lineEnd
+            if contentEnd > contentStart, buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+            if isFirstLine {
+                isFirstLine = false
+                if contentEnd - contentStart >= 3, buffer[contentStart] == 0xEF, buffer[contentStart + 1] == 0xBB,
+                    buffer[contentStart + 2] == 0xBF
+                {
+                    contentStart += 3
+                }
+            }
+            var blank = true
+            for index in contentStart..<contentEnd {
+                let byte = buffer[index]
+                if byte != 0x20 && byte != 0x09 && byte != 0x0D {
+                    blank = false
+                    break
+                }
+            }
+            if blank { continue }
+            return NDJSONRecord(
+                line: lineNumber, offset: offset + (contentStart - lineStart),
+                bytes: Array(buffer[contentStart..<contentEnd]))
+        }
+    }
+
+    /// The bounds of the next line in `buffer` (without `\n`) and the bytes it consumed (with `\n`).
+    private mutating func nextLineBounds() throws(NDJSONReadError) -> (Int, Int, Int)? {
+        var searchFrom = start
+        while true {
+            if searchFrom < end {
+                let found = buffer.withUnsafeBufferPointer { pointer -> Int? in
+                    guard let hit = memchr(pointer.baseAddress! + searchFrom, 0x0A, end - searchFrom) else {
+                        return nil
+                    }
+                    return pointer.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                }
+                if let newline = found {
+                    let lineStart = start
+                    start = newline + 1
+                    return (lineStart, newline, newline + 1 - lineStart)
+                }
+            }
+            if atEndOfFile {
+                guard start < end else { return nil }
+                let lineStart = start
+                start = end
+                return (lineStart, end, end - lineStart)
+            }
+            // Move the partial line to the front, grow for long lines, and read more.
+            if start > 0 {
+                buffer.withUnsafeMutableBufferPointer { pointer in
+                    _ = memmove(pointer.baseAddress!, pointer.baseAddress! + start, end - start)
+                }
+                end -= start
+                start = 0
+            }
+            searchFrom = end
+            if buffer.count - end < Self.chunkSize / 2 {
+                buffer.append(contentsOf: repeatElement(0, count: max(Self.chunkSize, buffer.count)))
+            }
+            let count = buffer.withUnsafeMutableBufferPointer { pointer in
+                read(descriptor, pointer.baseAddress! + end, pointer.count - end)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw NDJSONReadError(path: path, reason: Self.errorText(errno))
+            }
+            if count == 0 { atEndOfFile = true } else { end += count }
+        }
+    }
+
+    static func errorText(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+}
+
+extension JSONParseError {
+    /// The error moved to `line` of a stream whose line starts at byte `offset`.
+    func relocated(line: Int, offset: Int) -> JSONParseError {
+        JSONParseError(
+            reason: reason, detail: detail, offset: self.offset + offset, line: line, column: column, excerpt: excerpt)
+    }
+}

@@ -1,0 +1,168 @@
+import Testing
+
+@testable import AssayJSON
+
+@Suite struct JSONNumberTests {
+    func n(_ text: String) -> JSONNumber { JSONNumber(text: text)! }
+
+    @Test func equalValuesAreEqualWhateverTheirSpelling() {
+        let groups: [[String]] = [
+            ["1", "1.0", "1.00", "10e-1", "0.1e1", "1E0", "100e-2"],
+            ["0", "-0", "0.0", "-0.0e5", "0e-10"],
+            ["0.1", "1e-1", "0.10", "10e-2"],
+            ["-12.5", "-1.25e1", "-125e-1"],
+            ["123456789012345678901234567890", "1.2345678901234567890123456789e29"],
+            ["9223372036854775807", "9.223372036854775807e18"],
+            ["1e400", "10e399", "0.1e401"],
+        ]
+        for group in groups {
+            for a in group {
+                for b in group {
+                    #expect(n(a) == n(b), "\(a) == \(b)")
+                    #expect(n(a).hashValue == n(b).hashValue, "hash \(a) \(b)")
+                }
+            }
+        }
+        #expect(JSONNumber(Int.max) == n("9223372036854775807"))
+        #expect(JSONNumber(Int.min) == n("-9223372036854775808"))
+        #expect(n("1") != n("1.0000000000000000000001"))
+    }
+
+    @Test func comparisonsAreExact() {
+        #expect(n("0.1") < n("0.10000000000000001"))
+        #expect(n("1e399") < n("1e400"))
+        #expect(n("-1e400") < n("-1e399"))
+        #expect(n("-1") < n("0"))
+        #expect(n("0") < n("1e-400"))
+        #expect(n("99999999999999999999") < n("100000000000000000000"))
+        #expect(n("2.5") > n("2.49999999999999999999999"))
+        #expect(!(n("3") < n("3.0")))
+    }
+
+    @Test func multipleOfIsExact() {
+        #expect(n("0.07").isMultiple(of: n("0.01")))
+        #expect(n("19.99").isMultiple(of: n("0.01")))
+        #expect(!n("19.995").isMultiple(of: n("0.01")))
+        #expect(n("4.5").isMultiple(of: n("1.5")))
+        #expect(!n("35").isMultiple(of: n("1.5")))
+        #expect(n("1e308").isMultiple(of: n("1e-8")))
+        #expect(n("123456789012345678901234567890").isMultiple(of: n("10")))
+        #expect(!n("123456789012345678901234567891").isMultiple(of: n("10")))
+        #expect(n("0").isMultiple(of: n("0.0001")))
+        #expect(!n("1").isMultiple(of: n("0")))
+        #expect(n("-6").isMultiple(of: n("3")))
+        #expect(n("1e400").isMultiple(of: n("2")))
+        #expect(!n("1e-400").isMultiple(of: n("2")))
+        // A hostile divisor: the answer still comes in bounded time.
+        _ = n("1e100000").isMultiple(of: n("1e-100000"))
+    }
+
+    @Test func viewsAreExactOrNil() {
+        #expect(n("12").int == 12)
+        #expect(n("12.0").int == 12)
+        #expect(n("12.5").int == nil)
+        #expect(n("1e30").int == nil)
+        #expect(n("0.1").double == 0.1)
+        #expect(n("1e400").double == nil)
+        #expect(n("1e-400").double == 0)
+        #expect(n("0.1").decimal?.description == "0.1")
+        #expect(n("12.5").isInteger == false)
+        #expect(n("1e3").isInteger)
+        #expect(JSONNumber(Double(0.1))?.description == "0.1")
+        #expect(JSONNumber(Double.nan) == nil)
+        #expect(JSONNumber(Double(1e300))?.description == "1e300")
+    }
+
+    @Test func describesCanonically() {
+        let cases: [(String, String)] = [
+            ("1.0", "1"), ("1.50", "1.5"), ("-0", "0"), ("1e2", "100"), ("1E+2", "100"), ("0.000001", "0.000001"),
+            ("1e-7", "1e-7"), ("1.5e-7", "1.5e-7"), ("123.456", "123.456"), ("1e21", "1000000000000000000000"),
+            ("1e22", "1e22"), ("-2.5e-3", "-0.0025"),
+        ]
+        for (input, output) in cases { #expect(n(input).description == output, "\(input)") }
+    }
+}
+
+@Suite struct JSONValueTests {
+    @Test func equalityFollowsJSONSchema() throws {
+        #expect(try JSONValue(parsing: "1") == JSONValue(parsing: "1.0"))
+        #expect(try JSONValue(parsing: #"{"a":1,"b":[1,2]}"#) == JSONValue(parsing: #"{"b":[1,2.0],"a":1}"#))
+        #expect(try JSONValue(parsing: "[1,2]") != JSONValue(parsing: "[2,1]"))
+        #expect(JSONValue.bool(true) != 1)
+        #expect(JSONValue.null != false)
+        let set: Set<JSONValue> = [["a": 1, "b": 2], ["b": 2, "a": 1.0], 1, 1.0, "1"]
+        #expect(set.count == 3)
+    }
+
+    @Test func objectsKeepKeyOrderAndLookUpFast() {
+        var object = JSONObject()
+        for index in 0..<40 { object["k\(index)"] = .number(JSONNumber(index)) }
+        #expect(object.keys.first == "k0")
+        #expect(object.keys.last == "k39")
+        #expect(object["k17"] == 17)
+        object["k17"] = nil
+        #expect(object["k17"] == nil)
+        #expect(object["k18"] == 18)
+        #expect(object.count == 39)
+        object["k0"] = "changed"
+        #expect(object.keys.first == "k0")
+    }
+
+    @Test func writesCompactPrettyAndSorted() throws {
+        let value: JSONValue = ["b": [1, 2.5, "x"], "a": ["nested": true], "c": nil, "e": [], "f": [:]]
+        #expect(value.jsonString() == #"{"b":[1,2.5,"x"],"a":{"nested":true},"c":null,"e":[],"f":{}}"#)
+        #expect(value.jsonString(.sortedKeys) == #"{"a":{"nested":true},"b":[1,2.5,"x"],"c":null,"e":[],"f":{}}"#)
+        #expect(
+            value.jsonString([.prettyPrinted, .sortedKeys]) == """
+                {
+                  "a": {
+                    "nested": true
+                  },
+                  "b": [
+                    1,
+                    2.5,
+                    "x"
+                  ],
+                  "c": null,
+                  "e": [],
+                  "f": {}
+                }
+                """)
+    }
+
+    @Test func escapesStrings() {
+        let value: JSONValue = "quote\" backslash\\ newline\n tab\t nul\u{0} bell\u{7} é 😀 \u{2028}"
+        #expect(value.jsonString() == #""quote\" backslash\\ newline\n tab\t nul\u0000 bell\u0007 é 😀 \#u{2028}""#)
+        #expect(
+            value.jsonString(.asciiOnly)
+                == #""quote\" backslash\\ newline\n tab\t nul\u0000 bell\u0007 \u00e9 \ud83d\ude00 \u2028""#)
+    }
+
+    @Test(arguments: [
+        #"{"id":"6fced11d","name":"วิไล ใจดี","age":81,"score":22.45,"tags":["mobile","loyal"],"x":null,"ok":true}"#,
+        #"[1e400,-0.000001,123456789012345678901234567890,"\u0000\"\\",{"":{}},[[]]]"#,
+        #"{"a":"\ud83d\ude00","b":"\u00e9"}"#,
+    ])
+    func roundTripsExactly(_ text: String) throws {
+        let value = try JSONValue(parsing: text)
+        let written = value.jsonString()
+        let reparsed = try JSONValue(parsing: written)
+        #expect(reparsed == value)
+        #expect(reparsed.jsonString() == written, "writing is stable")
+        #expect(try JSONValue(parsing: value.jsonString(.prettyPrinted)) == value)
+        #expect(try JSONValue(parsing: value.jsonString(.asciiOnly)) == value)
+    }
+
+    @Test func isCompactInMemory() {
+        #expect(MemoryLayout<JSONNumber>.size <= 16)
+        #expect(MemoryLayout<JSONValue>.size <= 17)
+        #expect(MemoryLayout<JSONValue>.stride <= 24)
+    }
+
+    @Test func kinds() throws {
+        #expect(try JSONValue(parsing: "1.0").kind == .integer)
+        #expect(try JSONValue(parsing: "1.5").kind == .number)
+        #expect(JSONValue.null.kind == .null)
+        #expect(JSONValue.string("").kind == .string)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import AssayJSON
+
+@Suite struct NDJSONReaderTests {
+    func file(_ bytes: [UInt8]) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ndjson-\(UUID().uuidString).ndjson")
+            .path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func readAll(_ path: String) throws -> [NDJSONRecord] {
+        var reader = try NDJSONReader(path: path)
+        var records: [NDJSONRecord] = []
+        while let record = try reader.next() { records.append(record) }
+        return records
+    }
+
+    @Test func readsLinesWithNumbersCRLFBOMAndBlankLines() throws {
+        let text = "\u{FEFF}{\"a\":1}\r\n\n   \n{\"a\":2}\n\t\r\n{\"a\":3}"
+        let path = try file(Array(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let records = try readAll(path)
+        #expect(records.map(\.line) == [1, 4, 6])
+        #expect(try records.map { try $0.parse().root["a"]?.int } == [1, 2, 3])
+        #expect(records[0].bytes == Array("{\"a\":1}".utf8))
+        #expect(records[1].offset == 17, "BOM 3 + 7 + CRLF 2 + LF 1 + 3 spaces + LF 1")
+    }
+
+    @Test func aMalformedLineIsReportedAndTheStreamGoesOn() throws {
+        let path = try file(Array("{\"a\":1}\n{\"a\":,}\n[1,2,]\n{\"a\":4}\n".utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var reader = try NDJSONReader(path: path)
+        var good: [Int] = []
+        var bad: [(Int, Int, JSONParseError.Reason)] = []
+        while let record = try reader.next() {
+            do {
+                good.append(try record.parse().root["a"]?.int ?? -1)
+            } catch {
+                bad.append((error.line, error.column, error.reason))
+            }
+        }
+        #expect(good == [1, 4])
+        #expect(bad.map(\.0) == [2, 3])
+        #expect(bad.map(\.1) == [6, 5])
+        #expect(bad.map(\.2) == [.unexpectedCharacter, .trailingComma])
+    }
+
+    @Test func linesLongerThanTheBufferAndManyLines() throws {
+        let long = "{\"s\":\"" + String(repeating: "x", count: 3 * NDJSONReader.chunkSize) + "\"}"
+        var lines = [long]
+        for index in 0..<20_000 { lines.append("{\"i\":\(index)}") }
+        let path = try file(Array((lines.joined(separator: "\n") + "\n").utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let records = try readAll(path)
+        #expect(records.count == 20_001)
+        #expect(try records[0].parse().root["s"]?.string?.count == 3 * NDJSONReader.chunkSize)
+        #expect(try records.last?.parse().root["i"]?.int == 19_999)
+        #expect(records.last?.line == 20_001)
+    }
+
+    @Test func emptyFileAndUnreadablePaths() throws {
+        let empty = try file([])
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        #expect(try readAll(empty).isEmpty)
+        do {
+            _ = try NDJSONReader(path: "/nonexistent/file.ndjson")
+        } catch {
+            #expect(error.description == "/nonexistent/file.ndjson: No such file or directory")
+        }
+        do {
+            _ = try NDJSONReader(path: FileManager.default.temporaryDirectory.path)
+            Issue.record("opened a directory")
+        } catch {
+            #expect(error.reason == "is a directory")
+        }
+    }
+
+    @Test func invalidUTF8LineIsReportedWithItsLine() throws {
+        let path = try file(Array("{\"a\":1}\n".utf8) + [0x22, 0xFF, 0x22, 0x0A] + Array("{\"a\":3}\n".utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let records = try readAll(path)
+        #expect(records.count == 3)
+        #expect(throws: JSONParseError.self) { try records[1].parse() }
+        do {
+            _ = try records[1].parse()
+        } catch {
+            #expect(error.reason == .invalidUTF8)
+            #expect(error.line == 2)
+            #expect(error.offset == 9)
+        }
+    }
+}
