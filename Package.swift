@@ -21,7 +21,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "AssayExamples",
-            dependencies: ["AssayCore"],
+            dependencies: ["AssayCore", "AssayJSON"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "AssayBench",
+            dependencies: ["AssayJSON", "AssayCore"],
+            path: "Benchmarks/Sources/AssayBench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

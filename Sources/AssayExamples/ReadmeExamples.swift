@@ -2,6 +2,7 @@
 // `ReadmeTests` fails when a README snippet is not found here word for word.
 
 import AssayCore
+import AssayJSON
 import Foundation
 
 enum ReadmeExamples {
@@ -133,6 +134,70 @@ enum ReadmeExamples {
             _ = try LinearRegex("(a)\\1")
         } catch {
             print(error)  // … backreferences are not supported by the linear-time engine
+        }
+        // README: end
+    }
+
+    static func jsonParsing() throws {
+        // README: json-parsing
+        let text = #"{"name": "Анна", "age": "35", "tags": ["a", 1, "b"], "score": 0.1}"#
+        let document = try JSONDocument(parsing: Array(text.utf8))  // strict RFC 8259, read in place
+        print(document.root["name"]?.string ?? "")  // Анна
+        print(document.root["age"]?.int as Any)  // nil: "35" is a string
+        print(document.root["missing"]?.string as Any)  // nil, never a trap
+
+        let value = document.value  // an owned JSONValue tree
+        print(value["age"]?.int(.lax) as Any)  // Optional(35): the lax table converts "35"
+        print(value["tags"]?.strings ?? [])  // ["a", "b"]
+        print(value[pointer: "/tags/2"] as Any)  // Optional("b")
+        print(value == (try JSONValue(parsing: #"{"score":1e-1,"tags":["a",1.0,"b"],"age":"35","name":"Анна"}"#)))
+        // true: numbers by value, objects in any order
+
+        do {
+            _ = try JSONDocument(parsing: Array("{\"a\": [1, 2,]}".utf8))
+        } catch {
+            print(error.reason, error.line, error.column)  // trailingComma 1 12
+            print(error.excerpt)  // {"a": [1, 2,]}
+            //           ^
+        }
+        // README: end
+    }
+
+    static func jsonLines(path: String) throws {
+        // README: json-lines
+        var reader = try NDJSONReader(path: path)  // constant memory; CRLF, BOM, blank lines handled
+        while let record = try reader.next() {
+            do {
+                let document = try record.parse()
+                print(record.line, document.root["name"]?.string ?? "")
+            } catch {
+                print("line \(error.line), column \(error.column): \(error.detail)")  // and the stream goes on
+            }
+        }
+        // README: end
+    }
+
+    static func jsonDecoding() {
+        // README: json-decoding
+        struct Client: Decodable {
+            var name: String
+            var age: Int
+            var managerId: String?
+        }
+        var decoder = JSONValueDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let input =
+            "[\n  {\"name\": \"Ann\", \"age\": 35},\n  {\"name\": \"Bob\", \"age\": \"40\", \"manager_id\": null}\n]"
+        do {
+            _ = try decoder.decode([Client].self, from: Array(input.utf8))
+        } catch {
+            print(error)  // /1/age ([1].age), line 3, column 26: expected Int, found string "40"
+        }
+        decoder.mode = .lax
+        if let (clients, coercions) = try? decoder.decodeReportingCoercions([Client].self, from: Array(input.utf8)) {
+            print(clients[1].age)  // 40
+            print(coercions[0].path.jsonPointer, coercions[0].message(in: .english))
+            // /1/age Age was converted from string to integer
         }
         // README: end
     }

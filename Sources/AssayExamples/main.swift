@@ -17,6 +17,9 @@ if arguments == ["--readme"] {
     ReadmeExamples.catalogs()
     ReadmeExamples.email()
     try ReadmeExamples.patterns()
+    try ReadmeExamples.jsonParsing()
+    try ReadmeExamples.jsonLines(path: "Examples/seeds/clients.ndjson")
+    ReadmeExamples.jsonDecoding()
     exit(0)
 }
 var chosenLanguage = Language.current

@@ -30,30 +30,39 @@ import Testing
         return snippets
     }
 
-    static func readmeSnippets() throws -> [String] {
+    /// The README's Swift blocks, each with the name of the `<!-- snippet: NAME -->` marker above it.
+    static func readmeSnippets() throws -> [(name: String?, text: String)] {
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        var snippets: [String] = []
+        var snippets: [(name: String?, text: String)] = []
         var current: [String]?
+        var previous = ""
+        var name: String?
         for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
             if current == nil, line == "```swift" {
                 current = []
+                name = previous.hasPrefix("<!-- snippet: ") ? String(previous.dropFirst(14).dropLast(4)) : nil
             } else if current != nil, line == "```" {
-                snippets.append(current!.joined(separator: "\n"))
+                snippets.append((name, current!.joined(separator: "\n")))
                 current = nil
             } else if current != nil {
                 current!.append(String(line))
             }
+            previous = String(line)
         }
         return snippets
     }
 
     @Test func everyReadmeSnippetIsCompiled() throws {
-        let compiled = Set(try Self.compiledSnippets().values)
+        let compiled = try Self.compiledSnippets()
         let snippets = try Self.readmeSnippets()
-        #expect(snippets.count >= 8)
+        #expect(snippets.count >= 11)
         for snippet in snippets {
-            let isCompiled = compiled.contains(snippet)
-            #expect(isCompiled, "README snippet not found in ReadmeExamples.swift:\n\(snippet)")
+            let name = try #require(snippet.name, "a Swift block without a snippet marker:\n\(snippet.text)")
+            let source = try #require(compiled[name], "no snippet named \(name) in ReadmeExamples.swift")
+            let matches = source == snippet.text
+            #expect(
+                matches, "README snippet \(name) differs from ReadmeExamples.swift: run scripts/sync-readme-snippets.py"
+            )
         }
     }
 

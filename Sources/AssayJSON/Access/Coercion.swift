@@ -12,8 +12,8 @@ import AssayCore
 ///
 /// Nothing else converts in either mode: not `"12abc"`, not `" 12"`, not `"yes"`, not `2` to a
 /// Boolean, not an array or object to a scalar. Every lax conversion can be reported (see
-/// ``JSONValue/int(_:at:coercions:)``) as a ``ValidationIssue`` with code ``IssueCode/coerced`` and
-/// severity ``Severity/warning``, so a sloppy server is visible without breaking the app.
+/// ``JSONValue/int(_:at:coercions:)``) as a `ValidationIssue` with code `IssueCode/coerced` and
+/// severity `Severity/warning`, so a sloppy server is visible without breaking the app.
 public enum CoercionMode: Sendable, Hashable {
     /// No conversion between JSON types.
     case strict

@@ -7,8 +7,8 @@ import AssayCore
 /// /clients/1/age (clients[1].age), line 3, column 27: expected Int, found string "12"
 /// ```
 public struct JSONDecodingError: Error, Sendable, CustomStringConvertible {
-    /// The failure as an issue record: ``IssueCode/typeMismatch``, ``IssueCode/missing``,
-    /// ``IssueCode/malformed`` (input that is not JSON), `invalidFormat("date-time")`, or
+    /// The failure as an issue record: `IssueCode/typeMismatch`, `IssueCode/missing`,
+    /// `IssueCode/malformed` (input that is not JSON), `invalidFormat("date-time")`, or
     /// `custom("decoding")` for errors thrown by a type's own `init(from:)`.
     public let issue: ValidationIssue
     /// The 1-based line of the offending value, when the input was text.

@@ -9,7 +9,7 @@ import Foundation
 /// Decodes `Decodable` types from JSON bytes, a ``JSONDocument`` or a ``JSONValue``.
 ///
 /// Strict by default: a type mismatch is an error. In ``CoercionMode/lax`` mode it converts as the
-/// coercion table of ``CoercionMode`` says, and ``decodeReportingCoercions(_:from:)`` returns every
+/// coercion table of ``CoercionMode`` says, and ``decodeReportingCoercions(_:from:)-(_,[UInt8])`` returns every
 /// conversion made as a warning. Errors carry the coding path, the JSON Pointer and the line and
 /// column of the offending value.
 ///
@@ -123,7 +123,7 @@ public struct JSONValueDecoder: Sendable {
         _ type: T.Type, document: JSONDocument, locate: Bool
     ) throws(JSONDecodingError) -> (value: T, coercions: [ValidationIssue]) {
         let state = DecodingState(options: self)
-        let decoder = NodeDecoder(node: document.root, state: state, codingPath: [], path: [])
+        let decoder = NodeDecoder(node: document.root, state: state, link: nil)
         do {
             let value = try decoder.decodeValue(type)
             return (value, state.coercions)

@@ -6,18 +6,53 @@ import FoundationEssentials
 import Foundation
 #endif
 
+/// One step of the path to a nested value, linked to its parent; built only for nested values, so
+/// decoding a scalar field allocates no path.
+final class PathLink {
+    let parent: PathLink?
+    let key: any CodingKey
+    let component: PathComponent
+
+    init(parent: PathLink?, key: any CodingKey, component: PathComponent) {
+        self.parent = parent
+        self.key = key
+        self.component = component
+    }
+
+    static func codingPath(_ link: PathLink?) -> [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var current = link
+        while let step = current {
+            keys.append(step.key)
+            current = step.parent
+        }
+        return keys.reversed()
+    }
+
+    static func path(_ link: PathLink?) -> IssuePath {
+        var components: [PathComponent] = []
+        var current = link
+        while let step = current {
+            components.append(step.component)
+            current = step.parent
+        }
+        return IssuePath(components.reversed())
+    }
+}
+
 /// A `Decoder` reading one ``JSONNode`` in place.
 struct NodeDecoder: Decoder {
     let node: JSONNode
     let state: DecodingState
-    let codingPath: [any CodingKey]
-    /// The path in JSON terms (actual keys, after key conversion), for errors.
-    let path: IssuePath
+    let link: PathLink?
 
+    var codingPath: [any CodingKey] { PathLink.codingPath(link) }
+    /// The path in JSON terms (actual keys, after key conversion), for errors.
+    var path: IssuePath { PathLink.path(link) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     var mode: CoercionMode { state.options.mode }
 
-    func failure(_ expected: String, found: JSONNode? = nil) -> DecodingFailure {
+    func failure(_ expected: String, found: JSONNode? = nil, at path: IssuePath? = nil) -> DecodingFailure {
         let actual = found ?? node
         let description: String
         switch actual.kind {
@@ -28,7 +63,7 @@ struct NodeDecoder: Decoder {
         }
         let code: IssueCode = actual.isNull ? .missing : .typeMismatch
         return DecodingFailure(
-            code: code, path: path, expected: expected, found: actual,
+            code: code, path: path ?? self.path, expected: expected, found: actual,
             detail: "expected \(expected), found \(description)")
     }
 
@@ -45,80 +80,114 @@ struct NodeDecoder: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleNodeContainer(decoder: self) }
 
     func child(_ node: JSONNode, key: any CodingKey, component: PathComponent) -> NodeDecoder {
-        NodeDecoder(node: node, state: state, codingPath: codingPath + [key], path: path.appending(component))
+        NodeDecoder(node: node, state: state, link: PathLink(parent: link, key: key, component: component))
     }
 
-    private func record(_ to: String) {
-        state.coercions.append(JSONValue.coercion(at: path, from: node.value, to: to))
-    }
+    // MARK: Scalars (of `node`; `at` names the path when `node` is a member read without a child decoder)
 
-    // MARK: Scalars
-
-    func decodeString() throws -> String {
+    func decodeString(_ node: JSONNode, at component: PathComponent? = nil) throws -> String {
         if let text = node.string { return text }
         if mode == .lax, let number = node.number {
-            record("string")
+            record(node, to: "string", at: component)
             return number.description
         }
-        throw failure("String")
+        throw failure("String", found: node, at: component.map { path.appending($0) })
     }
 
-    func decodeBool() throws -> Bool {
+    func decodeBool(_ node: JSONNode, at component: PathComponent? = nil) throws -> Bool {
         if let value = node.bool { return value }
         if mode == .lax, let value = node.value.bool(.lax) {
-            record("boolean")
+            record(node, to: "boolean", at: component)
             return value
         }
-        throw failure("Bool")
+        throw failure("Bool", found: node, at: component.map { path.appending($0) })
     }
 
-    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
-        if let value = node.int {
-            guard let converted = T(exactly: value) else { throw failure(String(describing: T.self)) }
-            return converted
-        }
-        if let number = node.number {
+    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, _ node: JSONNode, at component: PathComponent? = nil)
+        throws -> T
+    {
+        if let value = node.int, let converted = T(exactly: value) { return converted }
+        if let number = node.number, number.isInteger, node.int == nil, let converted = T(number.description) {
             // Integers beyond Int (a UInt64 above Int.max) parse from their exact digits.
-            if number.isInteger, let converted = T(number.description) { return converted }
-            throw failure(String(describing: T.self))
+            return converted
         }
         if mode == .lax, let text = node.string, let number = JSONNumber(text: text), number.isInteger,
             let converted = number.int.flatMap({ T(exactly: $0) }) ?? T(number.description)
         {
-            record("integer")
+            record(node, to: "integer", at: component)
             return converted
         }
-        throw failure(String(describing: T.self))
+        throw failure(String(describing: T.self), found: node, at: component.map { path.appending($0) })
     }
 
-    func decodeFloatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type) throws -> T {
+    func decodeFloatingPoint<T: BinaryFloatingPoint>(
+        _ type: T.Type, _ node: JSONNode, at component: PathComponent? = nil
+    ) throws -> T {
         if let value = node.double { return T(value) }
         if mode == .lax, let text = node.string, let value = JSONNumber(text: text)?.double {
-            record("number")
+            record(node, to: "number", at: component)
             return T(value)
         }
-        throw failure(String(describing: T.self))
+        throw failure(String(describing: T.self), found: node, at: component.map { path.appending($0) })
     }
 
-    func decodeNil() -> Bool { node.isNull }
+    private func record(_ node: JSONNode, to target: String, at component: PathComponent?) {
+        let location = component.map { path.appending($0) } ?? path
+        state.coercions.append(JSONValue.coercion(at: location, from: node.value, to: target))
+    }
 
-    // MARK: Values
-
-    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        switch type {
-        case is String.Type: return try decodeString() as! T
-        case is Int.Type: return try decodeInteger(Int.self) as! T
-        case is Double.Type: return try decodeFloatingPoint(Double.self) as! T
-        case is Bool.Type: return try decodeBool() as! T
-        case is Date.Type: return try decodeDate() as! T
-        case is Decimal.Type:
+    /// Decodes `node` (this decoder's node, or a member of it at `component`) as `T`, reading the
+    /// standard scalar types directly and creating a child decoder only for other types.
+    func decode<T: Decodable>(_ type: T.Type, _ node: JSONNode, key: (any CodingKey)?, component: PathComponent?) throws
+        -> T
+    {
+        if T.self == String.self { return try decodeString(node, at: component) as! T }
+        if T.self == Int.self { return try decodeInteger(Int.self, node, at: component) as! T }
+        if T.self == Double.self { return try decodeFloatingPoint(Double.self, node, at: component) as! T }
+        if T.self == Bool.self { return try decodeBool(node, at: component) as! T }
+        if T.self == JSONValue.self { return node.value as! T }
+        if T.self == [String].self { return try decodeArray(node, at: component) { try decodeString($0) } as! T }
+        if T.self == [Int].self {
+            return try decodeArray(node, at: component) { try decodeInteger(Int.self, $0) } as! T
+        }
+        if T.self == [Double].self {
+            return try decodeArray(node, at: component) { try decodeFloatingPoint(Double.self, $0) } as! T
+        }
+        let decoder = key.map { child(node, key: $0, component: component!) } ?? self
+        if T.self == Date.self { return try decoder.decodeDate() as! T }
+        if T.self == Decimal.self {
             guard let number = node.number ?? (mode == .lax ? node.string.flatMap { JSONNumber(text: $0) } : nil),
                 let decimal = number.decimal
-            else { throw failure("Decimal") }
+            else { throw decoder.failure("Decimal") }
             return decimal as! T
-        case is JSONValue.Type: return node.value as! T
-        default: return try T(from: self)
         }
+        return try T(from: decoder)
+    }
+
+    /// Arrays of scalars without a container per array or a decoder per element; an element's
+    /// error names its index.
+    private func decodeArray<E>(
+        _ node: JSONNode, at component: PathComponent?, _ element: (JSONNode) throws -> E
+    ) throws -> [E] {
+        guard node.kind == .array else {
+            throw failure("an array", found: node, at: component.map { path.appending($0) })
+        }
+        let base = component.map { path.appending($0) } ?? path
+        var result: [E] = []
+        result.reserveCapacity(node.count ?? 0)
+        for (index, item) in node.elements.enumerated() {
+            do {
+                result.append(try element(item))
+            } catch var failure as DecodingFailure {
+                failure.path = base.appending(index: index)
+                throw failure
+            }
+        }
+        return result
+    }
+
+    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        try decode(type, node, key: nil, component: nil)
     }
 
     func decodeDate() throws -> Date {
@@ -132,9 +201,9 @@ struct NodeDecoder: Decoder {
             }
             return date
         case .secondsSince1970:
-            return Date(timeIntervalSince1970: try decodeFloatingPoint(Double.self))
+            return Date(timeIntervalSince1970: try decodeFloatingPoint(Double.self, node))
         case .millisecondsSince1970:
-            return Date(timeIntervalSince1970: try decodeFloatingPoint(Double.self) / 1000)
+            return Date(timeIntervalSince1970: try decodeFloatingPoint(Double.self, node) / 1000)
         case .deferredToDate:
             return try Date(from: self)
         case .custom(let read):
@@ -167,7 +236,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     /// The member for `key` and its JSON key; `null` counts as absent in lax mode.
-    private func member(_ key: Key) -> (jsonKey: String, node: JSONNode)? {
+    @inline(__always) private func member(_ key: Key) -> (jsonKey: String, node: JSONNode)? {
         let found: (String, JSONNode)?
         if let converted {
             found = converted[key.stringValue].map { ($0.key, $0.node) }
@@ -186,24 +255,62 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return found.node.isNull
     }
 
-    private func child(_ key: Key) throws -> NodeDecoder {
+    private func required(_ key: Key) throws -> (jsonKey: String, node: JSONNode) {
         guard let found = member(key) else {
             throw DecodingFailure(
                 code: .missing, path: decoder.path.appending(key: key.stringValue), expected: nil, found: nil,
                 detail: "missing key \"\(key.stringValue)\"")
         }
-        return decoder.child(found.node, key: key, component: .key(found.jsonKey))
+        return found
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let child = try child(key)
-        if child.node.isNull, !(T.self is JSONValue.Type) { throw child.failure(String(describing: T.self)) }
-        return try child.decodeValue(type)
+        let found = try required(key)
+        let component = PathComponent.key(found.jsonKey)
+        if found.node.isNull, T.self != JSONValue.self {
+            throw decoder.failure(String(describing: T.self), found: found.node, at: decoder.path.appending(component))
+        }
+        return try decoder.decode(type, found.node, key: key, component: component)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let found = member(key), !found.node.isNull else { return nil }
-        return try decoder.child(found.node, key: key, component: .key(found.jsonKey)).decodeValue(type)
+        return try decoder.decode(type, found.node, key: key, component: .key(found.jsonKey))
+    }
+
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        let found = try required(key)
+        return try decoder.decodeString(found.node, at: .key(found.jsonKey))
+    }
+
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        let found = try required(key)
+        return try decoder.decodeInteger(Int.self, found.node, at: .key(found.jsonKey))
+    }
+
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        let found = try required(key)
+        return try decoder.decodeFloatingPoint(Double.self, found.node, at: .key(found.jsonKey))
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        let found = try required(key)
+        return try decoder.decodeBool(found.node, at: .key(found.jsonKey))
+    }
+
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        guard let found = member(key), !found.node.isNull else { return nil }
+        return try decoder.decodeString(found.node, at: .key(found.jsonKey))
+    }
+
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        guard let found = member(key), !found.node.isNull else { return nil }
+        return try decoder.decodeInteger(Int.self, found.node, at: .key(found.jsonKey))
+    }
+
+    private func child(_ key: Key) throws -> NodeDecoder {
+        let found = try required(key)
+        return decoder.child(found.node, key: key, component: .key(found.jsonKey))
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -228,10 +335,8 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let core = key.dropFirst(leading.count).dropLast(trailing.count)
         let words = core.split(separator: "_", omittingEmptySubsequences: true)
         guard let first = words.first else { return key }
-        let joined =
-            first.lowercased()
-            + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined()
-        return String(leading) + joined + String(trailing)
+        let rest = words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
+        return String(leading) + first.lowercased() + rest.joined() + String(trailing)
     }
 }
 
@@ -249,16 +354,14 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
-    private mutating func next() throws -> NodeDecoder {
+    private mutating func next() throws -> (node: JSONNode, index: Int) {
         guard !isAtEnd else {
             throw DecodingFailure(
                 code: .missing, path: decoder.path.appending(index: currentIndex), expected: nil, found: nil,
                 detail: "the array has only \(elements.count) elements")
         }
-        let child = decoder.child(
-            elements[currentIndex], key: AnyKey(intValue: currentIndex), component: .index(currentIndex))
         currentIndex += 1
-        return child
+        return (elements[currentIndex - 1], currentIndex - 1)
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -271,45 +374,56 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let child = try next()
-        if child.node.isNull, !(T.self is JSONValue.Type) { throw child.failure(String(describing: T.self)) }
-        return try child.decodeValue(type)
+        let (node, index) = try next()
+        if node.isNull, T.self != JSONValue.self {
+            throw decoder.failure(String(describing: T.self), found: node, at: decoder.path.appending(index: index))
+        }
+        return try decoder.decode(type, node, key: AnyKey(intValue: index), component: .index(index))
     }
 
     mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
         if try decodeNil() { return nil }
-        return try next().decodeValue(type)
+        let (node, index) = try next()
+        return try decoder.decode(type, node, key: AnyKey(intValue: index), component: .index(index))
+    }
+
+    private mutating func nextDecoder() throws -> NodeDecoder {
+        let (node, index) = try next()
+        return decoder.child(node, key: AnyKey(intValue: index), component: .index(index))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        try next().container(keyedBy: type)
+        try nextDecoder().container(keyedBy: type)
     }
 
-    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try nextDecoder().unkeyedContainer()
+    }
 
-    mutating func superDecoder() throws -> any Decoder { try next() }
+    mutating func superDecoder() throws -> any Decoder { try nextDecoder() }
 }
 
 struct SingleNodeContainer: SingleValueDecodingContainer {
     let decoder: NodeDecoder
     var codingPath: [any CodingKey] { decoder.codingPath }
+    var node: JSONNode { decoder.node }
 
-    func decodeNil() -> Bool { decoder.decodeNil() }
-    func decode(_ type: Bool.Type) throws -> Bool { try decoder.decodeBool() }
-    func decode(_ type: String.Type) throws -> String { try decoder.decodeString() }
-    func decode(_ type: Double.Type) throws -> Double { try decoder.decodeFloatingPoint(Double.self) }
-    func decode(_ type: Float.Type) throws -> Float { try decoder.decodeFloatingPoint(Float.self) }
-    func decode(_ type: Int.Type) throws -> Int { try decoder.decodeInteger(Int.self) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.decodeInteger(Int8.self) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.decodeInteger(Int16.self) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.decodeInteger(Int32.self) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.decodeInteger(Int64.self) }
-    func decode(_ type: UInt.Type) throws -> UInt { try decoder.decodeInteger(UInt.self) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.decodeInteger(UInt8.self) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.decodeInteger(UInt16.self) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.decodeInteger(UInt32.self) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.decodeInteger(UInt64.self) }
+    func decodeNil() -> Bool { node.isNull }
+    func decode(_ type: Bool.Type) throws -> Bool { try decoder.decodeBool(node) }
+    func decode(_ type: String.Type) throws -> String { try decoder.decodeString(node) }
+    func decode(_ type: Double.Type) throws -> Double { try decoder.decodeFloatingPoint(Double.self, node) }
+    func decode(_ type: Float.Type) throws -> Float { try decoder.decodeFloatingPoint(Float.self, node) }
+    func decode(_ type: Int.Type) throws -> Int { try decoder.decodeInteger(Int.self, node) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.decodeInteger(Int8.self, node) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.decodeInteger(Int16.self, node) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.decodeInteger(Int32.self, node) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.decodeInteger(Int64.self, node) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decoder.decodeInteger(UInt.self, node) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.decodeInteger(UInt8.self, node) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.decodeInteger(UInt16.self, node) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.decodeInteger(UInt32.self, node) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.decodeInteger(UInt64.self, node) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decodeValue(type) }
 }

@@ -22,6 +22,14 @@ public struct JSONDocument: Sendable {
     ///
     /// - Throws: ``JSONParseError`` with the reason, byte offset, line, column and an excerpt.
     public init(parsing bytes: [UInt8], options: JSONParserOptions = .default) throws(JSONParseError) {
+        try self.init(parsing: bytes[...], options: options)
+    }
+
+    /// Parses a slice of a larger buffer (a line of a file read whole) without copying it; the
+    /// document keeps the buffer alive.
+    ///
+    /// - Throws: ``JSONParseError``, located within the slice.
+    public init(parsing bytes: ArraySlice<UInt8>, options: JSONParserOptions = .default) throws(JSONParseError) {
         let result: Result<(UnsafeMutableBufferPointer<UInt64>, [UInt8]), JSONParseError> =
             bytes.withUnsafeBufferPointer { buffer in
                 var parser = TapeParser(input: buffer, options: options)
@@ -58,7 +66,7 @@ public struct JSONDocument: Sendable {
     public var value: JSONValue { root.value }
 
     /// The parsed bytes.
-    public var bytes: [UInt8] { tape.bytes }
+    public var bytes: ArraySlice<UInt8> { tape.bytes }
 
     /// The 1-based line and column (in Unicode scalars) of the value at `path`, found by walking the
     /// source text; `nil` when no value is there. Used to locate decoding and validation errors.

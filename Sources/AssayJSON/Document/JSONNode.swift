@@ -105,18 +105,8 @@ public struct JSONNode: Sendable {
         guard tag(of: tape.entries[index]) == .objectStart else { return nil }
         var wanted = key
         return wanted.withUTF8 { keyBytes -> JSONNode? in
-            let end = payload(of: tape.entries[index])
-            var position = index + 2
-            while position < end {
-                let valueIndex = position + 2
-                if tag(of: tape.entries[position]) != .deadKey,
-                    tape.withStringBytes(at: position, { $0.elementsEqual(keyBytes) })
-                {
-                    return JSONNode(tape: tape, index: valueIndex)
-                }
-                position = tape.next(after: valueIndex)
-            }
-            return nil
+            guard let position = tape.member(named: keyBytes, inObjectAt: index) else { return nil }
+            return JSONNode(tape: tape, index: position)
         }
     }
 

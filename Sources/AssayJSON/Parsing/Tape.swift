@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The parsed form of a JSON text: a flat array of 64-bit entries (a "tape"), one or two per value,
 /// that points into the source bytes for strings and numbers. Containers record where they end, so
 /// a value is skipped in one step.
@@ -27,11 +35,12 @@ enum Tag: UInt8 {
 /// The bytes, the tape and the decoded escaped strings of one parsed document; immutable after
 /// parsing (the entries live in a buffer the tape owns and frees).
 final class Tape: @unchecked Sendable {
-    let bytes: [UInt8]
+    /// The source: offsets on the tape count from the slice's start.
+    let bytes: ArraySlice<UInt8>
     let entries: UnsafeMutableBufferPointer<UInt64>
     let strings: [UInt8]
 
-    init(bytes: [UInt8], entries: UnsafeMutableBufferPointer<UInt64>, strings: [UInt8]) {
+    init(bytes: ArraySlice<UInt8>, entries: UnsafeMutableBufferPointer<UInt64>, strings: [UInt8]) {
         self.bytes = bytes
         self.entries = entries
         self.strings = strings
@@ -77,6 +86,39 @@ final class Tape: @unchecked Sendable {
         let start = Int(packed >> 32)
         let length = Int(packed & 0xFFFF_FFFF)
         return strings.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<start + length])) }
+    }
+
+    /// The tape index of the value of the live member named `key` in the object at `object`.
+    /// Lengths are compared first (they are on the tape), bytes only when they match.
+    func member(named key: UnsafeBufferPointer<UInt8>, inObjectAt object: Int) -> Int? {
+        let end = payload(of: entries[object])
+        var position = object + 2
+        return bytes.withUnsafeBufferPointer { source in
+            strings.withUnsafeBufferPointer { decoded in
+                while position < end {
+                    let valueIndex = position + 2
+                    let current = entries[position]
+                    let currentTag = tag(of: current)
+                    if currentTag != .deadKey {
+                        let start: UnsafePointer<UInt8>
+                        let length: Int
+                        if currentTag == .rawString {
+                            length = Int(entries[position + 1])
+                            start = source.baseAddress! + payload(of: current)
+                        } else {
+                            let packed = entries[position + 1]
+                            length = Int(packed & 0xFFFF_FFFF)
+                            start = decoded.baseAddress! + Int(packed >> 32)
+                        }
+                        if length == key.count && (length == 0 || memcmp(start, key.baseAddress!, length) == 0) {
+                            return valueIndex
+                        }
+                    }
+                    position = next(after: valueIndex)
+                }
+                return nil
+            }
+        }
     }
 
     /// The number at `index` (an integer or number-text entry).

@@ -176,6 +176,9 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
         return value
     }
 
+    /// 10^0 … 10^22, each exactly representable as a `Double`.
+    static let exactPowersOfTen: [Double] = (0...22).map { power in (0..<power).reduce(1.0) { value, _ in value * 10 } }
+
     static let powersOfTen: [Int64] = (0...18).map { power in (0..<power).reduce(Int64(1)) { value, _ in value * 10 } }
 
     /// The sign, the decimal digits without leading or trailing zeros, and the exponent.
@@ -219,7 +222,12 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
     public var double: Double? {
         switch storage {
         case .integer(let value): return Double(value)
-        case .decimal: return Double(description).flatMap { $0.isFinite ? $0 : nil }
+        case .decimal(let significand, let exponent):
+            // Clinger's fast path: both operands exact in a Double, so one division rounds correctly.
+            if significand.magnitude < 1 << 53, exponent >= -22 {
+                return Double(significand) / Self.exactPowersOfTen[Int(-exponent)]
+            }
+            return Double(description).flatMap { $0.isFinite ? $0 : nil }
         case .big: return Double(description).flatMap { $0.isFinite ? $0 : nil }
         }
     }

@@ -1,7 +1,7 @@
 /// A JSON value: null, a Boolean, a number, a string, an array, or an object.
 ///
 /// `JSONValue` is an owned, immutable-by-value tree: build one from a literal, parse one with
-/// ``init(parsing:options:)-(Array<UInt8>,_)``, read it safely (see ``subscript(_:)-(String)``),
+/// ``init(parsing:options:)-([UInt8],_)``, read it safely (see ``subscript(_:)-(String)``),
 /// change it with JSON Pointers, and write it back with ``jsonString(_:)``.
 ///
 /// Equality and hashing are JSON Schema's: numbers compare by value (`1 == 1.0`), objects regardless

@@ -1,0 +1,114 @@
+import AssayCore
+import AssayJSON
+import Foundation
+
+// Usage: AssayBench VARIANT NDJSON_FILE
+// Times one variant end to end, from reading the file to the last record, on one thread, and prints
+// one line: variant=… seconds=… records=… MB_per_s=… records_per_s=… checksum=…
+let variants = [
+    "split",  // read the file and find the lines with memchr: the floor under every other variant
+    "parse-tape",  // JSONDocument per line: the parse, navigable in place
+    "parse-tree",  // JSONValue per line: the parse plus an owned tree
+    "reader-tape",  // NDJSONReader streaming the file (constant memory) + JSONDocument per line
+    "decode",  // JSONValueDecoder into the Client struct
+    "foundation-decode",  // Foundation JSONDecoder into the same struct
+]
+let arguments = CommandLine.arguments
+guard arguments.count == 3, variants.contains(arguments[1]) else {
+    FileHandle.standardError.write(Data("usage: AssayBench {\(variants.joined(separator: "|"))} FILE\n".utf8))
+    exit(2)
+}
+let variant = arguments[1]
+let path = arguments[2]
+
+struct Address: Decodable {
+    let street: String
+    let city: String
+    let postcode: String
+    let country: String
+}
+
+/// The same shape as ../shared/bench/swift-foundation-baseline's Client.
+struct Client: Decodable {
+    let id: String
+    let name: String
+    let age: Int
+    let email: String
+    let signup: String
+    let address: Address
+    let tags: [String]
+    let score: Double
+    let active: Bool
+    let manager_id: String?
+}
+
+func lineRanges(_ bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
+    guard let base = bytes.baseAddress else { return [] }
+    var ranges: [Range<Int>] = []
+    var position = 0
+    while position < bytes.count {
+        let end =
+            memchr(base + position, 0x0A, bytes.count - position).map { base.distance(to: UnsafeRawPointer($0)) }
+            ?? bytes.count
+        if end > position { ranges.append(position..<end) }
+        position = end + 1
+    }
+    return ranges
+}
+
+let clock = ContinuousClock()
+let start = clock.now
+var records = 0
+var checksum = 0
+var failures = 0
+var totalBytes = 0
+/// When the per-line loop starts: the Python harness times only this part (lines already in memory).
+var loopStart = start
+
+if variant == "reader-tape" {
+    var reader = try NDJSONReader(path: path)
+    while let record = try reader.next() {
+        records += 1
+        totalBytes += record.bytes.count + 1
+        do { checksum &+= try record.parse().root.count ?? 0 } catch { failures += 1 }
+    }
+} else {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    totalBytes = data.count
+    // One buffer for the file; each line is a slice of it (no copy), as the Foundation baseline
+    // slices `Data`.
+    let buffer = [UInt8](data)
+    let lines: [ArraySlice<UInt8>] = buffer.withUnsafeBytes { raw in lineRanges(raw).map { buffer[$0] } }
+    records = lines.count
+    loopStart = clock.now
+    let decoder = JSONValueDecoder()
+    let foundation = JSONDecoder()
+    for line in lines {
+        switch variant {
+        case "split":
+            checksum &+= line.count
+        case "parse-tape":
+            do { checksum &+= try JSONDocument(parsing: line).root.count ?? 0 } catch { failures += 1 }
+        case "parse-tree":
+            do { checksum &+= try JSONDocument(parsing: line).value.object?.count ?? 0 } catch { failures += 1 }
+        case "decode":
+            do { checksum &+= try decoder.decode(Client.self, from: JSONDocument(parsing: line)).age } catch {
+                failures += 1
+            }
+        case "foundation-decode":
+            do { checksum &+= try foundation.decode(Client.self, from: Data(line)).age } catch { failures += 1 }
+        default:
+            break
+        }
+    }
+}
+let end = clock.now
+func toSeconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+let seconds = toSeconds(end - start)
+let loopSeconds = toSeconds(end - loopStart)
+print(
+    "variant=\(variant) seconds=\(String(format: "%.4f", seconds)) loop_seconds=\(String(format: "%.4f", loopSeconds)) "
+        + "records=\(records) MB_per_s=\(String(format: "%.1f", Double(totalBytes) / seconds / 1e6)) "
+        + "records_per_s=\(Int(Double(records) / seconds)) failures=\(failures) checksum=\(checksum)")
