@@ -175,13 +175,19 @@ struct NodeDecoder: Decoder {
         let base = component.map { path.appending($0) } ?? path
         var result: [E] = []
         result.reserveCapacity(node.count ?? 0)
-        for (index, item) in node.elements.enumerated() {
+        let tape = node.tape
+        let end = payload(of: tape.entries[node.index])
+        var position = node.index + 2
+        var index = 0
+        while position < end {
             do {
-                result.append(try element(item))
+                result.append(try element(JSONNode(tape: tape, index: position)))
             } catch var failure as DecodingFailure {
                 failure.path = base.appending(index: index)
                 throw failure
             }
+            position = tape.next(after: position)
+            index += 1
         }
         return result
     }
@@ -278,32 +284,60 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try decoder.decode(type, found.node, key: key, component: .key(found.jsonKey))
     }
 
+    /// The tape index of `key`'s value, without building a node; `nil` when snake_case conversion
+    /// is on or the key is absent (the general path then decides).
+    @inline(__always) private func fastIndex(_ key: Key) -> Int? {
+        guard converted == nil else { return nil }
+        var name = key.stringValue
+        let tape = decoder.node.tape
+        let object = decoder.node.index
+        return name.withUTF8 { tape.member(named: $0, inObjectAt: object) }
+    }
+
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        if let index = fastIndex(key), let value = decoder.node.tape.stringIfString(at: index) { return value }
         let found = try required(key)
         return try decoder.decodeString(found.node, at: .key(found.jsonKey))
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        if let index = fastIndex(key), let value = decoder.node.tape.smallInteger(at: index) { return value }
         let found = try required(key)
         return try decoder.decodeInteger(Int.self, found.node, at: .key(found.jsonKey))
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        if let index = fastIndex(key), let value = JSONNode(tape: decoder.node.tape, index: index).double {
+            return value
+        }
         let found = try required(key)
         return try decoder.decodeFloatingPoint(Double.self, found.node, at: .key(found.jsonKey))
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        if let index = fastIndex(key), let value = decoder.node.tape.boolIfBool(at: index) { return value }
         let found = try required(key)
         return try decoder.decodeBool(found.node, at: .key(found.jsonKey))
     }
 
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        if converted == nil {
+            guard let index = fastIndex(key) else { return nil }
+            let tape = decoder.node.tape
+            if tape.isNull(at: index) { return nil }
+            if let value = tape.stringIfString(at: index) { return value }
+        }
         guard let found = member(key), !found.node.isNull else { return nil }
         return try decoder.decodeString(found.node, at: .key(found.jsonKey))
     }
 
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        if converted == nil {
+            guard let index = fastIndex(key) else { return nil }
+            let tape = decoder.node.tape
+            if tape.isNull(at: index) { return nil }
+            if let value = tape.smallInteger(at: index) { return value }
+        }
         guard let found = member(key), !found.node.isNull else { return nil }
         return try decoder.decodeInteger(Int.self, found.node, at: .key(found.jsonKey))
     }

@@ -20,7 +20,7 @@ import Darwin
 /// - array/object end: payload = index of the start entry.
 /// - dead key: a key dropped by a duplicate-key policy, laid out as a string; skip it and its value.
 enum Tag: UInt8 {
-    case null = 1, `true`, `false`, integer, numberText, rawString, escapedString
+    case null = 0, `true`, `false`, integer, numberText, rawString, escapedString
     case arrayStart, arrayEnd, objectStart, objectEnd, deadKey
 }
 
@@ -28,7 +28,10 @@ enum Tag: UInt8 {
     UInt64(tag.rawValue) << 56 | UInt64(truncatingIfNeeded: payload) & 0x00FF_FFFF_FFFF_FFFF
 }
 
-@inline(__always) func tag(of entry: UInt64) -> Tag { Tag(rawValue: UInt8(entry >> 56))! }
+/// Raw values equal case indices (0, 1, …), so the top byte is the case itself.
+@inline(__always) func tag(of entry: UInt64) -> Tag {
+    unsafeBitCast(UInt8(truncatingIfNeeded: entry >> 56), to: Tag.self)
+}
 
 @inline(__always) func payload(of entry: UInt64) -> Int { Int(entry & 0x00FF_FFFF_FFFF_FFFF) }
 
@@ -120,6 +123,33 @@ final class Tape: @unchecked Sendable {
             }
         }
     }
+
+    /// The string at `index`, or `nil` when the value there is not a string.
+    @inline(__always) func stringIfString(at index: Int) -> String? {
+        switch tag(of: entries[index]) {
+        case .rawString, .escapedString: return string(at: index)
+        default: return nil
+        }
+    }
+
+    /// The integer at `index` when it is one stored in 64 bits; `nil` otherwise (other numbers
+    /// take the exact path).
+    @inline(__always) func smallInteger(at index: Int) -> Int? {
+        guard tag(of: entries[index]) == .integer else { return nil }
+        return Int(exactly: Int64(bitPattern: entries[index + 1]))
+    }
+
+    /// The Boolean at `index`, or `nil`.
+    @inline(__always) func boolIfBool(at index: Int) -> Bool? {
+        switch tag(of: entries[index]) {
+        case .true: return true
+        case .false: return false
+        default: return nil
+        }
+    }
+
+    /// Whether the value at `index` is `null`.
+    @inline(__always) func isNull(at index: Int) -> Bool { tag(of: entries[index]) == .null }
 
     /// The number at `index` (an integer or number-text entry).
     func number(at index: Int) -> JSONNumber {
