@@ -5,6 +5,15 @@ import Testing
 @Suite struct JSONNumberTests {
     func n(_ text: String) -> JSONNumber { JSONNumber(text: text)! }
 
+    @Test func stringsCompareCodePointByCodePoint() {
+        // Swift's String equality is canonical equivalence; JSON Schema's is code point equality.
+        let composed: JSONValue = .string("\u{E9}")
+        let decomposed: JSONValue = .string("e\u{301}")
+        #expect(composed != decomposed)
+        #expect(composed == .string("\u{E9}"))
+        #expect(Set([composed, decomposed]).count == 2)
+    }
+
     @Test func equalValuesAreEqualWhateverTheirSpelling() {
         let groups: [[String]] = [
             ["1", "1.0", "1.00", "10e-1", "0.1e1", "1E0", "100e-2"],

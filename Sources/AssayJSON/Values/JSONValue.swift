@@ -39,13 +39,14 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
-    /// JSON Schema equality: numbers by value, objects regardless of key order.
+    /// JSON Schema equality: numbers by value, objects regardless of key order, strings code point by
+    /// code point (`"\u00e9"` and `"e\u0301"` differ, unlike Swift's `String` equality).
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
         case (.number(let a), .number(let b)): return a == b
-        case (.string(let a), .string(let b)): return a == b
+        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
         case (.array(let a), .array(let b)): return a == b
         case (.object(let a), .object(let b)): return a == b
         default: return false
