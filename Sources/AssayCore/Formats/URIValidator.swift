@@ -10,6 +10,37 @@ public enum URIValidator {
         return isValidReferenceTail(text[text.index(after: colon)...], requireAuthorityForm: false)
     }
 
+    /// Whether `text` is a URI reference (RFC 3986 section 4.1): an absolute URI or a relative
+    /// reference such as `../a/b?c#d`, `//host/path` or `#fragment`.
+    public static func isValidURIReference(_ text: String) -> Bool {
+        isValidReference(text, allowNonASCII: false)
+    }
+
+    /// Whether `text` is an absolute IRI (RFC 3987): a URI that may also contain non-ASCII characters
+    /// (not white space or controls).
+    public static func isValidIRI(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), isScheme(text[..<colon]) else { return false }
+        return isValidReferenceTail(text[text.index(after: colon)...], requireAuthorityForm: false, allowNonASCII: true)
+    }
+
+    /// Whether `text` is an IRI reference (RFC 3987): an IRI or a relative reference, non-ASCII allowed.
+    public static func isValidIRIReference(_ text: String) -> Bool {
+        isValidReference(text, allowNonASCII: true)
+    }
+
+    private static func isValidReference(_ text: String, allowNonASCII: Bool) -> Bool {
+        if let colon = text.firstIndex(of: ":") {
+            let head = text[..<colon]
+            if !head.contains("/") && !head.contains("?") && !head.contains("#") {
+                // A colon before any slash: it must be a scheme (a relative path cannot have one there).
+                guard isScheme(head) else { return false }
+                return isValidReferenceTail(
+                    text[text.index(after: colon)...], requireAuthorityForm: false, allowNonASCII: allowNonASCII)
+            }
+        }
+        return isValidReferenceTail(text[...], requireAuthorityForm: false, allowNonASCII: allowNonASCII)
+    }
+
     /// Whether `text` is a URL a person would follow: an absolute URI whose scheme is in `schemes`
     /// (lowercased) and which has a non-empty host.
     public static func isValidURL(_ text: String, schemes: Set<String> = ["http", "https"]) -> Bool {
@@ -35,7 +66,8 @@ public enum URIValidator {
     }
 
     /// Checks what follows the scheme's colon (or a relative reference when no scheme).
-    static func isValidReferenceTail(_ rest: Substring, requireAuthorityForm: Bool) -> Bool {
+    static func isValidReferenceTail(_ rest: Substring, requireAuthorityForm: Bool, allowNonASCII: Bool = false) -> Bool
+    {
         var remainder = rest
         var fragment: Substring? = nil
         if let hash = remainder.firstIndex(of: "#") {
@@ -47,24 +79,24 @@ public enum URIValidator {
             query = remainder[remainder.index(after: mark)...]
             remainder = remainder[..<mark]
         }
-        if let fragment, !isValidComponent(fragment, extra: "/?:@") { return false }
-        if let query, !isValidComponent(query, extra: "/?:@") { return false }
+        if let fragment, !isValidComponent(fragment, extra: "/?:@", allowNonASCII: allowNonASCII) { return false }
+        if let query, !isValidComponent(query, extra: "/?:@", allowNonASCII: allowNonASCII) { return false }
         var path = remainder
         if remainder.hasPrefix("//") {
             let afterSlashes = remainder.dropFirst(2)
             let authority = afterSlashes.prefix { $0 != "/" }
             path = afterSlashes[authority.endIndex...]
-            guard isValidAuthority(authority) else { return false }
+            guard isValidAuthority(authority, allowNonASCII: allowNonASCII) else { return false }
         } else if requireAuthorityForm {
             return false
         }
-        return isValidComponent(path, extra: "/:@")
+        return isValidComponent(path, extra: "/:@", allowNonASCII: allowNonASCII)
     }
 
-    static func isValidAuthority(_ authority: Substring) -> Bool {
+    static func isValidAuthority(_ authority: Substring, allowNonASCII: Bool = false) -> Bool {
         var hostPort = authority
         if let at = authority.lastIndex(of: "@") {
-            guard isValidComponent(authority[..<at], extra: ":") else { return false }
+            guard isValidComponent(authority[..<at], extra: ":", allowNonASCII: allowNonASCII) else { return false }
             hostPort = authority[authority.index(after: at)...]
         }
         var host = hostPort
@@ -84,7 +116,7 @@ public enum URIValidator {
                 host = hostPort[..<colon]
                 port = hostPort[hostPort.index(after: colon)...]
             }
-            guard isValidComponent(host, extra: "") else { return false }
+            guard isValidComponent(host, extra: "", allowNonASCII: allowNonASCII) else { return false }
         }
         return port.allSatisfy { $0.isASCII && $0.isNumber }
     }
