@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "AssayCore", targets: ["AssayCore"]),
         .library(name: "AssayJSON", targets: ["AssayJSON"]),
+        .library(name: "AssaySchema", targets: ["AssaySchema"]),
         .executable(name: "assay-examples", targets: ["AssayExamples"]),
     ],
     targets: [
@@ -19,20 +20,31 @@ let package = Package(
             dependencies: ["AssayCore"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        .executableTarget(
-            name: "AssayExamples",
+        .target(
+            name: "AssaySchema",
             dependencies: ["AssayCore", "AssayJSON"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "AssayExamples",
+            dependencies: ["AssayCore", "AssayJSON", "AssaySchema"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "AssayBench",
-            dependencies: ["AssayJSON", "AssayCore"],
+            dependencies: ["AssayJSON", "AssayCore", "AssaySchema"],
             path: "Benchmarks/Sources/AssayBench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "AssayJSONTests",
             dependencies: ["AssayJSON"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "AssaySchemaTests",
+            dependencies: ["AssaySchema"],
+            exclude: ["known-failures.txt"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -1,0 +1,339 @@
+import AssayCore
+import AssayJSON
+
+/// Turns schema documents into an arena of ``SchemaNode``s, with every reference resolved to a node.
+///
+/// Each document is first indexed (its resources, `$id`s and anchors, walking only the keywords that
+/// hold subschemas), then nodes are compiled from a work list, so reference cycles (`{"$ref": "#"}`)
+/// compile to a cycle of indices instead of recursing forever.
+final class SchemaCompiler {
+    struct Location: Hashable {
+        let document: Int
+        let pointer: String
+    }
+
+    struct Info {
+        let base: String
+        let dialect: SchemaDialect
+        let resourcePointer: String
+        let vocabularies: Vocabularies
+    }
+
+    let options: JSONSchema.Options
+    private(set) var documents: [JSONValue] = []
+    private var documentsByURI: [String: Int] = [:]
+    private var resources: [String: Location] = [:]
+    private var anchors: [String: Location] = [:]
+    private var dynamicAnchorNames: [String: [String: Location]] = [:]
+    private var infos: [Location: Info] = [:]
+    private(set) var nodes: [SchemaNode] = []
+    private var nodeIndex: [Location: Int] = [:]
+    private var queue: [(Int, Location)] = []
+    private(set) var problems: [SchemaProblem] = []
+
+    init(options: JSONSchema.Options) {
+        self.options = options
+    }
+
+    // MARK: Documents and indexing
+
+    /// Adds a document under `uri` and indexes it; returns its number.
+    @discardableResult
+    func addDocument(_ value: JSONValue, uri: String) -> Int {
+        if let existing = documentsByURI[uri] { return existing }
+        let document = documents.count
+        documents.append(value)
+        documentsByURI[uri] = document
+        var dialect = options.defaultDialect
+        var vocabularies = Vocabularies.all
+        if case .object(let object) = value, let declared = object["$schema"] {
+            if let text = declared.string, let (found, vocabulary) = dialectNamed(text, at: uri) {
+                dialect = found
+                vocabularies = vocabulary
+            } else {
+                problems.append(
+                    SchemaProblem(
+                        location: uri + "#/$schema",
+                        message:
+                            "unknown $schema \(declared.jsonString()): no dialect or registered metaschema has that URI"
+                    ))
+            }
+        }
+        let location = Location(document: document, pointer: "")
+        resources[uri] = location
+        index(
+            value, at: location,
+            info: Info(base: uri, dialect: dialect, resourcePointer: "", vocabularies: vocabularies), depth: 0)
+        return document
+    }
+
+    /// The dialect and vocabularies for a `$schema` URI: a known draft, or a metaschema the registry
+    /// can load (its own `$schema` gives the dialect, its `$vocabulary` the vocabularies).
+    private func dialectNamed(_ text: String, at uri: String) -> (SchemaDialect, Vocabularies)? {
+        if let dialect = SchemaDialect(text) { return (dialect, .all) }
+        let target = URIReference(text).withoutFragment.description
+        guard target != uri, let metaschema = options.registry.document(for: target),
+            case .object(let object) = metaschema
+        else { return nil }
+        var dialect = options.defaultDialect
+        if let declared = object["$schema"]?.string, let found = SchemaDialect(declared) { dialect = found }
+        guard case .object(let declared)? = object["$vocabulary"] else { return (dialect, .all) }
+        var vocabularies = Vocabularies()
+        for (vocabulary, _) in declared {
+            if vocabulary.hasSuffix("/vocab/validation") { vocabularies.validation = true }
+            if vocabulary.hasSuffix("/vocab/applicator") { vocabularies.applicator = true }
+            if vocabulary.hasSuffix("/vocab/format-assertion") { vocabularies.formatAssertion = true }
+        }
+        return (dialect, vocabularies)
+    }
+
+    private static let singleSchemaKeywords: [(String, SchemaDialect.Draft)] = [
+        ("additionalProperties", .draft4), ("additionalItems", .draft4), ("not", .draft4),
+        ("propertyNames", .draft6), ("contains", .draft6), ("if", .draft7), ("then", .draft7), ("else", .draft7),
+        ("unevaluatedItems", .draft2019), ("unevaluatedProperties", .draft2019), ("contentSchema", .draft2019),
+    ]
+    private static let schemaArrayKeywords: [(String, SchemaDialect.Draft)] = [
+        ("allOf", .draft4), ("anyOf", .draft4), ("oneOf", .draft4), ("prefixItems", .draft2020),
+    ]
+    private static let schemaMapKeywords: [(String, SchemaDialect.Draft)] = [
+        ("properties", .draft4), ("patternProperties", .draft4), ("definitions", .draft4), ("$defs", .draft2019),
+        ("dependentSchemas", .draft2019), ("dependencies", .draft4),
+    ]
+
+    private func index(_ value: JSONValue, at location: Location, info inherited: Info, depth: Int) {
+        guard depth < options.maximumSchemaDepth else {
+            problems.append(
+                SchemaProblem(
+                    location: inherited.base + "#" + inherited.resourcePointer,
+                    message: "the schema is nested more than \(options.maximumSchemaDepth) levels deep"))
+            return
+        }
+        guard case .object(let object) = value else {
+            infos[location] = inherited
+            return
+        }
+        var base = inherited.base
+        var dialect = inherited.dialect
+        var resourcePointer = inherited.resourcePointer
+        var vocabularies = inherited.vocabularies
+        let hasRef = object["$ref"] != nil
+        if let idValue = object[dialect.idKeyword], let id = idValue.string,
+            !(dialect.refOverridesSiblings && hasRef)
+        {
+            let resolved = URIReference(base).resolving(id)
+            if dialect.draft <= .draft7 && id.hasPrefix("#") {
+                anchors[base + "#" + String(id.dropFirst())] = location
+            } else {
+                let newBase = resolved.withoutFragment.description
+                if let schema = object["$schema"]?.string, let (found, vocabulary) = dialectNamed(schema, at: newBase) {
+                    dialect = found
+                    vocabularies = vocabulary
+                }
+                if resources[newBase] == nil || resources[newBase] == location {
+                    resources[newBase] = location
+                }
+                base = newBase
+                resourcePointer = ""
+                if dialect.draft <= .draft7, let fragment = resolved.fragment, !fragment.isEmpty {
+                    anchors[newBase + "#" + fragment] = location
+                }
+            }
+        }
+        if dialect.draft >= .draft2019, let anchor = object["$anchor"]?.string {
+            anchors[base + "#" + anchor] = location
+        }
+        if dialect.draft >= .draft2020, let anchor = object["$dynamicAnchor"]?.string {
+            anchors[base + "#" + anchor] = location
+            dynamicAnchorNames[base, default: [:]][anchor] = location
+        }
+        let info = Info(base: base, dialect: dialect, resourcePointer: resourcePointer, vocabularies: vocabularies)
+        infos[location] = info
+        if dialect.refOverridesSiblings && hasRef && dialect.draft >= .draft6 {
+            // Siblings of $ref are not schema keywords, but definitions next to it are still
+            // reachable by pointer; index them for their identifiers.
+        }
+
+        func child(_ value: JSONValue, _ tokens: String...) {
+            let suffix = tokens.map { "/" + JSONPointerToken.escape($0) }.joined()
+            let childInfo = Info(
+                base: base, dialect: dialect, resourcePointer: resourcePointer + suffix, vocabularies: vocabularies)
+            index(
+                value, at: Location(document: location.document, pointer: location.pointer + suffix), info: childInfo,
+                depth: depth + 1)
+        }
+        for (keyword, since) in Self.singleSchemaKeywords where dialect.draft >= since {
+            if let value = object[keyword], value.isSchemaShaped { child(value, keyword) }
+        }
+        for (keyword, since) in Self.schemaArrayKeywords where dialect.draft >= since {
+            if case .array(let elements)? = object[keyword] {
+                for (position, element) in elements.enumerated() { child(element, keyword, String(position)) }
+            }
+        }
+        if let items = object["items"] {
+            if case .array(let elements) = items, dialect.itemsArrayForm {
+                for (position, element) in elements.enumerated() { child(element, "items", String(position)) }
+            } else if items.isSchemaShaped {
+                child(items, "items")
+            }
+        }
+        for (keyword, since) in Self.schemaMapKeywords where dialect.draft >= since {
+            if case .object(let members)? = object[keyword] {
+                for (name, value) in members where value.isSchemaShaped { child(value, keyword, name) }
+            }
+        }
+    }
+
+    /// The info of a location no walk reached (a `$ref` into an unknown keyword): indexed now from
+    /// its nearest indexed ancestor.
+    private func info(for location: Location) -> Info? {
+        if let info = infos[location] { return info }
+        guard var tokens = JSONPointerToken.tokens(location.pointer) else { return nil }
+        var suffix: [String] = []
+        while let last = tokens.popLast() {
+            suffix.insert(last, at: 0)
+            let pointer = tokens.map { "/" + JSONPointerToken.escape($0) }.joined()
+            if let ancestor = infos[Location(document: location.document, pointer: pointer)] {
+                guard let value = JSONPointerToken.resolve(location.pointer, in: documents[location.document]) else {
+                    return nil
+                }
+                let derived = Info(
+                    base: ancestor.base, dialect: ancestor.dialect,
+                    resourcePointer: ancestor.resourcePointer
+                        + suffix.map { "/" + JSONPointerToken.escape($0) }.joined(),
+                    vocabularies: ancestor.vocabularies)
+                index(value, at: location, info: derived, depth: 0)
+                return infos[location]
+            }
+        }
+        return nil
+    }
+
+    // MARK: References
+
+    /// Resolves `reference` against `base` to a location, loading remote documents from the registry.
+    func resolve(_ reference: String, base: String) -> Location? {
+        let target = URIReference(base).resolving(reference)
+        let uri = target.withoutFragment.description
+        if resources[uri] == nil {
+            if let document = options.registry.document(for: uri) ?? BundledMetaschemas.document(for: uri) {
+                addDocument(document, uri: uri)
+            }
+        }
+        guard let resource = resources[uri] else { return nil }
+        let fragment = (target.fragment ?? "").removingPercentEncodingSafely
+        if fragment.isEmpty { return resource }
+        if fragment.hasPrefix("/") {
+            let location = Location(document: resource.document, pointer: resource.pointer + fragment)
+            guard JSONPointerToken.resolve(location.pointer, in: documents[location.document]) != nil else {
+                return nil
+            }
+            return location
+        }
+        return anchors[uri + "#" + fragment]
+    }
+
+    /// The node for `location`, compiled later if new.
+    func node(at location: Location) -> Int {
+        if let existing = nodeIndex[location] { return existing }
+        let index = nodes.count
+        nodes.append(.placeholder())
+        nodeIndex[location] = index
+        queue.append((index, location))
+        return index
+    }
+
+    /// Compiles every queued node.
+    func drain() {
+        while let (index, location) = queue.popLast() {
+            compile(index, at: location)
+        }
+    }
+
+    // MARK: Compiling one node
+
+    private func compile(_ index: Int, at location: Location) {
+        guard let info = info(for: location),
+            let value = JSONPointerToken.resolve(location.pointer, in: documents[location.document])
+        else {
+            problems.append(SchemaProblem(location: "#" + location.pointer, message: "no schema at this location"))
+            return
+        }
+        let root = resources[info.base].map { node(at: $0) } ?? index
+        var compiled = SchemaNode(
+            boolean: nil, resourceURI: info.base, pointer: info.resourcePointer, resourceRoot: root,
+            dialect: info.dialect)
+        if info.resourcePointer.isEmpty, let names = dynamicAnchorNames[info.base] {
+            compiled.dynamicAnchors = names.mapValues { node(at: $0) }
+        }
+        switch value {
+        case .bool(let flag):
+            compiled.boolean = flag
+        case .object(let object):
+            var context = KeywordCompiler(
+                compiler: self, object: object, location: location, info: info, node: compiled)
+            context.compileAll()
+            compiled = context.node
+        default:
+            problems.append(
+                SchemaProblem(
+                    location: info.base + "#" + info.resourcePointer,
+                    message: "a schema must be an object or a boolean, not \(value.kind)"))
+            compiled.boolean = true
+        }
+        nodes[index] = compiled
+    }
+
+    func report(_ message: String, at location: String) {
+        problems.append(SchemaProblem(location: location, message: message))
+    }
+}
+
+/// Which vocabularies a schema's metaschema turns on (2019-09 and later); all by default.
+struct Vocabularies: Hashable, Sendable {
+    var validation = false
+    var applicator = false
+    var formatAssertion = false
+
+    static let all = Vocabularies(validation: true, applicator: true, formatAssertion: false)
+}
+
+extension JSONValue {
+    /// Objects and Booleans: what a subschema can be.
+    var isSchemaShaped: Bool {
+        switch self {
+        case .object, .bool: return true
+        default: return false
+        }
+    }
+}
+
+extension String {
+    /// Percent-decoded (RFC 3986), leaving malformed escapes as they are.
+    var removingPercentEncodingSafely: String {
+        guard contains("%") else { return self }
+        var bytes: [UInt8] = []
+        let utf8 = Array(self.utf8)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
+                let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2])
+            {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+private func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case 0x30...0x39: return byte - 0x30
+    case 0x41...0x46: return byte - 0x41 + 10
+    case 0x61...0x66: return byte - 0x61 + 10
+    default: return nil
+    }
+}

@@ -1,0 +1,172 @@
+import AssayCore
+import AssayJSON
+
+/// One compiled schema (or subschema): its keywords with their operands, and where it lives.
+///
+/// A class so evaluation reads a node with one reference count instead of copying its fields; it is
+/// mutated only while the compiler builds it, before any ``JSONSchema`` shares it, hence
+/// `@unchecked Sendable`.
+final class SchemaNode: @unchecked Sendable {
+    /// `true`/`false` schemas.
+    var boolean: Bool?
+    var keywords: [Keyword] = []
+    /// The absolute URI of the schema resource this schema belongs to (no fragment).
+    var resourceURI: String
+    /// The JSON Pointer of this schema inside its resource.
+    var pointer: String
+    /// The node of the resource's root: the dynamic scope is a list of these.
+    var resourceRoot: Int
+    /// `$dynamicAnchor` names declared anywhere in this resource (kept on its root): name → node.
+    var dynamicAnchors: [String: Int] = [:]
+    /// This schema's own `$dynamicAnchor` name.
+    var dynamicAnchor: String?
+    /// 2019-09 `$recursiveAnchor: true`.
+    var recursiveAnchor = false
+    var dialect: SchemaDialect
+
+    /// Whether evaluating this node needs to know which properties or items its neighbours evaluated.
+    var tracksEvaluation = false
+
+    init(boolean: Bool?, resourceURI: String, pointer: String, resourceRoot: Int, dialect: SchemaDialect) {
+        self.boolean = boolean
+        self.resourceURI = resourceURI
+        self.pointer = pointer
+        self.resourceRoot = resourceRoot
+        self.dialect = dialect
+    }
+
+    static func placeholder() -> SchemaNode {
+        SchemaNode(boolean: true, resourceURI: "", pointer: "", resourceRoot: 0, dialect: .draft2020_12)
+    }
+
+    /// `absoluteKeywordLocation` of `keyword` in this node.
+    func absoluteLocation(of keyword: String) -> String {
+        resourceURI + "#" + pointer + (keyword.isEmpty ? "" : "/" + JSONPointerToken.escape(keyword))
+    }
+}
+
+/// A keyword with its compiled operand; `name` is the keyword as written, for locations.
+final class Keyword: Sendable {
+    let name: String
+    let kind: KeywordKind
+
+    init(name: String, kind: KeywordKind) {
+        self.name = name
+        self.kind = kind
+    }
+}
+
+/// A compiled format check.
+enum FormatCheck: Sendable {
+    case known(SchemaFormat)
+    /// `hostname` as drafts 4 and 6 test it: RFC 1123 without the IDNA rules.
+    case rfc1123Hostname
+    case unknown(String)
+}
+
+enum KeywordKind: Sendable {
+    case type([JSONTypeName])
+    /// `enum`, with a hash set of the values when there are many.
+    case enumeration([JSONValue], set: Set<JSONValue>?)
+    case constant(JSONValue)
+    case multipleOf(JSONNumber)
+    case maximum(JSONNumber, exclusive: Bool)
+    case minimum(JSONNumber, exclusive: Bool)
+    case maxLength(Int)
+    case minLength(Int)
+    case pattern(LinearRegex)
+    case maxItems(Int)
+    case minItems(Int)
+    case uniqueItems
+    case maxProperties(Int)
+    case minProperties(Int)
+    case required([String])
+    case dependentRequired([(String, [String])])
+    case properties([(String, Int)], lookup: [String: Int])
+    case patternProperties([(LinearRegex, Int)])
+    /// `additionalProperties`, with the names and patterns of its neighbours `properties` and
+    /// `patternProperties`.
+    case additionalProperties(Int, names: Set<String>, patterns: [LinearRegex])
+    case propertyNames(Int)
+    case allOf([Int])
+    case anyOf([Int])
+    case oneOf([Int])
+    case not(Int)
+    case conditional(condition: Int, then: Int?, otherwise: Int?)
+    case dependentSchemas([(String, Int)])
+    case prefixItems([Int])
+    /// `items` applying to every element from `after` on (2020-12 after `prefixItems`, or the
+    /// single-schema form of older drafts with `after` 0).
+    case items(Int, after: Int)
+    /// Older drafts' array form of `items`.
+    case itemsArray([Int])
+    /// Older drafts' `additionalItems`, after an `items` array of `after` schemas.
+    case additionalItems(Int, after: Int)
+    case contains(Int, minimum: Int, maximum: Int?)
+    case unevaluatedItems(Int)
+    case unevaluatedProperties(Int)
+    case ref(Int)
+    /// `$dynamicRef`: the statically resolved node, and the anchor name when the reference is dynamic.
+    case dynamicRef(Int, anchor: String?)
+    case recursiveRef(Int)
+    case format(FormatCheck)
+    /// Draft 7's content assertions (later drafts make them annotations): base64 and/or JSON.
+    case content(base64: Bool, json: Bool)
+    /// `formatMinimum`, `formatMaximum` and their exclusive forms, for `date`, `time` and `date-time`.
+    case formatBound(SchemaFormat, bound: String, isMaximum: Bool, exclusive: Bool)
+}
+
+/// JSON Schema's type names.
+enum JSONTypeName: String, Sendable {
+    case null, boolean, integer, number, string, array, object
+
+    @inline(__always) func matches(_ value: JSONValue) -> Bool {
+        switch (self, value) {
+        case (.null, .null), (.boolean, .bool), (.string, .string), (.array, .array), (.object, .object): return true
+        case (.number, .number): return true
+        case (.integer, .number(let number)): return number.isInteger
+        default: return false
+        }
+    }
+}
+
+/// JSON Pointer tokens (RFC 6901).
+enum JSONPointerToken {
+    static func escape(_ token: String) -> String {
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
+        return token.replacing("~", with: "~0").replacing("/", with: "~1")
+    }
+
+    static func unescape(_ token: Substring) -> String {
+        guard token.utf8.contains(UInt8(ascii: "~")) else { return String(token) }
+        return String(token).replacing("~1", with: "/").replacing("~0", with: "~")
+    }
+
+    /// The tokens of `pointer` (`""` is the whole document), or `nil` when it does not start with `/`.
+    static func tokens(_ pointer: String) -> [String]? {
+        if pointer.isEmpty { return [] }
+        guard pointer.hasPrefix("/") else { return nil }
+        return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(unescape)
+    }
+
+    /// The value at `pointer` in `value`.
+    static func resolve(_ pointer: String, in value: JSONValue) -> JSONValue? {
+        guard let tokens = tokens(pointer) else { return nil }
+        var current = value
+        for token in tokens {
+            switch current {
+            case .object(let object):
+                guard let next = object[token] else { return nil }
+                current = next
+            case .array(let elements):
+                guard let index = Int(token), index >= 0, index < elements.count,
+                    token == "0" || !token.hasPrefix("0")
+                else { return nil }
+                current = elements[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+}

@@ -1,0 +1,416 @@
+import AssayCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The `format` values Assay checks when formats are asserted.
+///
+/// Formats apply to strings only: a number with `format: "email"` is valid, as the specification
+/// says. Unknown formats are accepted (they are annotations).
+public enum SchemaFormat: String, Sendable, CaseIterable {
+    case email
+    case idnEmail = "idn-email"
+    case hostname
+    case idnHostname = "idn-hostname"
+    case ipv4
+    case ipv6
+    case uri
+    case uriReference = "uri-reference"
+    case iri
+    case iriReference = "iri-reference"
+    case uriTemplate = "uri-template"
+    case jsonPointer = "json-pointer"
+    case relativeJSONPointer = "relative-json-pointer"
+    case date
+    case time
+    case dateTime = "date-time"
+    case duration
+    case uuid
+    case regex
+
+    /// Whether `text` is valid for the format.
+    public func isValid(_ text: String) -> Bool {
+        switch self {
+        case .email: return EmailAddressValidator(options: Self.asciiEmail).isValid(text)
+        case .idnEmail: return Self.isIDNEmail(text)
+        case .hostname: return Hostname.isValid(text, international: false, idna: true)
+        case .idnHostname: return Hostname.isValid(text, international: true, idna: true)
+        case .ipv4: return IPAddress.isValidIPv4(text)
+        case .ipv6: return IPAddress.isValidIPv6(text)
+        case .uri: return URIValidator.isValidURI(text)
+        case .uriReference: return URIValidator.isValidURIReference(text)
+        case .iri: return URIValidator.isValidIRI(text)
+        case .iriReference: return URIValidator.isValidIRIReference(text)
+        case .uriTemplate: return Self.isURITemplate(text)
+        case .jsonPointer: return Self.isJSONPointer(text[...])
+        case .relativeJSONPointer: return Self.isRelativeJSONPointer(text)
+        case .date: return RFC3339.date(text) != nil
+        case .time: return RFC3339.time(text) != nil
+        case .dateTime: return RFC3339.dateTime(text) != nil
+        case .duration: return Self.isDuration(text)
+        case .uuid: return Self.isUUID(text)
+        case .regex: return Self.isECMARegex(text)
+        }
+    }
+
+    /// RFC 6531: the local part may hold any non-ASCII code point (`UTF8-non-ascii`), controls and
+    /// noncharacters included; the domain is an internationalized host name.
+    static func isIDNEmail(_ text: String) -> Bool {
+        guard let at = text.lastIndex(of: "@") else { return false }
+        let local = String(String.UnicodeScalarView(text[..<at].unicodeScalars.map { $0.isASCII ? $0 : "x" }))
+        return EmailAddressValidator(options: .rfc).isValid(local + text[at...])
+    }
+
+    private static let asciiEmail = EmailAddressValidator.Options(
+        allowsInternational: false, allowsQuotedLocalPart: true, allowsDomainLiteral: true)
+
+    static func isJSONPointer(_ text: Substring) -> Bool {
+        guard text.isEmpty || text.hasPrefix("/") else { return false }
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            if scalar == "~" {
+                guard let next = scalars.next(), next == "0" || next == "1" else { return false }
+            }
+        }
+        return true
+    }
+
+    static func isRelativeJSONPointer(_ text: String) -> Bool {
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits == "0" || !digits.hasPrefix("0") else { return false }
+        var rest = text[digits.endIndex...]
+        // An index adjustment: `+N` or `-N` (draft 2020-12's relative JSON pointer).
+        if rest.first == "+" || rest.first == "-" {
+            let adjustment = rest.dropFirst().prefix { $0.isASCII && $0.isNumber }
+            guard !adjustment.isEmpty, adjustment == "0" || !adjustment.hasPrefix("0") else { return false }
+            rest = rest[adjustment.endIndex...]
+        }
+        return rest == "#" || isJSONPointer(rest)
+    }
+
+    static func isUUID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66) else {
+                    return false
+                }
+            }
+        }
+        return true
+    }
+
+    /// RFC 3339 appendix A's `duration`: `P` then date parts (`Y`, `M`, `D` in order) and/or `T` and
+    /// time parts (`H`, `M`, `S` in order), or weeks alone (`PnW`).
+    static func isDuration(_ text: String) -> Bool {
+        var scalars = Array(text.unicodeScalars)[...]
+        guard scalars.first == "P" else { return false }
+        scalars = scalars.dropFirst()
+        guard !scalars.isEmpty else { return false }
+        func units(_ part: ArraySlice<Unicode.Scalar>, _ order: [Unicode.Scalar]) -> [Unicode.Scalar]? {
+            var found: [Unicode.Scalar] = []
+            var digits = 0
+            for scalar in part {
+                if ("0"..."9").contains(scalar) {
+                    digits += 1
+                } else {
+                    guard digits > 0, order.contains(scalar) else { return nil }
+                    found.append(scalar)
+                    digits = 0
+                }
+            }
+            guard digits == 0 else { return nil }
+            // Units must appear in order, each once, and be consecutive (no gaps in the grammar's chains).
+            let positions = found.compactMap { order.firstIndex(of: $0) }
+            guard positions == positions.sorted(), Set(positions).count == positions.count else { return nil }
+            if let first = positions.first, let last = positions.last, last - first + 1 != positions.count {
+                return nil
+            }
+            return found
+        }
+        if scalars.last == "W" {
+            return units(scalars, ["W"]) == ["W"]
+        }
+        let tIndex = scalars.firstIndex(of: "T")
+        let datePart = scalars[..<(tIndex ?? scalars.endIndex)]
+        guard let dateUnits = units(datePart, ["Y", "M", "D"]) else { return false }
+        if let tIndex {
+            let timePart = scalars[(tIndex + 1)...]
+            guard let timeUnits = units(timePart, ["H", "M", "S"]), !timeUnits.isEmpty else { return false }
+            return true
+        }
+        return !dateUnits.isEmpty
+    }
+
+    /// RFC 6570 level 4 syntax: literals, and expressions `{op? varspec,…}` with prefix (`:n`) or
+    /// explode (`*`) modifiers.
+    static func isURITemplate(_ text: String) -> Bool {
+        var inside = false
+        var expression = ""
+        for scalar in text.unicodeScalars {
+            if inside {
+                if scalar == "}" {
+                    guard isTemplateExpression(expression) else { return false }
+                    inside = false
+                    expression = ""
+                } else if scalar == "{" {
+                    return false
+                } else {
+                    expression.unicodeScalars.append(scalar)
+                }
+            } else if scalar == "{" {
+                inside = true
+            } else if scalar == "}" || scalar == " " || scalar == "\"" || scalar == "<" || scalar == ">"
+                || scalar == "\\" || scalar == "^" || scalar == "`" || scalar == "|" || scalar.value < 0x20
+                || scalar.value == 0x7F
+            {
+                return false
+            }
+        }
+        return !inside
+    }
+
+    private static func isTemplateExpression(_ expression: String) -> Bool {
+        var body = Substring(expression)
+        if let first = body.first, "+#./;?&=,!@|".contains(first) { body = body.dropFirst() }
+        guard !body.isEmpty else { return false }
+        for spec in body.split(separator: ",", omittingEmptySubsequences: false) {
+            var name = spec
+            if name.hasSuffix("*") {
+                name = name.dropLast()
+            } else if let colon = name.firstIndex(of: ":") {
+                let length = name[name.index(after: colon)...]
+                guard !length.isEmpty, length.count <= 4, length.allSatisfy({ $0.isASCII && $0.isNumber }),
+                    length.first != "0"
+                else { return false }
+                name = name[..<colon]
+            }
+            guard !name.isEmpty, !name.hasPrefix("."), !name.hasSuffix("."), !name.contains(".."),
+                name.unicodeScalars.allSatisfy({
+                    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+                        || $0 == "." || $0 == "%"
+                })
+            else { return false }
+        }
+        return true
+    }
+
+    /// ECMA-262 pattern syntax. Backreferences and lookaround are valid ECMA-262 (the linear engine
+    /// refuses to run them, but they are not malformed).
+    static func isECMARegex(_ text: String) -> Bool {
+        do {
+            _ = try LinearRegex(text)
+            return true
+        } catch {
+            return error.isUnsupportedFeature
+        }
+    }
+}
+
+/// Host names after RFC 1123 (and, for `idn-hostname`, the IDNA2008 rules the test suite checks).
+enum Hostname {
+    /// `idna: false` checks RFC 1123 alone (drafts 4 and 6 test that: `a--b` is a valid name there).
+    static func isValid(_ text: String, international: Bool, idna: Bool) -> Bool {
+        var name = text
+        if international {
+            // IDNA label separators: ideographic full stop and its fullwidth and halfwidth forms.
+            name = String(
+                String.UnicodeScalarView(
+                    name.unicodeScalars.map { ["\u{3002}", "\u{FF0E}", "\u{FF61}"].contains($0) ? "." : $0 }))
+        }
+        guard !name.isEmpty else { return false }
+        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        var asciiLength = 0
+        var unicodeLabels: [String] = []
+        for label in labels {
+            guard !label.isEmpty else { return false }
+            let isASCII = label.unicodeScalars.allSatisfy(\.isASCII)
+            var unicodeLabel = String(label)
+            if isASCII {
+                guard label.utf8.count <= 63 else { return false }
+                asciiLength += label.utf8.count + 1
+                guard
+                    label.unicodeScalars.allSatisfy({
+                        $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-"
+                    }),
+                    label.first != "-", label.last != "-"
+                else { return false }
+                let lower = label.lowercased()
+                if !idna { continue }
+                if lower.hasPrefix("xn--") {
+                    guard let decoded = Punycode.decode(String(lower.dropFirst(4))), !decoded.isEmpty,
+                        !decoded.unicodeScalars.allSatisfy(\.isASCII),
+                        "xn--" + Punycode.encode(decoded) == lower
+                    else { return false }
+                    unicodeLabel = decoded
+                } else if Array(label.utf8).count >= 4, Array(label.utf8)[2] == UInt8(ascii: "-"),
+                    Array(label.utf8)[3] == UInt8(ascii: "-")
+                {
+                    return false
+                } else {
+                    continue
+                }
+            } else {
+                guard international else { return false }
+                let encoded = "xn--" + Punycode.encode(String(label))
+                guard encoded.utf8.count <= 63 else { return false }
+                asciiLength += encoded.utf8.count + 1
+            }
+            guard isValidUnicodeLabel(unicodeLabel) else { return false }
+            unicodeLabels.append(unicodeLabel)
+        }
+        guard asciiLength - 1 <= 253 else { return false }
+        if idna, unicodeLabels.contains(where: { $0.unicodeScalars.contains { Bidi.isRightToLeft(Bidi.category($0)) } })
+        {
+            // A Bidi domain name: every label must satisfy the Bidi rule (RFC 5893 section 2).
+            let all = labels.map { label -> String in
+                let lower = label.lowercased()
+                if lower.hasPrefix("xn--"), let decoded = Punycode.decode(String(lower.dropFirst(4))) { return decoded }
+                return String(label)
+            }
+            return all.allSatisfy(Bidi.satisfiesRule)
+        }
+        return true
+    }
+
+    /// IDNA2008 (RFC 5891, 5892) checks on a label in Unicode form.
+    static func isValidUnicodeLabel(_ label: String) -> Bool {
+        let scalars = Array(label.unicodeScalars)
+        guard let first = scalars.first, let last = scalars.last else { return false }
+        if first == "-" || last == "-" { return false }
+        if scalars.count >= 4 && scalars[2] == "-" && scalars[3] == "-" { return false }
+        // A label must not start with a combining mark.
+        switch first.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return false
+        default: break
+        }
+        var hasArabicIndic = false
+        var hasExtendedArabicIndic = false
+        for (index, scalar) in scalars.enumerated() {
+            let value = scalar.value
+            // DISALLOWED code points the suite exercises, and anything that is not a letter, mark,
+            // digit or hyphen.
+            if [0x00DF, 0x03C2, 0x06FD, 0x06FE, 0x0F0B, 0x3007].contains(value) { continue }  // PVALID exceptions
+            if [0x0640, 0x07FA, 0x302E, 0x302F, 0x3031, 0x3032, 0x3033, 0x3034, 0x3035, 0x303B].contains(value) {
+                return false
+            }
+            switch value {
+            case 0x00B7:  // MIDDLE DOT: only between two 'l'.
+                guard index > 0, index < scalars.count - 1, scalars[index - 1] == "l", scalars[index + 1] == "l" else {
+                    return false
+                }
+                continue
+            case 0x0375:  // GREEK LOWER NUMERAL SIGN: followed by Greek.
+                guard index < scalars.count - 1, isGreek(scalars[index + 1]) else { return false }
+                continue
+            case 0x05F3, 0x05F4:  // HEBREW GERESH and GERSHAYIM: preceded by Hebrew.
+                guard index > 0, isHebrew(scalars[index - 1]) else { return false }
+                continue
+            case 0x30FB:  // KATAKANA MIDDLE DOT: some Hiragana, Katakana or Han in the label.
+                guard scalars.contains(where: { isJapanese($0) && $0.value != 0x30FB }) else { return false }
+                continue
+            case 0x0660...0x0669: hasArabicIndic = true
+            case 0x06F0...0x06F9: hasExtendedArabicIndic = true
+            case 0x200D:  // ZERO WIDTH JOINER: after a virama.
+                guard index > 0, scalars[index - 1].properties.canonicalCombiningClass.rawValue == 9 else {
+                    return false
+                }
+                continue
+            case 0x200C:  // ZERO WIDTH NON-JOINER: after a virama, or between joining letters.
+                guard index > 0 else { return false }
+                if scalars[index - 1].properties.canonicalCombiningClass.rawValue == 9 { continue }
+                guard index < scalars.count - 1, Bidi.isJoining(scalars[index - 1]), Bidi.isJoining(scalars[index + 1])
+                else { return false }
+                continue
+            default: break
+            }
+            if scalar == "-" { continue }
+            let category = scalar.properties.generalCategory
+            switch category {
+            case .lowercaseLetter, .otherLetter, .modifierLetter, .nonspacingMark, .spacingMark, .enclosingMark,
+                .decimalNumber:
+                continue
+            case .uppercaseLetter, .titlecaseLetter:
+                return false
+            default:
+                return false
+            }
+        }
+        return !(hasArabicIndic && hasExtendedArabicIndic)
+    }
+
+    private static func isGreek(_ scalar: Unicode.Scalar) -> Bool {
+        (0x0370...0x03FF).contains(scalar.value) || (0x1F00...0x1FFF).contains(scalar.value)
+    }
+
+    private static func isHebrew(_ scalar: Unicode.Scalar) -> Bool { (0x0590...0x05FF).contains(scalar.value) }
+
+    private static func isJapanese(_ scalar: Unicode.Scalar) -> Bool {
+        (0x3040...0x309F).contains(scalar.value) || (0x30A0...0x30FF).contains(scalar.value)
+            || (0x4E00...0x9FFF).contains(scalar.value) || (0x3400...0x4DBF).contains(scalar.value)
+    }
+}
+
+/// The parts of the Unicode Bidi classes the IDNA Bidi rule needs, by block (the standard library
+/// does not expose Bidi_Class).
+enum Bidi {
+    enum Category { case l, r, al, an, en, nsm, other }
+
+    static func category(_ scalar: Unicode.Scalar) -> Category {
+        let value = scalar.value
+        switch value {
+        case 0x30...0x39, 0x06F0...0x06F9: return .en
+        case 0x0660...0x0669, 0x066B, 0x066C: return .an
+        default: break
+        }
+        let category = scalar.properties.generalCategory
+        if category == .nonspacingMark || category == .enclosingMark { return .nsm }
+        let isLetter: Bool
+        switch category {
+        case .lowercaseLetter, .uppercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .spacingMark,
+            .letterNumber, .otherSymbol:
+            isLetter = true
+        default: isLetter = false
+        }
+        guard isLetter else { return .other }
+        switch value {
+        case 0x0590...0x05FF, 0x07C0...0x07FF, 0xFB1D...0xFB4F: return .r
+        case 0x0600...0x06FF, 0x0700...0x074F, 0x0750...0x077F, 0x0780...0x07BF, 0x08A0...0x08FF, 0xFB50...0xFDFF,
+            0xFE70...0xFEFF:
+            return .al
+        default: return .l
+        }
+    }
+
+    static func isRightToLeft(_ category: Category) -> Bool { category == .r || category == .al || category == .an }
+
+    /// Dual- or right-joining letters (Arabic, Syriac, NKo): what the ZERO WIDTH NON-JOINER rule needs.
+    static func isJoining(_ scalar: Unicode.Scalar) -> Bool {
+        category(scalar) == .al || (0x07CA...0x07EA).contains(scalar.value)
+    }
+
+    /// RFC 5893 section 2, rules 1 to 6.
+    static func satisfiesRule(_ label: String) -> Bool {
+        let categories = label.unicodeScalars.map(category)
+        guard let first = categories.first else { return true }
+        let significant = categories.filter { $0 != .nsm }
+        guard let last = significant.last else { return false }
+        switch first {
+        case .r, .al:
+            guard categories.allSatisfy({ $0 != .l }) else { return false }
+            guard [.r, .al, .en, .an].contains(last) else { return false }
+            return !(categories.contains(.en) && categories.contains(.an))
+        case .l:
+            guard categories.allSatisfy({ $0 != .r && $0 != .al && $0 != .an }) else { return false }
+            return last == .l || last == .en
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,115 @@
+/// A URI reference split into its RFC 3986 parts, with resolution against a base (section 5.2).
+struct URIReference: Hashable, Sendable, CustomStringConvertible {
+    var scheme: String?
+    var authority: String?
+    var path: String
+    var query: String?
+    var fragment: String?
+
+    /// Splits `text` with RFC 3986 appendix B's regular expression, written out by hand.
+    init(_ text: String) {
+        var rest = Substring(text)
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = String(rest[rest.index(after: hash)...])
+            rest = rest[..<hash]
+        }
+        if let mark = rest.firstIndex(of: "?") {
+            query = String(rest[rest.index(after: mark)...])
+            rest = rest[..<mark]
+        }
+        if let colon = rest.firstIndex(of: ":"), URIReference.isScheme(rest[..<colon]) {
+            scheme = String(rest[..<colon])
+            rest = rest[rest.index(after: colon)...]
+        }
+        if rest.hasPrefix("//") {
+            let afterSlashes = rest.dropFirst(2)
+            let end = afterSlashes.firstIndex(of: "/") ?? afterSlashes.endIndex
+            authority = String(afterSlashes[..<end])
+            rest = afterSlashes[end...]
+        }
+        path = String(rest)
+    }
+
+    private static func isScheme(_ text: Substring) -> Bool {
+        guard let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+        }
+    }
+
+    var description: String {
+        var result = ""
+        if let scheme { result += scheme + ":" }
+        if let authority { result += "//" + authority }
+        result += path
+        if let query { result += "?" + query }
+        if let fragment { result += "#" + fragment }
+        return result
+    }
+
+    /// The reference without its fragment.
+    var withoutFragment: URIReference {
+        var copy = self
+        copy.fragment = nil
+        return copy
+    }
+
+    /// Resolves `reference` against this (absolute) base: RFC 3986 section 5.2.2.
+    func resolving(_ reference: URIReference) -> URIReference {
+        var target = URIReference("")
+        if reference.scheme != nil {
+            target = reference
+            target.path = Self.removeDotSegments(reference.path)
+            return target
+        }
+        target.scheme = scheme
+        if reference.authority != nil {
+            target.authority = reference.authority
+            target.path = Self.removeDotSegments(reference.path)
+            target.query = reference.query
+        } else {
+            target.authority = authority
+            if reference.path.isEmpty {
+                target.path = path
+                target.query = reference.query ?? query
+            } else {
+                if reference.path.hasPrefix("/") {
+                    target.path = Self.removeDotSegments(reference.path)
+                } else {
+                    target.path = Self.removeDotSegments(merge(reference.path))
+                }
+                target.query = reference.query
+            }
+        }
+        target.fragment = reference.fragment
+        return target
+    }
+
+    func resolving(_ text: String) -> URIReference { resolving(URIReference(text)) }
+
+    private func merge(_ referencePath: String) -> String {
+        if authority != nil && path.isEmpty { return "/" + referencePath }
+        guard let slash = path.lastIndex(of: "/") else { return referencePath }
+        return String(path[...slash]) + referencePath
+    }
+
+    static func removeDotSegments(_ input: String) -> String {
+        var segments: [Substring] = []
+        let parts = input.split(separator: "/", omittingEmptySubsequences: false)
+        for (index, part) in parts.enumerated() {
+            let isLast = index == parts.count - 1
+            switch part {
+            case ".":
+                if isLast { segments.append("") }
+            case "..":
+                if segments.count > 1 || (segments.count == 1 && !segments[0].isEmpty) { segments.removeLast() }
+                if isLast { segments.append("") }
+            default:
+                segments.append(part)
+            }
+        }
+        var output = segments.joined(separator: "/")
+        if input.hasPrefix("/") && !output.hasPrefix("/") { output = "/" + output }
+        return output
+    }
+}

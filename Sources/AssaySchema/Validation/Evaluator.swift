@@ -1,0 +1,773 @@
+import AssayCore
+import AssayJSON
+
+/// Which properties and items the keywords of a schema (and its in-place subschemas) evaluated:
+/// what `unevaluatedProperties` and `unevaluatedItems` look at.
+struct Evaluated {
+    var properties: Set<String> = []
+    var allProperties = false
+    var itemsPrefix = 0
+    var allItems = false
+    var itemIndices: Set<Int> = []
+
+    mutating func merge(_ other: Evaluated) {
+        if other.allProperties {
+            allProperties = true
+        } else if !allProperties {
+            properties.formUnion(other.properties)
+        }
+        if other.allItems { allItems = true }
+        itemsPrefix = max(itemsPrefix, other.itemsPrefix)
+        itemIndices.formUnion(other.itemIndices)
+    }
+
+    func hasProperty(_ name: String) -> Bool { allProperties || properties.contains(name) }
+    func hasItem(_ index: Int) -> Bool { allItems || index < itemsPrefix || itemIndices.contains(index) }
+}
+
+/// Evaluates one instance against a compiled schema. Not shared between threads: each validation
+/// makes its own. A struct with mutating methods, so access to its state is checked at compile time
+/// rather than at run time.
+struct Evaluator {
+    private let nodes: [SchemaNode]
+    private let root: Int
+    private let maximumReferenceDepth: Int
+    /// Whether errors are recorded (otherwise evaluation stops at the first failure).
+    private var collecting: Bool
+    private let limit: Int
+    private(set) var errors: [SchemaError] = []
+    private var instancePath: [PathComponent] = []
+    private var keywordPath: [String] = []
+    /// Resource roots entered, outermost first: the dynamic scope.
+    private var scope: [Int] = []
+    /// Schemas applied to the current instance without descending into it.
+    private var sameInstanceDepth = 0
+    private var overflowReported = false
+    /// How deep in the instance evaluation is.
+    private var instanceDepth = 0
+    private let maximumInstanceDepth: Int
+
+    init(schema: JSONSchema, collecting: Bool, limit: Int) {
+        self.nodes = schema.nodes
+        self.root = schema.root
+        self.maximumReferenceDepth = schema.options.maximumReferenceDepth
+        self.maximumInstanceDepth = schema.options.maximumInstanceDepth
+        self.collecting = collecting
+        self.limit = limit
+    }
+
+    mutating func run(_ instance: JSONValue) -> Bool {
+        var none: Evaluated? = nil
+        return evaluate(root, instance, &none)
+    }
+
+    private var full: Bool { errors.count >= limit }
+
+    // MARK: Errors
+
+    @inline(never)
+    private mutating func fail(
+        _ node: SchemaNode, _ keyword: String, _ code: IssueCode, _ messageKey: String? = nil,
+        _ parameters: [String: IssueValue] = [:], value: JSONValue, at extra: PathComponent? = nil
+    ) {
+        guard collecting, !full else { return }
+        var path = instancePath
+        if let extra { path.append(extra) }
+        var location = keywordPath.isEmpty ? "" : "/" + keywordPath.map(JSONPointerToken.escape).joined(separator: "/")
+        if !keyword.isEmpty { location += "/" + JSONPointerToken.escape(keyword) }
+        errors.append(
+            SchemaError(
+                instanceLocation: IssuePath(path), keywordLocation: location,
+                absoluteKeywordLocation: node.absoluteLocation(of: keyword), keyword: keyword, code: code,
+                messageKey: messageKey ?? code.identifier, parameters: parameters, value: value))
+    }
+
+    /// Whether `node` accepts `value`, without recording errors (for `anyOf`, `not`, `if`, `contains`…).
+    private mutating func test(_ index: Int, _ value: JSONValue, _ evaluated: inout Evaluated?) -> Bool {
+        let saved = collecting
+        collecting = false
+        defer { collecting = saved }
+        return evaluate(index, value, &evaluated)
+    }
+
+    private mutating func test(_ index: Int, _ value: JSONValue) -> Bool {
+        var none: Evaluated? = nil
+        return test(index, value, &none)
+    }
+
+    // MARK: Descending
+
+    /// Applies `index` to a child of the instance.
+    private mutating func child(
+        _ index: Int, _ value: JSONValue, _ component: PathComponent, _ keyword: String, _ sub: String? = nil
+    ) -> Bool {
+        if collecting {
+            keywordPath.append(keyword)
+            if let sub { keywordPath.append(sub) }
+            instancePath.append(component)
+        }
+        instanceDepth += 1
+        defer { instanceDepth -= 1 }
+        guard instanceDepth <= maximumInstanceDepth else {
+            if collecting { instancePath.removeLast() }
+            defer { if collecting { instancePath.append(component) } }
+            fail(
+                nodes[index], "", .malformed, "malformed",
+                ["detail": .string("the value is nested more than \(maximumInstanceDepth) levels deep")], value: value,
+                at: component)
+            return false
+        }
+        let savedDepth = sameInstanceDepth
+        sameInstanceDepth = 0
+        defer {
+            sameInstanceDepth = savedDepth
+            if collecting {
+                keywordPath.removeLast(sub == nil ? 1 : 2)
+                instancePath.removeLast()
+            }
+        }
+        var none: Evaluated? = nil
+        return evaluate(index, value, &none)
+    }
+
+    // MARK: Evaluation
+
+    mutating func evaluate(_ index: Int, _ value: JSONValue, _ evaluated: inout Evaluated?) -> Bool {
+        let node = nodes[index]
+        if let flag = node.boolean {
+            if !flag { fail(node, "", .notAllowed, "schema.false", value: value) }
+            return flag
+        }
+        sameInstanceDepth += 1
+        defer { sameInstanceDepth -= 1 }
+        guard sameInstanceDepth <= maximumReferenceDepth else {
+            if !overflowReported || collecting {
+                overflowReported = true
+                fail(
+                    node, "", .malformed, "malformed",
+                    [
+                        "detail": .string(
+                            "schemas apply to this value through more than \(maximumReferenceDepth) references in a row (a $ref cycle?)"
+                        )
+                    ],
+                    value: value)
+            }
+            return false
+        }
+        let enteredResource = scope.last != node.resourceRoot
+        if enteredResource { scope.append(node.resourceRoot) }
+        defer { if enteredResource { scope.removeLast() } }
+
+        var tracker: Evaluated? = (evaluated != nil || node.tracksEvaluation) ? Evaluated() : nil
+        var valid = true
+        for keyword in node.keywords {
+            if !apply(keyword, node, value, &tracker) {
+                valid = false
+                if !collecting || full { return false }
+            }
+        }
+        if valid, evaluated != nil, let tracker { evaluated!.merge(tracker) }
+        return valid
+    }
+
+    private mutating func apply(_ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?)
+        -> Bool
+    {
+        switch keyword.kind {
+        case .properties(let list, let lookup): return applyProperties(keyword, node, value, &tracker, list, lookup)
+        case .patternProperties(let list): return applyPatternProperties(keyword, node, value, &tracker, list)
+        case .additionalProperties(let target, let names, let patterns):
+            return applyAdditionalProperties(keyword, node, value, &tracker, target, names, patterns)
+        case .propertyNames(let target): return applyPropertyNames(keyword, node, value, &tracker, target)
+        case .dependentSchemas(let pairs): return applyDependentSchemas(keyword, node, value, &tracker, pairs)
+        case .prefixItems(let schemas), .itemsArray(let schemas):
+            return applyPrefixItems(keyword, node, value, &tracker, schemas)
+        case .items(let target, let after), .additionalItems(let target, let after):
+            return applyItems(keyword, node, value, &tracker, target, after)
+        case .contains(let target, let minimum, let maximum):
+            return applyContains(keyword, node, value, &tracker, target, minimum, maximum)
+        case .unevaluatedItems(let target): return applyUnevaluatedItems(keyword, node, value, &tracker, target)
+        case .unevaluatedProperties(let target):
+            return applyUnevaluatedProperties(keyword, node, value, &tracker, target)
+        case .allOf(let schemas): return applyAllOf(keyword, node, value, &tracker, schemas)
+        case .anyOf(let schemas): return applyAnyOf(keyword, node, value, &tracker, schemas)
+        case .oneOf(let schemas): return applyOneOf(keyword, node, value, &tracker, schemas)
+        case .not(let target): return applyNot(keyword, node, value, &tracker, target)
+        case .conditional(let condition, let then, let otherwise):
+            return applyConditional(keyword, node, value, &tracker, condition, then, otherwise)
+        case .ref(let target): return applyRef(keyword, node, value, &tracker, target)
+        case .dynamicRef(let target, let anchor): return applyDynamicRef(keyword, node, value, &tracker, target, anchor)
+        case .recursiveRef(let target): return applyRecursiveRef(keyword, node, value, &tracker, target)
+        default:
+            return assert(keyword, node, value)
+        }
+    }
+
+    private mutating func applyProperties(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?,
+        _ list: [(String, Int)], _ lookup: [String: Int]
+    ) -> Bool {
+        guard case .object(let object) = value else { return true }
+        var valid = true
+        if object.count < list.count {
+            for (name, member) in object {
+                guard let target = lookup[name] else { continue }
+                if tracker != nil { tracker!.properties.insert(name) }
+                if !child(target, member, .key(name), keyword.name, name) {
+                    valid = false
+                    if !collecting || full { return false }
+                }
+            }
+        } else {
+            for (name, target) in list {
+                guard let member = object[name] else { continue }
+                if tracker != nil { tracker!.properties.insert(name) }
+                if !child(target, member, .key(name), keyword.name, name) {
+                    valid = false
+                    if !collecting || full { return false }
+                }
+            }
+        }
+        return valid
+    }
+
+    private mutating func applyPatternProperties(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?,
+        _ list: [(LinearRegex, Int)]
+    ) -> Bool {
+        guard case .object(let object) = value else { return true }
+        var valid = true
+        for (name, member) in object {
+            for (regex, target) in list where regex.firstMatchExists(in: name) {
+                if tracker != nil { tracker!.properties.insert(name) }
+                if !child(target, member, .key(name), keyword.name, regex.source) {
+                    valid = false
+                    if !collecting || full { return false }
+                }
+            }
+        }
+        return valid
+    }
+
+    private mutating func applyAdditionalProperties(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ target: Int,
+        _ names: Set<String>, _ patterns: [LinearRegex]
+    ) -> Bool {
+        guard case .object(let object) = value else { return true }
+        var valid = true
+        let rejectsAll = nodes[target].boolean == false
+        for (name, member) in object {
+            if names.contains(name) || patterns.contains(where: { $0.firstMatchExists(in: name) }) { continue }
+            if tracker != nil { tracker!.properties.insert(name) }
+            if rejectsAll {
+                valid = false
+                if !collecting { return false }
+                fail(node, keyword.name, .unknownKey, nil, ["key": .string(name)], value: member, at: .key(name))
+                if full { return false }
+            } else if !child(target, member, .key(name), keyword.name) {
+                valid = false
+                if !collecting || full { return false }
+            }
+        }
+        return valid
+    }
+
+    private mutating func applyPropertyNames(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ target: Int
+    ) -> Bool {
+        guard case .object(let object) = value else { return true }
+        var valid = true
+        for (name, _) in object where !test(target, .string(name)) {
+            valid = false
+            if !collecting { return false }
+            fail(
+                node, keyword.name, .notAllowed, "schema.propertyName", ["key": .string(name)], value: .string(name),
+                at: .key(name))
+        }
+        return valid
+    }
+
+    private mutating func applyDependentSchemas(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?,
+        _ pairs: [(String, Int)]
+    ) -> Bool {
+        guard case .object(let object) = value else { return true }
+        var valid = true
+        for (trigger, target) in pairs where object[trigger] != nil {
+            if !applyInPlace(target, value, &tracker, keyword.name, trigger) {
+                valid = false
+                if !collecting || full { return false }
+            }
+        }
+        return valid
+    }
+
+    private mutating func applyPrefixItems(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ schemas: [Int]
+    ) -> Bool {
+        guard case .array(let elements) = value else { return true }
+        var valid = true
+        for (position, element) in elements.prefix(schemas.count).enumerated() {
+            if !child(schemas[position], element, .index(position), keyword.name, String(position)) {
+                valid = false
+                if !collecting || full { return false }
+            }
+        }
+        if tracker != nil { tracker!.itemsPrefix = max(tracker!.itemsPrefix, min(schemas.count, elements.count)) }
+        return valid
+    }
+
+    private mutating func applyItems(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ target: Int,
+        _ after: Int
+    ) -> Bool {
+        guard case .array(let elements) = value else { return true }
+        var valid = true
+        if elements.count > after {
+            for position in after..<elements.count
+            where !child(target, elements[position], .index(position), keyword.name) {
+                valid = false
+                if !collecting || full { return false }
+            }
+        }
+        if tracker != nil { tracker!.allItems = true }
+        return valid
+    }
+
+    private mutating func applyContains(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ target: Int,
+        _ minimum: Int, _ maximum: Int?
+    ) -> Bool {
+        guard case .array(let elements) = value else { return true }
+        var matches = 0
+        let recordIndices = tracker != nil && node.dialect.draft >= .draft2020
+        for (position, element) in elements.enumerated() where test(target, element) {
+            matches += 1
+            if recordIndices { tracker!.itemIndices.insert(position) }
+            if !recordIndices, maximum == nil, matches >= minimum { break }
+        }
+        if matches < minimum {
+            fail(node, keyword.name, .tooFew, "schema.contains", ["minimum": .integer(minimum)], value: value)
+            return false
+        }
+        if let maximum, matches > maximum {
+            fail(node, "maxContains", .tooMany, "schema.maxContains", ["maximum": .integer(maximum)], value: value)
+            return false
+        }
+        return true
+    }
+
+    private mutating func applyUnevaluatedItems(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ target: Int
+    ) -> Bool {
+        guard case .array(let elements) = value, let seen = tracker else { return true }
+        var valid = true
+        for (position, element) in elements.enumerated() where !seen.hasItem(position) {
+            if nodes[target].boolean == false {
+                valid = false
+                if !collecting { return false }
+                fail(node, keyword.name, .notAllowed, "schema.unevaluated", value: element, at: .index(position))
+            } else if !child(target, element, .index(position), keyword.name) {
+                valid = false
+                if !collecting || full { return false }
+            }
+        }
+        if tracker != nil { tracker!.allItems = true }
+        return valid
+    }
+
+    private mutating func applyUnevaluatedProperties(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ target: Int
+    ) -> Bool {
+        guard case .object(let object) = value, let seen = tracker else { return true }
+        var valid = true
+        for (name, member) in object where !seen.hasProperty(name) {
+            if nodes[target].boolean == false {
+                valid = false
+                if !collecting { return false }
+                fail(node, keyword.name, .unknownKey, nil, ["key": .string(name)], value: member, at: .key(name))
+            } else if !child(target, member, .key(name), keyword.name) {
+                valid = false
+                if !collecting || full { return false }
+            }
+        }
+        if tracker != nil { tracker!.allProperties = true }
+        return valid
+    }
+
+    private mutating func applyAllOf(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ schemas: [Int]
+    ) -> Bool {
+        var valid = true
+        for (position, target) in schemas.enumerated()
+        where !applyInPlace(target, value, &tracker, keyword.name, String(position)) {
+            valid = false
+            if !collecting || full { return false }
+        }
+        return valid
+    }
+
+    private mutating func applyAnyOf(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ schemas: [Int]
+    ) -> Bool {
+        var matched = false
+        for target in schemas {
+            var branch: Evaluated? = tracker != nil ? Evaluated() : nil
+            if test(target, value, &branch) {
+                matched = true
+                guard tracker != nil, let branch else { break }
+                tracker!.merge(branch)
+            }
+        }
+        if matched { return true }
+        fail(node, keyword.name, .noMatch, nil, ["count": .integer(schemas.count)], value: value)
+        return false
+    }
+
+    private mutating func applyOneOf(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ schemas: [Int]
+    ) -> Bool {
+        var matches = 0
+        var kept: Evaluated? = nil
+        for target in schemas {
+            var branch: Evaluated? = tracker != nil ? Evaluated() : nil
+            if test(target, value, &branch) {
+                matches += 1
+                kept = branch
+                if matches > 1 { break }
+            }
+        }
+        if matches == 1 {
+            if tracker != nil, let kept { tracker!.merge(kept) }
+            return true
+        }
+        if matches == 0 {
+            fail(node, keyword.name, .noMatch, nil, ["count": .integer(schemas.count)], value: value)
+        } else {
+            fail(node, keyword.name, .noMatch, "schema.oneOf.many", ["count": .integer(matches)], value: value)
+        }
+        return false
+    }
+
+    private mutating func applyNot(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ target: Int
+    ) -> Bool {
+        if !test(target, value) { return true }
+        fail(node, keyword.name, .notAllowed, "schema.not", value: value)
+        return false
+    }
+
+    private mutating func applyConditional(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ condition: Int,
+        _ then: Int?, _ otherwise: Int?
+    ) -> Bool {
+        var branch: Evaluated? = tracker != nil ? Evaluated() : nil
+        if test(condition, value, &branch) {
+            if tracker != nil, let branch { tracker!.merge(branch) }
+            guard let then else { return true }
+            return applyInPlace(then, value, &tracker, "then")
+        }
+        guard let otherwise else { return true }
+        return applyInPlace(otherwise, value, &tracker, "else")
+    }
+
+    private mutating func applyRef(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ target: Int
+    ) -> Bool {
+        return applyInPlace(target, value, &tracker, keyword.name)
+    }
+
+    private mutating func applyDynamicRef(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ target: Int,
+        _ anchor: String?
+    ) -> Bool {
+        var resolved = target
+        if let anchor {
+            for resource in scope {
+                if let found = nodes[resource].dynamicAnchors[anchor] {
+                    resolved = found
+                    break
+                }
+            }
+        }
+        return applyInPlace(resolved, value, &tracker, keyword.name)
+    }
+
+    private mutating func applyRecursiveRef(
+        _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ target: Int
+    ) -> Bool {
+        var resolved = target
+        if nodes[target].recursiveAnchor {
+            for resource in scope where nodes[resource].recursiveAnchor {
+                resolved = resource
+                break
+            }
+        }
+        return applyInPlace(resolved, value, &tracker, keyword.name)
+    }
+
+    /// The assertions: keywords that look at the value itself and apply no subschema. Kept out of
+    /// ``apply`` so the recursion through applicators keeps small stack frames.
+    @inline(never)
+    private mutating func assert(_ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue) -> Bool {
+        switch keyword.kind {
+        case .type(let names):
+            for name in names where name.matches(value) { return true }
+            fail(
+                node, keyword.name, .typeMismatch, nil,
+                [
+                    "expected": .string(names.map(\.rawValue).joined(separator: " or ")),
+                    "actual": .string(value.kind.rawValue),
+                ],
+                value: value)
+            return false
+
+        case .enumeration(let allowed, let set):
+            if let set {
+                // JSONValue hashing agrees with its (code point) equality, so the set answers exactly.
+                if set.contains(value) { return true }
+            } else if allowed.contains(value) {
+                return true
+            }
+            fail(
+                node, keyword.name, .notAllowed, nil,
+                [
+                    "allowed": .string(
+                        allowed.prefix(10).map { $0.jsonString() }.joined(separator: ", ")
+                            + (allowed.count > 10 ? ", …" : ""))
+                ],
+                value: value)
+            return false
+
+        case .constant(let expected):
+            if expected == value { return true }
+            fail(
+                node, keyword.name, .notAllowed, "schema.const", ["expected": .string(expected.jsonString())],
+                value: value)
+            return false
+
+        case .multipleOf(let divisor):
+            guard case .number(let number) = value else { return true }
+            if number.isMultiple(of: divisor) { return true }
+            fail(node, keyword.name, .notMultiple, nil, ["multipleOf": .string(divisor.description)], value: value)
+            return false
+
+        case .maximum(let limit, let exclusive):
+            guard case .number(let number) = value else { return true }
+            if exclusive ? number < limit : number <= limit { return true }
+            fail(
+                node, keyword.name, .tooLarge, exclusive ? "tooLarge.exclusive" : "tooLarge",
+                ["maximum": .string(limit.description)], value: value)
+            return false
+
+        case .minimum(let limit, let exclusive):
+            guard case .number(let number) = value else { return true }
+            if exclusive ? number > limit : number >= limit { return true }
+            fail(
+                node, keyword.name, .tooSmall, exclusive ? "tooSmall.exclusive" : "tooSmall",
+                ["minimum": .string(limit.description)], value: value)
+            return false
+
+        case .maxLength(let limit):
+            guard case .string(let text) = value else { return true }
+            // Code points, as JSON Schema counts them; bytes bound them from above, cheaply.
+            if text.utf8.count <= limit || text.unicodeScalars.count <= limit { return true }
+            fail(node, keyword.name, .tooLong, nil, ["maximum": .integer(limit)], value: value)
+            return false
+
+        case .minLength(let limit):
+            guard case .string(let text) = value else { return true }
+            let bytes = text.utf8.count
+            if bytes >= limit && (bytes / 4 >= limit || text.unicodeScalars.count >= limit) { return true }
+            fail(node, keyword.name, .tooShort, nil, ["minimum": .integer(limit)], value: value)
+            return false
+
+        case .pattern(let regex):
+            guard case .string(let text) = value else { return true }
+            if regex.firstMatchExists(in: text) { return true }
+            fail(node, keyword.name, .patternMismatch, nil, ["pattern": .string(regex.source)], value: value)
+            return false
+
+        case .format(.rfc1123Hostname):
+            guard case .string(let text) = value else { return true }
+            if Hostname.isValid(text, international: false, idna: false) { return true }
+            fail(
+                node, keyword.name, .invalidFormat("hostname"), "invalidFormat", ["format": .string("hostname")],
+                value: value)
+            return false
+
+        case .content(let base64, let json):
+            guard case .string(let text) = value else { return true }
+            var bytes = Array(text.utf8)
+            var ok = true
+            if base64 {
+                if let decoded = Base64.decode(text) { bytes = decoded } else { ok = false }
+            }
+            if ok && json { ok = (try? JSONValue(parsing: bytes)) != nil }
+            if ok { return true }
+            fail(
+                node, keyword.name, .invalidFormat(keyword.name), "invalidFormat",
+                ["format": .string(json ? "application/json" : "base64")], value: value)
+            return false
+
+        case .format(let check):
+            guard case .known(let format) = check, case .string(let text) = value else { return true }
+            if format.isValid(text) { return true }
+            fail(
+                node, keyword.name, .invalidFormat(format.rawValue), "invalidFormat",
+                ["format": .string(format.rawValue)], value: value)
+            return false
+
+        case .formatBound(let format, let bound, let isMaximum, let exclusive):
+            guard case .string(let text) = value, let order = FormatOrder.compare(text, bound, format) else {
+                return true
+            }
+            let ok: Bool
+            if isMaximum { ok = exclusive ? order < 0 : order <= 0 } else { ok = exclusive ? order > 0 : order >= 0 }
+            if ok { return true }
+            let prefix = isMaximum ? "date.tooLarge" : "date.tooSmall"
+            fail(
+                node, keyword.name, isMaximum ? .tooLarge : .tooSmall, prefix + (exclusive ? ".exclusive" : ""),
+                [isMaximum ? "maximum" : "minimum": .string(bound)], value: value)
+            return false
+
+        case .maxItems(let limit):
+            guard case .array(let elements) = value, elements.count > limit else { return true }
+            fail(node, keyword.name, .tooMany, nil, ["maximum": .integer(limit)], value: value)
+            return false
+
+        case .minItems(let limit):
+            guard case .array(let elements) = value, elements.count < limit else { return true }
+            fail(node, keyword.name, .tooFew, nil, ["minimum": .integer(limit)], value: value)
+            return false
+
+        case .uniqueItems:
+            guard case .array(let elements) = value, elements.count > 1 else { return true }
+            var seen = Set<JSONValue>(minimumCapacity: elements.count)
+            for element in elements where !seen.insert(element).inserted {
+                fail(
+                    node, keyword.name, .notUnique, "notUnique.elements", ["duplicate": .string(element.jsonString())],
+                    value: value)
+                return false
+            }
+            return true
+
+        case .maxProperties(let limit):
+            guard case .object(let object) = value, object.count > limit else { return true }
+            fail(node, keyword.name, .tooMany, "schema.tooManyProperties", ["maximum": .integer(limit)], value: value)
+            return false
+
+        case .minProperties(let limit):
+            guard case .object(let object) = value, object.count < limit else { return true }
+            fail(node, keyword.name, .tooFew, "schema.tooFewProperties", ["minimum": .integer(limit)], value: value)
+            return false
+
+        case .required(let names):
+            guard case .object(let object) = value else { return true }
+            var valid = true
+            for name in names where object[name] == nil {
+                valid = false
+                if !collecting { return false }
+                fail(node, keyword.name, .missing, nil, [:], value: value, at: .key(name))
+            }
+            return valid
+
+        case .dependentRequired(let pairs):
+            guard case .object(let object) = value else { return true }
+            var valid = true
+            for (trigger, names) in pairs where object[trigger] != nil {
+                for name in names where object[name] == nil {
+                    valid = false
+                    if !collecting { return false }
+                    fail(
+                        node, keyword.name, .missing, "schema.dependentRequired", ["dependency": .string(trigger)],
+                        value: value, at: .key(name))
+                }
+            }
+            return valid
+
+        default:
+            return true
+        }
+    }
+
+    /// An in-place subschema whose annotations count for the current schema when it passes.
+    private mutating func applyInPlace(
+        _ target: Int, _ value: JSONValue, _ tracker: inout Evaluated?, _ keyword: String, _ sub: String? = nil
+    ) -> Bool {
+        if collecting {
+            keywordPath.append(keyword)
+            if let sub { keywordPath.append(sub) }
+        }
+        defer { if collecting { keywordPath.removeLast(sub == nil ? 1 : 2) } }
+        guard tracker != nil else {
+            var none: Evaluated? = nil
+            return evaluate(target, value, &none)
+        }
+        var branch: Evaluated? = Evaluated()
+        let valid = evaluate(target, value, &branch)
+        if valid, let branch { tracker!.merge(branch) }
+        return valid
+    }
+}
+
+/// Orders `date`, `time` and `date-time` strings for `formatMinimum` and `formatMaximum`.
+enum FormatOrder {
+    /// -1, 0 or 1; `nil` when `text` is not valid for the format (the `format` keyword reports that).
+    static func compare(_ text: String, _ bound: String, _ format: SchemaFormat) -> Int? {
+        func sign(_ a: Double, _ b: Double) -> Int { a < b ? -1 : (a > b ? 1 : 0) }
+        switch format {
+        case .date:
+            guard let a = RFC3339.date(text), let b = RFC3339.date(bound) else { return nil }
+            let left = (a.year, a.month, a.day)
+            let right = (b.year, b.month, b.day)
+            return left < right ? -1 : (left > right ? 1 : 0)
+        case .time:
+            guard let a = RFC3339.time(text), let b = RFC3339.time(bound) else { return nil }
+            return sign(
+                a.secondsSinceMidnight - Double(a.offsetSeconds), b.secondsSinceMidnight - Double(b.offsetSeconds))
+        case .dateTime:
+            guard let a = RFC3339.dateTime(text), let b = RFC3339.dateTime(bound) else { return nil }
+            return sign(a.timeIntervalSince1970, b.timeIntervalSince1970)
+        default:
+            return nil
+        }
+    }
+}
+
+/// Strict base64 (RFC 4648 section 4, with padding).
+enum Base64 {
+    static func decode(_ text: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        guard bytes.count % 4 == 0 else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count / 4 * 3)
+        var index = 0
+        while index < bytes.count {
+            var quad: [UInt32] = []
+            var padding = 0
+            for offset in 0..<4 {
+                let byte = bytes[index + offset]
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): quad.append(UInt32(byte - 65))
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): quad.append(UInt32(byte - 71))
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): quad.append(UInt32(byte + 4))
+                case UInt8(ascii: "+"): quad.append(62)
+                case UInt8(ascii: "/"): quad.append(63)
+                case UInt8(ascii: "="):
+                    guard index + 4 == bytes.count, offset >= 2 else { return nil }
+                    padding += 1
+                    quad.append(0)
+                default: return nil
+                }
+                if padding > 0 && byte != UInt8(ascii: "=") { return nil }
+            }
+            let value = quad[0] << 18 | quad[1] << 12 | quad[2] << 6 | quad[3]
+            output.append(UInt8(value >> 16 & 0xFF))
+            if padding < 2 { output.append(UInt8(value >> 8 & 0xFF)) }
+            if padding < 1 { output.append(UInt8(value & 0xFF)) }
+            index += 4
+        }
+        return output
+    }
+}

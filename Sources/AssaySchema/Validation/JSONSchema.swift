@@ -1,0 +1,160 @@
+import AssayCore
+import AssayJSON
+
+/// A compiled JSON Schema: compile once, then validate any number of instances from any number of
+/// threads at once.
+///
+/// ```swift
+/// let schema = try JSONSchema(parsing: #"{"type": "object", "required": ["name"]}"#)
+/// let result = schema.validate(try JSONValue(parsing: #"{"age": 3}"#))
+/// result.isValid                 // false
+/// result.errors[0].message       // "name is required"
+/// ```
+///
+/// Compilation resolves every `$ref` (remote ones through ``Options/registry``, never the network),
+/// compiles every pattern with the linear-time engine, and reports every problem of an invalid
+/// schema at once in a ``SchemaCompilationError``.
+public struct JSONSchema: Sendable {
+    /// How schemas are compiled and instances validated.
+    public struct Options: Sendable {
+        /// The dialect of schemas without `$schema`; 2020-12 unless you say otherwise.
+        public var defaultDialect: SchemaDialect
+        /// Whether `format` is an assertion (`email` must be an email) rather than an annotation.
+        /// The specification makes formats annotations by default; so does Assay's library API. The
+        /// `assay` command line asserts them by default.
+        public var assertFormats: Bool
+        /// Where remote references resolve from.
+        public var registry: SchemaRegistry
+        /// How deeply schemas may nest (hostile schemas cannot exhaust the stack).
+        public var maximumSchemaDepth: Int
+        /// How many schemas may be applied to the same instance through references and in-place
+        /// applicators before evaluation stops with an error (`{"$ref": "#"}` loops forever otherwise).
+        public var maximumReferenceDepth: Int
+        /// How deeply nested an instance may be: deeper values fail with a `malformed` error instead
+        /// of exhausting the stack. The JSON parser's own limit (512) is below it by default.
+        public var maximumInstanceDepth: Int
+
+        /// Options with the defaults: 2020-12, formats as annotations, an empty registry.
+        public init(
+            defaultDialect: SchemaDialect = .draft2020_12, assertFormats: Bool = false,
+            registry: SchemaRegistry = SchemaRegistry(), maximumSchemaDepth: Int = 512,
+            maximumReferenceDepth: Int = 256,
+            maximumInstanceDepth: Int = 1_000
+        ) {
+            self.maximumInstanceDepth = maximumInstanceDepth
+            self.defaultDialect = defaultDialect
+            self.assertFormats = assertFormats
+            self.registry = registry
+            self.maximumSchemaDepth = maximumSchemaDepth
+            self.maximumReferenceDepth = maximumReferenceDepth
+        }
+    }
+
+    let nodes: [SchemaNode]
+    let root: Int
+    let options: Options
+
+    /// The dialect of the root schema.
+    public var dialect: SchemaDialect { nodes[root].dialect }
+
+    /// The root schema's absolute URI (its `$id`, or the `uri` it was compiled with).
+    public var uri: String { nodes[root].resourceURI }
+
+    /// The URI given to schemas compiled without one and without an `$id`.
+    public static let defaultURI = "urn:assay:schema"
+
+    /// Compiles `schema`.
+    ///
+    /// - Parameters:
+    ///   - schema: the schema document.
+    ///   - uri: the schema's retrieval URI, used as its base when it has no `$id`.
+    ///   - options: the default dialect, format assertion, the registry and the limits.
+    /// - Throws: ``SchemaCompilationError`` listing every problem found.
+    public init(_ schema: JSONValue, uri: String = JSONSchema.defaultURI, options: Options = Options())
+        throws(SchemaCompilationError)
+    {
+        let compiler = SchemaCompiler(options: options)
+        let document = compiler.addDocument(schema, uri: uri)
+        let root = compiler.node(at: .init(document: document, pointer: ""))
+        compiler.drain()
+        guard compiler.problems.isEmpty else { throw SchemaCompilationError(problems: compiler.problems) }
+        self.nodes = compiler.nodes
+        self.root = root
+        self.options = options
+    }
+
+    /// Parses and compiles a schema written as JSON text.
+    ///
+    /// - Throws: ``SchemaCompilationError`` (a JSON syntax error is reported as its one problem).
+    public init(parsing text: String, uri: String = JSONSchema.defaultURI, options: Options = Options())
+        throws(SchemaCompilationError)
+    {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: text)
+        } catch {
+            throw SchemaCompilationError(problems: [SchemaProblem(location: uri, message: "not valid JSON: \(error)")])
+        }
+        try self.init(value, uri: uri, options: options)
+    }
+
+    /// Whether `instance` is valid: stops at the first failure, builds no error records.
+    public func isValid(_ instance: JSONValue) -> Bool {
+        var evaluator = Evaluator(schema: self, collecting: false, limit: 0)
+        return evaluator.run(instance)
+    }
+
+    /// Validates `instance`, collecting errors up to `limit` (all by default).
+    public func validate(_ instance: JSONValue, limit: ErrorLimit = .all) -> SchemaValidationResult {
+        let maximum: Int
+        switch limit.kind {
+        case .all: maximum = Int.max
+        case .first(let count): maximum = max(1, count)
+        }
+        var evaluator = Evaluator(schema: self, collecting: true, limit: maximum)
+        let valid = evaluator.run(instance)
+        return SchemaValidationResult(isValid: valid, errors: evaluator.errors)
+    }
+}
+
+/// How many errors ``JSONSchema/validate(_:limit:)`` collects.
+public struct ErrorLimit: Sendable, Hashable {
+    enum Kind: Hashable { case all, first(Int) }
+    let kind: Kind
+
+    /// Every error.
+    public static let all = ErrorLimit(kind: .all)
+    /// Stop at the first error (fail fast).
+    public static let failFast = ErrorLimit(kind: .first(1))
+    /// At most `count` errors.
+    public static func first(_ count: Int) -> ErrorLimit { ErrorLimit(kind: .first(count)) }
+}
+
+/// One problem of a schema that does not compile.
+public struct SchemaProblem: Sendable, Hashable, CustomStringConvertible {
+    /// Where: the absolute URI of the keyword (`https://example.com/s.json#/properties/age/minimum`).
+    public let location: String
+    /// What is wrong, in English (schema authors are developers).
+    public let message: String
+
+    /// A problem at `location`.
+    public init(location: String, message: String) {
+        self.location = location
+        self.message = message
+    }
+
+    /// `location: message`.
+    public var description: String { "\(location): \(message)" }
+}
+
+/// A schema that does not compile, with every problem found.
+public struct SchemaCompilationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The problems, in the order found.
+    public let problems: [SchemaProblem]
+
+    /// One line per problem.
+    public var description: String {
+        "the schema does not compile (\(problems.count) \(problems.count == 1 ? "problem" : "problems")):\n"
+            + problems.map { "  " + $0.description }.joined(separator: "\n")
+    }
+}

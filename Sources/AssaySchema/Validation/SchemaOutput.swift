@@ -1,0 +1,140 @@
+import AssayCore
+import AssayJSON
+
+/// One failed assertion: where in the instance, which keyword, and why.
+public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
+    /// The failing value's location in the instance (`/clients/3/age`). For `required`,
+    /// `dependentRequired` and `additionalProperties`, it names the missing or extra property.
+    public let instanceLocation: IssuePath
+    /// The keyword's location along the evaluation path, through `$ref`s
+    /// (`/properties/age/$ref/maximum`).
+    public let keywordLocation: String
+    /// The keyword's absolute location: its resource's URI and the pointer inside it.
+    public let absoluteKeywordLocation: String
+    /// The keyword that failed (`maximum`), or `""` for a `false` schema.
+    public let keyword: String
+    /// The machine-readable code (`tooLarge`, `missing`, `invalidFormat(email)`…).
+    public let code: IssueCode
+    /// The key of the message in AssayCore's catalogs.
+    public let messageKey: String
+    /// The message's parameters (`maximum`, `pattern`, `format`…).
+    public let parameters: [String: IssueValue]
+    /// The failing value.
+    public let value: JSONValue
+
+    /// The error as an AssayCore issue, so apps and the command line treat it like any other
+    /// validation failure.
+    public var issue: ValidationIssue {
+        let shown: IssueValue?
+        switch value {
+        case .string(let text): shown = .string(text)
+        case .bool(let flag): shown = .bool(flag)
+        case .number(let number): shown = number.int.map(IssueValue.integer) ?? .decimal(number.description)
+        case .null: shown = .null
+        default: shown = .other(value.jsonString())
+        }
+        return ValidationIssue(
+            code: code, path: instanceLocation, ruleLocation: keywordLocation,
+            absoluteRuleLocation: absoluteKeywordLocation, parameters: parameters, value: shown,
+            valueType: value.kind.rawValue, messageKey: messageKey)
+    }
+
+    /// The message in `language` (the current one by default).
+    public func message(in language: Language = .current) -> String { issue.message(in: language) }
+
+    /// The message in the current language.
+    public var message: String { message() }
+
+    /// `instanceLocation: message (keywordLocation)`.
+    public var description: String {
+        "\(instanceLocation.jsonPointer.isEmpty ? "/" : instanceLocation.jsonPointer): \(message) (\(keywordLocation))"
+    }
+}
+
+/// The result of ``JSONSchema/validate(_:limit:)``.
+public struct SchemaValidationResult: Sendable, Hashable {
+    /// Whether the instance is valid.
+    public let isValid: Bool
+    /// The errors, in evaluation order; empty when valid.
+    public let errors: [SchemaError]
+
+    /// The errors as AssayCore issues.
+    public var issues: [ValidationIssue] { errors.map(\.issue) }
+
+    /// The 2020-12 output formats (JSON Schema core, section 12.4).
+    public enum OutputFormat: String, Sendable, CaseIterable {
+        /// `{"valid": false}` only.
+        case flag
+        /// A flat list of output units, one per error.
+        case basic
+        /// Output units nested by keyword location.
+        case detailed
+    }
+
+    /// The result in one of the specification's output formats, with messages in `language`.
+    public func output(_ format: OutputFormat, language: Language = .current) -> JSONValue {
+        var root = JSONObject()
+        root["valid"] = .bool(isValid)
+        switch format {
+        case .flag:
+            return .object(root)
+        case .basic:
+            if !isValid { root["errors"] = .array(errors.map { unit($0, language) }) }
+            return .object(root)
+        case .detailed:
+            if !isValid { root["errors"] = .array(nest(errors, depth: 0, language)) }
+            return .object(root)
+        }
+    }
+
+    private func unit(_ error: SchemaError, _ language: Language) -> JSONValue {
+        var unit = JSONObject()
+        unit["valid"] = .bool(false)
+        unit["keywordLocation"] = .string(error.keywordLocation)
+        unit["absoluteKeywordLocation"] = .string(error.absoluteKeywordLocation)
+        unit["instanceLocation"] = .string(error.instanceLocation.jsonPointer)
+        unit["code"] = .string(error.code.description)
+        unit["error"] = .string(error.message(in: language))
+        return .object(unit)
+    }
+
+    /// Groups errors by the first keyword-path segment after `depth` segments, so errors under the
+    /// same `allOf/0` or `properties/a` share a parent unit.
+    private func nest(_ errors: [SchemaError], depth: Int, _ language: Language) -> [JSONValue] {
+        var groups: [(key: String, errors: [SchemaError])] = []
+        for error in errors {
+            let segments = error.keywordLocation.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            // Leaves: the keyword itself is the segment after `depth`.
+            let key =
+                segments.count > depth + 1
+                ? segments.prefix(depth + 1).joined(separator: "/") : "\u{0}" + error.keywordLocation
+            if let index = groups.firstIndex(where: { $0.key == key }) {
+                groups[index].errors.append(error)
+            } else {
+                groups.append((key, [error]))
+            }
+        }
+        return groups.flatMap { group -> [JSONValue] in
+            if group.key.hasPrefix("\u{0}") || group.errors.count == 1 {
+                return group.errors.map { unit($0, language) }
+            }
+            var parent = JSONObject()
+            parent["valid"] = .bool(false)
+            parent["keywordLocation"] = .string("/" + group.key)
+            parent["instanceLocation"] = .string(commonInstancePrefix(group.errors))
+            parent["errors"] = .array(nest(group.errors, depth: depth + 1, language))
+            return [.object(parent)]
+        }
+    }
+
+    private func commonInstancePrefix(_ errors: [SchemaError]) -> String {
+        guard var common = errors.first?.instanceLocation.components else { return "" }
+        for error in errors.dropFirst() {
+            let other = error.instanceLocation.components
+            var length = 0
+            while length < common.count && length < other.count && common[length] == other[length] { length += 1 }
+            common = Array(common.prefix(length))
+        }
+        return IssuePath(common).jsonPointer
+    }
+}

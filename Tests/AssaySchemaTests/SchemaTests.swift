@@ -1,0 +1,304 @@
+import AssayCore
+import AssayJSON
+import AssaySchema
+import Foundation
+import Testing
+
+private func schema(_ text: String, options: JSONSchema.Options = .init()) throws -> JSONSchema {
+    try JSONSchema(parsing: text, options: options)
+}
+
+private func json(_ text: String) throws -> JSONValue { try JSONValue(parsing: text) }
+
+@Suite("Errors and output")
+struct ErrorTests {
+    let client = """
+        {
+          "$id": "https://example.com/client.json",
+          "type": "object",
+          "required": ["name", "age", "email"],
+          "properties": {
+            "name": {"type": "string", "minLength": 2},
+            "age": {"$ref": "#/$defs/age"},
+            "email": {"type": "string", "format": "email"},
+            "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true}
+          },
+          "additionalProperties": false,
+          "$defs": {"age": {"type": "integer", "minimum": 1, "maximum": 150}}
+        }
+        """
+
+    @Test func everyErrorIsReportedWithItsLocations() throws {
+        let validator = try schema(client, options: .init(assertFormats: true))
+        let result = validator.validate(
+            try json(#"{"name": "A", "age": 200, "email": "nope", "tags": ["x", 1, "x"], "extra": true}"#))
+        #expect(!result.isValid)
+        let found = result.errors.map { "\($0.instanceLocation.jsonPointer) \($0.keywordLocation) \($0.code)" }
+        #expect(
+            found == [
+                "/name /properties/name/minLength tooShort",
+                "/age /properties/age/$ref/maximum tooLarge",
+                "/email /properties/email/format invalidFormat(email)",
+                "/tags /properties/tags/uniqueItems notUnique",
+                "/tags/1 /properties/tags/items/type typeMismatch",
+                "/extra /additionalProperties unknownKey",
+            ])
+        let age = try #require(result.errors.first { $0.keyword == "maximum" })
+        #expect(age.absoluteKeywordLocation == "https://example.com/client.json#/$defs/age/maximum")
+        #expect(age.message(in: .english) == "Age must be at most 150")
+        #expect(age.issue.path == ["age"])
+        #expect(age.issue.ruleLocation == "/properties/age/$ref/maximum")
+        #expect(age.issue.code == .tooLarge)
+    }
+
+    @Test func requiredNamesTheMissingProperty() throws {
+        let result = try schema(client).validate(try json(#"{"name": "Ann"}"#))
+        #expect(result.errors.map(\.instanceLocation.jsonPointer) == ["/age", "/email"])
+        #expect(result.errors.map { $0.message(in: .english) } == ["Age is required", "Email is required"])
+    }
+
+    @Test func limitsAndFailFast() throws {
+        let validator = try schema(#"{"items": {"type": "integer"}}"#)
+        let instance = try json("[\"a\", \"b\", \"c\", \"d\"]")
+        #expect(validator.validate(instance).errors.count == 4)
+        #expect(validator.validate(instance, limit: .failFast).errors.count == 1)
+        #expect(validator.validate(instance, limit: .first(2)).errors.count == 2)
+        #expect(!validator.isValid(instance))
+    }
+
+    @Test func messagesInEveryLanguage() throws {
+        let validator = try schema(#"{"properties": {"age": {"maximum": 150}}}"#)
+        let error = try #require(validator.validate(try json(#"{"age": 151}"#)).errors.first)
+        #expect(error.message(in: .english) == "Age must be at most 150")
+        #expect(error.message(in: .russian).contains("150"))
+        #expect(error.message(in: .russian) != error.message(in: .english))
+        #expect(error.message(in: .simplifiedChinese).contains("150"))
+        #expect(Language.withCurrent(.russian) { error.message } == error.message(in: .russian))
+    }
+
+    @Test func outputFormats() throws {
+        let validator = try schema(#"{"$id": "https://x.test/s", "allOf": [{"minimum": 5}, {"multipleOf": 2}]}"#)
+        let result = validator.validate(try json("3"))
+        #expect(result.output(.flag) == (try json(#"{"valid": false}"#)))
+        let basic = result.output(.basic, language: .english)
+        let units = try #require(basic["errors"]?.array)
+        #expect(units.count == 2)
+        #expect(units[0]["keywordLocation"] == "/allOf/0/minimum")
+        #expect(units[0]["absoluteKeywordLocation"] == "https://x.test/s#/allOf/0/minimum")
+        #expect(units[0]["instanceLocation"] == "")
+        #expect(units[0]["error"] == "Value must be at least 5")
+        let detailed = result.output(.detailed, language: .english)
+        let top = try #require(detailed["errors"]?.array)
+        #expect(top.count == 1)
+        #expect(top[0]["keywordLocation"] == "/allOf")
+        #expect(top[0]["errors"]?.array?.count == 2)
+        #expect(validator.validate(try json("6")).output(.basic) == (try json(#"{"valid": true}"#)))
+    }
+}
+
+@Suite("Formats")
+struct FormatTests {
+    @Test func formatsAreAnnotationsUnlessAsserted() throws {
+        let text = #"{"format": "email"}"#
+        #expect(try schema(text).isValid(try json(#""not an email""#)))
+        #expect(!(try schema(text, options: .init(assertFormats: true)).isValid(try json(#""not an email""#))))
+        #expect(try schema(text, options: .init(assertFormats: true)).isValid(try json(#""ann@example.com""#)))
+        #expect(try schema(text, options: .init(assertFormats: true)).isValid(try json("42")))
+    }
+
+    @Test(arguments: [
+        ("date", "2024-02-29", true), ("date", "2023-02-29", false), ("time", "23:59:60Z", true),
+        ("date-time", "2024-01-01T10:00:00+01:00", true), ("duration", "P1Y2M3DT4H", true), ("duration", "PT", false),
+        ("uuid", "2eb8aa08-aa98-11ea-b4aa-73b441d16380", true), ("ipv4", "256.1.1.1", false),
+        ("ipv6", "::1", true), ("hostname", "-bad.example", false), ("uri", "https://a.test/x?y#z", true),
+        ("uri-reference", "../a", true), ("iri", "https://例え.テスト/", true), ("json-pointer", "/a~2", false),
+        ("relative-json-pointer", "1/a", true), ("uri-template", "https://a.test/{id}", true),
+        ("regex", "^(a|b", false), ("regex", "(a)\\1", true), ("idn-email", "用户@例子.广告", true),
+    ])
+    func knownFormats(format: String, text: String, valid: Bool) throws {
+        let validator = try schema(#"{"format": "\#(format)"}"#, options: .init(assertFormats: true))
+        #expect(validator.isValid(.string(text)) == valid)
+    }
+
+    @Test func dateRangesInASchema() throws {
+        let validator = try schema(
+            #"{"format": "date", "formatMinimum": "2000-01-01", "formatExclusiveMaximum": "2030-01-01"}"#)
+        #expect(validator.isValid(try json(#""2000-01-01""#)))
+        #expect(!validator.isValid(try json(#""1999-12-31""#)))
+        #expect(!validator.isValid(try json(#""2030-01-01""#)))
+        let error = try #require(validator.validate(try json(#""1999-12-31""#)).errors.first)
+        #expect(error.code == .tooSmall)
+        #expect(error.message(in: .english) == "Value must be on or after 2000-01-01")
+    }
+
+    @Test func dateBoundsMustFitTheFormat() throws {
+        #expect(throws: SchemaCompilationError.self) { try schema(#"{"format": "email", "formatMinimum": "a"}"#) }
+        #expect(throws: SchemaCompilationError.self) { try schema(#"{"format": "date", "formatMinimum": "soon"}"#) }
+    }
+}
+
+@Suite("Compiling")
+struct CompileTests {
+    @Test func everyProblemOfAnInvalidSchemaAtOnce() throws {
+        let error = try #require(
+            throws: SchemaCompilationError.self,
+            performing: {
+                try schema(
+                    ##"{"$id": "https://x.test/s", "minLength": -1, "type": "strng", "pattern": "(", "$ref": "#/nope", "properties": {"a": 3}}"##
+                )
+            })
+        let locations = error.problems.map(\.location)
+        #expect(locations.contains("https://x.test/s#/minLength"))
+        #expect(locations.contains("https://x.test/s#/type"))
+        #expect(locations.contains("https://x.test/s#/pattern"))
+        #expect(locations.contains("https://x.test/s#/$ref"))
+        #expect(locations.contains("https://x.test/s#/properties"))
+        #expect(error.problems.count == 5)
+    }
+
+    @Test func patternsTheLinearEngineCannotRunAreRefusedClearly() throws {
+        let error = try #require(throws: SchemaCompilationError.self) { try schema(#"{"pattern": "(a)\\1"}"#) }
+        #expect(error.description.contains("refuses"))
+        #expect(throws: SchemaCompilationError.self) { try schema(#"{"pattern": "a(?=b)"}"#) }
+    }
+
+    @Test func notJSONAndUnknownDialects() throws {
+        #expect(throws: SchemaCompilationError.self) { try schema("{") }
+        #expect(throws: SchemaCompilationError.self) { try schema(#"{"$schema": "https://example.com/unknown"}"#) }
+    }
+
+    @Test func dialectsFromSchemaOrDefault() throws {
+        #expect(try schema(#"{"$schema": "http://json-schema.org/draft-07/schema#"}"#).dialect == .draft7)
+        #expect(try schema("{}").dialect == .draft2020_12)
+        #expect(try schema("{}", options: .init(defaultDialect: .draft4)).dialect == .draft4)
+        // Draft 4's boolean exclusiveMaximum, draft 2020-12's numeric one.
+        #expect(
+            !(try schema(#"{"maximum": 5, "exclusiveMaximum": true}"#, options: .init(defaultDialect: .draft4)).isValid(
+                5)))
+        #expect(!(try schema(#"{"exclusiveMaximum": 5}"#).isValid(5)))
+    }
+
+    @Test func schemasCheckedAgainstTheBundledMetaschemas() throws {
+        for dialect in SchemaDialect.all {
+            let metaschema = try JSONSchema(BundledMetaschemas.metaschema(for: dialect))
+            #expect(metaschema.isValid(try json(#"{"type": "string", "minLength": 2}"#)))
+            #expect(!metaschema.isValid(try json(#"{"minLength": -1}"#)))
+            #expect(!metaschema.isValid(try json(#"{"type": "strng"}"#)))
+            #expect(!metaschema.isValid(try json(#"{"properties": {"a": {"required": "a"}}}"#)))
+        }
+    }
+}
+
+@Suite("Registry")
+struct RegistryTests {
+    @Test func registeredDocumentsDirectoriesAndLoaders() throws {
+        var registry = SchemaRegistry()
+        registry.register(try json(#"{"type": "integer"}"#), as: "https://schemas.test/int.json")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("assay-registry-\(UUID())")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(#"{"type": "string"}"#.utf8).write(to: folder.appendingPathComponent("sub/str.json"))
+        registry.map(prefix: "https://files.test/", toDirectory: folder.path)
+        registry.setLoader { uri in uri == "https://loaded.test/bool.json" ? ["type": "boolean"] : nil }
+        let options = JSONSchema.Options(registry: registry)
+        let validator = try schema(
+            #"{"properties": {"i": {"$ref": "https://schemas.test/int.json"}, "s": {"$ref": "https://files.test/sub/str.json"}, "b": {"$ref": "https://loaded.test/bool.json"}}}"#,
+            options: options)
+        #expect(validator.isValid(try json(#"{"i": 1, "s": "x", "b": true}"#)))
+        #expect(validator.validate(try json(#"{"i": "1", "s": 2, "b": 0}"#)).errors.count == 3)
+    }
+
+    @Test func nothingIsFetchedFromTheNetwork() throws {
+        let error = try #require(throws: SchemaCompilationError.self) {
+            try schema(#"{"$ref": "https://json-schema.invalid/never.json"}"#)
+        }
+        #expect(error.description.contains("cannot be resolved"))
+    }
+
+    @Test func directoryMappingStaysInsideItsFolder() throws {
+        var registry = SchemaRegistry()
+        registry.map(prefix: "https://files.test/", toDirectory: "/tmp")
+        #expect(throws: SchemaCompilationError.self) {
+            try schema(#"{"$ref": "https://files.test/../etc/passwd"}"#, options: .init(registry: registry))
+        }
+    }
+}
+
+@Suite("Hostile schemas and instances")
+struct HostileTests {
+    @Test func referenceCyclesEndWithAnError() throws {
+        let validator = try schema(##"{"$ref": "#"}"##)
+        let result = validator.validate(42)
+        #expect(!result.isValid)
+        #expect(result.errors.first?.code == .malformed)
+        #expect(!validator.isValid(42))
+        let mutual = try schema(
+            ##"{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}"##)
+        #expect(!mutual.isValid("x"))
+    }
+
+    @Test func deepInstancesThroughRecursiveSchemas() throws {
+        let validator = try schema(##"{"type": ["array", "integer"], "items": {"$ref": "#"}}"##)
+        var value: JSONValue = 1
+        for _ in 0..<500 { value = [value] }
+        #expect(validator.isValid(value))
+        var bad: JSONValue = "x"
+        for _ in 0..<500 { bad = [bad] }
+        let result = validator.validate(bad)
+        #expect(result.errors.count == 1)
+        #expect(result.errors[0].instanceLocation.components.count == 500)
+        var deep: JSONValue = 1
+        for _ in 0..<1_000 { deep = [deep] }
+        #expect(validator.isValid(deep))
+        deep = [deep]
+        let tooDeep = validator.validate(deep)
+        #expect(tooDeep.errors.map(\.code) == [.malformed])
+        #expect(tooDeep.errors.first?.message(in: .english).contains("nested more than 1000 levels") == true)
+    }
+
+    @Test func deepSchemasAreRefused() throws {
+        var value: JSONValue = ["type": "integer"]
+        for _ in 0..<2_000 { value = ["not": value] }
+        let error = try #require(throws: SchemaCompilationError.self) { try JSONSchema(value) }
+        #expect(error.description.contains("nested more than"))
+    }
+
+    @Test func hugeOperands() throws {
+        #expect(try schema(#"{"minLength": 100000000000000000000000000000}"#).isValid(try json(#""short""#)) == false)
+        #expect(try schema(#"{"maxLength": 100000000000000000000000000000}"#).isValid(try json(#""short""#)))
+        #expect(try schema(#"{"multipleOf": 1e308}"#).isValid(try json("1e308")))
+        #expect(!(try schema(#"{"multipleOf": 1e-308}"#).isValid(try json("1e-309"))))
+        #expect(try schema(#"{"multipleOf": 0.01}"#).isValid(try json("19.99")))
+        #expect(!(try schema(#"{"maximum": 1e400}"#).isValid(try json("1e401"))))
+    }
+
+    @Test func catastrophicPatternsRunInLinearTime() throws {
+        let validator = try schema(#"{"pattern": "^(a+)+$"}"#)
+        let hostile = String(repeating: "a", count: 100_000) + "!"
+        #expect(!validator.isValid(.string(hostile)))
+        #expect(validator.isValid(.string(String(repeating: "a", count: 100_000))))
+    }
+
+    @Test func enormousEnums() throws {
+        let values = (0..<100_000).map { JSONValue.number(JSONNumber($0)) }
+        let validator = try JSONSchema(["enum": .array(values)])
+        #expect(validator.isValid(99_999))
+        #expect(!validator.isValid(100_000))
+        let error = try #require(validator.validate(-1).errors.first)
+        #expect(error.message(in: .english).count < 200)
+    }
+
+    @Test func manyThreadsShareOneValidator() async throws {
+        let validator = try schema(#"{"type": "array", "items": {"type": "integer", "minimum": 0}}"#)
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<16 {
+                group.addTask { validator.isValid(.array([JSONValue.number(JSONNumber(index % 2 == 0 ? 1 : -1))])) }
+            }
+            var collected: [Bool] = []
+            for await result in group { collected.append(result) }
+            return collected
+        }
+        #expect(results.filter { $0 }.count == 8)
+    }
+}
