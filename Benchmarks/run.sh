@@ -4,7 +4,9 @@
 # Generates the data with ../shared/bench/gen_data.py, installs the Python peers in a virtual
 # environment (pinned requirements), runs their parse-only cases, then the Swift variants: a warm-up
 # round and 3 measured rounds, variants interleaved, each run a fresh process pinned to one core.
-# Prints a markdown table of medians for docs/performance.md.
+# Prints a markdown table of medians for docs/performance.md. The schema-* variants time validation
+# of pre-parsed records against client.schema.json (formats asserted), like the Python harness's
+# "validate only (pre-parsed)" cases.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RECORDS=${1:-100000}
@@ -23,16 +25,17 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 echo "== Python peers (same data, same machine, this run)"
 $PIN "$VENV/bin/python" "$SHARED/bench/bench_python.py" --data "$DATA" \
-    --only "json.loads,orjson.loads,msgspec.json.decode,simdjson" 2>/dev/null | grep -E "^\|" || true
+    --only "json.loads,orjson.loads,msgspec.json.decode,simdjson,jsonschema-rs" 2>/dev/null | grep -E "^\|" || true
 
 swift build -c release --product AssayBench >/dev/null
 BIN=.build/release/AssayBench
-VARIANTS="split parse-tape parse-tree reader-tape decode foundation-decode"
+VARIANTS="split parse-tape parse-tree reader-tape decode foundation-decode schema-validate schema-is-valid"
+SCHEMA="$SHARED/bench/client.schema.json"
 LOG=$(mktemp)
 for round in warmup 1 2 3; do
     for variant in $VARIANTS; do
         echo "round=$round" >>"$LOG"
-        $PIN /usr/bin/time -f "rss_kb=%M" "$BIN" "$variant" "$DATA" >>"$LOG" 2>&1
+        $PIN /usr/bin/time -f "rss_kb=%M" "$BIN" "$variant" "$DATA" "$SCHEMA" >>"$LOG" 2>&1
     done
 done
 echo "== Swift (end to end from the file; median of 3 runs)"

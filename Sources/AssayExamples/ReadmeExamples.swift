@@ -3,6 +3,7 @@
 
 import AssayCore
 import AssayJSON
+import AssaySchema
 import Foundation
 
 enum ReadmeExamples {
@@ -199,6 +200,29 @@ enum ReadmeExamples {
             print(coercions[0].path.jsonPointer, coercions[0].message(in: .english))
             // /1/age Age was converted from string to integer
         }
+        // README: end
+    }
+
+    static func jsonSchema() throws {
+        // README: json-schema
+        let schema = try JSONSchema(
+            parsing: """
+                {"type": "object", "required": ["name", "email"],
+                 "properties": {"name": {"type": "string", "minLength": 2},
+                                "email": {"type": "string", "format": "email"},
+                                "age": {"$ref": "#/$defs/age"}},
+                 "$defs": {"age": {"type": "integer", "minimum": 1, "maximum": 150}}}
+                """,
+            options: .init(assertFormats: true))  // formats are annotations unless asserted
+        let result = schema.validate(try JSONValue(parsing: #"{"name": "A", "age": 200}"#))
+        for error in result.errors {
+            print(error.instanceLocation, error.keywordLocation, error.message(in: .english))
+        }
+        // /email /required Email is required
+        // /name /properties/name/minLength Name must be at least 2 characters long
+        // /age /properties/age/$ref/maximum Age must be at most 150
+        print(result.output(.basic)["errors"]?[2]?["absoluteKeywordLocation"] ?? "")
+        // "urn:assay:schema#/$defs/age/maximum"
         // README: end
     }
 }

@@ -20,6 +20,7 @@ if arguments == ["--readme"] {
     try ReadmeExamples.jsonParsing()
     try ReadmeExamples.jsonLines(path: "Examples/seeds/clients.ndjson")
     ReadmeExamples.jsonDecoding()
+    try ReadmeExamples.jsonSchema()
     exit(0)
 }
 var chosenLanguage = Language.current

@@ -1,8 +1,9 @@
 import AssayCore
 import AssayJSON
+import AssaySchema
 import Foundation
 
-// Usage: AssayBench VARIANT NDJSON_FILE
+// Usage: AssayBench VARIANT NDJSON_FILE [SCHEMA]  (SCHEMA for the schema-* variants)
 // Times one variant end to end, from reading the file to the last record, on one thread, and prints
 // one line: variant=… seconds=… records=… MB_per_s=… records_per_s=… checksum=…
 let variants = [
@@ -12,10 +13,12 @@ let variants = [
     "reader-tape",  // NDJSONReader streaming the file (constant memory) + JSONDocument per line
     "decode",  // JSONValueDecoder into the Client struct
     "foundation-decode",  // Foundation JSONDecoder into the same struct
+    "schema-validate",  // AssaySchema on pre-parsed JSONValues: all errors, formats asserted
+    "schema-is-valid",  // the same, stopping at the first error (a yes/no answer)
 ]
 let arguments = CommandLine.arguments
-guard arguments.count == 3, variants.contains(arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: AssayBench {\(variants.joined(separator: "|"))} FILE\n".utf8))
+guard arguments.count == 3 || arguments.count == 4, variants.contains(arguments[1]) else {
+    FileHandle.standardError.write(Data("usage: AssayBench {\(variants.joined(separator: "|"))} FILE [SCHEMA]\n".utf8))
     exit(2)
 }
 let variant = arguments[1]
@@ -80,10 +83,30 @@ if variant == "reader-tape" {
     let buffer = [UInt8](data)
     let lines: [ArraySlice<UInt8>] = buffer.withUnsafeBytes { raw in lineRanges(raw).map { buffer[$0] } }
     records = lines.count
+    // The schema variants time validation alone, as the Python harness's "validate only
+    // (pre-parsed)" cases do: the records are parsed before the clock starts.
+    var parsed: [JSONValue] = []
+    var schema: JSONSchema?
+    if variant.hasPrefix("schema-") {
+        parsed = lines.map { (try? JSONValue(parsing: [UInt8]($0))) ?? .null }
+        let schemaText = try String(contentsOfFile: arguments.count == 4 ? arguments[3] : "", encoding: .utf8)
+        schema = try JSONSchema(parsing: schemaText, options: .init(assertFormats: true))
+    }
     loopStart = clock.now
+    if let schema {
+        for value in parsed {
+            if variant == "schema-validate" {
+                let result = schema.validate(value)
+                if !result.isValid { failures += 1 }
+                checksum &+= result.errors.count
+            } else if !schema.isValid(value) {
+                failures += 1
+            }
+        }
+    }
     let decoder = JSONValueDecoder()
     let foundation = JSONDecoder()
-    for line in lines {
+    for line in lines where schema == nil {
         switch variant {
         case "split":
             checksum &+= line.count
