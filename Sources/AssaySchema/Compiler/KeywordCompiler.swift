@@ -130,7 +130,6 @@ struct KeywordCompiler {
     // MARK: Keywords
 
     mutating func compileAll() {
-        let hasRef = object["$ref"] != nil
         if draft >= .draft2019, object["$recursiveAnchor"] == .bool(true) { node.recursiveAnchor = true }
         if draft >= .draft2020, let anchor = object["$dynamicAnchor"]?.string { node.dynamicAnchor = anchor }
         if let reference = object["$ref"] {
@@ -148,7 +147,6 @@ struct KeywordCompiler {
                 return
             }
         }
-        _ = hasRef
         if draft >= .draft2020, let reference = object["$dynamicRef"] {
             compileDynamicRef(reference)
         }

@@ -148,10 +148,8 @@ final class SchemaCompiler {
         }
         let info = Info(base: base, dialect: dialect, resourcePointer: resourcePointer, vocabularies: vocabularies)
         infos[location] = info
-        if dialect.refOverridesSiblings && hasRef && dialect.draft >= .draft6 {
-            // Siblings of $ref are not schema keywords, but definitions next to it are still
-            // reachable by pointer; index them for their identifiers.
-        }
+        // Siblings of a draft 4-7 `$ref` are not applied, but subschemas next to it are still reachable
+        // by pointer, so the walk below indexes them (their own `$id`s included).
 
         func child(_ value: JSONValue, _ tokens: String...) {
             let suffix = tokens.map { "/" + JSONPointerToken.escape($0) }.joined()
