@@ -38,7 +38,8 @@ extension Rule where Value: StringProtocol & Sendable {
     }
 }
 
-func isUUID<S: StringProtocol>(_ text: S) -> Bool {
+/// Whether `text` is a UUID in canonical text form (`8-4-4-4-12` hex digits, either case).
+package func isUUID<S: StringProtocol>(_ text: S) -> Bool {
     let bytes = Array(text.utf8)
     guard bytes.count == 36 else { return false }
     for (index, byte) in bytes.enumerated() {

@@ -103,7 +103,8 @@ extension JSONValue {
         }
     }
 
-    static func tokens(of pointer: String) throws(JSONPointerError) -> [String] {
+    /// The unescaped tokens of a JSON Pointer (`""` has none).
+    package static func tokens(of pointer: String) throws(JSONPointerError) -> [String] {
         if pointer.isEmpty { return [] }
         guard pointer.hasPrefix("/") else { throw JSONPointerError(pointer: pointer, reason: "must start with \"/\"") }
         var tokens: [String] = []
@@ -126,8 +127,11 @@ extension JSONValue {
         return tokens
     }
 
-    static func escape(_ token: String) -> String {
-        token.replacing("~", with: "~0").replacing("/", with: "~1")
+    /// `token` escaped for a JSON Pointer (`~` → `~0`, `/` → `~1`); most tokens need nothing, and cost
+    /// one scan.
+    package static func escape(_ token: String) -> String {
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
+        return token.replacing("~", with: "~0").replacing("/", with: "~1")
     }
 
     static func arrayIndex(_ token: String) -> Int? {

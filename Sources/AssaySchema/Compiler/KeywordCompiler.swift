@@ -29,7 +29,7 @@ struct KeywordCompiler {
     }
 
     private func subschema(_ tokens: String...) -> Int {
-        let suffix = tokens.map { "/" + JSONPointerToken.escape($0) }.joined()
+        let suffix = tokens.map { "/" + JSONValue.escape($0) }.joined()
         return compiler.node(at: .init(document: location.document, pointer: location.pointer + suffix))
     }
 
@@ -178,8 +178,7 @@ struct KeywordCompiler {
         var anchor: String?
         let fragment = URIReference(text).fragment ?? ""
         if !fragment.isEmpty, !fragment.hasPrefix("/"),
-            case .object(let targetObject)? = JSONPointerToken.resolve(
-                target.pointer, in: compiler.documents[target.document]),
+            case .object(let targetObject)? = compiler.documents[target.document][pointer: target.pointer],
             targetObject["$dynamicAnchor"]?.string == fragment
         {
             anchor = fragment

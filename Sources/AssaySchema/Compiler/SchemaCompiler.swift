@@ -1,6 +1,12 @@
 import AssayCore
 import AssayJSON
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Turns schema documents into an arena of ``SchemaNode``s, with every reference resolved to a node.
 ///
 /// Each document is first indexed (its resources, `$id`s and anchors, walking only the keywords that
@@ -152,7 +158,7 @@ final class SchemaCompiler {
         // by pointer, so the walk below indexes them (their own `$id`s included).
 
         func child(_ value: JSONValue, _ tokens: String...) {
-            let suffix = tokens.map { "/" + JSONPointerToken.escape($0) }.joined()
+            let suffix = tokens.map { "/" + JSONValue.escape($0) }.joined()
             let childInfo = Info(
                 base: base, dialect: dialect, resourcePointer: resourcePointer + suffix, vocabularies: vocabularies)
             index(
@@ -185,19 +191,19 @@ final class SchemaCompiler {
     /// its nearest indexed ancestor.
     private func info(for location: Location) -> Info? {
         if let info = infos[location] { return info }
-        guard var tokens = JSONPointerToken.tokens(location.pointer) else { return nil }
+        guard var tokens = try? JSONValue.tokens(of: location.pointer) else { return nil }
         var suffix: [String] = []
         while let last = tokens.popLast() {
             suffix.insert(last, at: 0)
-            let pointer = tokens.map { "/" + JSONPointerToken.escape($0) }.joined()
+            let pointer = tokens.map { "/" + JSONValue.escape($0) }.joined()
             if let ancestor = infos[Location(document: location.document, pointer: pointer)] {
-                guard let value = JSONPointerToken.resolve(location.pointer, in: documents[location.document]) else {
+                guard let value = documents[location.document][pointer: location.pointer] else {
                     return nil
                 }
                 let derived = Info(
                     base: ancestor.base, dialect: ancestor.dialect,
                     resourcePointer: ancestor.resourcePointer
-                        + suffix.map { "/" + JSONPointerToken.escape($0) }.joined(),
+                        + suffix.map { "/" + JSONValue.escape($0) }.joined(),
                     vocabularies: ancestor.vocabularies)
                 index(value, at: location, info: derived, depth: 0)
                 return infos[location]
@@ -218,11 +224,12 @@ final class SchemaCompiler {
             }
         }
         guard let resource = resources[uri] else { return nil }
-        let fragment = (target.fragment ?? "").removingPercentEncodingSafely
+        let raw = target.fragment ?? ""
+        let fragment = raw.removingPercentEncoding ?? raw
         if fragment.isEmpty { return resource }
         if fragment.hasPrefix("/") {
             let location = Location(document: resource.document, pointer: resource.pointer + fragment)
-            guard JSONPointerToken.resolve(location.pointer, in: documents[location.document]) != nil else {
+            guard documents[location.document][pointer: location.pointer] != nil else {
                 return nil
             }
             return location
@@ -251,7 +258,7 @@ final class SchemaCompiler {
 
     private func compile(_ index: Int, at location: Location) {
         guard let info = info(for: location),
-            let value = JSONPointerToken.resolve(location.pointer, in: documents[location.document])
+            let value = documents[location.document][pointer: location.pointer]
         else {
             problems.append(SchemaProblem(location: "#" + location.pointer, message: "no schema at this location"))
             return
@@ -302,36 +309,5 @@ extension JSONValue {
         case .object, .bool: return true
         default: return false
         }
-    }
-}
-
-extension String {
-    /// Percent-decoded (RFC 3986), leaving malformed escapes as they are.
-    var removingPercentEncodingSafely: String {
-        guard contains("%") else { return self }
-        var bytes: [UInt8] = []
-        let utf8 = Array(self.utf8)
-        var index = 0
-        while index < utf8.count {
-            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
-                let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2])
-            {
-                bytes.append(high << 4 | low)
-                index += 3
-            } else {
-                bytes.append(utf8[index])
-                index += 1
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-private func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case 0x30...0x39: return byte - 0x30
-    case 0x41...0x46: return byte - 0x41 + 10
-    case 0x61...0x66: return byte - 0x61 + 10
-    default: return nil
     }
 }

@@ -41,7 +41,7 @@ final class SchemaNode: @unchecked Sendable {
 
     /// `absoluteKeywordLocation` of `keyword` in this node.
     func absoluteLocation(of keyword: String) -> String {
-        resourceURI + "#" + pointer + (keyword.isEmpty ? "" : "/" + JSONPointerToken.escape(keyword))
+        resourceURI + "#" + pointer + (keyword.isEmpty ? "" : "/" + JSONValue.escape(keyword))
     }
 }
 
@@ -127,46 +127,5 @@ enum JSONTypeName: String, Sendable {
         case (.integer, .number(let number)): return number.isInteger
         default: return false
         }
-    }
-}
-
-/// JSON Pointer tokens (RFC 6901).
-enum JSONPointerToken {
-    static func escape(_ token: String) -> String {
-        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
-        return token.replacing("~", with: "~0").replacing("/", with: "~1")
-    }
-
-    static func unescape(_ token: Substring) -> String {
-        guard token.utf8.contains(UInt8(ascii: "~")) else { return String(token) }
-        return String(token).replacing("~1", with: "/").replacing("~0", with: "~")
-    }
-
-    /// The tokens of `pointer` (`""` is the whole document), or `nil` when it does not start with `/`.
-    static func tokens(_ pointer: String) -> [String]? {
-        if pointer.isEmpty { return [] }
-        guard pointer.hasPrefix("/") else { return nil }
-        return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(unescape)
-    }
-
-    /// The value at `pointer` in `value`.
-    static func resolve(_ pointer: String, in value: JSONValue) -> JSONValue? {
-        guard let tokens = tokens(pointer) else { return nil }
-        var current = value
-        for token in tokens {
-            switch current {
-            case .object(let object):
-                guard let next = object[token] else { return nil }
-                current = next
-            case .array(let elements):
-                guard let index = Int(token), index >= 0, index < elements.count,
-                    token == "0" || !token.hasPrefix("0")
-                else { return nil }
-                current = elements[index]
-            default:
-                return nil
-            }
-        }
-        return current
     }
 }

@@ -1,4 +1,5 @@
 import AssayCore
+import AssayJSON
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -51,7 +52,7 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
         case .time: return RFC3339.time(text) != nil
         case .dateTime: return RFC3339.dateTime(text) != nil
         case .duration: return Self.isDuration(text)
-        case .uuid: return Self.isUUID(text)
+        case .uuid: return isUUID(text)
         case .regex: return Self.isECMARegex(text)
         }
     }
@@ -67,16 +68,7 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
     private static let asciiEmail = EmailAddressValidator.Options(
         allowsInternational: false, allowsQuotedLocalPart: true, allowsDomainLiteral: true)
 
-    static func isJSONPointer(_ text: Substring) -> Bool {
-        guard text.isEmpty || text.hasPrefix("/") else { return false }
-        var scalars = text.unicodeScalars.makeIterator()
-        while let scalar = scalars.next() {
-            if scalar == "~" {
-                guard let next = scalars.next(), next == "0" || next == "1" else { return false }
-            }
-        }
-        return true
-    }
+    static func isJSONPointer(_ text: Substring) -> Bool { (try? JSONValue.tokens(of: String(text))) != nil }
 
     static func isRelativeJSONPointer(_ text: String) -> Bool {
         let digits = text.prefix { $0.isASCII && $0.isNumber }
@@ -89,21 +81,6 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
             rest = rest[adjustment.endIndex...]
         }
         return rest == "#" || isJSONPointer(rest)
-    }
-
-    static func isUUID(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
-            if index == 8 || index == 13 || index == 18 || index == 23 {
-                guard byte == UInt8(ascii: "-") else { return false }
-            } else {
-                guard (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66) else {
-                    return false
-                }
-            }
-        }
-        return true
     }
 
     /// RFC 3339 appendix A's `duration`: `P` then date parts (`Y`, `M`, `D` in order) and/or `T` and
@@ -249,9 +226,7 @@ enum Hostname {
                         "xn--" + Punycode.encode(decoded) == lower
                     else { return false }
                     unicodeLabel = decoded
-                } else if Array(label.utf8).count >= 4, Array(label.utf8)[2] == UInt8(ascii: "-"),
-                    Array(label.utf8)[3] == UInt8(ascii: "-")
-                {
+                } else if label.utf8.dropFirst(2).starts(with: "--".utf8) {
                     return false
                 } else {
                     continue

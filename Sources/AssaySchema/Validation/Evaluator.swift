@@ -1,6 +1,12 @@
 import AssayCore
 import AssayJSON
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Which properties and items the keywords of a schema (and its in-place subschemas) evaluated:
 /// what `unevaluatedProperties` and `unevaluatedItems` look at.
 struct Evaluated {
@@ -73,8 +79,8 @@ struct Evaluator {
         guard collecting, !full else { return }
         var path = instancePath
         if let extra { path.append(extra) }
-        var location = keywordPath.isEmpty ? "" : "/" + keywordPath.map(JSONPointerToken.escape).joined(separator: "/")
-        if !keyword.isEmpty { location += "/" + JSONPointerToken.escape(keyword) }
+        var location = keywordPath.isEmpty ? "" : "/" + keywordPath.map(JSONValue.escape).joined(separator: "/")
+        if !keyword.isEmpty { location += "/" + JSONValue.escape(keyword) }
         errors.append(
             SchemaError(
                 instanceLocation: IssuePath(path), keywordLocation: location,
@@ -199,7 +205,7 @@ struct Evaluator {
         case .dynamicRef(let target, let anchor): return applyDynamicRef(keyword, node, value, &tracker, target, anchor)
         case .recursiveRef(let target): return applyRecursiveRef(keyword, node, value, &tracker, target)
         default:
-            return assert(keyword, node, value)
+            return check(keyword, node, value)
         }
     }
 
@@ -509,7 +515,7 @@ struct Evaluator {
     /// The assertions: keywords that look at the value itself and apply no subschema. Kept out of
     /// ``apply`` so the recursion through applicators keeps small stack frames.
     @inline(never)
-    private mutating func assert(_ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue) -> Bool {
+    private mutating func check(_ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue) -> Bool {
         switch keyword.kind {
         case .type(let names):
             for name in names where name.matches(value) { return true }
@@ -601,7 +607,7 @@ struct Evaluator {
             var bytes = Array(text.utf8)
             var ok = true
             if base64 {
-                if let decoded = Base64.decode(text) { bytes = decoded } else { ok = false }
+                if let decoded = Data(base64Encoded: text) { bytes = [UInt8](decoded) } else { ok = false }
             }
             if ok && json { ok = (try? JSONValue(parsing: bytes)) != nil }
             if ok { return true }
@@ -732,42 +738,5 @@ enum FormatOrder {
         default:
             return nil
         }
-    }
-}
-
-/// Strict base64 (RFC 4648 section 4, with padding).
-enum Base64 {
-    static func decode(_ text: String) -> [UInt8]? {
-        let bytes = Array(text.utf8)
-        guard bytes.count % 4 == 0 else { return nil }
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count / 4 * 3)
-        var index = 0
-        while index < bytes.count {
-            var quad: [UInt32] = []
-            var padding = 0
-            for offset in 0..<4 {
-                let byte = bytes[index + offset]
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): quad.append(UInt32(byte - 65))
-                case UInt8(ascii: "a")...UInt8(ascii: "z"): quad.append(UInt32(byte - 71))
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): quad.append(UInt32(byte + 4))
-                case UInt8(ascii: "+"): quad.append(62)
-                case UInt8(ascii: "/"): quad.append(63)
-                case UInt8(ascii: "="):
-                    guard index + 4 == bytes.count, offset >= 2 else { return nil }
-                    padding += 1
-                    quad.append(0)
-                default: return nil
-                }
-                if padding > 0 && byte != UInt8(ascii: "=") { return nil }
-            }
-            let value = quad[0] << 18 | quad[1] << 12 | quad[2] << 6 | quad[3]
-            output.append(UInt8(value >> 16 & 0xFF))
-            if padding < 2 { output.append(UInt8(value >> 8 & 0xFF)) }
-            if padding < 1 { output.append(UInt8(value & 0xFF)) }
-            index += 4
-        }
-        return output
     }
 }
