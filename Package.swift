@@ -8,7 +8,13 @@ let package = Package(
         .library(name: "AssayCore", targets: ["AssayCore"]),
         .library(name: "AssayJSON", targets: ["AssayJSON"]),
         .library(name: "AssaySchema", targets: ["AssaySchema"]),
+        .library(name: "AssayCLI", targets: ["AssayCLI"]),
+        .executable(name: "assay", targets: ["assay"]),
         .executable(name: "assay-examples", targets: ["AssayExamples"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(
@@ -23,6 +29,20 @@ let package = Package(
         .target(
             name: "AssaySchema",
             dependencies: ["AssayCore", "AssayJSON"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "AssayCLI",
+            dependencies: [
+                "AssayCore", "AssayJSON", "AssaySchema",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "assay",
+            dependencies: ["AssayCLI"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
@@ -45,6 +65,12 @@ let package = Package(
             name: "AssaySchemaTests",
             dependencies: ["AssaySchema"],
             exclude: ["known-failures.txt"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "AssayCLITests",
+            dependencies: ["AssayCLI"],
+            exclude: ["Snapshots"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

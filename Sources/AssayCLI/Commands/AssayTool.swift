@@ -1,0 +1,217 @@
+import ArgumentParser
+import AssayCore
+import AssaySchema
+
+/// The `assay` command line: `assay validate` and `assay check-schema`.
+///
+/// ```swift
+/// let status = AssayTool.main(["validate", "--schema", "client.schema.json", "clients.ndjson"])
+/// ```
+public enum AssayTool {
+    /// The version `assay --version` prints.
+    public static let version = "0.1.0"
+
+    /// Runs the command line `arguments` (without the program name) and returns the exit status:
+    /// 0 all valid, 1 something invalid, 2 a usage error, an unreadable input or a bad schema.
+    public static func main(_ arguments: [String], context: CommandContext = .process()) -> Int32 {
+        let status: Int32
+        do {
+            var command = try AssayCommand.parseAsRoot(arguments)
+            switch command {
+            case let validate as ValidateCommand:
+                status = validate.execute(context)
+            case let check as CheckSchemaCommand:
+                status = check.execute(context)
+            case is AssayCommand:
+                context.standardError.write(AssayCommand.helpMessage() + "\n")
+                status = ExitStatus.failure
+            default:
+                // `assay help validate`: ArgumentParser's help command reports help as an error.
+                try command.run()
+                status = ExitStatus.failure
+            }
+        } catch {
+            let message = AssayCommand.fullMessage(for: error)
+            if AssayCommand.exitCode(for: error) == .success {
+                context.standardOutput.write(message + "\n")
+                status = ExitStatus.success
+            } else {
+                context.standardError.write(message + "\n")
+                status = ExitStatus.failure
+            }
+        }
+        context.standardOutput.flush()
+        context.standardError.flush()
+        return status
+    }
+}
+
+struct AssayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "assay",
+        abstract: "Validate JSON, NDJSON and YAML against a JSON Schema.",
+        discussion: """
+            Exit status: 0 every document is valid; 1 at least one document is invalid (a line that is not \
+            JSON counts as an invalid document); 2 a usage error, an input that cannot be read, an output \
+            that cannot be written, or a schema that does not compile.
+            """,
+        version: AssayTool.version,
+        subcommands: [ValidateCommand.self, CheckSchemaCommand.self])
+}
+
+extension InputFormat: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {}
+
+/// `--formats assert|annotate`.
+enum FormatMode: String, CaseIterable, ExpressibleByArgument {
+    case assert
+    case annotate
+}
+
+/// `--default-dialect 4|6|7|2019-09|2020-12`.
+struct DialectArgument: ExpressibleByArgument {
+    let dialect: SchemaDialect
+
+    init?(argument: String) {
+        guard ["4", "6", "7", "2019-09", "2020-12"].contains(argument), let dialect = SchemaDialect(argument) else {
+            return nil
+        }
+        self.dialect = dialect
+    }
+
+    init(_ dialect: SchemaDialect) { self.dialect = dialect }
+
+    var defaultValueDescription: String { dialect.description }
+    static var allValueStrings: [String] { ["4", "6", "7", "2019-09", "2020-12"] }
+}
+
+/// The options of schema loading shared by both subcommands.
+struct SchemaOptions: ParsableArguments {
+    @Option(help: "The dialect of schemas without $schema: 4, 6, 7, 2019-09 or 2020-12.")
+    var defaultDialect = DialectArgument(.draft2020_12)
+
+    @Option(help: "Check formats (email, date-time, uuid…) or treat them as annotations only.")
+    var formats = FormatMode.assert
+
+    @Option(
+        name: .customLong("registry"),
+        help: ArgumentHelp(
+            "Resolve $ref URIs under PREFIX from files in DIR, never from the network (repeatable).",
+            valueName: "PREFIX=DIR"))
+    var registries: [String] = []
+
+    func settings() throws(CLIError) -> SchemaSettings {
+        var settings = SchemaSettings(defaultDialect: defaultDialect.dialect, assertFormats: formats == .assert)
+        for entry in registries {
+            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex,
+                entry.index(after: equals) != entry.endIndex
+            else { throw CLIError.usage("--registry \(entry): expected PREFIX=DIR") }
+            settings.registries.append((String(entry[..<equals]), String(entry[entry.index(after: equals)...])))
+        }
+        return settings
+    }
+}
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Validate documents against a JSON Schema.",
+        discussion: """
+            INPUT is a .json file (one document), .ndjson or .jsonl (one document per line; blank lines \
+            are skipped), .yaml or .yml (every document of the stream), or - for standard input (NDJSON \
+            unless --input-format says otherwise).
+
+            --format text prints FILE:LINE: /pointer: message for each error (the line of the value in \
+            JSON and YAML files); --format json prints exactly one JSON object per document, in input \
+            order: {"file":…,"line":N (NDJSON) or "document":N (JSON, YAML),"valid":…,"errors":[{\
+            "instanceLocation","keywordLocation","absoluteKeywordLocation","code","error"}]}. A summary \
+            line (documents, invalid documents, errors, seconds, documents per second) goes to standard \
+            error unless --quiet; so does a progress bar when standard error is a terminal and the input \
+            is large.
+
+            --valid-out and --quarantine receive the valid and the invalid NDJSON lines verbatim, in input \
+            order, so that together they hold every non-blank input line exactly once; JSON and YAML \
+            documents are written as one compact JSON line each. Both files are written to a temporary \
+            file and renamed into place only when the run succeeds.
+
+            Exit status: 0 every document is valid; 1 at least one document is invalid (a line that is \
+            not JSON counts as an invalid document); 2 a usage error, an input that cannot be read, an \
+            output that cannot be written, or a schema that is not valid or does not compile.
+            """)
+
+    @Option(help: "The JSON Schema (JSON, or YAML by extension). Relative $refs resolve to files beside it.")
+    var schema: String
+
+    @OptionGroup var schemaOptions: SchemaOptions
+
+    @Option(help: "Read every input as json, ndjson or yaml instead of telling by the file name.")
+    var inputFormat: InputFormat?
+
+    @Option(help: "Output: text for people, json for JSON Lines (one object per document).")
+    var format = OutputFormat.text
+
+    @Option(help: "Language of messages: en, ru or zh-Hans (default: from LC_ALL, LC_MESSAGES or LANG, else en).")
+    var lang: String?
+
+    @Option(help: "Worker threads for NDJSON (default: the number of cores).")
+    var jobs: Int?
+
+    @Option(help: "Errors kept per document; 0 keeps all.")
+    var maxErrors = 100
+
+    @Option(help: "Write the valid lines here (NDJSON), atomically.")
+    var validOut: String?
+
+    @Option(help: "Write the invalid lines here (NDJSON), atomically.")
+    var quarantine: String?
+
+    @Flag(help: "No progress bar and no summary.")
+    var quiet = false
+
+    @Argument(help: ArgumentHelp("Files to validate, or - for standard input.", valueName: "INPUT"))
+    var inputs: [String] = []
+
+    func execute(_ context: CommandContext) -> Int32 {
+        do throws(CLIError) {
+            let settings = try makeSettings(context)
+            return ValidationRun(settings: settings, context: context).run()
+        } catch {
+            context.fail(error)
+            return ExitStatus.failure
+        }
+    }
+
+    func makeSettings(_ context: CommandContext) throws(CLIError) -> ValidateSettings {
+        guard !inputs.isEmpty else {
+            throw CLIError.usage("validate: no INPUT given (a file, or - for standard input)")
+        }
+        guard inputs.filter({ $0 == "-" }).count <= 1 else { throw CLIError.usage("validate: - given more than once") }
+        var settings = ValidateSettings(schemaPath: schema, inputs: inputs)
+        settings.schema = try schemaOptions.settings()
+        settings.inputFormat = inputFormat
+        settings.outputFormat = format
+        settings.language = try language(context)
+        if let jobs, jobs < 1 { throw CLIError.usage("--jobs \(jobs): needs at least 1") }
+        settings.jobs = min(jobs ?? context.processorCount, 256)
+        guard maxErrors >= 0 else { throw CLIError.usage("--max-errors \(maxErrors): needs 0 or more") }
+        settings.maxErrors = maxErrors
+        settings.validOut = validOut
+        settings.quarantine = quarantine
+        if let validOut, validOut == quarantine {
+            throw CLIError.usage("--valid-out and --quarantine name the same file: \(validOut)")
+        }
+        for output in [validOut, quarantine].compactMap({ $0 }) where inputs.contains(output) {
+            throw CLIError.usage("\(output): is both an input and an output")
+        }
+        settings.quiet = quiet
+        return settings
+    }
+
+    private func language(_ context: CommandContext) throws(CLIError) -> Language {
+        guard let lang else { return context.environmentLanguage }
+        guard let language = Language(lang), Language.builtIn.contains(language) else {
+            throw CLIError.usage("--lang \(lang): unknown language; use en, ru or zh-Hans")
+        }
+        return language
+    }
+}

@@ -1,0 +1,85 @@
+import AssayCore
+import Foundation
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a command runs against: its standard streams, environment and clock. The process's own by
+/// default; tests pass memory sinks and files.
+public struct CommandContext: Sendable {
+    /// The descriptor documents are read from for the input `-`.
+    public var standardInput: Int32
+    /// Reports (text or JSON Lines).
+    public var standardOutput: ByteSink
+    /// Errors, progress and the summary.
+    public var standardError: ByteSink
+    /// The environment (`LANG`, `LC_ALL`, `NO_COLOR`, `TERM`).
+    public var environment: [String: String]
+    /// Whether standard output is a terminal (colour).
+    public var outputIsTerminal: Bool
+    /// Whether standard error is a terminal (progress bar, coloured summary).
+    public var errorIsTerminal: Bool
+    /// Seconds since some fixed moment.
+    public var clock: @Sendable () -> Double
+    /// The number of worker threads `--jobs` defaults to.
+    public var processorCount: Int
+    /// The smallest input that gets a progress bar (inputs smaller finish too soon for one to help).
+    public var progressMinimumBytes = 8 << 20
+
+    /// A context with the given streams.
+    public init(
+        standardInput: Int32, standardOutput: ByteSink, standardError: ByteSink, environment: [String: String],
+        outputIsTerminal: Bool = false, errorIsTerminal: Bool = false,
+        clock: @escaping @Sendable () -> Double = CommandContext.monotonicSeconds,
+        processorCount: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
+        self.standardInput = standardInput
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.environment = environment
+        self.outputIsTerminal = outputIsTerminal
+        self.errorIsTerminal = errorIsTerminal
+        self.clock = clock
+        self.processorCount = processorCount
+    }
+
+    /// The process's standard streams and environment.
+    public static func process() -> CommandContext {
+        CommandContext(
+            standardInput: 0, standardOutput: ByteSink(fileDescriptor: 1), standardError: ByteSink(fileDescriptor: 2),
+            environment: ProcessInfo.processInfo.environment, outputIsTerminal: isatty(1) == 1,
+            errorIsTerminal: isatty(2) == 1)
+    }
+
+    /// A monotonic clock in seconds.
+    @Sendable public static func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Writes `assay: message` to standard error.
+    func fail(_ error: CLIError) {
+        standardError.write("assay: \(TerminalText.printable(error.message))\n")
+        standardError.flush()
+    }
+
+    /// The language of the environment (`LC_ALL`, `LC_MESSAGES`, `LANG`) if Assay has its messages,
+    /// else English.
+    var environmentLanguage: Language {
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            if let value = environment[name], !value.isEmpty {
+                if let language = Language(value), Language.builtIn.contains(language) { return language }
+                return .english
+            }
+        }
+        return .english
+    }
+}

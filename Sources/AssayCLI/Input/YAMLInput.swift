@@ -1,0 +1,239 @@
+import AssayJSON
+import Yams
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One document of a YAML stream, as JSON, with the source line of each of its values.
+struct YAMLDocument {
+    /// The document as JSON, or why it cannot be one.
+    let value: Result<JSONValue, YAMLProblem>
+    /// The document's node tree, to find the source line of an error.
+    let node: Node?
+
+    /// The 1-based line of the value at `path` in the YAML source, or of the nearest value above it.
+    func line(of path: [JSONPathComponent]) -> Int? {
+        guard var current = node else { return nil }
+        var line = current.mark?.line
+        for component in path {
+            switch (current, component) {
+            case (.mapping(let mapping), .key(let key)):
+                guard let found = mapping.first(where: { YAMLInput.keyText($0.key) == key })?.value else { return line }
+                current = found
+            case (.sequence(let sequence), .index(let index)):
+                guard index >= 0, index < sequence.count else { return line }
+                current = sequence[index]
+            default:
+                return line
+            }
+            line = current.mark?.line ?? line
+        }
+        return line
+    }
+}
+
+/// Why a YAML document cannot be validated.
+struct YAMLProblem: Error {
+    /// The 1-based line, when known.
+    let line: Int?
+    /// One line of text.
+    let message: String
+}
+
+/// YAML streams turned into JSON values, with limits against hostile input.
+///
+/// Scalars are resolved by YAML 1.1's core rules as Yams applies them: `null`/`~`, `true`/`false`,
+/// integers (also `0x`/`0o`), floats; everything else, and anything quoted, is a string. Mapping keys
+/// must be scalars and become strings. Merge keys (`<<`) are applied. Infinity and NaN have no JSON
+/// form and make the document invalid.
+enum YAMLInput {
+    /// The most values one document may expand to through aliases: a million, or twenty per byte of
+    /// the stream if that is more (a "billion laughs" bomb stops here).
+    static func maximumValues(forStreamOf byteCount: Int) -> Int { max(1_000_000, byteCount * 20) }
+    /// The deepest nesting a document may have.
+    static let maximumDepth = 1_000
+
+    /// Splits the stream into documents. A syntax error ends the stream: the documents before it
+    /// are returned, then one failing document with the error.
+    static func documents(_ bytes: [UInt8]) -> [YAMLDocument] {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return [YAMLDocument(value: .failure(YAMLProblem(line: nil, message: "not valid UTF-8")), node: nil)]
+        }
+        var result: [YAMLDocument] = []
+        do {
+            let sequence = try Yams.compose_all(yaml: text)
+            var iterator = sequence.makeIterator()
+            while let node = iterator.next() {
+                result.append(
+                    YAMLDocument(
+                        value: convert(node, maximumValues: maximumValues(forStreamOf: bytes.count)), node: node))
+            }
+            if let error = iterator.error {
+                result.append(YAMLDocument(value: .failure(problem(error)), node: nil))
+            }
+        } catch {
+            result.append(YAMLDocument(value: .failure(problem(error)), node: nil))
+        }
+        return result
+    }
+
+    /// A one-line description of a Yams error.
+    static func problem(_ error: any Error) -> YAMLProblem {
+        if let error = error as? YamlError {
+            switch error {
+            case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+                .composer(let context, let problem, let mark, _):
+                let prefix = context.map { "\($0.text) " } ?? ""
+                return YAMLProblem(
+                    line: mark.line,
+                    message: "not valid YAML: line \(mark.line), column \(mark.column): \(prefix)\(problem)")
+            case .duplicatedKeysInMapping(let duplicates, _):
+                return YAMLProblem(
+                    line: nil, message: "not valid YAML: duplicate keys \(duplicates.sorted().joined(separator: ", "))")
+            default:
+                break
+            }
+        }
+        let text = String(describing: error).split(separator: "\n").first.map(String.init) ?? "unknown error"
+        return YAMLProblem(line: nil, message: "not valid YAML: \(text)")
+    }
+
+    /// The text of a mapping key, when it is a scalar.
+    static func keyText(_ node: Node) -> String? {
+        if case .scalar(let scalar) = node { return scalar.string }
+        return nil
+    }
+
+    static func convert(_ node: Node, maximumValues: Int) -> Result<JSONValue, YAMLProblem> {
+        var budget = maximumValues
+        do throws(YAMLProblem) {
+            return .success(try convert(node, depth: 0, budget: &budget))
+        } catch  where budget < 0 {
+            return .failure(
+                YAMLProblem(
+                    line: error.line,
+                    message: "the document expands to more than \(maximumValues) values through aliases"))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func convert(_ node: Node, depth: Int, budget: inout Int) throws(YAMLProblem) -> JSONValue {
+        budget -= 1
+        guard budget >= 0 else {
+            throw YAMLProblem(line: node.mark?.line, message: "too many values")
+        }
+        guard depth <= maximumDepth else {
+            throw YAMLProblem(line: node.mark?.line, message: "nesting deeper than \(maximumDepth)")
+        }
+        switch node {
+        case .scalar(let scalar):
+            return try scalarValue(scalar, node: node)
+        case .sequence(let sequence):
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(sequence.count)
+            for element in sequence {
+                elements.append(try convert(element, depth: depth + 1, budget: &budget))
+            }
+            return .array(elements)
+        case .mapping(let mapping):
+            var members: [(String, JSONValue)] = []
+            var seen: Set<String> = []
+            var merged: [(String, JSONValue)] = []
+            for (key, value) in mapping {
+                if case .scalar(let scalar) = key,
+                    key.tag.rawValue == Tag.Name.merge.rawValue || (scalar.string == "<<" && scalar.style == .plain)
+                {
+                    try merge(value, into: &merged, depth: depth, budget: &budget)
+                    continue
+                }
+                guard let name = keyText(key) else {
+                    throw YAMLProblem(
+                        line: key.mark?.line, message: "a mapping key is not a scalar; JSON keys are strings")
+                }
+                guard seen.insert(name).inserted else {
+                    throw YAMLProblem(line: key.mark?.line, message: "duplicate key \"\(name)\"")
+                }
+                members.append((name, try convert(value, depth: depth + 1, budget: &budget)))
+            }
+            for (name, value) in merged where seen.insert(name).inserted {
+                members.append((name, value))
+            }
+            return .object(JSONObject(members))
+        case .alias(let alias):
+            throw YAMLProblem(line: alias.mark?.line, message: "unresolved alias *\(alias.anchor.rawValue)")
+        }
+    }
+
+    /// Applies a merge key's value (a mapping, or a sequence of mappings): earlier keys win.
+    private static func merge(_ value: Node, into merged: inout [(String, JSONValue)], depth: Int, budget: inout Int)
+        throws(YAMLProblem)
+    {
+        let sources: [Node]
+        switch value {
+        case .mapping: sources = [value]
+        case .sequence(let sequence): sources = Array(sequence)
+        default: throw YAMLProblem(line: value.mark?.line, message: "a merge key (<<) needs a mapping")
+        }
+        for source in sources {
+            guard case .object(let object) = try convert(source, depth: depth + 1, budget: &budget) else {
+                throw YAMLProblem(line: source.mark?.line, message: "a merge key (<<) needs a mapping")
+            }
+            for (name, member) in object where !merged.contains(where: { $0.0 == name }) {
+                merged.append((name, member))
+            }
+        }
+    }
+
+    private static func scalarValue(_ scalar: Node.Scalar, node: Node) throws(YAMLProblem) -> JSONValue {
+        switch Tag.Name(rawValue: node.tag.rawValue) {
+        case .null:
+            return .null
+        case .bool:
+            if let flag = node.bool { return .bool(flag) }
+        case .int:
+            if let number = integer(scalar.string) { return .number(number) }
+        case .float:
+            if let number = JSONNumber(text: scalar.string) { return .number(number) }
+            if let double = node.float {
+                guard let number = JSONNumber(double) else {
+                    throw YAMLProblem(
+                        line: scalar.mark?.line, message: "\(scalar.string) has no JSON form (infinity or NaN)")
+                }
+                return .number(number)
+            }
+        default:
+            break
+        }
+        return .string(scalar.string)
+    }
+
+    /// A YAML integer as an exact JSON number: decimal (of any size), `0x`, `0o`, with `_` separators.
+    private static func integer(_ text: String) -> JSONNumber? {
+        var digits = text.replacing("_", with: "")
+        var negative = false
+        if digits.hasPrefix("-") || digits.hasPrefix("+") {
+            negative = digits.hasPrefix("-")
+            digits.removeFirst()
+        }
+        let radix: Int
+        if digits.hasPrefix("0x") {
+            radix = 16
+            digits.removeFirst(2)
+        } else if digits.hasPrefix("0o") {
+            radix = 8
+            digits.removeFirst(2)
+        } else {
+            radix = 10
+        }
+        if radix == 10 {
+            while digits.count > 1, digits.hasPrefix("0") { digits.removeFirst() }
+            return JSONNumber(text: (negative ? "-" : "") + digits)
+        }
+        guard let magnitude = Int(digits, radix: radix) else { return nil }
+        return JSONNumber(negative ? -magnitude : magnitude)
+    }
+}

@@ -1,0 +1,185 @@
+import AssayCore
+import AssayJSON
+import AssaySchema
+
+/// The output format of `assay validate`.
+enum OutputFormat: String, CaseIterable, Sendable {
+    /// `FILE:LINE: /pointer: message` per error, for people.
+    case text
+    /// One JSON object per document (JSON Lines), for programs.
+    case json
+}
+
+/// Where a document is in its input: a line of an NDJSON stream, or the n-th document of a JSON or
+/// YAML file.
+enum DocumentPosition: Sendable {
+    case line(Int)
+    case document(Int)
+}
+
+/// One error of one document, ready to print.
+struct ReportedError {
+    var instanceLocation: String
+    var keywordLocation: String
+    var absoluteKeywordLocation: String
+    var code: String
+    var message: String
+    /// The source line the error is shown at in text output.
+    var sourceLine: Int
+}
+
+/// Renders per-document results as text or JSON Lines into a byte buffer.
+struct Reporter: Sendable {
+    let format: OutputFormat
+    let language: Language
+    let color: Bool
+    /// The file name as shown (`-` for standard input).
+    let file: String
+
+    /// Converts schema errors; `sourceLine` gives the line shown for each instance location.
+    func errors(_ errors: [SchemaError], sourceLine: (IssuePath) -> Int) -> [ReportedError] {
+        errors.map { error in
+            ReportedError(
+                instanceLocation: error.instanceLocation.jsonPointer, keywordLocation: error.keywordLocation,
+                absoluteKeywordLocation: error.absoluteKeywordLocation, code: error.code.description,
+                message: error.message(in: language), sourceLine: sourceLine(error.instanceLocation))
+        }
+    }
+
+    /// The one error of a document that could not be read at all (not JSON, not YAML).
+    func unreadable(_ message: String, line: Int) -> [ReportedError] {
+        [
+            ReportedError(
+                instanceLocation: "", keywordLocation: "", absoluteKeywordLocation: "",
+                code: IssueCode.malformed.description, message: message, sourceLine: line)
+        ]
+    }
+
+    /// Appends what the format prints for one document.
+    func append(position: DocumentPosition, errors: [ReportedError], to out: inout [UInt8]) {
+        switch format {
+        case .json: appendJSON(position: position, errors: errors, to: &out)
+        case .text: appendText(errors: errors, to: &out)
+        }
+    }
+
+    private func appendJSON(position: DocumentPosition, errors: [ReportedError], to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"file":"#.utf8)
+        JSONText.appendString(file, to: &out)
+        switch position {
+        case .line(let line):
+            out.append(contentsOf: #","line":"#.utf8)
+            out.append(contentsOf: String(line).utf8)
+        case .document(let index):
+            out.append(contentsOf: #","document":"#.utf8)
+            out.append(contentsOf: String(index).utf8)
+        }
+        out.append(
+            contentsOf: errors.isEmpty ? #","valid":true,"errors":[]}"#.utf8 : #","valid":false,"errors":["#.utf8)
+        guard !errors.isEmpty else {
+            out.append(0x0A)
+            return
+        }
+        for (index, error) in errors.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"instanceLocation":"#.utf8)
+            JSONText.appendString(error.instanceLocation, to: &out)
+            out.append(contentsOf: #","keywordLocation":"#.utf8)
+            JSONText.appendString(error.keywordLocation, to: &out)
+            out.append(contentsOf: #","absoluteKeywordLocation":"#.utf8)
+            JSONText.appendString(error.absoluteKeywordLocation, to: &out)
+            out.append(contentsOf: #","code":"#.utf8)
+            JSONText.appendString(error.code, to: &out)
+            out.append(contentsOf: #","error":"#.utf8)
+            JSONText.appendString(error.message, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: "]}\n".utf8)
+    }
+
+    private func appendText(errors: [ReportedError], to out: inout [UInt8]) {
+        for error in errors {
+            if color { out.append(contentsOf: ANSI.bold.utf8) }
+            out.append(contentsOf: TerminalText.printable(file).utf8)
+            out.append(UInt8(ascii: ":"))
+            out.append(contentsOf: String(error.sourceLine).utf8)
+            out.append(UInt8(ascii: ":"))
+            if color { out.append(contentsOf: ANSI.reset.utf8) }
+            out.append(UInt8(ascii: " "))
+            if !error.instanceLocation.isEmpty {
+                if color { out.append(contentsOf: ANSI.cyan.utf8) }
+                out.append(contentsOf: TerminalText.printable(error.instanceLocation).utf8)
+                if color { out.append(contentsOf: ANSI.reset.utf8) }
+                out.append(contentsOf: ": ".utf8)
+            }
+            if color { out.append(contentsOf: ANSI.red.utf8) }
+            out.append(contentsOf: TerminalText.printable(error.message).utf8)
+            if color { out.append(contentsOf: ANSI.reset.utf8) }
+            out.append(0x0A)
+        }
+    }
+}
+
+/// ANSI terminal escapes.
+enum ANSI {
+    static let bold = "\u{1B}[1m"
+    static let red = "\u{1B}[31m"
+    static let green = "\u{1B}[32m"
+    static let cyan = "\u{1B}[36m"
+    static let reset = "\u{1B}[0m"
+    static let clearLine = "\r\u{1B}[2K"
+}
+
+/// Text made safe for a terminal: control characters (an escape sequence hidden in a value or a
+/// key) are shown as `\u{…}` instead of being obeyed.
+enum TerminalText {
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}
+
+/// Writing JSON strings.
+enum JSONText {
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends `text` as a JSON string literal (UTF-8, with the escapes RFC 8259 requires).
+    static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                start = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+                case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+                case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+                case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+                case 0x09: out.append(contentsOf: #"\t"#.utf8)
+                default:
+                    out.append(contentsOf: #"\u00"#.utf8)
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0xF)])
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,82 @@
+import AssayCore
+import AssayJSON
+import AssaySchema
+
+/// Validates one document and renders its report: the work each worker thread does.
+struct DocumentChecker: Sendable {
+    let schema: JSONSchema
+    let limit: ErrorLimit
+    let reporter: Reporter
+    let parserOptions = JSONParserOptions(maximumDepth: 1_000)
+
+    /// Checks one NDJSON line (without its line terminator) and appends its report to `out`.
+    /// Returns the number of errors (0: valid).
+    func checkLine(_ bytes: ArraySlice<UInt8>, line: Int, into out: inout [UInt8]) -> Int {
+        let errors: [ReportedError]
+        do {
+            let document = try JSONDocument(parsing: bytes, options: parserOptions)
+            let result = schema.validate(document.value, limit: limit)
+            errors = result.isValid ? [] : reporter.errors(result.errors, sourceLine: { _ in line })
+        } catch {
+            errors = reporter.unreadable(Self.parseMessage(error, singleLine: true), line: line)
+        }
+        reporter.append(position: .line(line), errors: errors, to: &out)
+        return errors.count
+    }
+
+    /// Checks a whole JSON file as one document.
+    func checkJSONFile(_ bytes: [UInt8], into out: inout [UInt8]) -> (errors: Int, value: JSONValue?) {
+        let errors: [ReportedError]
+        var value: JSONValue?
+        do {
+            let document = try JSONDocument(parsing: bytes, options: parserOptions)
+            value = document.value
+            let result = schema.validate(document.value, limit: limit)
+            errors =
+                result.isValid
+                ? []
+                : reporter.errors(result.errors) { path in
+                    document.location(of: path.components.map(Self.jsonComponent))?.line ?? 1
+                }
+        } catch {
+            errors = reporter.unreadable(Self.parseMessage(error, singleLine: false), line: error.line)
+        }
+        reporter.append(position: .document(1), errors: errors, to: &out)
+        return (errors.count, value)
+    }
+
+    /// Checks one YAML document.
+    func checkYAMLDocument(_ document: YAMLDocument, index: Int, into out: inout [UInt8]) -> Int {
+        let errors: [ReportedError]
+        switch document.value {
+        case .success(let value):
+            let result = schema.validate(value, limit: limit)
+            errors =
+                result.isValid
+                ? []
+                : reporter.errors(result.errors) { path in
+                    document.line(of: path.components.map(Self.jsonComponent)) ?? 1
+                }
+        case .failure(let problem):
+            errors = reporter.unreadable(problem.message, line: problem.line ?? document.node?.mark?.line ?? 1)
+        }
+        reporter.append(position: .document(index), errors: errors, to: &out)
+        return errors.count
+    }
+
+    static func jsonComponent(_ component: PathComponent) -> JSONPathComponent {
+        switch component {
+        case .key(let key): return .key(key)
+        case .index(let index): return .index(index)
+        }
+    }
+
+    /// "not valid JSON: column 7: …" (one line of NDJSON) or "not valid JSON: line 3, column 7: …".
+    static func parseMessage(_ error: JSONParseError, singleLine: Bool) -> String {
+        if error.reason == .empty {
+            return singleLine ? "not valid JSON: the line is blank" : "not valid JSON: the file is empty"
+        }
+        let place = singleLine ? "column \(error.column)" : "line \(error.line), column \(error.column)"
+        return "not valid JSON: \(place): \(error.detail)"
+    }
+}

@@ -1,0 +1,116 @@
+import AssayCore
+import AssayJSON
+import AssaySchema
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// How a schema file is read and compiled for the command line.
+struct SchemaSettings: Sendable {
+    var defaultDialect: SchemaDialect = .draft2020_12
+    var assertFormats = true
+    /// `PREFIX=DIR` pairs from `--registry`.
+    var registries: [(prefix: String, directory: String)] = []
+}
+
+/// Reading schema files (JSON, or YAML by extension), checking them against their metaschema and
+/// compiling them.
+enum SchemaLoader {
+    /// The schema document in a file: JSON, or YAML when the name ends in `.yaml` or `.yml`.
+    static func readDocument(_ path: String) throws(CLIError) -> JSONValue {
+        let bytes = try FileReading.readFile(path)
+        if InputFormat(path: path) == .yaml {
+            let documents = YAMLInput.documents(bytes)
+            guard documents.count == 1, let document = documents.first else {
+                throw CLIError.schema("\(path): a schema file holds one YAML document, not \(documents.count)")
+            }
+            switch document.value {
+            case .success(let value): return value
+            case .failure(let problem): throw CLIError.schema("\(path): \(problem.message)")
+            }
+        }
+        do {
+            return try JSONValue(parsing: bytes, options: JSONParserOptions(maximumDepth: 1_000))
+        } catch {
+            if error.reason == .empty { throw CLIError.schema("\(path): the schema file is empty") }
+            throw CLIError.schema(
+                "\(path): not valid JSON: line \(error.line), column \(error.column): \(error.detail)")
+        }
+    }
+
+    /// The dialect a schema document declares with `$schema`, if it names a known one.
+    static func declaredDialect(of document: JSONValue) -> SchemaDialect? {
+        guard case .object(let object) = document, case .string(let uri)? = object["$schema"] else { return nil }
+        return SchemaDialect(uri)
+    }
+
+    /// The places where `document` breaks its dialect's metaschema, as `pointer: message` lines.
+    static func metaschemaProblems(of document: JSONValue, settings: SchemaSettings) -> [String] {
+        let dialect = declaredDialect(of: document) ?? settings.defaultDialect
+        guard
+            let metaschema = try? JSONSchema(
+                BundledMetaschemas.metaschema(for: dialect), uri: dialect.uri,
+                options: JSONSchema.Options(defaultDialect: dialect))
+        else { return [] }
+        let result = Language.withCurrent(.english) { metaschema.validate(document, limit: .first(20)) }
+        return result.errors.map { error in
+            let pointer = error.instanceLocation.jsonPointer
+            return "\(pointer.isEmpty ? "(root)" : pointer): \(error.message(in: .english))"
+        }
+    }
+
+    /// Reads, checks and compiles the schema at `path`. Relative `$ref`s resolve to files beside it.
+    static func load(_ path: String, settings: SchemaSettings) throws(CLIError) -> JSONSchema {
+        let document = try readDocument(path)
+        let problems = metaschemaProblems(of: document, settings: settings)
+        guard problems.isEmpty else {
+            throw CLIError.schema("\(path): not a valid schema: \(problems.joined(separator: "; "))")
+        }
+        return try compile(document, path: path, settings: settings)
+    }
+
+    /// Compiles a schema document read from `path`.
+    static func compile(_ document: JSONValue, path: String, settings: SchemaSettings) throws(CLIError)
+        -> JSONSchema
+    {
+        switch compileResult(document, path: path, settings: settings) {
+        case .success(let schema): return schema
+        case .failure(let problems):
+            throw CLIError.schema("\(path): the schema does not compile: \(problems.lines.joined(separator: "; "))")
+        }
+    }
+
+    /// Compiles a schema document read from `path`, or lists why it does not compile.
+    static func compileResult(_ document: JSONValue, path: String, settings: SchemaSettings)
+        -> Result<JSONSchema, SchemaProblems>
+    {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL
+        let folder = absolute.deletingLastPathComponent()
+        var registry = SchemaRegistry()
+        registry.map(prefix: folder.absoluteString, toDirectory: folder.path)
+        for (prefix, directory) in settings.registries {
+            registry.map(prefix: prefix, toDirectory: directory)
+        }
+        let options = JSONSchema.Options(
+            defaultDialect: settings.defaultDialect, assertFormats: settings.assertFormats, registry: registry)
+        do {
+            return .success(try JSONSchema(document, uri: absolute.absoluteString, options: options))
+        } catch {
+            return .failure(
+                SchemaProblems(
+                    lines: error.problems.map { problem in
+                        problem.location.hasPrefix(absolute.absoluteString)
+                            ? "\(problem.location.dropFirst(absolute.absoluteString.count)): \(problem.message)"
+                            : problem.description
+                    }))
+        }
+    }
+}
+
+/// Why a schema cannot be used, one line each.
+struct SchemaProblems: Error {
+    let lines: [String]
+}

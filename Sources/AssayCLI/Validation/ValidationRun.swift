@@ -1,0 +1,224 @@
+import AssayCore
+import AssayJSON
+import AssaySchema
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The kinds of input `assay validate` reads.
+enum InputFormat: String, CaseIterable, Sendable {
+    /// One JSON document per file.
+    case json
+    /// One JSON document per line.
+    case ndjson
+    /// Every document of a YAML stream.
+    case yaml
+
+    /// The format a file name implies: `.json`; `.ndjson`, `.jsonl`; `.yaml`, `.yml`. `nil` otherwise.
+    init?(path: String) {
+        let lowered = path.lowercased()
+        if lowered.hasSuffix(".json") {
+            self = .json
+        } else if lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl") {
+            self = .ndjson
+        } else if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") {
+            self = .yaml
+        } else {
+            return nil
+        }
+    }
+}
+
+/// Everything `assay validate` was asked to do.
+struct ValidateSettings: Sendable {
+    var schemaPath: String
+    var inputs: [String]
+    var inputFormat: InputFormat?
+    var outputFormat: OutputFormat = .text
+    var schema = SchemaSettings()
+    var language: Language = .english
+    var jobs = 1
+    var maxErrors = 100
+    var validOut: String?
+    var quarantine: String?
+    var quiet = false
+}
+
+/// One run of `assay validate`: the schema compiled once, then every input in order.
+final class ValidationRun {
+    private let settings: ValidateSettings
+    private let context: CommandContext
+    private var documents = 0
+    private var invalid = 0
+    private var errors = 0
+    private var validOut: AtomicFile?
+    private var quarantine: AtomicFile?
+    private var progress: ProgressBar?
+
+    init(settings: ValidateSettings, context: CommandContext) {
+        self.settings = settings
+        self.context = context
+    }
+
+    /// Runs and returns the exit status.
+    func run() -> Int32 {
+        let started = context.clock()
+        do throws(CLIError) {
+            let schema = try SchemaLoader.load(settings.schemaPath, settings: settings.schema)
+            for input in settings.inputs where input != "-" {
+                close(try FileReading.open(input))
+            }
+            let formats = try settings.inputs.map { input throws(CLIError) in try format(of: input) }
+            if let path = settings.validOut { validOut = try AtomicFile(path: path) }
+            if let path = settings.quarantine { quarantine = try AtomicFile(path: path) }
+            let color =
+                context.outputIsTerminal && context.environment["NO_COLOR"] == nil
+                && context.environment["TERM"] != "dumb"
+            for (input, format) in zip(settings.inputs, formats) {
+                let reporter = Reporter(
+                    format: settings.outputFormat, language: settings.language, color: color, file: input)
+                let checker = DocumentChecker(
+                    schema: schema, limit: settings.maxErrors > 0 ? .first(settings.maxErrors) : .all,
+                    reporter: reporter)
+                switch format {
+                case .ndjson: try validateNDJSON(input, checker: checker)
+                case .json: try validateJSON(input, checker: checker)
+                case .yaml: try validateYAML(input, checker: checker)
+                }
+            }
+            progress?.clear()
+            context.standardOutput.flush()
+            if let failure = context.standardOutput.failure {
+                throw CLIError.io("standard output cannot be written: \(failure)")
+            }
+            try validOut?.commit()
+            try quarantine?.commit()
+        } catch {
+            progress?.clear()
+            validOut?.discard()
+            quarantine?.discard()
+            context.standardOutput.flush()
+            context.fail(error)
+            return ExitStatus.failure
+        }
+        if !settings.quiet { writeSummary(seconds: context.clock() - started) }
+        return invalid > 0 ? ExitStatus.invalid : ExitStatus.success
+    }
+
+    private func format(of input: String) throws(CLIError) -> InputFormat {
+        if let format = settings.inputFormat { return format }
+        if input == "-" { return .ndjson }
+        if let format = InputFormat(path: input) { return format }
+        throw CLIError.usage(
+            "\(input): cannot tell the format from the name; use .json, .ndjson, .jsonl, .yaml or .yml, or --input-format"
+        )
+    }
+
+    private func writeSummary(seconds: Double) {
+        let color = context.errorIsTerminal && context.environment["NO_COLOR"] == nil
+        let rate = seconds > 0 ? Int((Double(documents) / seconds).rounded()) : documents
+        var text = "\(documents) document\(documents == 1 ? "" : "s"), \(invalid) invalid, "
+        text += "\(errors) error\(errors == 1 ? "" : "s") in \(Self.seconds(seconds)) s (\(rate) documents/s)"
+        if color { text = (invalid > 0 ? ANSI.red : ANSI.green) + text + ANSI.reset }
+        context.standardError.write(text + "\n")
+        context.standardError.flush()
+    }
+
+    static func seconds(_ value: Double) -> String {
+        let milliseconds = Int((value * 1000).rounded())
+        return "\(milliseconds / 1000).\(String(milliseconds % 1000).leftPadded(to: 3))"
+    }
+
+    private func count(errors found: Int) {
+        documents += 1
+        if found > 0 {
+            invalid += 1
+            errors += found
+        }
+    }
+
+    // MARK: NDJSON
+
+    private func validateNDJSON(_ input: String, checker: DocumentChecker) throws(CLIError) {
+        let descriptor = input == "-" ? context.standardInput : try FileReading.open(input)
+        defer { if input != "-" { close(descriptor) } }
+        let size = FileReading.size(of: descriptor)
+        if context.errorIsTerminal, !settings.quiet, size.map({ $0 >= context.progressMinimumBytes }) ?? (input == "-")
+        {
+            progress = ProgressBar(sink: context.standardError, total: size, clock: context.clock)
+        }
+        var reader = LineBatchReader(descriptor: descriptor, path: input == "-" ? "standard input" : input)
+        let deliver = { (batch: LineBatch) in self.deliver(batch, bytesRead: reader.bytesRead) }
+        if settings.jobs <= 1 {
+            while let batch = try reader.next() {
+                batch.process(with: checker)
+                deliver(batch)
+            }
+        } else {
+            let pool = OrderedWorkPool(workers: settings.jobs, checker: checker)
+            do throws(CLIError) {
+                while let batch = try reader.next() { pool.submit(batch, deliver: deliver) }
+            } catch {
+                pool.finish { _ in }
+                throw error
+            }
+            pool.finish(deliver: deliver)
+        }
+        progress?.clear()
+        progress = nil
+    }
+
+    private func deliver(_ batch: LineBatch, bytesRead: Int) {
+        progress?.clear()
+        context.standardOutput.write(batch.output)
+        if progress != nil { context.standardOutput.flush() }
+        documents += batch.documents
+        invalid += batch.invalid
+        errors += batch.errors
+        if validOut != nil || quarantine != nil {
+            for (range, valid) in batch.lines {
+                guard let sink = (valid ? validOut : quarantine)?.sink else { continue }
+                sink.write(batch.bytes[range])
+                sink.write(CollectionOfOne(0x0A))
+            }
+        }
+        progress?.update(bytes: bytesRead, documents: documents)
+    }
+
+    // MARK: JSON and YAML
+
+    private func readWhole(_ input: String) throws(CLIError) -> [UInt8] {
+        if input == "-" { return try FileReading.readAll(context.standardInput, path: "standard input") }
+        return try FileReading.readFile(input)
+    }
+
+    private func validateJSON(_ input: String, checker: DocumentChecker) throws(CLIError) {
+        let bytes = try readWhole(input)
+        var out: [UInt8] = []
+        let (found, value) = checker.checkJSONFile(bytes, into: &out)
+        context.standardOutput.write(out)
+        count(errors: found)
+        if let value { keep(value, valid: found == 0) }
+    }
+
+    private func validateYAML(_ input: String, checker: DocumentChecker) throws(CLIError) {
+        let bytes = try readWhole(input)
+        for (index, document) in YAMLInput.documents(bytes).enumerated() {
+            var out: [UInt8] = []
+            let found = checker.checkYAMLDocument(document, index: index + 1, into: &out)
+            context.standardOutput.write(out)
+            count(errors: found)
+            if case .success(let value) = document.value { keep(value, valid: found == 0) }
+        }
+    }
+
+    /// Writes a JSON or YAML document to `--valid-out` or `--quarantine` as one compact JSON line.
+    private func keep(_ value: JSONValue, valid: Bool) {
+        guard let sink = (valid ? validOut : quarantine)?.sink else { return }
+        sink.write(value.jsonBytes())
+        sink.write(CollectionOfOne(0x0A))
+    }
+}
