@@ -1,0 +1,533 @@
+import AssayCLI
+import Foundation
+import Testing
+
+private let clientSchema = CLIRun.example("clients/client.schema.json")
+private let clients = CLIRun.example("clients/clients.ndjson")
+private let configSchema = CLIRun.example("config/service.schema.json")
+private let config = CLIRun.example("config/service.yaml")
+
+@Suite("assay validate: output")
+struct ValidateOutputTests {
+    @Test("text output on the bundled clients, every kind of invalid record")
+    func clientsText() throws {
+        let run = try CLIRun(["validate", "--schema", clientSchema, clients])
+        #expect(run.status == 1)
+        run.assertSnapshot("clients-text")
+    }
+
+    @Test("JSON Lines: exactly one line per document, in input order, the same with 1 and 2 jobs")
+    func clientsJSON() throws {
+        let one = try CLIRun(["validate", "--schema", clientSchema, "--format", "json", "--jobs", "1", clients])
+        let two = try CLIRun(["validate", "--schema", clientSchema, "--format", "json", "--jobs", "2", clients])
+        #expect(one.status == 1)
+        #expect(one.standardOutput == two.standardOutput)
+        let lines = one.standardOutput.split(separator: "\n")
+        #expect(lines.count == 1000)
+        for (index, line) in lines.enumerated() {
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["line"] as? Int == index + 1)
+            #expect(object["file"] as? String == clients)
+        }
+        let invalidLines = lines.filter { $0.contains(#""valid":false"#) }.count
+        let truth = try String(contentsOfFile: CLIRun.example("clients/invalid.tsv"), encoding: .utf8)
+        #expect(invalidLines == truth.split(separator: "\n").count - 1)
+        one.assertSnapshot("clients-json")
+    }
+
+    @Test("every invalid record of the ground truth is reported on its line, and no other")
+    func clientsAgreeWithGroundTruth() throws {
+        let run = try CLIRun(["validate", "--schema", clientSchema, "--format", "json", clients])
+        let truth = try String(contentsOfFile: CLIRun.example("clients/invalid.tsv"), encoding: .utf8)
+        let expected = Set(truth.split(separator: "\n").dropFirst().map { Int($0.split(separator: "\t")[0])! })
+        var reported: Set<Int> = []
+        for line in run.standardOutput.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            if object["valid"] as? Bool == false { reported.insert(object["line"] as! Int) }
+        }
+        #expect(reported == expected)
+    }
+
+    @Test("messages in Russian and Chinese, from --lang or from the environment")
+    func languages() throws {
+        let russian = try CLIRun(["validate", "--schema", clientSchema, "--lang", "ru", "--quiet", clients])
+        russian.assertSnapshot("clients-ru")
+        let chinese = try CLIRun(
+            ["validate", "--schema", clientSchema, "--quiet", clients], environment: ["LANG": "zh_CN.UTF-8"])
+        #expect(chinese.standardOutput.contains("为必填项"))
+        let fallback = try CLIRun(
+            ["validate", "--schema", clientSchema, "--quiet", clients], environment: ["LANG": "fr_FR.UTF-8"])
+        #expect(fallback.standardOutput.contains("Email is required"))
+    }
+
+    @Test("YAML: every document of the stream, valid")
+    func configValid() throws {
+        let run = try CLIRun(["validate", "--schema", configSchema, config])
+        #expect(run.status == 0)
+        run.assertSnapshot("config-valid")
+    }
+
+    @Test("YAML: errors point at the line of the value; JSON output names the document")
+    func configInvalid() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.file(
+            "broken.yaml",
+            """
+            service: billing-api
+            listen:
+              host: "not a host!"
+              port: 70000
+            database:
+              url: mysql://db/billing
+            admins: [ops@example.com, ops@example.com]
+            ---
+            service: Billing
+            listen: {host: 10.0.0.1, port: "80"}
+            database: {url: "sqlite:///var/db.sqlite", pool: 0}
+            admins: []
+            extra: true
+            """)
+        let text = try CLIRun(["validate", "--schema", configSchema, file])
+        #expect(text.status == 1)
+        text.assertSnapshot("config-invalid-text", replacing: [folder.path: "<tmp>"])
+        let json = try CLIRun(["validate", "--schema", configSchema, "--format", "json", file])
+        json.assertSnapshot("config-invalid-json", replacing: [folder.path: "<tmp>"])
+    }
+
+    @Test("a JSON file is one document; errors show the line of the value")
+    func jsonDocument() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.file(
+            "client.json",
+            """
+            {
+              "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+              "name": "Ada Lovelace",
+              "email": "ada@example.com",
+              "signup": "2024-13-01T00:00:00Z",
+              "age": 36,
+              "plan": "free",
+              "address": {"street": "12 St James's Square", "city": "London", "postcode": "sw1y 4lb", "country": "GB"},
+              "tags": [],
+              "active": "yes"
+            }
+            """)
+        let run = try CLIRun(["validate", "--schema", clientSchema, file])
+        #expect(run.status == 1)
+        run.assertSnapshot("json-document", replacing: [folder.path: "<tmp>"])
+    }
+
+    @Test("standard input is NDJSON unless --input-format says otherwise")
+    func standardInput() throws {
+        let lines = try String(contentsOfFile: clients, encoding: .utf8).split(separator: "\n").prefix(20)
+        let run = try CLIRun(
+            ["validate", "--schema", clientSchema, "--format", "json", "-"],
+            input: Array(lines.joined(separator: "\n").utf8))
+        #expect(run.status == 1)
+        #expect(run.standardOutput.split(separator: "\n").count == 20)
+        #expect(run.standardOutput.contains(#"{"file":"-","line":18,"valid":false"#))
+        let yaml = try CLIRun(
+            ["validate", "--schema", configSchema, "--input-format", "yaml", "--quiet", "-"],
+            input: Array(try String(contentsOfFile: config, encoding: .utf8).utf8))
+        #expect(yaml.status == 0)
+        #expect(yaml.standardOutput.isEmpty && yaml.standardError.isEmpty)
+    }
+
+    @Test("--max-errors caps the errors kept per document")
+    func maxErrors() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.file("empty-object.ndjson", "{}\n")
+        let all = try CLIRun(["validate", "--schema", clientSchema, "--quiet", "--max-errors", "0", file])
+        let two = try CLIRun(["validate", "--schema", clientSchema, "--quiet", "--max-errors", "2", file])
+        #expect(all.standardOutput.split(separator: "\n").count == 9)
+        #expect(two.standardOutput.split(separator: "\n").count == 2)
+    }
+
+    @Test("--formats annotate turns format checks off; --default-dialect applies to schemas without $schema")
+    func schemaOptions() throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.file("email.schema.json", #"{"format": "email", "items": [{"type": "string"}]}"#)
+        let data = try folder.file("data.ndjson", "\"not an email\"\n[1]\n")
+        let asserted = try CLIRun(["validate", "--schema", schema, "--quiet", "--default-dialect", "7", data])
+        #expect(asserted.status == 1)
+        #expect(asserted.standardOutput.split(separator: "\n").count == 2)
+        let annotated = try CLIRun(
+            ["validate", "--schema", schema, "--quiet", "--formats", "annotate", "--default-dialect", "7", data])
+        #expect(annotated.standardOutput.split(separator: "\n").count == 1)
+        // In 2020-12 the array form of items is not a schema keyword's valid value.
+        let modern = try CLIRun(["validate", "--schema", schema, "--quiet", data])
+        #expect(modern.status == 2)
+    }
+
+    @Test("--registry resolves remote $refs from a folder; schema $refs resolve beside the schema")
+    func registry() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path + "/remote", withIntermediateDirectories: true)
+        try folder.file("remote/age.json", #"{"type": "integer", "maximum": 150}"#)
+        let schema = try folder.file(
+            "person.schema.json", #"{"properties": {"age": {"$ref": "https://schemas.example.com/age.json"}}}"#)
+        let data = try folder.file("people.ndjson", "{\"age\": 30}\n{\"age\": 300}\n")
+        let missing = try CLIRun(["validate", "--schema", schema, data])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("https://schemas.example.com/age.json"))
+        let run = try CLIRun(
+            [
+                "validate", "--schema", schema, "--quiet", "--registry",
+                "https://schemas.example.com/=\(folder.path)/remote", data,
+            ])
+        #expect(run.status == 1)
+        #expect(run.standardOutput.hasSuffix(":2: /age: Age must be at most 150\n"))
+    }
+
+    @Test("a schema written in YAML")
+    func yamlSchema() throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.file(
+            "s.yaml", "$schema: https://json-schema.org/draft/2020-12/schema\ntype: object\nrequired: [name]\n")
+        let data = try folder.file("d.ndjson", "{\"name\": \"x\"}\n{}\n")
+        let run = try CLIRun(["validate", "--schema", schema, "--quiet", data])
+        #expect(run.status == 1)
+        #expect(run.standardOutput == "\(data):2: /name: Name is required\n")
+        let two = try folder.file("two.yaml", "type: object\n---\ntype: array\n")
+        let refused = try CLIRun(["validate", "--schema", two, data])
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("holds one YAML document, not 2"))
+    }
+
+    @Test("colour only on a terminal, and never with NO_COLOR")
+    func colour() throws {
+        let folder = try TemporaryFolder()
+        let data = try folder.file("one.ndjson", "{}\n")
+        let coloured = try CLIRun(["validate", "--schema", clientSchema, "--quiet", data], outputIsTerminal: true)
+        #expect(coloured.standardOutput.contains("\u{1B}[36m/id\u{1B}[0m"))
+        let plain = try CLIRun(
+            ["validate", "--schema", clientSchema, "--quiet", data], environment: ["NO_COLOR": "1"],
+            outputIsTerminal: true)
+        #expect(!plain.standardOutput.contains("\u{1B}"))
+    }
+
+    @Test("control characters in values and keys are shown escaped, not sent to the terminal")
+    func terminalEscapes() throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.file("s.json", #"{"additionalProperties": false}"#)
+        let data = try folder.file("d.ndjson", #"{"\u001b[2Jboom": 1}"# + "\n")
+        let run = try CLIRun(["validate", "--schema", schema, "--quiet", data])
+        #expect(run.status == 1)
+        #expect(!run.standardOutput.contains("\u{1B}"))
+        #expect(run.standardOutput.contains(#"\u{1b}[2Jboom"#))
+    }
+}
+
+@Suite("assay validate: filtering into --valid-out and --quarantine")
+struct FilterTests {
+    /// The file's lines split at line feeds only (a carriage return stays part of its line).
+    private func lines(of path: String) throws -> [String] {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        return bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+    }
+
+    @Test("together the two files hold every non-blank input line exactly once, in input order, verbatim")
+    func partition() throws {
+        let folder = try TemporaryFolder()
+        let input = try String(contentsOfFile: clients, encoding: .utf8)
+        let data = try folder.file(
+            "in.ndjson", "\n" + input.replacing("\n", with: "\r\n", maxReplacements: 3) + "   \n")
+        for jobs in ["1", "2"] {
+            let valid = folder.path + "/valid-\(jobs).ndjson"
+            let quarantine = folder.path + "/bad-\(jobs).ndjson"
+            let run = try CLIRun(
+                [
+                    "validate", "--schema", clientSchema, "--quiet", "--jobs", jobs, "--valid-out", valid,
+                    "--quarantine", quarantine, data,
+                ])
+            #expect(run.status == 1)
+            let validLines = try lines(of: valid).dropLast()
+            let badLines = try lines(of: quarantine).dropLast()
+            #expect(validLines.count == 961)
+            #expect(badLines.count == 39)
+            let inputLines = try lines(of: data).filter { !$0.allSatisfy { $0 == " " || $0 == "\r" } }
+            #expect(inputLines.count == validLines.count + badLines.count)
+            #expect(Set(validLines).union(badLines) == Set(inputLines))
+            // Input order is kept within each file.
+            let positions = Dictionary(uniqueKeysWithValues: inputLines.enumerated().map { ($1, $0) })
+            let validPositions = validLines.map { positions[$0]! }
+            #expect(validPositions == validPositions.sorted())
+            #expect(validLines.first?.last == "\r")
+        }
+        #expect(folder.names.allSatisfy { !$0.contains(".assay-") })
+    }
+
+    @Test("an output that cannot be written: exit 2, no file and no temporary file left behind")
+    func unwritableOutput() throws {
+        let folder = try TemporaryFolder()
+        let valid = folder.path + "/valid.ndjson"
+        let run = try CLIRun(
+            [
+                "validate", "--schema", clientSchema, "--valid-out", valid, "--quarantine",
+                folder.path + "/missing/bad.ndjson", clients,
+            ])
+        #expect(run.status == 2)
+        #expect(run.standardOutput.isEmpty)
+        #expect(
+            run.normalized(replacing: [folder.path: "<tmp>"]).hasSuffix(
+                "--- stderr\nassay: <tmp>/missing/bad.ndjson: cannot be written: No such file or directory\n"))
+        #expect(folder.names.isEmpty)
+    }
+
+    @Test("an existing output file is replaced only when the run succeeds")
+    func keepsOldFileOnFailure() throws {
+        let folder = try TemporaryFolder()
+        let valid = try folder.file("valid.ndjson", "old\n")
+        let run = try CLIRun([
+            "validate", "--schema", clientSchema, "--valid-out", valid, clients, folder.path + "/gone.ndjson",
+        ])
+        #expect(run.status == 2)
+        #expect(try String(contentsOfFile: valid, encoding: .utf8) == "old\n")
+        #expect(folder.names == ["valid.ndjson"])
+    }
+
+    @Test("a full disk on standard output is an error, exit 2")
+    func fullDisk() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let descriptor = open("/dev/full", O_WRONLY)
+        defer { close(descriptor) }
+        let run = try CLIRun(
+            ["validate", "--schema", clientSchema, "--format", "json", clients],
+            standardOutput: ByteSink(fileDescriptor: descriptor))
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("standard output cannot be written: No space left on device"))
+    }
+
+    @Test("--valid-out and --quarantine may not be the same file or an input")
+    func outputClashes() throws {
+        let same = try CLIRun([
+            "validate", "--schema", clientSchema, "--valid-out", "x.ndjson", "--quarantine", "x.ndjson", clients,
+        ])
+        #expect(same.status == 2)
+        let input = try CLIRun(["validate", "--schema", clientSchema, "--valid-out", clients, clients])
+        #expect(input.status == 2)
+    }
+}
+
+@Suite("assay validate: bad input")
+struct BadInputTests {
+    private func snapshot(_ name: String, _ arguments: [String], folder: TemporaryFolder, expect status: Int32) throws {
+        let run = try CLIRun(arguments)
+        #expect(run.status == status, "\(name): \(run.standardError)")
+        run.assertSnapshot(name, replacing: [folder.path: "<tmp>"])
+    }
+
+    @Test("a missing file, a directory, an unknown extension")
+    func unreadable() throws {
+        let folder = try TemporaryFolder()
+        try snapshot(
+            "bad-missing-file", ["validate", "--schema", clientSchema, folder.path + "/nope.ndjson"], folder: folder,
+            expect: 2)
+        try FileManager.default.createDirectory(atPath: folder.path + "/dir.ndjson", withIntermediateDirectories: true)
+        try snapshot(
+            "bad-directory", ["validate", "--schema", clientSchema, folder.path + "/dir.ndjson"], folder: folder,
+            expect: 2)
+        let text = try folder.file("notes.txt", "{}\n")
+        try snapshot("bad-extension", ["validate", "--schema", clientSchema, text], folder: folder, expect: 2)
+    }
+
+    @Test("empty files: an empty NDJSON stream has no documents; an empty JSON file is not a document")
+    func empty() throws {
+        let folder = try TemporaryFolder()
+        let ndjson = try folder.file("empty.ndjson", "")
+        let json = try folder.file("empty.json", "")
+        try snapshot("bad-empty-ndjson", ["validate", "--schema", clientSchema, ndjson], folder: folder, expect: 0)
+        try snapshot("bad-empty-json", ["validate", "--schema", clientSchema, json], folder: folder, expect: 1)
+    }
+
+    @Test("binary garbage, invalid UTF-8 and a truncated last line are invalid documents")
+    func garbage() throws {
+        let folder = try TemporaryFolder()
+        let garbage = (0..<2000).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) }
+        let binary = try folder.file("binary.ndjson", contents: garbage)
+        let run = try CLIRun(["validate", "--schema", clientSchema, "--format", "json", "--quiet", binary])
+        #expect(run.status == 1)
+        #expect(!run.standardOutput.isEmpty)
+        #expect(run.standardOutput.split(separator: "\n").allSatisfy { $0.contains(#""valid":false"#) })
+        let input = try String(contentsOfFile: clients, encoding: .utf8).split(separator: "\n")
+        var mixed = Array(input[0].utf8) + [0x0A]
+        mixed += Array(input[1].utf8.prefix(40)) + [0xC3, 0x28] + Array(input[1].utf8.dropFirst(40)) + [0x0A]
+        mixed += Array(input[2].utf8.prefix(100))
+        let file = try folder.file("mixed.ndjson", contents: mixed)
+        try snapshot("bad-utf8-and-truncated", ["validate", "--schema", clientSchema, file], folder: folder, expect: 1)
+    }
+
+    @Test("a 50 MB line is read whole")
+    func hugeLine() throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.file("s.json", #"{"type": "array", "items": {"maxLength": 10}}"#)
+        var line = Array(#"["#.utf8)
+        line += Array(#"""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 50_000_000) + Array(#"""#.utf8)
+        line += Array("]\n[\"short\"]\n".utf8)
+        let file = try folder.file("huge.ndjson", contents: line)
+        let run = try CLIRun(["validate", "--schema", schema, "--format", "json", "--quiet", file])
+        #expect(run.status == 1)
+        let lines = run.standardOutput.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].contains(#""line":1,"valid":false"#) && lines[0].contains(#""instanceLocation":"/0""#))
+        #expect(lines[1].contains(#""line":2,"valid":true"#))
+    }
+
+    @Test("deeply nested documents are refused, not a crash")
+    func deepNesting() throws {
+        let folder = try TemporaryFolder()
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let file = try folder.file("deep.ndjson", deep + "\n")
+        let yaml = try folder.file("deep.yaml", deep + "\n")
+        let run = try CLIRun(["validate", "--schema", clientSchema, "--quiet", file, yaml])
+        #expect(run.status == 1)
+        #expect(run.standardOutput.split(separator: "\n").count == 2)
+    }
+
+    @Test("schemas: not JSON, not a valid schema, not compiling, missing")
+    func badSchemas() throws {
+        let folder = try TemporaryFolder()
+        let data = try folder.file("d.ndjson", "{}\n")
+        let notJSON = try folder.file("not-json.schema.json", "{\"type\": \"object\",\n")
+        try snapshot("bad-schema-not-json", ["validate", "--schema", notJSON, data], folder: folder, expect: 2)
+        let invalid = try folder.file(
+            "invalid.schema.json", #"{"properties": {"a": {"minLength": -1, "type": "text"}}}"#)
+        try snapshot("bad-schema-invalid", ["validate", "--schema", invalid, data], folder: folder, expect: 2)
+        let unresolved = try folder.file(
+            "unresolved.schema.json", #"{"properties": {"a": {"$ref": "other.json"}, "b": {"pattern": "(a)\\1"}}}"#)
+        try snapshot(
+            "bad-schema-does-not-compile", ["validate", "--schema", unresolved, data], folder: folder, expect: 2)
+        try snapshot(
+            "bad-schema-missing", ["validate", "--schema", folder.path + "/gone.json", data], folder: folder, expect: 2)
+    }
+
+    @Test("usage errors: unknown --lang, no input, unknown option, bad --jobs, bad --registry")
+    func usage() throws {
+        let folder = try TemporaryFolder()
+        try snapshot(
+            "usage-unknown-lang", ["validate", "--schema", clientSchema, "--lang", "fr", clients], folder: folder,
+            expect: 2)
+        try snapshot("usage-no-input", ["validate", "--schema", clientSchema], folder: folder, expect: 2)
+        try snapshot(
+            "usage-unknown-option", ["validate", "--schema", clientSchema, "--colour", clients], folder: folder,
+            expect: 2)
+        try snapshot(
+            "usage-bad-jobs", ["validate", "--schema", clientSchema, "--jobs", "0", clients], folder: folder, expect: 2)
+        try snapshot(
+            "usage-bad-registry", ["validate", "--schema", clientSchema, "--registry", "nodir", clients],
+            folder: folder, expect: 2)
+        try snapshot(
+            "usage-bad-format", ["validate", "--schema", clientSchema, "--format", "xml", clients], folder: folder,
+            expect: 2)
+        try snapshot("usage-no-subcommand", [], folder: folder, expect: 2)
+    }
+
+    @Test("a YAML alias bomb, a YAML syntax error and YAML that has no JSON form")
+    func hostileYAML() throws {
+        let folder = try TemporaryFolder()
+        var bomb = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+        var previous = "a"
+        for name in ["b", "c", "d", "e", "f", "g", "h", "i"] {
+            bomb += "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ", ") + "]\n"
+            previous = name
+        }
+        let bombFile = try folder.file("bomb.yaml", bomb)
+        try snapshot(
+            "bad-yaml-alias-bomb", ["validate", "--schema", configSchema, bombFile], folder: folder, expect: 1)
+        let syntax = try folder.file("syntax.yaml", "service: ok\n---\nservice: [unclosed\n")
+        try snapshot("bad-yaml-syntax", ["validate", "--schema", configSchema, syntax], folder: folder, expect: 1)
+        let forms = try folder.file("forms.yaml", "a: .inf\n---\n[1, 2]: x\n---\nb: 1\nb: 2\n")
+        try snapshot(
+            "bad-yaml-no-json-form", ["validate", "--schema", configSchema, "--format", "json", forms], folder: folder,
+            expect: 1)
+    }
+
+    @Test("YAML scalars become the JSON values a reader expects; merge keys apply")
+    func yamlScalars() throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.file(
+            "s.json",
+            #"""
+            {"const": {"null": null, "tilde": null, "yes": true, "no": false, "int": 12, "hex": 255, "big": 123456789012345678901234567890,
+             "float": 1.5, "exp": 1e3, "quoted": "12", "text": "hello", "date": "2024-01-02", "list": [1, "two"],
+             "base": 1, "merged": 2}}
+            """#)
+        let data = try folder.file(
+            "d.yaml",
+            """
+            null: null
+            tilde: ~
+            yes: true
+            no: false
+            int: 12
+            hex: 0xFF
+            big: 123456789012345678901234567890
+            float: 1.5
+            exp: 1.0e+3
+            quoted: "12"
+            text: hello
+            date: 2024-01-02
+            list: [1, two]
+            <<: {base: 1, merged: 1}
+            merged: 2
+            """)
+        let run = try CLIRun(["validate", "--schema", schema, data])
+        #expect(run.status == 0, "\(run.standardOutput)")
+    }
+}
+
+@Suite("assay check-schema and help")
+struct CheckSchemaTests {
+    @Test("the bundled schemas are valid; broken ones are reported one problem per line")
+    func checkSchemas() throws {
+        let folder = try TemporaryFolder()
+        let invalid = try folder.file("invalid.json", #"{"type": "text", "required": "name"}"#)
+        let notJSON = try folder.file("not.json", "{")
+        let unresolved = try folder.file("ref.json", ##"{"$ref": "#/$defs/nothing"}"##)
+        let run = try CLIRun(
+            [
+                "check-schema", clientSchema, CLIRun.example("clients/address.schema.json"), configSchema, invalid,
+                notJSON, unresolved,
+            ])
+        #expect(run.status == 1)
+        run.assertSnapshot("check-schema-text", replacing: [folder.path: "<tmp>"])
+        let valid = try CLIRun(["check-schema", "--format", "json", clientSchema])
+        #expect(valid.status == 0)
+        #expect(valid.standardOutput == #"{"file":"\#(clientSchema)","valid":true,"errors":[]}"# + "\n")
+        let missing = try CLIRun(["check-schema", folder.path + "/gone.json"])
+        #expect(missing.status == 2)
+    }
+
+    @Test("--help documents the contract: formats, exit statuses, the filter files")
+    func help() throws {
+        let run = try CLIRun(["validate", "--help"])
+        #expect(run.status == 0)
+        for text in [
+            "--valid-out", "--quarantine", "--jobs", "--max-errors", "--registry", "--default-dialect", "Exit status",
+            "JSON Lines",
+        ] {
+            #expect(run.standardOutput.contains(text), "\(text)")
+        }
+        let version = try CLIRun(["--version"])
+        #expect(version.standardOutput == AssayTool.version + "\n")
+    }
+}
+
+@Suite("assay validate: progress")
+struct ProgressTests {
+    @Test("a progress bar on a terminal for a large input, erased before output; never with --quiet")
+    func progressBar() throws {
+        let shown = try CLIRun(
+            ["validate", "--schema", clientSchema, clients], errorIsTerminal: true, progressMinimumBytes: 1)
+        #expect(shown.standardError.contains("] 100%"))
+        #expect(shown.standardError.contains("\r\u{1B}[2K"))
+        let quiet = try CLIRun(
+            ["validate", "--schema", clientSchema, "--quiet", clients], errorIsTerminal: true, progressMinimumBytes: 1)
+        #expect(quiet.standardError.isEmpty)
+        let notTerminal = try CLIRun(["validate", "--schema", clientSchema, clients], progressMinimumBytes: 1)
+        #expect(!notTerminal.standardError.contains("%"))
+    }
+}
