@@ -10,19 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RECORDS=${1:-100000}
-SHARED=${SHARED:-$(cd .. && pwd)/shared}
-DATA_DIR=${DATA_DIR:-${TMPDIR:-/tmp}/assay-bench-data}
-VENV=${VENV:-${TMPDIR:-/tmp}/assay-bench-venv}
-DATA="$DATA_DIR/clients-$RECORDS.ndjson"
-PIN="taskset -c 1"
-command -v taskset >/dev/null || PIN=""
-
-[ -f "$DATA" ] || python3 "$SHARED/bench/gen_data.py" --records "$RECORDS" --out "$DATA_DIR"
-
-if [ ! -x "$VENV/bin/python" ]; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet -r "$SHARED/bench/requirements.txt"
-fi
+source Benchmarks/common.sh
 echo "== Python peers (same data, same machine, this run)"
 $PIN "$VENV/bin/python" "$SHARED/bench/bench_python.py" --data "$DATA" \
     --only "json.loads,orjson.loads,msgspec.json.decode,simdjson,jsonschema-rs" 2>/dev/null | grep -E "^\|" || true
@@ -30,7 +18,6 @@ $PIN "$VENV/bin/python" "$SHARED/bench/bench_python.py" --data "$DATA" \
 swift build -c release --product AssayBench >/dev/null
 BIN=.build/release/AssayBench
 VARIANTS="split parse-tape parse-tree reader-tape decode foundation-decode schema-validate schema-is-valid"
-SCHEMA="$SHARED/bench/client.schema.json"
 LOG=$(mktemp)
 for round in warmup 1 2 3; do
     for variant in $VARIANTS; do

@@ -6,11 +6,16 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
-for module in AssayCore AssayJSON AssaySchema; do
+for module in AssayCore AssayJSON AssaySchema AssayCLI; do
     swift build --target "$module" -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir \
         -Xswiftc "$work/graphs-$module" >/dev/null
+    # Only the module's own symbol graphs: its dependencies' documentation is theirs to fix.
+    mkdir -p "$work/own-$module"
+    for graph in "$work/graphs-$module/$module".symbols.json "$work/graphs-$module/$module"@*.symbols.json; do
+        if [ -f "$graph" ]; then cp "$graph" "$work/own-$module/"; fi
+    done
     log="$work/$module.log"
-    docc convert "Sources/$module/Documentation.docc" --additional-symbol-graph-dir "$work/graphs-$module" \
+    docc convert "Sources/$module/Documentation.docc" --additional-symbol-graph-dir "$work/own-$module" \
         --output-path "$work/doc-$module" --fallback-display-name "$module" \
         --fallback-bundle-identifier "org.assay.$module" >"$log" 2>&1 || status=1
     if grep -q "warning:\|error:" "$log"; then
