@@ -280,6 +280,29 @@ struct HostileTests {
         #expect(validator.isValid(.string(String(repeating: "a", count: 100_000))))
     }
 
+    @Test func uniqueItemsSmallAndLargeArrays() throws {
+        // Up to 16 elements are compared in pairs, more are hashed: both must agree.
+        let validator = try schema(#"{"uniqueItems": true}"#)
+        for count in [2, 16, 17, 1_000] {
+            let distinct = (0..<count).map { JSONValue.number(JSONNumber($0)) }
+            #expect(validator.isValid(.array(distinct)), "\(count)")
+            let repeated = distinct + [.number(JSONNumber(text: "1.0")!)]
+            let result = validator.validate(.array(repeated))
+            #expect(!result.isValid, "\(count)")
+            #expect(result.errors.first?.parameters["duplicate"] == .string("1"), "\(count)")
+        }
+        #expect(!validator.isValid([["a": 1, "b": 2], ["b": 2, "a": 1]]))
+    }
+
+    @Test func validateAgreesWithIsValidAndKeepsEveryError() throws {
+        // validate() settles valid instances with a fast pass and re-evaluates invalid ones.
+        let validator = try schema(#"{"required": ["a", "b"], "properties": {"c": {"maximum": 1}}}"#)
+        let invalid: JSONValue = ["c": 5]
+        #expect(!validator.isValid(invalid))
+        #expect(validator.validate(invalid).errors.map(\.instanceLocation.jsonPointer) == ["/a", "/b", "/c"])
+        #expect(validator.validate(["a": 1, "b": 2, "c": 0]).isValid)
+    }
+
     @Test func enormousEnums() throws {
         let values = (0..<100_000).map { JSONValue.number(JSONNumber($0)) }
         let validator = try JSONSchema(["enum": .array(values)])

@@ -104,7 +104,7 @@ public struct EmailAddressValidator: Sendable {
                 // qtextSMTP: %d32-33 / %d35-91 / %d93-126, and UTF-8 non-ASCII when international.
                 let value = scalar.value
                 let ascii = value == 32 || value == 33 || (35...91).contains(value) || (93...126).contains(value)
-                guard ascii || (!scalar.isASCII && options.allowsInternational && !scalar.properties.isWhitespace)
+                guard ascii || (!scalar.isASCII && options.allowsInternational && !Self.isWhitespace(scalar))
                 else { return nil }
                 index += 1
             }
@@ -124,11 +124,18 @@ public struct EmailAddressValidator: Sendable {
             }
             previousWasDot = false
             if Self.isAtext(scalar) { continue }
-            if scalar.properties.isWhitespace { return .whitespace }
+            if Self.isWhitespace(scalar) { return .whitespace }
             if !scalar.isASCII && options.allowsInternational && Self.isPrintableNonASCII(scalar) { continue }
             return scalar == "\"" && options.allowsQuotedLocalPart ? .invalidQuotedString : .invalidLocalCharacter
         }
         return nil
+    }
+
+    /// White space, without a Unicode property lookup for ASCII.
+    @inline(__always)
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar == " " || (0x09...0x0D).contains(scalar.value) }
+        return scalar.properties.isWhitespace
     }
 
     /// RFC 5322 `atext`: letters, digits and ``!#$%&'*+-/=?^_`{|}~``.
@@ -183,7 +190,7 @@ public struct EmailAddressValidator: Sendable {
     /// Checks one label; on success returns its length in ASCII (A-label) form.
     private func labelProblem(_ label: ArraySlice<Unicode.Scalar>) -> Result<Int, EmailRejection> {
         for scalar in label {
-            if scalar.properties.isWhitespace { return .failure(.whitespace) }
+            if Self.isWhitespace(scalar) { return .failure(.whitespace) }
         }
         if label.first == "-" { return .failure(.labelStartsWithHyphen) }
         if label.last == "-" { return .failure(.labelEndsWithHyphen) }

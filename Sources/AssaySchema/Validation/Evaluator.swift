@@ -649,6 +649,18 @@ struct Evaluator {
 
         case .uniqueItems:
             guard case .array(let elements) = value, elements.count > 1 else { return true }
+            if elements.count <= 16 {
+                // Few elements: comparing pairs is cheaper than hashing them all into a set.
+                for later in 1..<elements.count {
+                    for earlier in 0..<later where elements[earlier] == elements[later] {
+                        fail(
+                            node, keyword.name, .notUnique, "notUnique.elements",
+                            ["duplicate": .string(elements[later].jsonString())], value: value)
+                        return false
+                    }
+                }
+                return true
+            }
             var seen = Set<JSONValue>(minimumCapacity: elements.count)
             for element in elements where !seen.insert(element).inserted {
                 fail(

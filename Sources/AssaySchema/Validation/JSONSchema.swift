@@ -111,6 +111,10 @@ public struct JSONSchema: Sendable {
         case .all: maximum = Int.max
         case .first(let count): maximum = max(1, count)
         }
+        // Most instances are valid: a first pass that builds no paths and stops at the first failure
+        // settles them; only an invalid instance is evaluated again, collecting its errors.
+        var check = Evaluator(schema: self, collecting: false, limit: 0)
+        if check.run(instance) { return SchemaValidationResult(isValid: true, errors: []) }
         var evaluator = Evaluator(schema: self, collecting: true, limit: maximum)
         let valid = evaluator.run(instance)
         return SchemaValidationResult(isValid: valid, errors: evaluator.errors)
