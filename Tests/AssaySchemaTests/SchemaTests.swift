@@ -216,6 +216,33 @@ struct RegistryTests {
         #expect(error.description.contains("cannot be resolved"))
     }
 
+    @Test func aRegistryFileThatIsNotJSONIsNamedInTheError() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("assay-registry-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("{\"type\": \n".utf8).write(to: folder.appendingPathComponent("broken.json"))
+        var registry = SchemaRegistry()
+        registry.map(prefix: "https://files.test/", toDirectory: folder.path)
+        let error = try #require(throws: SchemaCompilationError.self) {
+            try schema(#"{"$ref": "https://files.test/broken.json"}"#, options: .init(registry: registry))
+        }
+        #expect(error.description.contains("broken.json is not valid JSON: line 2"))
+    }
+
+    @Test func aMetaschemaRequiringAnUnknownVocabularyIsRefused() throws {
+        var registry = SchemaRegistry()
+        registry.register(
+            try json(
+                #"{"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://meta.test/strict", "$vocabulary": {"https://json-schema.org/draft/2020-12/vocab/core": true, "https://vocab.test/units": true, "https://vocab.test/optional": false}}"#
+            ), as: "https://meta.test/strict")
+        let error = try #require(throws: SchemaCompilationError.self) {
+            try schema(
+                #"{"$schema": "https://meta.test/strict", "type": "string"}"#, options: .init(registry: registry))
+        }
+        #expect(error.description.contains("requires the vocabulary https://vocab.test/units"))
+        #expect(!error.description.contains("vocab.test/optional"))
+    }
+
     @Test func directoryMappingStaysInsideItsFolder() throws {
         var registry = SchemaRegistry()
         registry.map(prefix: "https://files.test/", toDirectory: "/tmp")

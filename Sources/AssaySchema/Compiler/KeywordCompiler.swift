@@ -137,7 +137,8 @@ struct KeywordCompiler {
                 if let target = compiler.resolve(text, base: info.base) {
                     add("$ref", .ref(compiler.node(at: target)))
                 } else {
-                    report("$ref", "$ref \"\(text)\" cannot be resolved against \(info.base)")
+                    let reason = compiler.loadProblem(for: text, base: info.base).map { ": \($0)" } ?? ""
+                    report("$ref", "$ref \"\(text)\" cannot be resolved against \(info.base)\(reason)")
                 }
             } else {
                 report("$ref", "$ref must be a string")

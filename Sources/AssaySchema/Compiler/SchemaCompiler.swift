@@ -37,6 +37,9 @@ final class SchemaCompiler {
     private var queue: [(Int, Location)] = []
     private(set) var problems: [SchemaProblem] = []
 
+    /// Registry files that exist but could not be used, by URI.
+    private var loadProblems: [String: String] = [:]
+
     init(options: JSONSchema.Options) {
         self.options = options
     }
@@ -85,13 +88,37 @@ final class SchemaCompiler {
         if let declared = object["$schema"]?.string, let found = SchemaDialect(declared) { dialect = found }
         guard case .object(let declared)? = object["$vocabulary"] else { return (dialect, .all) }
         var vocabularies = Vocabularies()
-        for (vocabulary, _) in declared {
+        for (vocabulary, required) in declared {
             if vocabulary.hasSuffix("/vocab/validation") { vocabularies.validation = true }
             if vocabulary.hasSuffix("/vocab/applicator") { vocabularies.applicator = true }
             if vocabulary.hasSuffix("/vocab/format-assertion") { vocabularies.formatAssertion = true }
+            // A vocabulary the metaschema requires (true) must be known, or the schema refused.
+            if required == .bool(true), !Self.knownVocabularies.contains(vocabulary) {
+                problems.append(
+                    SchemaProblem(
+                        location: uri + "#/$schema",
+                        message:
+                            "the metaschema \(target) requires the vocabulary \(vocabulary), which Assay does not know")
+                )
+            }
         }
         return (dialect, vocabularies)
     }
+
+    /// The vocabularies of drafts 2019-09 and 2020-12.
+    static let knownVocabularies: Set<String> = {
+        var known: Set<String> = []
+        for name in ["core", "applicator", "validation", "meta-data", "format", "content"] {
+            known.insert("https://json-schema.org/draft/2019-09/vocab/" + name)
+        }
+        for name in [
+            "core", "applicator", "unevaluated", "validation", "meta-data", "format-annotation", "format-assertion",
+            "content",
+        ] {
+            known.insert("https://json-schema.org/draft/2020-12/vocab/" + name)
+        }
+        return known
+    }()
 
     private static let singleSchemaKeywords: [(String, SchemaDialect.Draft)] = [
         ("additionalProperties", .draft4), ("additionalItems", .draft4), ("not", .draft4),
@@ -219,8 +246,11 @@ final class SchemaCompiler {
         let target = URIReference(base).resolving(reference)
         let uri = target.withoutFragment.description
         if resources[uri] == nil {
-            if let document = options.registry.document(for: uri) ?? BundledMetaschemas.document(for: uri) {
+            let found = options.registry.lookup(uri)
+            if let document = found.document ?? BundledMetaschemas.document(for: uri) {
                 addDocument(document, uri: uri)
+            } else if let problem = found.problem {
+                loadProblems[uri] = problem
             }
         }
         guard let resource = resources[uri] else { return nil }
@@ -235,6 +265,11 @@ final class SchemaCompiler {
             return location
         }
         return anchors[uri + "#" + fragment]
+    }
+
+    /// Why the document a reference points to could not be loaded, when a file was found for it.
+    func loadProblem(for reference: String, base: String) -> String? {
+        loadProblems[URIReference(base).resolving(reference).withoutFragment.description]
     }
 
     /// The node for `location`, compiled later if new.

@@ -40,15 +40,30 @@ public struct SchemaRegistry: Sendable {
     }
 
     /// The document for an absolute URI without fragment, if any source has it.
-    func document(for uri: String) -> JSONValue? {
-        if let document = documents[uri] { return document }
+    func document(for uri: String) -> JSONValue? { lookup(uri).document }
+
+    /// The document for an absolute URI without fragment, or why a file that should hold it could
+    /// not be used (it is not valid JSON, or cannot be read).
+    func lookup(_ uri: String) -> (document: JSONValue?, problem: String?) {
+        if let document = documents[uri] { return (document, nil) }
+        var problem: String?
         for (prefix, directory) in directories where uri.hasPrefix(prefix) {
             let relative = uri.dropFirst(prefix.count)
-            guard !relative.contains(".."), let data = FileManager.default.contents(atPath: directory + "/" + relative),
-                let value = try? JSONValue(parsing: [UInt8](data), options: .init(maximumDepth: 1_000))
-            else { continue }
-            return value
+            guard !relative.contains("..") else { continue }
+            let path = directory + "/" + relative
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                problem = problem ?? "\(path) cannot be read"
+                continue
+            }
+            do {
+                return (try JSONValue(parsing: [UInt8](data), options: .init(maximumDepth: 1_000)), nil)
+            } catch {
+                problem =
+                    problem ?? "\(path) is not valid JSON: line \(error.line), column \(error.column): \(error.detail)"
+            }
         }
-        return loader?(uri)
+        if let document = loader?(uri) { return (document, nil) }
+        return (nil, problem)
     }
 }
