@@ -94,6 +94,33 @@ struct ErrorTests {
         #expect(top[0]["errors"]?.array?.count == 2)
         #expect(validator.validate(try json("6")).output(.basic) == (try json(#"{"valid": true}"#)))
     }
+
+    @Test func anyOfAndOneOfKeepEachBranchsErrors() throws {
+        let validator = try schema(
+            #"{"properties": {"port": {"anyOf": [{"type": "integer", "maximum": 65535}, {"type": "string", "pattern": "^[0-9]+$"}]}, "mode": {"oneOf": [{"const": "a"}, {"const": "b"}]}}}"#
+        )
+        let result = validator.validate(try json(#"{"port": 70000, "mode": "c"}"#))
+        #expect(result.errors.map(\.keywordLocation) == ["/properties/port/anyOf", "/properties/mode/oneOf"])
+        #expect(
+            result.errors[0].causes.map(\.keywordLocation) == [
+                "/properties/port/anyOf/0/maximum", "/properties/port/anyOf/1/type",
+            ])
+        #expect(
+            result.errors[1].causes.map(\.keywordLocation) == [
+                "/properties/mode/oneOf/0/const", "/properties/mode/oneOf/1/const",
+            ])
+        // The basic output stays flat; the detailed output nests the branches under their anyOf.
+        #expect(result.output(.basic)["errors"]?.array?.count == 2)
+        let detailed = result.output(.detailed, language: .english)
+        let port = try #require(detailed["errors"]?[0]?["errors"]?[0])
+        #expect(port["keywordLocation"] == "/properties/port/anyOf")
+        let branches = try #require(port["errors"]?.array)
+        #expect(branches.count == 2)
+        #expect(branches[0]["keywordLocation"] == "/properties/port/anyOf/0/maximum")
+        // The causes count against the error limit too.
+        #expect(validator.validate(try json(#"{"port": 70000}"#), limit: .failFast).errors[0].causes.count == 1)
+        #expect(!validator.isValid(try json(#"{"port": 70000}"#)))
+    }
 }
 
 @Suite("Formats")

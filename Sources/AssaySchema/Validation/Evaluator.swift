@@ -426,8 +426,32 @@ struct Evaluator {
             }
         }
         if matched { return true }
+        let causes = branchErrors(schemas, value, keyword.name)
+        let before = errors.count
         fail(node, keyword.name, .noMatch, nil, ["count": .integer(schemas.count)], value: value)
+        attach(causes, after: before)
         return false
+    }
+
+    /// In collecting mode, the errors each of `schemas` finds in `value` (for an `anyOf` or `oneOf`
+    /// that nothing matched); empty otherwise.
+    private mutating func branchErrors(_ schemas: [Int], _ value: JSONValue, _ keyword: String) -> [SchemaError] {
+        guard collecting, !full else { return [] }
+        let saved = errors
+        errors = []
+        for (position, target) in schemas.enumerated() {
+            var none: Evaluated? = nil
+            _ = applyInPlace(target, value, &none, keyword, String(position))
+        }
+        let found = errors
+        errors = saved
+        return found
+    }
+
+    /// Attaches `causes` to the error recorded after there were `before` errors, if one was.
+    private mutating func attach(_ causes: [SchemaError], after before: Int) {
+        guard !causes.isEmpty, errors.count == before + 1 else { return }
+        errors[before].causes = causes
     }
 
     private mutating func applyOneOf(
@@ -448,7 +472,10 @@ struct Evaluator {
             return true
         }
         if matches == 0 {
+            let causes = branchErrors(schemas, value, keyword.name)
+            let before = errors.count
             fail(node, keyword.name, .noMatch, nil, ["count": .integer(schemas.count)], value: value)
+            attach(causes, after: before)
         } else {
             fail(node, keyword.name, .noMatch, "schema.oneOf.many", ["count": .integer(matches)], value: value)
         }

@@ -21,6 +21,10 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
     public let parameters: [String: IssueValue]
     /// The failing value.
     public let value: JSONValue
+    /// Why each alternative failed, for an `anyOf` or a `oneOf` that no alternative matched: the
+    /// errors of every branch (up to the error limit), their keyword locations under `…/anyOf/0`,
+    /// `…/anyOf/1`… Empty otherwise. The detailed output nests them under the `anyOf` unit.
+    public internal(set) var causes: [SchemaError] = []
 
     /// The error as an AssayCore issue, so apps and the command line treat it like any other
     /// validation failure.
@@ -87,7 +91,7 @@ public struct SchemaValidationResult: Sendable, Hashable {
         }
     }
 
-    private func unit(_ error: SchemaError, _ language: Language) -> JSONValue {
+    private func unit(_ error: SchemaError, _ language: Language, causes: Bool = false) -> JSONValue {
         var unit = JSONObject()
         unit["valid"] = .bool(false)
         unit["keywordLocation"] = .string(error.keywordLocation)
@@ -95,6 +99,10 @@ public struct SchemaValidationResult: Sendable, Hashable {
         unit["instanceLocation"] = .string(error.instanceLocation.jsonPointer)
         unit["code"] = .string(error.code.description)
         unit["error"] = .string(error.message(in: language))
+        if causes, !error.causes.isEmpty {
+            let depth = error.keywordLocation.split(separator: "/", omittingEmptySubsequences: false).count - 1
+            unit["errors"] = .array(nest(error.causes, depth: depth, language))
+        }
         return .object(unit)
     }
 
@@ -116,7 +124,7 @@ public struct SchemaValidationResult: Sendable, Hashable {
         }
         return groups.flatMap { group -> [JSONValue] in
             if group.key.hasPrefix("\u{0}") || group.errors.count == 1 {
-                return group.errors.map { unit($0, language) }
+                return group.errors.map { unit($0, language, causes: true) }
             }
             var parent = JSONObject()
             parent["valid"] = .bool(false)
