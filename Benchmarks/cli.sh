@@ -53,4 +53,12 @@ for name, rs in runs.items():
     n = rs[0][0]; s = statistics.median(r[1] for r in rs)
     print(f"| {name} | {len(rs)} | {s:.3f} | {n/s:,.0f} | {n/max(r[1] for r in rs):,.0f}–{n/min(r[1] for r in rs):,.0f} | {max(r[2] for r in rs)/1024:.0f} |")
 PY
+echo "== Agreement with the generator's ground truth ($DATA_DIR/clients-$RECORDS.invalid.tsv, 0-based line indices)"
+$BIN validate --jobs 2 --quiet --format json --schema "$SCHEMA" "$DATA" >"$LOG" || true
+python3 - "$LOG" "$DATA_DIR/clients-$RECORDS.invalid.tsv" <<'PY'
+import json, sys
+reported = {json.loads(line)["line"] for line in open(sys.argv[1]) if '"valid":false' in line}
+truth = {int(line.split("\t")[0]) + 1 for line in open(sys.argv[2]) if line.strip()}
+print(f"invalid records reported: {len(reported)}; ground truth: {len(truth)}; missed: {len(truth - reported)}; false alarms: {len(reported - truth)}")
+PY
 rm -f "$LOG" "$LOG.rss"
