@@ -39,23 +39,30 @@ final class AtomicFile: @unchecked Sendable {
         fchmod(descriptor, 0o644)
     }
 
-    /// Flushes, syncs and renames the temporary file over the destination.
+    /// Flushes and syncs the temporary file: after this, only the rename is left (``publish()``).
     ///
-    /// - Throws: ``CLIError`` when any write failed (a full disk) or the rename failed; the temporary
-    ///   file is removed and the destination is left as it was.
-    func commit() throws(CLIError) {
+    /// - Throws: ``CLIError`` when any write failed (a full disk); the temporary file is removed and
+    ///   the destination is left as it was.
+    func prepare() throws(CLIError) {
         guard !finished else { return }
-        finished = true
         sink.flush()
         if let failure = sink.failure {
-            discardFile()
+            discard()
             throw CLIError.io("\(path): cannot be written: \(failure)")
         }
         if fsync(descriptor) != 0 {
             let reason = String(cString: strerror(errno))
-            discardFile()
+            discard()
             throw CLIError.io("\(path): cannot be written: \(reason)")
         }
+    }
+
+    /// Renames the prepared temporary file over the destination.
+    ///
+    /// - Throws: ``CLIError`` when the rename fails; the temporary file is removed.
+    func publish() throws(CLIError) {
+        guard !finished else { return }
+        finished = true
         close(descriptor)
         if rename(temporaryPath, path) != 0 {
             let reason = String(cString: strerror(errno))

@@ -94,8 +94,11 @@ final class ValidationRun {
             if let failure = context.standardOutput.failure {
                 throw CLIError.io("standard output cannot be written: \(failure)")
             }
-            try validOut?.commit()
-            try quarantine?.commit()
+            // Both files are complete on disk before either replaces its destination.
+            try validOut?.prepare()
+            try quarantine?.prepare()
+            try validOut?.publish()
+            try quarantine?.publish()
         } catch {
             progress?.clear()
             validOut?.discard()
