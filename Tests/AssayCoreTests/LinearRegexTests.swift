@@ -132,3 +132,36 @@ import Testing
         #expect((try? LinearRegex(fine))?.firstMatchExists(in: "a") == true)
     }
 }
+
+@Suite struct BitParallelRunnerTests {
+    /// Every pattern small enough for the bit-parallel runner must answer as the Pike VM does.
+    @Test func agreesWithThePikeVM() throws {
+        let patterns = [
+            "^[A-Z0-9][A-Z0-9 -]{1,8}[A-Z0-9]$", "^a*$", "a|b", "^(ab|a)c$", "x+y", "^$", "$", "^", "colou?r",
+            "^[^a-c]+$", "\\d{3}-\\d{4}", "^(a|b)*abb$", "[é-ü]", "^\\p{L}+$", "^.{2,3}$", "(?:)", "a{0}b",
+            "^(postgres|sqlite)://", "\\s", "^\\S+@\\S+$", "b$", "^a|b$",
+        ]
+        let inputs = [
+            "", "a", "b", "ab", "abc", "ac", "aac", "xy", "xxxy", "color", "colour", "colouur", "def", "abd",
+            "555-1234", "abb", "aabb", "babb", "é", "ü", "e", "Ωmega", "ab1", "SW1A 1AA", "sw1a", "12345",
+            "12345678901", "postgres://x", "mysql://x", "a b", "ann@example.com", "@", "ba", "x\u{1F600}y",
+            "vip", "churn-risk", "9lives",
+        ]
+        for pattern in patterns {
+            let regex = try LinearRegex(pattern)
+            #expect(regex.usesBitParallelRunner, "\(pattern)")
+            for input in inputs {
+                #expect(
+                    regex.firstMatchExists(in: input) == regex.firstMatchExistsWithPikeVM(in: input.unicodeScalars),
+                    "\(pattern) on \(input)")
+            }
+        }
+    }
+
+    @Test func largePatternsAndWordBoundariesUseThePikeVM() throws {
+        #expect(!(try LinearRegex("\\bword\\b")).usesBitParallelRunner)
+        #expect(!(try LinearRegex("^[a-z]{1,80}$")).usesBitParallelRunner)
+        #expect(!(try LinearRegex("^[a-z][a-z0-9-]{0,31}$")).usesBitParallelRunner)
+        #expect(try LinearRegex("^[a-z]{1,80}$").firstMatchExists(in: String(repeating: "q", count: 80)))
+    }
+}

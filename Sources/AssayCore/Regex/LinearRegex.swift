@@ -27,6 +27,8 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     private let sets: [ScalarSet]
     /// Whether the pattern starts with `^` in every alternative (no need to try later start positions).
     private let isAnchoredAtStart: Bool
+    /// The same automaton as bit masks, for patterns small enough (most schema patterns).
+    private let bitParallel: BitParallelRunner?
 
     /// The largest automaton a pattern may compile to (after expanding counted repetitions).
     public static let maximumProgramSize = 200_000
@@ -52,6 +54,7 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
         self.program = compiler.program
         self.sets = compiler.sets
         self.isAnchoredAtStart = Self.anchored(tree)
+        self.bitParallel = BitParallelRunner(program: compiler.program, sets: compiler.sets)
     }
 
     /// The pattern.
@@ -64,8 +67,17 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
 
     /// Whether the pattern matches somewhere in `scalars`.
     public func firstMatchExists<C: Collection>(in scalars: C) -> Bool where C.Element == Unicode.Scalar {
+        if let bitParallel { return bitParallel.run(scalars, anchored: isAnchoredAtStart) }
+        return PikeRunner(program: program, sets: sets).run(scalars, anchored: isAnchoredAtStart)
+    }
+
+    /// Runs the general Pike VM even where the bit-parallel runner applies (to compare them in tests).
+    func firstMatchExistsWithPikeVM<C: Collection>(in scalars: C) -> Bool where C.Element == Unicode.Scalar {
         PikeRunner(program: program, sets: sets).run(scalars, anchored: isAnchoredAtStart)
     }
+
+    /// Whether matching uses the bit-parallel runner.
+    var usesBitParallelRunner: Bool { bitParallel != nil }
 
     private static func anchored(_ node: RegexNode) -> Bool {
         switch node {
@@ -215,6 +227,113 @@ struct PikeRunner {
             }
         }
         return false
+    }
+}
+
+/// The Pike VM's breadth-first simulation for automata of at most 64 instructions without word
+/// boundaries, with the set of live threads as one 64-bit mask: the ε-closures are computed once, at
+/// compile time (for each combination of "at the start" and "at the end" of the input), and so is,
+/// for each ASCII scalar, the mask of instructions whose class contains it. A step is then a few
+/// mask operations per live thread, with no allocation. Same answers as ``PikeRunner``.
+struct BitParallelRunner: Sendable {
+    /// `closures[variant * count + pc]`: the consuming and matching instructions reachable from
+    /// `pc` without input; variant = (atStart ? 2 : 0) + (atEnd ? 1 : 0).
+    private let closures: [UInt64]
+    private let count: Int
+    /// For each ASCII scalar, the class instructions that accept it.
+    private let ascii: [UInt64]
+    /// The class instructions and the class each tests (for scalars beyond ASCII).
+    private let classes: [(bit: UInt64, set: ScalarSet)]
+    private let matchMask: UInt64
+
+    init?(program: [Instruction], sets: [ScalarSet]) {
+        guard program.count <= 64 else { return nil }
+        for instruction in program {
+            if case .wordBoundary = instruction { return nil }
+        }
+        count = program.count
+        var closures = [UInt64](repeating: 0, count: 4 * (program.count + 1))
+        var matchMask: UInt64 = 0
+        var classes: [(bit: UInt64, set: ScalarSet)] = []
+        var ascii = [UInt64](repeating: 0, count: 128)
+        for (pc, instruction) in program.enumerated() {
+            switch instruction {
+            case .match:
+                matchMask |= 1 << UInt64(pc)
+            case .set(let index):
+                let bit: UInt64 = 1 << UInt64(pc)
+                classes.append((bit, sets[index]))
+                for value in 0..<128 where sets[index].contains(Unicode.Scalar(UInt8(value))) { ascii[value] |= bit }
+            default:
+                break
+            }
+        }
+        for variant in 0..<4 {
+            for pc in 0...program.count {
+                closures[variant * (program.count + 1) + pc] = Self.closure(
+                    from: pc, program: program, atStart: variant >= 2, atEnd: variant & 1 == 1)
+            }
+        }
+        self.closures = closures
+        self.matchMask = matchMask
+        self.classes = classes
+        self.ascii = ascii
+    }
+
+    private static func closure(from start: Int, program: [Instruction], atStart: Bool, atEnd: Bool) -> UInt64 {
+        var mask: UInt64 = 0
+        var visited: UInt64 = 0
+        var stack = [start]
+        while let pc = stack.popLast() {
+            guard pc < program.count, visited & (1 << UInt64(pc)) == 0 else { continue }
+            visited |= 1 << UInt64(pc)
+            switch program[pc] {
+            case .match, .set: mask |= 1 << UInt64(pc)
+            case .jump(let target): stack.append(target)
+            case .split(let first, let second): stack.append(contentsOf: [second, first])
+            case .assertStart: if atStart { stack.append(pc + 1) }
+            case .assertEnd: if atEnd { stack.append(pc + 1) }
+            case .wordBoundary: break
+            }
+        }
+        return mask
+    }
+
+    @inline(__always)
+    private func closure(_ pc: Int, atStart: Bool, atEnd: Bool) -> UInt64 {
+        closures[((atStart ? 2 : 0) + (atEnd ? 1 : 0)) * (count + 1) + pc]
+    }
+
+    func run<C: Collection>(_ input: C, anchored: Bool) -> Bool where C.Element == Unicode.Scalar {
+        var current: UInt64 = 0
+        var index = input.startIndex
+        var atStart = true
+        while true {
+            let atEnd = index == input.endIndex
+            if atStart || !anchored { current |= closure(0, atStart: atStart, atEnd: atEnd) }
+            if current & matchMask != 0 { return true }
+            if atEnd || current == 0 && anchored { return false }
+            let scalar = input[index]
+            var accepted: UInt64
+            if scalar.isASCII {
+                accepted = current & ascii[Int(scalar.value)]
+            } else {
+                accepted = 0
+                for entry in classes where current & entry.bit != 0 && entry.set.contains(scalar) {
+                    accepted |= entry.bit
+                }
+            }
+            index = input.index(after: index)
+            let nextAtEnd = index == input.endIndex
+            var next: UInt64 = 0
+            while accepted != 0 {
+                let pc = accepted.trailingZeroBitCount
+                accepted &= accepted - 1
+                next |= closure(pc + 1, atStart: false, atEnd: nextAtEnd)
+            }
+            current = next
+            atStart = false
+        }
     }
 }
 
