@@ -93,9 +93,17 @@ enum Suite {
                         let instance = test["data"] ?? .null
                         let quick = validator.isValid(instance)
                         let full = validator.validate(instance)
-                        passed = quick == expected && full.isValid == expected && full.errors.isEmpty == expected
+                        // The same instance as a parsed document, read in place where the schema allows.
+                        let document = try? JSONDocument(parsing: instance.jsonBytes())
+                        let inPlace = document.map { validator.isValid($0) }
+                        let inPlaceFull = document.map { validator.validate($0) }
+                        passed =
+                            quick == expected && full.isValid == expected && full.errors.isEmpty == expected
+                            && inPlace == expected && inPlaceFull?.isValid == expected
+                            && inPlaceFull?.errors.isEmpty == expected
                         detail =
-                            "expected \(expected), isValid \(quick), validate \(full.isValid) with \(full.errors.count) errors"
+                            "expected \(expected), isValid \(quick), validate \(full.isValid) with \(full.errors.count) errors, "
+                            + "in place \(inPlace.map(String.init) ?? "unparsable")"
                     case .failure(let error):
                         detail = "does not compile: \(error)"
                     }

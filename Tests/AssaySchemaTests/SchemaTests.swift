@@ -95,6 +95,27 @@ struct ErrorTests {
         #expect(validator.validate(try json("6")).output(.basic) == (try json(#"{"valid": true}"#)))
     }
 
+    @Test func documentsAreReadInPlaceWhenTheSchemaAllows() throws {
+        let plain = try schema(
+            #"{"type": "object", "required": ["a"], "properties": {"a": {"type": "string", "minLength": 2}, "b": {"items": {"enum": [1, 2]}}}, "additionalProperties": false}"#
+        )
+        #expect(plain.readsDocumentsInPlace)
+        let annotated = try schema(#"{"properties": {"a": true}, "unevaluatedProperties": false}"#)
+        #expect(!annotated.readsDocumentsInPlace)
+        let cases: [(String, Bool)] = [
+            (#"{"a": "xy", "b": [1, 2, 1]}"#, true), (#"{"a": "x"}"#, false), (#"{"b": []}"#, false),
+            (#"{"a": "xy", "b": [3]}"#, false), (#"{"a": "xy", "c": 1}"#, false), (#"[]"#, false),
+            (#"{"a": "x\u00e9"}"#, true), (#"{"\u0061": "xy"}"#, true),
+        ]
+        for (text, expected) in cases {
+            let document = try JSONDocument(parsing: text)
+            #expect(plain.isValid(document) == expected, "\(text)")
+            #expect(plain.validate(document).isValid == expected, "\(text)")
+            #expect(plain.validate(document).errors == plain.validate(document.value).errors, "\(text)")
+            #expect(annotated.isValid(document) == annotated.isValid(document.value), "\(text)")
+        }
+    }
+
     @Test func anyOfAndOneOfKeepEachBranchsErrors() throws {
         let validator = try schema(
             #"{"properties": {"port": {"anyOf": [{"type": "integer", "maximum": 65535}, {"type": "string", "pattern": "^[0-9]+$"}]}, "mode": {"oneOf": [{"const": "a"}, {"const": "b"}]}}}"#

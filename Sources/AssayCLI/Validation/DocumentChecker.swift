@@ -15,7 +15,7 @@ struct DocumentChecker: Sendable {
         let errors: [ReportedError]
         do {
             let document = try JSONDocument(parsing: bytes, options: parserOptions)
-            let result = schema.validate(document.value, limit: limit)
+            let result = schema.validate(document, limit: limit)
             errors = result.isValid ? [] : reporter.errors(result.errors, sourceLine: { _ in line })
         } catch {
             errors = reporter.unreadable(Self.parseMessage(error, singleLine: true), line: line)
@@ -31,7 +31,7 @@ struct DocumentChecker: Sendable {
         do {
             let document = try JSONDocument(parsing: bytes, options: parserOptions)
             value = document.value
-            let result = schema.validate(document.value, limit: limit)
+            let result = schema.validate(document, limit: limit)
             errors =
                 result.isValid
                 ? []

@@ -542,7 +542,7 @@ struct Evaluator {
     /// The assertions: keywords that look at the value itself and apply no subschema. Kept out of
     /// ``apply`` so the recursion through applicators keeps small stack frames.
     @inline(never)
-    private mutating func check(_ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue) -> Bool {
+    mutating func check(_ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue) -> Bool {
         switch keyword.kind {
         case .type(let names):
             for name in names where name.matches(value) { return true }

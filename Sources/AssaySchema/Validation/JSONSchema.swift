@@ -53,6 +53,7 @@ public struct JSONSchema: Sendable {
     let nodes: [SchemaNode]
     let root: Int
     let options: Options
+    private let inPlace: Bool
 
     /// The dialect of the root schema.
     public var dialect: SchemaDialect { nodes[root].dialect }
@@ -81,6 +82,7 @@ public struct JSONSchema: Sendable {
         self.nodes = compiler.nodes
         self.root = root
         self.options = options
+        self.inPlace = compiler.nodes.allSatisfy(TapeEvaluator.canEvaluate)
     }
 
     /// Parses and compiles a schema written as JSON text.
@@ -106,15 +108,42 @@ public struct JSONSchema: Sendable {
 
     /// Validates `instance`, collecting errors up to `limit` (all by default).
     public func validate(_ instance: JSONValue, limit: ErrorLimit = .all) -> SchemaValidationResult {
+        // Most instances are valid: a first pass that builds no paths and stops at the first failure
+        // settles them; only an invalid instance is evaluated again, collecting its errors.
+        var check = Evaluator(schema: self, collecting: false, limit: 0)
+        if check.run(instance) { return SchemaValidationResult(isValid: true, errors: []) }
+        return collectErrors(instance, limit: limit)
+    }
+
+    /// Whether `document` is valid, read in place where the schema allows it (see
+    /// ``readsDocumentsInPlace``): stops at the first failure, builds no error records.
+    public func isValid(_ document: JSONDocument) -> Bool {
+        guard readsDocumentsInPlace else { return isValid(document.value) }
+        var evaluator = TapeEvaluator(schema: self)
+        return evaluator.run(document.root)
+    }
+
+    /// Validates a parsed document, collecting errors up to `limit`. A valid document is settled by
+    /// reading it in place where the schema allows it; only an invalid one is turned into a
+    /// `JSONValue` tree and evaluated again to collect its errors. Same answers as
+    /// `validate(document.value, limit:)`, faster.
+    public func validate(_ document: JSONDocument, limit: ErrorLimit = .all) -> SchemaValidationResult {
+        guard readsDocumentsInPlace else { return validate(document.value, limit: limit) }
+        if isValid(document) { return SchemaValidationResult(isValid: true, errors: []) }
+        return collectErrors(document.value, limit: limit)
+    }
+
+    /// Whether documents are checked in place, without building a tree: true unless the schema uses
+    /// `$dynamicRef`, `$recursiveRef`, `unevaluatedProperties` or `unevaluatedItems` (which need the
+    /// dynamic scope or annotations that only the tree evaluator keeps).
+    public var readsDocumentsInPlace: Bool { inPlace }
+
+    private func collectErrors(_ instance: JSONValue, limit: ErrorLimit) -> SchemaValidationResult {
         let maximum: Int
         switch limit.kind {
         case .all: maximum = Int.max
         case .first(let count): maximum = max(1, count)
         }
-        // Most instances are valid: a first pass that builds no paths and stops at the first failure
-        // settles them; only an invalid instance is evaluated again, collecting its errors.
-        var check = Evaluator(schema: self, collecting: false, limit: 0)
-        if check.run(instance) { return SchemaValidationResult(isValid: true, errors: []) }
         var evaluator = Evaluator(schema: self, collecting: true, limit: maximum)
         let valid = evaluator.run(instance)
         return SchemaValidationResult(isValid: valid, errors: evaluator.errors)

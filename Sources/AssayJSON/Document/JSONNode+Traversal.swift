@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Allocation-free traversal of a document for other Assay modules (the schema validator reads
+/// documents in place through these).
+extension JSONNode {
+    /// Whether the value is an object.
+    package var isObject: Bool { tag(of: tape.entries[index]) == .objectStart }
+
+    /// Whether the value is an array.
+    package var isArray: Bool { tag(of: tape.entries[index]) == .arrayStart }
+
+    /// Whether the value is a string.
+    package var isString: Bool {
+        switch tag(of: tape.entries[index]) {
+        case .rawString, .escapedString: return true
+        default: return false
+        }
+    }
+
+    /// Whether the value is a number.
+    package var isNumber: Bool {
+        switch tag(of: tape.entries[index]) {
+        case .integer, .numberText: return true
+        default: return false
+        }
+    }
+
+    /// Whether the value is a number with no fractional part.
+    package var isIntegralNumber: Bool {
+        switch tag(of: tape.entries[index]) {
+        case .integer: return true
+        case .numberText: return tape.number(at: index).isInteger
+        default: return false
+        }
+    }
+
+    /// Calls `body` with each element in order until it returns `false`; returns whether every
+    /// call returned `true` (also for a value that is not an array).
+    package func allElements(_ body: (Int, JSONNode) -> Bool) -> Bool {
+        guard tag(of: tape.entries[index]) == .arrayStart else { return true }
+        let end = payload(of: tape.entries[index])
+        var position = index + 2
+        var offset = 0
+        while position < end {
+            if !body(offset, JSONNode(tape: tape, index: position)) { return false }
+            offset += 1
+            position = tape.next(after: position)
+        }
+        return true
+    }
+
+    /// Calls `body` with each live member's key (its UTF-8 bytes, valid only during the call) and
+    /// value until it returns `false`; returns whether every call returned `true`.
+    package func allMembers(_ body: (UnsafeBufferPointer<UInt8>, JSONNode) -> Bool) -> Bool {
+        guard tag(of: tape.entries[index]) == .objectStart else { return true }
+        let end = payload(of: tape.entries[index])
+        var position = index + 2
+        while position < end {
+            let valueIndex = position + 2
+            if tag(of: tape.entries[position]) != .deadKey {
+                let keep = tape.withStringBytes(at: position) { body($0, JSONNode(tape: tape, index: valueIndex)) }
+                if !keep { return false }
+            }
+            position = tape.next(after: valueIndex)
+        }
+        return true
+    }
+
+    /// The value of the member whose key has exactly these UTF-8 bytes.
+    package func member(utf8 key: UnsafeBufferPointer<UInt8>) -> JSONNode? {
+        guard tag(of: tape.entries[index]) == .objectStart,
+            let position = tape.member(named: key, inObjectAt: index)
+        else { return nil }
+        return JSONNode(tape: tape, index: position)
+    }
+
+    /// Whether the object has a member named `key` (code point for code point).
+    package func hasMember(_ key: String) -> Bool {
+        var key = key
+        return key.withUTF8 { member(utf8: $0) != nil }
+    }
+}
+
+/// Whether `text`'s UTF-8 is exactly `bytes`.
+package func utf8Equals(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard text.utf8.count == bytes.count else { return false }
+    var text = text
+    return text.withUTF8 { own in own.count == 0 || memcmp(own.baseAddress!, bytes.baseAddress!, own.count) == 0 }
+}

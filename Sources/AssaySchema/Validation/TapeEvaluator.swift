@@ -1,0 +1,195 @@
+import AssayCore
+import AssayJSON
+
+/// Decides validity by reading a parsed document in place (``JSONDocument``), without building a
+/// `JSONValue` tree: objects, arrays and their keys are walked on the parser's tape, and a value is
+/// materialized only where a keyword needs it (a string for `pattern` or `format`, a number for
+/// `maximum`, an array for `uniqueItems`), then checked by the same code as ``Evaluator`` uses.
+///
+/// It never records errors; ``JSONSchema`` runs it first and re-evaluates an invalid document on the
+/// tree to collect them. Schemas that need the dynamic scope or annotations (`$dynamicRef`,
+/// `$recursiveRef`, `unevaluatedProperties`, `unevaluatedItems`) are not evaluated here: see
+/// ``JSONSchema/readsDocumentsInPlace``.
+struct TapeEvaluator {
+    private let nodes: [SchemaNode]
+    private let root: Int
+    private let maximumReferenceDepth: Int
+    private let maximumInstanceDepth: Int
+    /// The tree evaluator, non-collecting, for leaf checks and property names.
+    private var tree: Evaluator
+    private var sameInstanceDepth = 0
+    private var instanceDepth = 0
+
+    init(schema: JSONSchema) {
+        self.nodes = schema.nodes
+        self.root = schema.root
+        self.maximumReferenceDepth = schema.options.maximumReferenceDepth
+        self.maximumInstanceDepth = schema.options.maximumInstanceDepth
+        self.tree = Evaluator(schema: schema, collecting: false, limit: 0)
+    }
+
+    /// Whether `node` accepts every instance it can be given here: no keyword in it needs the dynamic
+    /// scope or annotations.
+    static func canEvaluate(_ node: SchemaNode) -> Bool {
+        if node.tracksEvaluation { return false }
+        for keyword in node.keywords {
+            switch keyword.kind {
+            case .dynamicRef, .recursiveRef, .unevaluatedItems, .unevaluatedProperties: return false
+            default: continue
+            }
+        }
+        return true
+    }
+
+    mutating func run(_ instance: JSONNode) -> Bool { evaluate(root, instance) }
+
+    private mutating func evaluate(_ index: Int, _ instance: JSONNode) -> Bool {
+        let node = nodes[index]
+        if let flag = node.boolean { return flag }
+        sameInstanceDepth += 1
+        defer { sameInstanceDepth -= 1 }
+        guard sameInstanceDepth <= maximumReferenceDepth else { return false }
+        var materialized: JSONValue? = nil
+        for keyword in node.keywords where !apply(keyword, index, node, instance, &materialized) {
+            return false
+        }
+        return true
+    }
+
+    /// Applies `index` to a child of the instance (a member's value or an element).
+    private mutating func child(_ index: Int, _ instance: JSONNode) -> Bool {
+        instanceDepth += 1
+        defer { instanceDepth -= 1 }
+        guard instanceDepth <= maximumInstanceDepth else { return false }
+        let saved = sameInstanceDepth
+        sameInstanceDepth = 0
+        defer { sameInstanceDepth = saved }
+        return evaluate(index, instance)
+    }
+
+    private mutating func apply(
+        _ keyword: Keyword, _ index: Int, _ node: SchemaNode, _ instance: JSONNode, _ materialized: inout JSONValue?
+    ) -> Bool {
+        switch keyword.kind {
+        case .type(let names):
+            for name in names where Self.matches(name, instance) { return true }
+            return false
+        case .required(let names):
+            guard instance.isObject else { return true }
+            return names.allSatisfy { instance.hasMember($0) }
+        case .dependentRequired(let pairs):
+            guard instance.isObject else { return true }
+            for (trigger, names) in pairs where instance.hasMember(trigger) {
+                if !names.allSatisfy({ instance.hasMember($0) }) { return false }
+            }
+            return true
+        case .maxItems(let limit):
+            return !instance.isArray || (instance.count ?? 0) <= limit
+        case .minItems(let limit):
+            return !instance.isArray || (instance.count ?? 0) >= limit
+        case .maxProperties(let limit):
+            return !instance.isObject || (instance.count ?? 0) <= limit
+        case .minProperties(let limit):
+            return !instance.isObject || (instance.count ?? 0) >= limit
+        case .properties(let list, let lookup):
+            return applyProperties(instance, list, lookup)
+        case .patternProperties(let list):
+            return instance.allMembers { key, value in
+                let name = String(decoding: key, as: UTF8.self)
+                for (regex, target) in list where regex.firstMatchExists(in: name) {
+                    if !child(target, value) { return false }
+                }
+                return true
+            }
+        case .additionalProperties(let target, let names, let patterns):
+            let rejectsAll = nodes[target].boolean == false
+            return instance.allMembers { key, value in
+                let name = String(decoding: key, as: UTF8.self)
+                if names.contains(name) || patterns.contains(where: { $0.firstMatchExists(in: name) }) { return true }
+                return !rejectsAll && child(target, value)
+            }
+        case .propertyNames(let target):
+            return instance.allMembers { key, _ in
+                var none: Evaluated? = nil
+                return tree.evaluate(target, .string(String(decoding: key, as: UTF8.self)), &none)
+            }
+        case .dependentSchemas(let pairs):
+            guard instance.isObject else { return true }
+            for (trigger, target) in pairs where instance.hasMember(trigger) {
+                if !evaluate(target, instance) { return false }
+            }
+            return true
+        case .prefixItems(let schemas), .itemsArray(let schemas):
+            return instance.allElements { position, element in
+                position >= schemas.count || child(schemas[position], element)
+            }
+        case .items(let target, let after), .additionalItems(let target, let after):
+            return instance.allElements { position, element in position < after || child(target, element) }
+        case .contains(let target, let minimum, let maximum):
+            guard instance.isArray else { return true }
+            var matches = 0
+            _ = instance.allElements { _, element in
+                if evaluate(target, element) { matches += 1 }
+                return maximum != nil || matches < minimum
+            }
+            return matches >= minimum && (maximum.map { matches <= $0 } ?? true)
+        case .allOf(let schemas):
+            return schemas.allSatisfy { evaluate($0, instance) }
+        case .anyOf(let schemas):
+            for target in schemas where evaluate(target, instance) { return true }
+            return false
+        case .oneOf(let schemas):
+            var matches = 0
+            for target in schemas where evaluate(target, instance) {
+                matches += 1
+                if matches > 1 { return false }
+            }
+            return matches == 1
+        case .not(let target):
+            return !evaluate(target, instance)
+        case .conditional(let condition, let then, let otherwise):
+            if evaluate(condition, instance) { return then.map { evaluate($0, instance) } ?? true }
+            return otherwise.map { evaluate($0, instance) } ?? true
+        case .ref(let target):
+            return evaluate(target, instance)
+        case .dynamicRef, .recursiveRef, .unevaluatedItems, .unevaluatedProperties:
+            // Not reached: such schemas are evaluated on the tree (canEvaluate). Decide on the tree anyway.
+            var none: Evaluated? = nil
+            return tree.evaluate(index, instance.value, &none)
+        default:
+            // Leaf assertions: the tree evaluator's own checks, on the value materialized once.
+            if materialized == nil { materialized = instance.value }
+            return tree.check(keyword, node, materialized!)
+        }
+    }
+
+    private mutating func applyProperties(_ instance: JSONNode, _ list: [(String, Int)], _ lookup: [String: Int])
+        -> Bool
+    {
+        guard instance.isObject else { return true }
+        if list.count <= 16 {
+            return instance.allMembers { key, value in
+                for (name, target) in list where utf8Equals(name, key) {
+                    return child(target, value)
+                }
+                return true
+            }
+        }
+        return instance.allMembers { key, value in
+            guard let target = lookup[String(decoding: key, as: UTF8.self)] else { return true }
+            return child(target, value)
+        }
+    }
+
+    private static func matches(_ name: JSONTypeName, _ instance: JSONNode) -> Bool {
+        switch name {
+        case .null: return instance.isNull
+        case .boolean: return instance.bool != nil
+        case .integer: return instance.isIntegralNumber
+        case .number: return instance.isNumber
+        case .string: return instance.isString
+        case .array: return instance.isArray
+        case .object: return instance.isObject
+        }
+    }
+}
