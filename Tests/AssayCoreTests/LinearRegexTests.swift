@@ -158,6 +158,17 @@ import Testing
         }
     }
 
+    @Test func asciiBytesMatchAsTheirString() throws {
+        for pattern in ["^[A-Z0-9][A-Z0-9 -]{1,8}[A-Z0-9]$", "^[a-z][a-z0-9-]{0,31}$", "\\bab", "b+$"] {
+            let regex = try LinearRegex(pattern)
+            for input in ["", "SW1A 1AA", "vip", "churn-risk", "9lives", "ab", "xab", "abbb", "a b"] {
+                var bytes = input
+                let viaBytes = bytes.withUTF8 { regex.firstMatchExists(inASCII: $0) }
+                #expect(viaBytes == regex.firstMatchExists(in: input), "\(pattern) on \(input)")
+            }
+        }
+    }
+
     @Test func largePatternsAndWordBoundariesUseThePikeVM() throws {
         #expect(!(try LinearRegex("\\bword\\b")).usesBitParallelRunner)
         #expect(!(try LinearRegex("^[a-z]{1,80}$")).usesBitParallelRunner)

@@ -62,7 +62,22 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
 
     /// Whether the pattern matches somewhere in `text` (ECMA-262 `RegExp.prototype.test`).
     public func firstMatchExists<S: StringProtocol>(in text: S) -> Bool {
-        firstMatchExists(in: text.unicodeScalars)
+        firstMatchExists(in: String(text))
+    }
+
+    /// Whether the pattern matches somewhere in `text`.
+    public func firstMatchExists(in text: String) -> Bool {
+        let scalars = text.unicodeScalars
+        if let bitParallel { return bitParallel.run(scalars, anchored: isAnchoredAtStart) }
+        return PikeRunner(program: program, sets: sets).run(scalars, anchored: isAnchoredAtStart)
+    }
+
+    /// Whether the pattern matches somewhere in ASCII text given as bytes (every byte below 0x80;
+    /// other bytes are read as the Latin-1 scalar of the same value).
+    public func firstMatchExists(inASCII bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let scalars = bytes.lazy.map { Unicode.Scalar($0) }
+        if let bitParallel { return bitParallel.run(scalars, anchored: isAnchoredAtStart) }
+        return PikeRunner(program: program, sets: sets).run(scalars, anchored: isAnchoredAtStart)
     }
 
     /// Whether the pattern matches somewhere in `scalars`.

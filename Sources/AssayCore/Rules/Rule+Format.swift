@@ -40,9 +40,15 @@ extension Rule where Value: StringProtocol & Sendable {
 
 /// Whether `text` is a UUID in canonical text form (`8-4-4-4-12` hex digits, either case).
 package func isUUID<S: StringProtocol>(_ text: S) -> Bool {
-    let bytes = Array(text.utf8)
+    var text = String(text)
+    return text.withUTF8 { isUUID(utf8: $0) }
+}
+
+/// Whether `bytes` are a UUID's 36 characters: hex digits in groups of 8-4-4-4-12.
+package func isUUID(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard bytes.count == 36 else { return false }
-    for (index, byte) in bytes.enumerated() {
+    for index in 0..<36 {
+        let byte = bytes[index]
         if index == 8 || index == 13 || index == 18 || index == 23 {
             guard byte == UInt8(ascii: "-") else { return false }
         } else {

@@ -80,6 +80,14 @@ extension JSONNode {
         return JSONNode(tape: tape, index: position)
     }
 
+    /// Calls `body` with the UTF-8 of the string, or returns `nil` when the value is not a string.
+    package func withStringUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        switch tag(of: tape.entries[index]) {
+        case .rawString, .escapedString: return tape.withStringBytes(at: index, body)
+        default: return nil
+        }
+    }
+
     /// Whether the object has a member named `key` (code point for code point).
     package func hasMember(_ key: String) -> Bool {
         var key = key

@@ -49,10 +49,19 @@ final class SchemaNode: @unchecked Sendable {
 final class Keyword: Sendable {
     let name: String
     let kind: KeywordKind
+    /// The UTF-8 of the property names of `properties`, `required` and `additionalProperties`, in
+    /// the operand's order, for comparing keys on a parsed document without making strings.
+    let utf8Names: [[UInt8]]
 
     init(name: String, kind: KeywordKind) {
         self.name = name
         self.kind = kind
+        switch kind {
+        case .properties(let list, _): utf8Names = list.map { Array($0.0.utf8) }
+        case .required(let names): utf8Names = names.map { Array($0.utf8) }
+        case .additionalProperties(_, let names, _): utf8Names = names.map { Array($0.utf8) }
+        default: utf8Names = []
+        }
     }
 }
 

@@ -1,6 +1,14 @@
 import AssayCore
 import AssayJSON
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Decides validity by reading a parsed document in place (``JSONDocument``), without building a
 /// `JSONValue` tree: objects, arrays and their keys are walked on the parser's tape, and a value is
 /// materialized only where a keyword needs it (a string for `pattern` or `format`, a number for
@@ -74,9 +82,13 @@ struct TapeEvaluator {
         case .type(let names):
             for name in names where Self.matches(name, instance) { return true }
             return false
-        case .required(let names):
+        case .required:
             guard instance.isObject else { return true }
-            return names.allSatisfy { instance.hasMember($0) }
+            for name in keyword.utf8Names {
+                let present = name.withUnsafeBufferPointer { instance.member(utf8: $0) != nil }
+                if !present { return false }
+            }
+            return true
         case .dependentRequired(let pairs):
             guard instance.isObject else { return true }
             for (trigger, names) in pairs where instance.hasMember(trigger) {
@@ -92,7 +104,18 @@ struct TapeEvaluator {
         case .minProperties(let limit):
             return !instance.isObject || (instance.count ?? 0) >= limit
         case .properties(let list, let lookup):
-            return applyProperties(instance, list, lookup)
+            guard instance.isObject else { return true }
+            if list.count > 32 {
+                return instance.allMembers { key, value in
+                    guard let target = lookup[String(decoding: key, as: UTF8.self)] else { return true }
+                    return child(target, value)
+                }
+            }
+            let names = keyword.utf8Names
+            return instance.allMembers { key, value in
+                guard let position = Self.position(of: key, in: names) else { return true }
+                return child(list[position].1, value)
+            }
         case .patternProperties(let list):
             return instance.allMembers { key, value in
                 let name = String(decoding: key, as: UTF8.self)
@@ -101,11 +124,15 @@ struct TapeEvaluator {
                 }
                 return true
             }
-        case .additionalProperties(let target, let names, let patterns):
+        case .additionalProperties(let target, _, let patterns):
             let rejectsAll = nodes[target].boolean == false
+            let names = keyword.utf8Names
             return instance.allMembers { key, value in
-                let name = String(decoding: key, as: UTF8.self)
-                if names.contains(name) || patterns.contains(where: { $0.firstMatchExists(in: name) }) { return true }
+                if Self.position(of: key, in: names) != nil { return true }
+                if !patterns.isEmpty {
+                    let name = String(decoding: key, as: UTF8.self)
+                    if patterns.contains(where: { $0.firstMatchExists(in: name) }) { return true }
+                }
                 return !rejectsAll && child(target, value)
             }
         case .propertyNames(let target):
@@ -156,6 +183,23 @@ struct TapeEvaluator {
             // Not reached: such schemas are evaluated on the tree (canEvaluate). Decide on the tree anyway.
             var none: Evaluated? = nil
             return tree.evaluate(index, instance.value, &none)
+        case .maxLength(let limit):
+            // Code points: every UTF-8 byte that does not continue a sequence starts one.
+            return instance.withStringUTF8 { $0.count <= limit || Self.scalarCount($0) <= limit } ?? true
+        case .minLength(let limit):
+            return instance.withStringUTF8 { $0.count >= limit && Self.scalarCount($0) >= limit } ?? true
+        case .format(.known(.uuid)):
+            return instance.withStringUTF8 { isUUID(utf8: $0) } ?? true
+        case .pattern(let regex):
+            // ASCII text is matched on its bytes; anything else as a string.
+            if let verdict = instance.withStringUTF8({ bytes -> Bool? in
+                guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+                return regex.firstMatchExists(inASCII: bytes)
+            }), let verdict {
+                return verdict
+            }
+            if materialized == nil { materialized = instance.value }
+            return tree.check(keyword, node, materialized!)
         default:
             // Leaf assertions: the tree evaluator's own checks, on the value materialized once.
             if materialized == nil { materialized = instance.value }
@@ -163,22 +207,23 @@ struct TapeEvaluator {
         }
     }
 
-    private mutating func applyProperties(_ instance: JSONNode, _ list: [(String, Int)], _ lookup: [String: Int])
-        -> Bool
-    {
-        guard instance.isObject else { return true }
-        if list.count <= 16 {
-            return instance.allMembers { key, value in
-                for (name, target) in list where utf8Equals(name, key) {
-                    return child(target, value)
-                }
-                return true
+    /// The position of the name whose UTF-8 is exactly `key`.
+    @inline(__always)
+    private static func position(of key: UnsafeBufferPointer<UInt8>, in names: [[UInt8]]) -> Int? {
+        for (position, name) in names.enumerated() where name.count == key.count {
+            let equal = name.withUnsafeBufferPointer { own in
+                own.count == 0 || memcmp(own.baseAddress!, key.baseAddress!, own.count) == 0
             }
+            if equal { return position }
         }
-        return instance.allMembers { key, value in
-            guard let target = lookup[String(decoding: key, as: UTF8.self)] else { return true }
-            return child(target, value)
-        }
+        return nil
+    }
+
+    /// The number of code points in valid UTF-8.
+    private static func scalarCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+        return count
     }
 
     private static func matches(_ name: JSONTypeName, _ instance: JSONNode) -> Bool {
