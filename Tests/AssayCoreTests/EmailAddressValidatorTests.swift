@@ -304,3 +304,40 @@ enum EmailCorpus {
     ])
     func invalidIPv6(_ text: String) { #expect(!IPAddress.isValidIPv6(text)) }
 }
+
+@Suite struct EmailFastPathTests {
+    /// The plain-ASCII fast path may only accept what every rule accepts, under every option set.
+    @Test func fastPathAcceptsOnlyValidAddresses() {
+        var corpus = [
+            "a@b.co", "john.doe@example.com", "john..doe@example.com", ".john@example.com", "john.@example.com",
+            "j@localhost", "j@1.2.3.4", "j@1.2.3.com", "j@example.123", "j@-example.com", "j@example-.com",
+            "j@ex--ample.com", "j@xn--80ak6aa92e.com", "j@xn--zz.com", "j@ab--cd.com", "j@a..b", "j@.a", "j@a.",
+            "a b@c.com", "\"ab\"@c.com", "j@[1.2.3.4]", "j@@c.com", "@c.com", "j@", "j@c_d.com",
+            "!#$%&'*+-/=?^_`{|}~@example.org", "j(comment)@c.com", "j@c.com.",
+            "x@" + String(repeating: "a", count: 63) + ".com",
+            "x@" + String(repeating: "a", count: 64) + ".com", String(repeating: "l", count: 64) + "@c.com",
+            String(repeating: "l", count: 65) + "@c.com", "é@c.com", "j@é.com", "j\u{7F}@c.com", "j@c.com\n",
+        ]
+        // Lengths around the 253/254 limits.
+        let label = String(repeating: "a", count: 63)
+        for extra in 0..<8 {
+            corpus.append(
+                "j@" + [label, label, label, String(repeating: "b", count: 58 + extra)].joined(separator: "."))
+            corpus.append(
+                String(repeating: "k", count: 1 + extra) + "@" + [label, label, label, "b"].joined(separator: "."))
+        }
+        for address in corpus {
+            var bytes = address
+            let fast = bytes.withUTF8(EmailAddressValidator.isPlainASCIIAddress)
+            for options in [EmailAddressValidator.Options.default, .ascii, .rfc] {
+                let full = EmailAddressValidator(options: options).fullRejection(for: address)
+                if fast {
+                    #expect(
+                        full == nil, "\(address) is accepted by the fast path but rejected: \(String(describing: full))"
+                    )
+                }
+                #expect(EmailAddressValidator(options: options).rejection(for: address) == full, "\(address)")
+            }
+        }
+    }
+}

@@ -35,6 +35,18 @@ struct Reporter: Sendable {
     let color: Bool
     /// The file name as shown (`-` for standard input).
     let file: String
+    /// `{"file":"…"` with the name escaped once, for every JSON line.
+    private let jsonPrefix: [UInt8]
+
+    init(format: OutputFormat, language: Language, color: Bool, file: String) {
+        self.format = format
+        self.language = language
+        self.color = color
+        self.file = file
+        var prefix = Array(#"{"file":"#.utf8)
+        JSONText.appendString(file, to: &prefix)
+        jsonPrefix = prefix
+    }
 
     /// Converts schema errors; `sourceLine` gives the line shown for each instance location.
     func errors(_ errors: [SchemaError], sourceLine: (IssuePath) -> Int) -> [ReportedError] {
@@ -64,8 +76,7 @@ struct Reporter: Sendable {
     }
 
     private func appendJSON(position: DocumentPosition, errors: [ReportedError], to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"file":"#.utf8)
-        JSONText.appendString(file, to: &out)
+        out.append(contentsOf: jsonPrefix)
         switch position {
         case .line(let line):
             out.append(contentsOf: #","line":"#.utf8)

@@ -54,6 +54,13 @@ public struct EmailAddressValidator: Sendable {
 
     /// The reason `address` is rejected, or `nil` when it is valid.
     public func rejection(for address: String) -> EmailRejection? {
+        var utf8 = address
+        if utf8.withUTF8(Self.isPlainASCIIAddress) { return nil }
+        return fullRejection(for: address)
+    }
+
+    /// Every rule, without the plain-ASCII fast path (which tests compare with it).
+    func fullRejection(for address: String) -> EmailRejection? {
         let scalars = Array(address.unicodeScalars)
         if scalars.isEmpty { return .empty }
         for scalar in scalars {
@@ -87,6 +94,69 @@ public struct EmailAddressValidator: Sendable {
         if let problem = domain.first == "[" ? domainLiteralProblem(domain) : domainProblem(domain) { return problem }
         if utf8Count(scalars[...]) > 254 { return .addressTooLong }
         return nil
+    }
+
+    /// Whether `bytes` are a plain ASCII address that every option set accepts: a dot-atom local part
+    /// of at most 64 bytes, one `@`, a domain of letter-digit-hyphen labels (1–63 bytes, no hyphen at
+    /// either end, no `--` at positions 3–4, which IDNA reserves), at most 253 bytes with a top-level
+    /// label that is not all digits, 254 bytes in all. `false` means only "not on this fast path":
+    /// the full check then decides, and names the reason.
+    package static func isPlainASCIIAddress(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        guard count >= 3, count <= 254 else { return false }
+        var at = -1
+        for index in 0..<count where bytes[index] == UInt8(ascii: "@") {
+            guard at < 0 else { return false }
+            at = index
+        }
+        guard at > 0, at <= 64, at < count - 1 else { return false }
+        // Local part: atext and single dots, not at either end.
+        var previousDot = true
+        for index in 0..<at {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                if previousDot { return false }
+                previousDot = true
+            } else {
+                guard plainAtext[Int(byte & 0x7F)] && byte < 0x80 else { return false }
+                previousDot = false
+            }
+        }
+        if previousDot { return false }
+        // Domain: labels of letters, digits and inner hyphens.
+        guard count - at - 1 <= 253 else { return false }
+        var labelStart = at + 1
+        var allDigits = true
+        var index = at + 1
+        while index <= count {
+            if index == count || bytes[index] == UInt8(ascii: ".") {
+                let length = index - labelStart
+                guard length >= 1, length <= 63, bytes[labelStart] != UInt8(ascii: "-"),
+                    bytes[index - 1] != UInt8(ascii: "-")
+                else { return false }
+                if length >= 4, bytes[labelStart + 2] == UInt8(ascii: "-"), bytes[labelStart + 3] == UInt8(ascii: "-") {
+                    return false
+                }
+                if index == count { return !allDigits }
+                labelStart = index + 1
+                allDigits = true
+            } else {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): break
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-"):
+                    allDigits = false
+                default: return false
+                }
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// RFC 5322 `atext` for ASCII bytes.
+    private static let plainAtext: [Bool] = (0..<128).map { value in
+        isAtext(Unicode.Scalar(UInt8(value)))
     }
 
     /// The index after the closing quote of a quoted string starting at 0, or `nil` when malformed.

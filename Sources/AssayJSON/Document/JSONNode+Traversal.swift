@@ -80,6 +80,11 @@ extension JSONNode {
         return JSONNode(tape: tape, index: position)
     }
 
+    /// The number when it is an integer stored in 64 bits on the tape; `nil` otherwise.
+    package var int64: Int64? {
+        tag(of: tape.entries[index]) == .integer ? Int64(bitPattern: tape.entries[index + 1]) : nil
+    }
+
     /// Calls `body` with the UTF-8 of the string, or returns `nil` when the value is not a string.
     package func withStringUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         switch tag(of: tape.entries[index]) {

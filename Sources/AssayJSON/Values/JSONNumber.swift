@@ -34,6 +34,12 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// Makes a number from an integer.
     public init(_ value: Int) { storage = .integer(Int64(value)) }
 
+    /// The value when it is stored as a 64-bit integer (every integer in that range is).
+    package var int64: Int64? {
+        if case .integer(let value) = storage { return value }
+        return nil
+    }
+
     /// Makes a number from a `Double`; `nil` for NaN and infinities, which JSON cannot hold.
     /// The number is the shortest decimal that round-trips to `value` (`0.1` stays `0.1`).
     public init?(_ value: Double) {

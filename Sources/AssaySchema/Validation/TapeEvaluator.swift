@@ -183,6 +183,15 @@ struct TapeEvaluator {
             // Not reached: such schemas are evaluated on the tree (canEvaluate). Decide on the tree anyway.
             var none: Evaluated? = nil
             return tree.evaluate(index, instance.value, &none)
+        case .maximum(let limit, let exclusive):
+            // Integers on both sides compare as integers; anything else exactly, on JSONNumber.
+            if let value = instance.int64, let bound = limit.int64 { return exclusive ? value < bound : value <= bound }
+            if materialized == nil { materialized = instance.value }
+            return tree.check(keyword, node, materialized!)
+        case .minimum(let limit, let exclusive):
+            if let value = instance.int64, let bound = limit.int64 { return exclusive ? value > bound : value >= bound }
+            if materialized == nil { materialized = instance.value }
+            return tree.check(keyword, node, materialized!)
         case .maxLength(let limit):
             // Code points: every UTF-8 byte that does not continue a sequence starts one.
             return instance.withStringUTF8 { $0.count <= limit || Self.scalarCount($0) <= limit } ?? true
@@ -190,6 +199,8 @@ struct TapeEvaluator {
             return instance.withStringUTF8 { $0.count >= limit && Self.scalarCount($0) >= limit } ?? true
         case .format(.known(.uuid)):
             return instance.withStringUTF8 { isUUID(utf8: $0) } ?? true
+        case .format(.known(.email)) where instance.withStringUTF8(EmailAddressValidator.isPlainASCIIAddress) == true:
+            return true
         case .pattern(let regex):
             // ASCII text is matched on its bytes; anything else as a string.
             if let verdict = instance.withStringUTF8({ bytes -> Bool? in
