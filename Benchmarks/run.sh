@@ -17,7 +17,7 @@ $PIN "$VENV/bin/python" "$SHARED/bench/bench_python.py" --data "$DATA" \
 
 swift build -c release --product AssayBench >/dev/null
 BIN=.build/release/AssayBench
-VARIANTS="split parse-tape parse-tree reader-tape decode foundation-decode schema-validate schema-is-valid"
+VARIANTS="split parse-tape parse-tree reader-tape decode foundation-decode schema-validate schema-is-valid parse-schema-validate parse-schema-is-valid"
 LOG=$(mktemp)
 for round in warmup 1 2 3; do
     for variant in $VARIANTS; do

@@ -15,6 +15,8 @@ let variants = [
     "foundation-decode",  // Foundation JSONDecoder into the same struct
     "schema-validate",  // AssaySchema on pre-parsed JSONValues: all errors, formats asserted
     "schema-is-valid",  // the same, stopping at the first error (a yes/no answer)
+    "parse-schema-validate",  // per line: JSONDocument, then AssaySchema in place (all errors of invalid records)
+    "parse-schema-is-valid",  // the same, stopping at the first error
 ]
 let arguments = CommandLine.arguments
 guard arguments.count == 3 || arguments.count == 4, variants.contains(arguments[1]) else {
@@ -87,10 +89,16 @@ if variant == "reader-tape" {
     // (pre-parsed)" cases do: the records are parsed before the clock starts.
     var parsed: [JSONValue] = []
     var schema: JSONSchema?
-    if variant.hasPrefix("schema-") {
-        parsed = lines.map { (try? JSONValue(parsing: [UInt8]($0))) ?? .null }
+    var inPlaceSchema: JSONSchema?
+    if variant.contains("schema-") {
         let schemaText = try String(contentsOfFile: arguments.count == 4 ? arguments[3] : "", encoding: .utf8)
-        schema = try JSONSchema(parsing: schemaText, options: .init(assertFormats: true))
+        let compiled = try JSONSchema(parsing: schemaText, options: .init(assertFormats: true))
+        if variant.hasPrefix("schema-") {
+            parsed = lines.map { (try? JSONValue(parsing: [UInt8]($0))) ?? .null }
+            schema = compiled
+        } else {
+            inPlaceSchema = compiled
+        }
     }
     loopStart = clock.now
     if let schema {
@@ -120,6 +128,16 @@ if variant == "reader-tape" {
             }
         case "foundation-decode":
             do { checksum &+= try foundation.decode(Client.self, from: Data(line)).age } catch { failures += 1 }
+        case "parse-schema-validate":
+            do {
+                let result = inPlaceSchema!.validate(try JSONDocument(parsing: line))
+                if !result.isValid { failures += 1 }
+                checksum &+= result.errors.count
+            } catch { failures += 1 }
+        case "parse-schema-is-valid":
+            do {
+                if !inPlaceSchema!.isValid(try JSONDocument(parsing: line)) { failures += 1 }
+            } catch { failures += 1 }
         default:
             break
         }

@@ -132,18 +132,20 @@ final class OrderedWorkPool: @unchecked Sendable {
     private let limit: Int
     private let checker: DocumentChecker
 
-    init(workers: Int, checker: DocumentChecker) {
+    /// Starts `workers` threads, each checking with its own `makeChecker()` (so that threads share
+    /// no schema objects); the calling thread uses `checker` when it helps.
+    init(workers: Int, checker: DocumentChecker, makeChecker: @escaping @Sendable () -> DocumentChecker) {
         self.limit = workers * 3
         self.checker = checker
         for _ in 0..<workers {
-            let thread = Thread { [self] in work() }
+            let thread = Thread { [self] in work(with: makeChecker()) }
             thread.stackSize = 1 << 24
             running += 1
             thread.start()
         }
     }
 
-    private func work() {
+    private func work(with checker: DocumentChecker) {
         while true {
             condition.lock()
             while queue.isEmpty && !closed { condition.wait() }
@@ -194,6 +196,13 @@ final class OrderedWorkPool: @unchecked Sendable {
                 condition.unlock()
                 deliver(ready)
                 condition.lock()
+            } else if !queue.isEmpty {
+                // Rather than wait, the calling thread checks a queued batch itself.
+                let batch = queue.removeFirst()
+                condition.unlock()
+                batch.process(with: checker)
+                condition.lock()
+                completed[batch.sequence] = batch
             } else {
                 condition.wait()
             }

@@ -64,12 +64,25 @@ enum SchemaLoader {
 
     /// Reads, checks and compiles the schema at `path`. Relative `$ref`s resolve to files beside it.
     static func load(_ path: String, settings: SchemaSettings) throws(CLIError) -> JSONSchema {
+        try compile(checkedDocument(path, settings: settings), path: path, settings: settings)
+    }
+
+    /// Reads the schema document at `path` and checks it against its dialect's metaschema.
+    static func checkedDocument(_ path: String, settings: SchemaSettings) throws(CLIError) -> JSONValue {
         let document = try readDocument(path)
         let problems = metaschemaProblems(of: document, settings: settings)
         guard problems.isEmpty else {
             throw CLIError.schema("\(path): not a valid schema: \(problems.joined(separator: "; "))")
         }
-        return try compile(document, path: path, settings: settings)
+        return document
+    }
+
+    /// A compilation of `document` that shares no storage with any other: worker threads each get
+    /// one, so they never contend for the same reference counts.
+    static func independentCopy(of document: JSONValue, path: String, settings: SchemaSettings) -> JSONSchema? {
+        guard let fresh = try? JSONValue(parsing: document.jsonBytes(), options: JSONParserOptions(maximumDepth: 1_000))
+        else { return nil }
+        return try? compile(fresh, path: path, settings: settings)
     }
 
     /// Compiles a schema document read from `path`.

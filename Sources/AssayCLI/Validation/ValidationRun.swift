@@ -57,6 +57,8 @@ final class ValidationRun {
     private var validOut: AtomicFile?
     private var quarantine: AtomicFile?
     private var progress: ProgressBar?
+    /// The schema as read, compiled again for each worker thread.
+    private var schemaDocument: JSONValue = .null
 
     init(settings: ValidateSettings, context: CommandContext) {
         self.settings = settings
@@ -67,7 +69,9 @@ final class ValidationRun {
     func run() -> Int32 {
         let started = context.clock()
         do throws(CLIError) {
-            let schema = try SchemaLoader.load(settings.schemaPath, settings: settings.schema)
+            let schemaDocument = try SchemaLoader.checkedDocument(settings.schemaPath, settings: settings.schema)
+            let schema = try SchemaLoader.compile(schemaDocument, path: settings.schemaPath, settings: settings.schema)
+            self.schemaDocument = schemaDocument
             for input in settings.inputs where input != "-" {
                 close(try FileReading.open(input))
             }
@@ -161,7 +165,12 @@ final class ValidationRun {
                 deliver(batch)
             }
         } else {
-            let pool = OrderedWorkPool(workers: settings.jobs, checker: checker)
+            let (document, path, schemaSettings) = (schemaDocument, settings.schemaPath, settings.schema)
+            let pool = OrderedWorkPool(workers: settings.jobs, checker: checker) {
+                SchemaLoader.independentCopy(of: document, path: path, settings: schemaSettings).map {
+                    DocumentChecker(schema: $0, limit: checker.limit, reporter: checker.reporter)
+                } ?? checker
+            }
             do throws(CLIError) {
                 while let batch = try reader.next() { pool.submit(batch, deliver: deliver) }
             } catch {

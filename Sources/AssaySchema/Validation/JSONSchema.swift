@@ -150,7 +150,7 @@ public struct JSONSchema: Sendable {
     }
 }
 
-/// How many errors ``JSONSchema/validate(_:limit:)`` collects.
+/// How many errors ``JSONSchema/validate(_:limit:)-(JSONValue,_)`` collects.
 public struct ErrorLimit: Sendable, Hashable {
     enum Kind: Hashable { case all, first(Int) }
     let kind: Kind

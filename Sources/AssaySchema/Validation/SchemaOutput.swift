@@ -55,7 +55,7 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The result of ``JSONSchema/validate(_:limit:)``.
+/// The result of ``JSONSchema/validate(_:limit:)-(JSONValue,_)``.
 public struct SchemaValidationResult: Sendable, Hashable {
     /// Whether the instance is valid.
     public let isValid: Bool
