@@ -143,6 +143,17 @@ import Testing
         #expect(Rule<String>.uuid.isValid("123E4567-E89B-12D3-A456-426614174000"))
         #expect(!Rule<String>.uuid.isValid("123e4567e89b12d3a456426614174000"))
         #expect(!Rule<String>.uuid.isValid("123e4567-e89b-12d3-a456-42661417400g"))
+        // Every character just outside the hex ranges, at every position.
+        let valid = Array("123e4567-e89b-12d3-a456-426614174000".utf8)
+        for position in valid.indices where ![8, 13, 18, 23].contains(position) {
+            for byte: UInt8 in [0x2F, 0x3A, 0x40, 0x47, 0x60, 0x67, 0xC1, 0x00] {
+                var bytes = valid
+                bytes[position] = byte
+                #expect(!isUUID(String(decoding: bytes, as: UTF8.self)), "byte \(byte) at \(position)")
+            }
+        }
+        #expect(!isUUID("123e4567+e89b-12d3-a456-426614174000"))
+        #expect(isUUID("ABCDEF00-abcd-0123-9999-fedcbaFEDCBA"))
     }
 
     @Test func collections() {

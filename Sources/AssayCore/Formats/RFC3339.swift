@@ -60,6 +60,26 @@ public enum RFC3339 {
         }
     }
 
+    /// Whether UTF-8 `bytes` are a valid `date-time` (the check of ``dateTime(_:)`` without making
+    /// a `Date`).
+    package static func isDateTime(utf8 buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard buffer.count >= 20, parseDate(buffer, 0) != nil, buffer[10] | 0x20 == UInt8(ascii: "t"),
+            let (_, end) = parseTime(buffer, 11), end == buffer.count
+        else { return false }
+        return true
+    }
+
+    /// Whether UTF-8 `bytes` are a valid `full-date`.
+    package static func isDate(utf8 buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        buffer.count == 10 && parseDate(buffer, 0) != nil
+    }
+
+    /// Whether UTF-8 `bytes` are a valid `full-time`.
+    package static func isTime(utf8 buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let (_, end) = parseTime(buffer, 0), end == buffer.count else { return false }
+        return true
+    }
+
     /// Whether `year` is a leap year in the proleptic Gregorian calendar.
     public static func isLeapYear(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 

@@ -46,15 +46,13 @@ package func isUUID<S: StringProtocol>(_ text: S) -> Bool {
 
 /// Whether `bytes` are a UUID's 36 characters: hex digits in groups of 8-4-4-4-12.
 package func isUUID(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard bytes.count == 36 else { return false }
-    for index in 0..<36 {
+    guard bytes.count == 36, bytes[8] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: "-"),
+        bytes[18] == UInt8(ascii: "-"), bytes[23] == UInt8(ascii: "-")
+    else { return false }
+    for index in 0..<36 where index != 8 && index != 13 && index != 18 && index != 23 {
         let byte = bytes[index]
-        if index == 8 || index == 13 || index == 18 || index == 23 {
-            guard byte == UInt8(ascii: "-") else { return false }
-        } else {
-            let isHex = (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
-            guard isHex else { return false }
-        }
+        // 0-9, or a-f in either case (| 0x20 lowers an ASCII letter).
+        guard byte &- 0x30 < 10 || (byte | 0x20) &- 0x61 < 6 else { return false }
     }
     return true
 }

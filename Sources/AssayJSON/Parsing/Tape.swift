@@ -43,13 +43,31 @@ final class Tape: @unchecked Sendable {
     let entries: UnsafeMutableBufferPointer<UInt64>
     let strings: [UInt8]
 
+    /// The first source byte: the storage of `bytes` itself, which `bytes` keeps alive and
+    /// unchanged (an array's storage is copied, never changed, while another reference holds it),
+    /// or a copy when the slice has no contiguous storage. Read without a closure per string.
+    private let base: UnsafePointer<UInt8>
+    private let ownedCopy: UnsafeMutablePointer<UInt8>?
+
     init(bytes: ArraySlice<UInt8>, entries: UnsafeMutableBufferPointer<UInt64>, strings: [UInt8]) {
         self.bytes = bytes
         self.entries = entries
         self.strings = strings
+        if let storage = bytes.withContiguousStorageIfAvailable({ $0.baseAddress }), let storage {
+            base = storage
+            ownedCopy = nil
+        } else {
+            let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+            _ = UnsafeMutableBufferPointer(start: copy, count: bytes.count).initialize(from: bytes)
+            base = UnsafePointer(copy)
+            ownedCopy = copy
+        }
     }
 
-    deinit { entries.baseAddress?.deallocate() }
+    deinit {
+        entries.baseAddress?.deallocate()
+        ownedCopy?.deallocate()
+    }
 
     /// The index after the value at `index`.
     @inline(__always) func next(after index: Int) -> Int {
@@ -83,7 +101,7 @@ final class Tape: @unchecked Sendable {
         if isRaw(index) {
             let start = payload(of: entries[index]) & 0x007F_FFFF_FFFF_FFFF
             let length = Int(entries[index + 1])
-            return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<start + length])) }
+            return body(UnsafeBufferPointer(start: base + start, count: length))
         }
         let packed = entries[index + 1]
         let start = Int(packed >> 32)
@@ -96,31 +114,30 @@ final class Tape: @unchecked Sendable {
     func member(named key: UnsafeBufferPointer<UInt8>, inObjectAt object: Int) -> Int? {
         let end = payload(of: entries[object])
         var position = object + 2
-        return bytes.withUnsafeBufferPointer { source in
-            strings.withUnsafeBufferPointer { decoded in
-                while position < end {
-                    let valueIndex = position + 2
-                    let current = entries[position]
-                    let currentTag = tag(of: current)
-                    if currentTag != .deadKey {
-                        let start: UnsafePointer<UInt8>
-                        let length: Int
-                        if currentTag == .rawString {
-                            length = Int(entries[position + 1])
-                            start = source.baseAddress! + payload(of: current)
-                        } else {
-                            let packed = entries[position + 1]
-                            length = Int(packed & 0xFFFF_FFFF)
-                            start = decoded.baseAddress! + Int(packed >> 32)
-                        }
-                        if length == key.count && (length == 0 || memcmp(start, key.baseAddress!, length) == 0) {
-                            return valueIndex
-                        }
+        let source = base
+        return strings.withUnsafeBufferPointer { decoded in
+            while position < end {
+                let valueIndex = position + 2
+                let current = entries[position]
+                let currentTag = tag(of: current)
+                if currentTag != .deadKey {
+                    let start: UnsafePointer<UInt8>
+                    let length: Int
+                    if currentTag == .rawString {
+                        length = Int(entries[position + 1])
+                        start = source + payload(of: current)
+                    } else {
+                        let packed = entries[position + 1]
+                        length = Int(packed & 0xFFFF_FFFF)
+                        start = decoded.baseAddress! + Int(packed >> 32)
                     }
-                    position = next(after: valueIndex)
+                    if length == key.count && (length == 0 || memcmp(start, key.baseAddress!, length) == 0) {
+                        return valueIndex
+                    }
                 }
-                return nil
+                position = next(after: valueIndex)
             }
+            return nil
         }
     }
 
@@ -157,8 +174,6 @@ final class Tape: @unchecked Sendable {
         if tag(of: current) == .integer { return JSONNumber(storage: .integer(Int64(bitPattern: entries[index + 1]))) }
         let start = payload(of: current)
         let length = Int(entries[index + 1])
-        return bytes.withUnsafeBufferPointer {
-            JSONNumber(literal: UnsafeBufferPointer(rebasing: $0[start..<start + length]))
-        }
+        return JSONNumber(literal: UnsafeBufferPointer(start: base + start, count: length))
     }
 }

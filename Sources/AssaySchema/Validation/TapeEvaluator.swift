@@ -199,6 +199,12 @@ struct TapeEvaluator {
             return instance.withStringUTF8 { $0.count >= limit && Self.scalarCount($0) >= limit } ?? true
         case .format(.known(.uuid)):
             return instance.withStringUTF8 { isUUID(utf8: $0) } ?? true
+        case .format(.known(.dateTime)):
+            return instance.withStringUTF8 { RFC3339.isDateTime(utf8: $0) } ?? true
+        case .format(.known(.date)):
+            return instance.withStringUTF8 { RFC3339.isDate(utf8: $0) } ?? true
+        case .format(.known(.time)):
+            return instance.withStringUTF8 { RFC3339.isTime(utf8: $0) } ?? true
         case .format(.known(.email)) where instance.withStringUTF8(EmailAddressValidator.isPlainASCIIAddress) == true:
             return true
         case .pattern(let regex):
