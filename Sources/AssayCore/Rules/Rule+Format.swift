@@ -49,10 +49,15 @@ package func isUUID(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard bytes.count == 36, bytes[8] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: "-"),
         bytes[18] == UInt8(ascii: "-"), bytes[23] == UInt8(ascii: "-")
     else { return false }
-    for index in 0..<36 where index != 8 && index != 13 && index != 18 && index != 23 {
-        let byte = bytes[index]
-        // 0-9, or a-f in either case (| 0x20 lowers an ASCII letter).
-        guard byte &- 0x30 < 10 || (byte | 0x20) &- 0x61 < 6 else { return false }
+    guard let base = bytes.baseAddress else { return false }
+    // The five groups of hex digits, without a branch per byte: 0-9, or a-f in either case
+    // (| 0x20 lowers an ASCII letter).
+    var allHex = true
+    for (start, count) in [(0, 8), (9, 4), (14, 4), (19, 4), (24, 12)] {
+        for offset in start..<start + count {
+            let byte = base[offset]
+            allHex = allHex && (byte &- 0x30 < 10 || (byte | 0x20) &- 0x61 < 6)
+        }
     }
-    return true
+    return allHex
 }
