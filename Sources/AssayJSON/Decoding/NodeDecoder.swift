@@ -172,7 +172,6 @@ struct NodeDecoder: Decoder {
         guard node.kind == .array else {
             throw failure("an array", found: node, at: component.map { path.appending($0) })
         }
-        let base = component.map { path.appending($0) } ?? path
         var result: [E] = []
         result.reserveCapacity(node.count ?? 0)
         let tape = node.tape
@@ -183,6 +182,8 @@ struct NodeDecoder: Decoder {
             do {
                 result.append(try element(JSONNode(tape: tape, index: position)))
             } catch var failure as DecodingFailure {
+                // The path is built only for an error.
+                let base = component.map { path.appending($0) } ?? path
                 failure.path = base.appending(index: index)
                 throw failure
             }
