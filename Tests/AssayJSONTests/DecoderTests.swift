@@ -57,6 +57,19 @@ struct Client: Codable, Equatable {
                 == foundation.decode(Client.self, from: Data(text.utf8)))
     }
 
+    @Test func aBadElementOfAScalarArrayIsNamedByItsIndex() {
+        struct Tagged: Decodable { var tags: [String] }
+        struct Outer: Decodable { var items: [Tagged] }
+        let bad = #"{"items": [{"tags": ["a"]}, {"tags": ["b", 7]}]}"#
+        do {
+            _ = try JSONValueDecoder().decode(Outer.self, from: Array(bad.utf8))
+            Issue.record("decoded")
+        } catch {
+            #expect(error.jsonPointer == "/items/1/tags/1")
+            #expect(error.codingPath == "items[1].tags[1]")
+        }
+    }
+
     @Test func typeMismatchCarriesPathPointerLineAndColumn() {
         let bad = "{\n  \"clients\": [\n    {\"age\": 1},\n    {\"age\": \"12\"}\n  ]\n}"
         struct Wrapper: Decodable { var clients: [Item] }
