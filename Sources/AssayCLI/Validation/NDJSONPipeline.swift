@@ -35,8 +35,10 @@ final class LineBatch: @unchecked Sendable {
         let count = bytes.count
         bytes.withUnsafeBufferPointer { buffer in
             while start < count {
-                var end = start
-                while end < count, buffer[end] != 0x0A { end += 1 }
+                let end =
+                    memchr(buffer.baseAddress! + start, 0x0A, count - start).map {
+                        buffer.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                    } ?? count
                 var contentEnd = end
                 if contentEnd > start, buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
                 if !Self.isBlank(buffer, start, contentEnd) {
@@ -85,6 +87,20 @@ struct LineBatchReader {
         self.blockSize = blockSize
     }
 
+    /// The number of line feeds in `bytes`, found with `memchr`.
+    static func lineFeeds(in bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard var position = buffer.baseAddress else { return 0 }
+            let end = position + buffer.count
+            var found = 0
+            while position < end, let next = memchr(position, 0x0A, end - position) {
+                found += 1
+                position = UnsafePointer(next.assumingMemoryBound(to: UInt8.self)) + 1
+            }
+            return found
+        }
+    }
+
     /// The next batch, or `nil` at the end of the stream.
     mutating func next() throws(CLIError) -> LineBatch? {
         guard !atEnd || !carry.isEmpty else { return nil }
@@ -114,7 +130,7 @@ struct LineBatchReader {
         let batch = LineBatch(
             sequence: nextSequence, bytes: buffer, firstLine: nextLine, startsStream: nextSequence == 0)
         nextSequence += 1
-        nextLine += buffer.count(where: { $0 == 0x0A })
+        nextLine += Self.lineFeeds(in: buffer)
         return batch
     }
 }
