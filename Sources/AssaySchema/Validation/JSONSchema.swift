@@ -54,6 +54,10 @@ public struct JSONSchema: Sendable {
     let root: Int
     let options: Options
     private let inPlace: Bool
+    /// Each node's keywords without reference counting (the nodes keep them alive), and its
+    /// Boolean form: what ``TapeEvaluator`` reads per value.
+    let keywordTable: [[Unmanaged<Keyword>]]
+    let booleanTable: [Bool?]
 
     /// The dialect of the root schema.
     public var dialect: SchemaDialect { nodes[root].dialect }
@@ -83,6 +87,8 @@ public struct JSONSchema: Sendable {
         self.root = root
         self.options = options
         self.inPlace = compiler.nodes.allSatisfy(TapeEvaluator.canEvaluate)
+        self.keywordTable = compiler.nodes.map { $0.keywords.map { Unmanaged.passUnretained($0) } }
+        self.booleanTable = compiler.nodes.map(\.boolean)
     }
 
     /// Parses and compiles a schema written as JSON text.

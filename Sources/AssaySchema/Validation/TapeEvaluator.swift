@@ -20,6 +20,8 @@ import Darwin
 /// ``JSONSchema/readsDocumentsInPlace``.
 struct TapeEvaluator {
     private let nodes: [SchemaNode]
+    private let keywordTable: [[Unmanaged<Keyword>]]
+    private let booleanTable: [Bool?]
     private let root: Int
     private let maximumReferenceDepth: Int
     private let maximumInstanceDepth: Int
@@ -30,6 +32,8 @@ struct TapeEvaluator {
 
     init(schema: JSONSchema) {
         self.nodes = schema.nodes
+        self.keywordTable = schema.keywordTable
+        self.booleanTable = schema.booleanTable
         self.root = schema.root
         self.maximumReferenceDepth = schema.options.maximumReferenceDepth
         self.maximumInstanceDepth = schema.options.maximumInstanceDepth
@@ -52,14 +56,14 @@ struct TapeEvaluator {
     mutating func run(_ instance: JSONNode) -> Bool { evaluate(root, instance) }
 
     private mutating func evaluate(_ index: Int, _ instance: JSONNode) -> Bool {
-        let node = nodes[index]
-        if let flag = node.boolean { return flag }
+        if let flag = booleanTable[index] { return flag }
         sameInstanceDepth += 1
         defer { sameInstanceDepth -= 1 }
         guard sameInstanceDepth <= maximumReferenceDepth else { return false }
         var materialized: JSONValue? = nil
-        for keyword in node.keywords where !apply(keyword, index, node, instance, &materialized) {
-            return false
+        for entry in keywordTable[index] {
+            let passed = entry._withUnsafeGuaranteedRef { apply($0, index, instance, &materialized) }
+            if !passed { return false }
         }
         return true
     }
@@ -76,7 +80,7 @@ struct TapeEvaluator {
     }
 
     private mutating func apply(
-        _ keyword: Keyword, _ index: Int, _ node: SchemaNode, _ instance: JSONNode, _ materialized: inout JSONValue?
+        _ keyword: Keyword, _ index: Int, _ instance: JSONNode, _ materialized: inout JSONValue?
     ) -> Bool {
         switch keyword.kind {
         case .type(let names):
@@ -187,11 +191,11 @@ struct TapeEvaluator {
             // Integers on both sides compare as integers; anything else exactly, on JSONNumber.
             if let value = instance.int64, let bound = limit.int64 { return exclusive ? value < bound : value <= bound }
             if materialized == nil { materialized = instance.value }
-            return tree.check(keyword, node, materialized!)
+            return tree.check(keyword, nodes[index], materialized!)
         case .minimum(let limit, let exclusive):
             if let value = instance.int64, let bound = limit.int64 { return exclusive ? value > bound : value >= bound }
             if materialized == nil { materialized = instance.value }
-            return tree.check(keyword, node, materialized!)
+            return tree.check(keyword, nodes[index], materialized!)
         case .maxLength(let limit):
             // Code points: every UTF-8 byte that does not continue a sequence starts one.
             return instance.withStringUTF8 { $0.count <= limit || Self.scalarCount($0) <= limit } ?? true
@@ -216,11 +220,11 @@ struct TapeEvaluator {
                 return verdict
             }
             if materialized == nil { materialized = instance.value }
-            return tree.check(keyword, node, materialized!)
+            return tree.check(keyword, nodes[index], materialized!)
         default:
             // Leaf assertions: the tree evaluator's own checks, on the value materialized once.
             if materialized == nil { materialized = instance.value }
-            return tree.check(keyword, node, materialized!)
+            return tree.check(keyword, nodes[index], materialized!)
         }
     }
 
