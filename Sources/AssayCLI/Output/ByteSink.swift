@@ -8,6 +8,8 @@ import Darwin
 ///
 /// Writes are buffered and flushed in large blocks. The first write error is kept (``failure``) and
 /// later writes are dropped, so the caller checks once, at the end, instead of after every line.
+/// A sink is written by one thread at a time (the command line writes only from its main thread);
+/// it is `Sendable` so that a ``CommandContext`` can be handed to a command.
 public final class ByteSink: @unchecked Sendable {
     private enum Target {
         case descriptor(Int32)
