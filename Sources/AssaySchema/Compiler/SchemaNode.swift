@@ -52,6 +52,10 @@ final class Keyword: Sendable {
     /// The UTF-8 of the property names of `properties`, `required` and `additionalProperties`, in
     /// the operand's order, for comparing keys on a parsed document without making strings.
     let utf8Names: [[UInt8]]
+    /// The subschema of each of `properties`' names, in the same order as ``utf8Names``.
+    let targets: [Int]
+    /// `type`'s names as bits (1 << the name's position in ``JSONTypeName/allCases``).
+    let typeMask: UInt8
 
     init(name: String, kind: KeywordKind) {
         self.name = name
@@ -61,6 +65,12 @@ final class Keyword: Sendable {
         case .required(let names): utf8Names = names.map { Array($0.utf8) }
         case .additionalProperties(_, let names, _): utf8Names = names.map { Array($0.utf8) }
         default: utf8Names = []
+        }
+        if case .properties(let list, _) = kind { targets = list.map(\.1) } else { targets = [] }
+        if case .type(let names) = kind {
+            typeMask = names.reduce(0) { $0 | $1.bit }
+        } else {
+            typeMask = 0
         }
     }
 }
@@ -126,8 +136,21 @@ enum KeywordKind: Sendable {
 }
 
 /// JSON Schema's type names.
-enum JSONTypeName: String, Sendable {
+enum JSONTypeName: String, Sendable, CaseIterable {
     case null, boolean, integer, number, string, array, object
+
+    /// This name's bit in ``Keyword/typeMask``.
+    var bit: UInt8 {
+        switch self {
+        case .null: return 1
+        case .boolean: return 2
+        case .integer: return 4
+        case .number: return 8
+        case .string: return 16
+        case .array: return 32
+        case .object: return 64
+        }
+    }
 
     @inline(__always) func matches(_ value: JSONValue) -> Bool {
         switch (self, value) {

@@ -83,9 +83,8 @@ struct TapeEvaluator {
         _ keyword: Keyword, _ index: Int, _ instance: JSONNode, _ materialized: inout JSONValue?
     ) -> Bool {
         switch keyword.kind {
-        case .type(let names):
-            for name in names where Self.matches(name, instance) { return true }
-            return false
+        case .type:
+            return Self.typeBits(of: instance) & keyword.typeMask != 0
         case .required:
             guard instance.isObject else { return true }
             for name in keyword.utf8Names {
@@ -107,18 +106,17 @@ struct TapeEvaluator {
             return !instance.isObject || (instance.count ?? 0) <= limit
         case .minProperties(let limit):
             return !instance.isObject || (instance.count ?? 0) >= limit
-        case .properties(let list, let lookup):
+        case .properties:
             guard instance.isObject else { return true }
-            if list.count > 32 {
+            if keyword.targets.count > 32, case .properties(_, let lookup) = keyword.kind {
                 return instance.allMembers { key, value in
                     guard let target = lookup[String(decoding: key, as: UTF8.self)] else { return true }
                     return child(target, value)
                 }
             }
-            let names = keyword.utf8Names
             return instance.allMembers { key, value in
-                guard let position = Self.position(of: key, in: names) else { return true }
-                return child(list[position].1, value)
+                guard let position = Self.position(of: key, in: keyword.utf8Names) else { return true }
+                return child(keyword.targets[position], value)
             }
         case .patternProperties(let list):
             return instance.allMembers { key, value in
@@ -247,15 +245,15 @@ struct TapeEvaluator {
         return count
     }
 
-    private static func matches(_ name: JSONTypeName, _ instance: JSONNode) -> Bool {
-        switch name {
-        case .null: return instance.isNull
-        case .boolean: return instance.bool != nil
-        case .integer: return instance.isIntegralNumber
-        case .number: return instance.isNumber
-        case .string: return instance.isString
-        case .array: return instance.isArray
-        case .object: return instance.isObject
+    /// The type names `instance` satisfies, as ``Keyword/typeMask`` bits (an integer is also a number).
+    private static func typeBits(of instance: JSONNode) -> UInt8 {
+        if instance.isString { return JSONTypeName.string.bit }
+        if instance.isObject { return JSONTypeName.object.bit }
+        if instance.isArray { return JSONTypeName.array.bit }
+        if instance.isNumber {
+            return JSONTypeName.number.bit | (instance.isIntegralNumber ? JSONTypeName.integer.bit : 0)
         }
+        if instance.isNull { return JSONTypeName.null.bit }
+        return JSONTypeName.boolean.bit
     }
 }
