@@ -332,6 +332,42 @@ struct HostileTests {
         #expect(tooDeep.errors.first?.message(in: .english).contains("nested more than 1000 levels") == true)
     }
 
+    @Test func deepDocumentsReadInPlace() throws {
+        // The same depths through the in-place evaluator, objects and arrays, on this thread's stack.
+        let validator = try schema(
+            ##"{"type": ["array", "object", "integer"], "items": {"$ref": "#"}, "properties": {"a": {"$ref": "#"}}}"##)
+        #expect(validator.readsDocumentsInPlace)
+        let lower = try schema(
+            ##"{"type": ["array", "object", "integer"], "items": {"$ref": "#"}, "properties": {"a": {"$ref": "#"}}}"##,
+            options: .init(maximumInstanceDepth: 999))
+        let options = JSONParserOptions(maximumDepth: 1_000)
+        for (open, close) in [("[", "]"), (#"{"a":"#, "}")] {
+            let text = String(repeating: open, count: 1_000) + "1" + String(repeating: close, count: 1_000)
+            let document = try JSONDocument(parsing: text, options: options)
+            #expect(validator.isValid(document))
+            #expect(validator.validate(document).isValid)
+            #expect(!lower.isValid(document))
+            #expect(lower.validate(document).errors.map(\.code) == [.malformed])
+            // Within the in-place evaluator's own depth, the answers are its own.
+            let shallow = String(repeating: open, count: 90) + "1" + String(repeating: close, count: 90)
+            #expect(validator.isValid(try JSONDocument(parsing: shallow)))
+            let wrong = String(repeating: open, count: 90) + "true" + String(repeating: close, count: 90)
+            #expect(!validator.isValid(try JSONDocument(parsing: wrong)))
+        }
+        // A lower limit in the options holds in place too.
+        let strict = try schema(##"{"items": {"$ref": "#"}}"##, options: .init(maximumInstanceDepth: 10))
+        for levels in [10, 11, 12, 13] {
+            let document = try JSONDocument(
+                parsing: String(repeating: "[", count: levels) + String(repeating: "]", count: levels))
+            #expect(strict.isValid(document) == strict.isValid(document.value), "\(levels)")
+            #expect(strict.isValid(document) == (levels <= 11), "\(levels)")
+        }
+        // A reference cycle ends with the tree evaluator's error.
+        let cycle = try schema(##"{"$ref": "#"}"##)
+        #expect(!cycle.isValid(try JSONDocument(parsing: "1")))
+        #expect(cycle.validate(try JSONDocument(parsing: "1")).errors.map(\.code) == [.malformed])
+    }
+
     @Test func deepSchemasAreRefused() throws {
         var value: JSONValue = ["type": "integer"]
         for _ in 0..<2_000 { value = ["not": value] }

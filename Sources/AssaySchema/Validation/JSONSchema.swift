@@ -126,7 +126,9 @@ public struct JSONSchema: Sendable {
     public func isValid(_ document: JSONDocument) -> Bool {
         guard readsDocumentsInPlace else { return isValid(document.value) }
         var evaluator = TapeEvaluator(schema: self)
-        return evaluator.run(document.root)
+        let valid = evaluator.run(document.root)
+        // Very deep documents and long reference chains are left to the tree evaluator.
+        return evaluator.gaveUp ? isValid(document.value) : valid
     }
 
     /// Validates a parsed document, collecting errors up to `limit`. A valid document is settled by

@@ -23,20 +23,31 @@ struct TapeEvaluator {
     private let keywordTable: [[Unmanaged<Keyword>]]
     private let booleanTable: [Bool?]
     private let root: Int
-    private let maximumReferenceDepth: Int
-    private let maximumInstanceDepth: Int
+    /// The depth and chain length past which the tree evaluator decides: this evaluator's own
+    /// limits, or the schema options' if lower (the tree evaluator then reports them).
+    private let depthLimit: Int
+    private let chainLimit: Int
     /// The tree evaluator, non-collecting, for leaf checks and property names.
     private var tree: Evaluator
     private var sameInstanceDepth = 0
     private var instanceDepth = 0
+    /// Set when the document nests deeper, or references chain longer, than this evaluator goes:
+    /// its answer is then void and the tree evaluator decides (its frames are smaller, and it
+    /// reports the limits' errors).
+    private(set) var gaveUp = false
+
+    /// How deep in the document this evaluator goes before handing over to the tree evaluator.
+    static let maximumDepth = 96
+    /// How many schemas in a row (through `$ref`, `allOf`…) it applies to one value before handing over.
+    static let maximumChain = 48
 
     init(schema: JSONSchema) {
         self.nodes = schema.nodes
         self.keywordTable = schema.keywordTable
         self.booleanTable = schema.booleanTable
         self.root = schema.root
-        self.maximumReferenceDepth = schema.options.maximumReferenceDepth
-        self.maximumInstanceDepth = schema.options.maximumInstanceDepth
+        self.depthLimit = min(Self.maximumDepth, schema.options.maximumInstanceDepth)
+        self.chainLimit = min(Self.maximumChain, schema.options.maximumReferenceDepth)
         self.tree = Evaluator(schema: schema, collecting: false, limit: 0)
     }
 
@@ -59,7 +70,10 @@ struct TapeEvaluator {
         if let flag = booleanTable[index] { return flag }
         sameInstanceDepth += 1
         defer { sameInstanceDepth -= 1 }
-        guard sameInstanceDepth <= maximumReferenceDepth else { return false }
+        guard sameInstanceDepth <= chainLimit, !gaveUp else {
+            gaveUp = true
+            return false
+        }
         var materialized: JSONValue? = nil
         for entry in keywordTable[index] {
             let passed = entry._withUnsafeGuaranteedRef { apply($0, index, instance, &materialized) }
@@ -72,7 +86,10 @@ struct TapeEvaluator {
     private mutating func child(_ index: Int, _ instance: JSONNode) -> Bool {
         instanceDepth += 1
         defer { instanceDepth -= 1 }
-        guard instanceDepth <= maximumInstanceDepth else { return false }
+        guard instanceDepth <= depthLimit, !gaveUp else {
+            gaveUp = true
+            return false
+        }
         let saved = sameInstanceDepth
         sameInstanceDepth = 0
         defer { sameInstanceDepth = saved }
