@@ -1,0 +1,147 @@
+import AssayJSON
+import Foundation
+import Testing
+
+@testable import AssaySchema
+
+/// The in-place evaluator and the tree evaluator must give the same answers: one rule model, two ways
+/// of reading the instance. The conformance suite checks both on its cases; this checks them on
+/// thousands of mutated records against a schema that uses most keywords at once.
+@Suite("In-place and tree evaluation agree")
+struct InPlaceAgreementTests {
+    static let schemaText = ##"""
+        {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "type": "object",
+          "required": ["id", "name", "age", "email", "tags", "address"],
+          "additionalProperties": false,
+          "minProperties": 6,
+          "maxProperties": 14,
+          "propertyNames": {"pattern": "^[a-z_]+$"},
+          "dependentRequired": {"manager_id": ["team"]},
+          "properties": {
+            "id": {"type": "string", "format": "uuid"},
+            "name": {"type": "string", "minLength": 2, "maxLength": 40, "not": {"const": "root"}},
+            "age": {"type": "integer", "minimum": 0, "exclusiveMaximum": 130, "multipleOf": 1},
+            "score": {"type": ["number", "null"], "minimum": -1.5, "maximum": 100.25},
+            "email": {"type": "string", "format": "email"},
+            "signup": {"type": "string", "format": "date-time"},
+            "birthday": {"type": "string", "format": "date"},
+            "tags": {"type": "array", "maxItems": 5, "uniqueItems": true, "items": {"$ref": "#/$defs/tag"},
+                     "contains": {"const": "vip"}, "minContains": 0},
+            "address": {"$ref": "#/$defs/address"},
+            "team": {"enum": ["red", "green", "blue", 7, null]},
+            "manager_id": {"anyOf": [{"type": "null"}, {"type": "string", "format": "uuid"}]},
+            "level": {"oneOf": [{"type": "integer", "maximum": 3}, {"type": "integer", "minimum": 2}]},
+            "note": {"if": {"type": "string"}, "then": {"maxLength": 10}, "else": {"type": "null"}}
+          },
+          "$defs": {
+            "tag": {"type": "string", "pattern": "^[a-z][a-z0-9-]{0,15}$"},
+            "address": {
+              "type": "object",
+              "required": ["city", "country"],
+              "properties": {
+                "city": {"type": "string", "minLength": 1},
+                "postcode": {"type": "string", "pattern": "^[A-Z0-9][A-Z0-9 -]{1,8}[A-Z0-9]$"},
+                "country": {"enum": ["DE", "FR", "JP", "KE", "US"]}
+              },
+              "patternProperties": {"^x-": {"type": "string"}},
+              "additionalProperties": {"type": "boolean"}
+            }
+          }
+        }
+        """##
+
+    static let base: JSONValue = [
+        "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7", "name": "Zoë Müller", "age": 36, "score": 12.5,
+        "email": "zoe@example.com", "signup": "2024-02-29T12:00:00+01:00", "birthday": "1988-07-01",
+        "tags": ["vip", "beta"], "address": ["city": "Köln", "postcode": "50667", "country": "DE", "x-floor": "3"],
+        "team": "red", "manager_id": nil, "level": 1, "note": "hi",
+    ]
+
+    /// Replacement values: every JSON type, edge numbers, non-ASCII and escaped strings.
+    static let values: [JSONValue] = [
+        nil, true, false, 0, -1, 2, 3, 130, 129.5, 1e3, "1.0", "", "x", "vip", "root", "Zoë", "ab", "é\u{301}",
+        "A\"B", "tab\tbed", "😀😀", "7c9e6679-7425-40de-944b-e07fc1f90ae7", "7C9E6679-7425-40DE-944B-E07FC1F90AE7",
+        "not-a-uuid", "zoe@example.com", "zoe@@example.com", "zoe@exa_mple.com", "Zoë@example.com",
+        "2024-02-30T12:00:00Z", "2024-02-29t12:00:00z", "1988-13-01", "SW1A 1AA", "sw1a", "DE", "XX", [], [1],
+        ["vip"], ["vip", "vip"], ["vip", "Beta"], ["a", "b", "c", "d", "e", "f"], [:], ["city": "Oslo"],
+        ["city": "Oslo", "country": "KE", "x-y": 1], ["city": "", "country": "US"], ["a": 1],
+        // Length boundaries in multi-byte text: code points, not bytes, are counted.
+        "é", .string(String(repeating: "é", count: 10)), .string(String(repeating: "é", count: 11)),
+        .string(String(repeating: "ö", count: 40)), .string(String(repeating: "ö", count: 41)),
+        .string(String(repeating: "😀", count: 10)),
+    ]
+
+    /// Paths to mutate: top-level keys, nested keys, array positions.
+    static let keys = [
+        "id", "name", "age", "score", "email", "signup", "birthday", "tags", "address", "team", "manager_id",
+        "level", "note", "extra", "Bad-Key",
+    ]
+
+    /// `record` with `key` set to `value`, or removed when `value` is `nil`.
+    static func setting(_ key: String, to value: JSONValue?, in record: JSONValue) -> JSONValue {
+        guard case .object(var object) = record else { return record }
+        object[key] = value
+        return .object(object)
+    }
+
+    @Test func everySingleReplacementGetsTheSameAnswers() throws {
+        let schema = try JSONSchema(parsing: Self.schemaText, options: .init(assertFormats: true))
+        for key in Self.keys {
+            for value in Self.values + [nil] {
+                let record = Self.setting(key, to: value, in: Self.base)
+                let document = try JSONDocument(parsing: record.jsonBytes())
+                #expect(
+                    schema.isValid(document) == schema.isValid(document.value), "\(key): \(String(describing: value))")
+                #expect(schema.validate(document).errors == schema.validate(document.value).errors, "\(key)")
+            }
+        }
+        let baseErrors = schema.validate(Self.base).errors.map {
+            "\($0.instanceLocation.jsonPointer) \($0.keywordLocation)"
+        }
+        #expect(baseErrors.isEmpty, "\(baseErrors)")
+    }
+
+    @Test func mutatedRecordsGetTheSameAnswers() throws {
+        let schema = try JSONSchema(parsing: Self.schemaText, options: .init(assertFormats: true))
+        #expect(schema.readsDocumentsInPlace)
+        var state: UInt64 = 20_261_122
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var invalidCount = 0
+        for round in 0..<3_000 {
+            var record = Self.base
+            for _ in 0...next(3) {
+                let key = Self.keys[next(Self.keys.count)]
+                switch next(4) {
+                case 0: record = Self.setting(key, to: nil, in: record)
+                case 1, 2: record = Self.setting(key, to: Self.values[next(Self.values.count)], in: record)
+                default:
+                    // One level down: inside the address or the tags.
+                    if next(2) == 0 {
+                        let member = ["city", "postcode", "country", "x-note", "other"][next(5)]
+                        let address = Self.setting(
+                            member, to: Self.values[next(Self.values.count)], in: record["address"] ?? [:])
+                        record = Self.setting("address", to: address, in: record)
+                    } else {
+                        record = Self.setting(
+                            "tags", to: .array([Self.values[next(Self.values.count)], "vip"]), in: record)
+                    }
+                }
+            }
+            let document = try JSONDocument(parsing: record.jsonBytes())
+            let tree = schema.validate(document.value)
+            let inPlace = schema.validate(document)
+            #expect(schema.isValid(document) == schema.isValid(document.value), "round \(round): \(record)")
+            #expect(inPlace.isValid == tree.isValid, "round \(round): \(record)")
+            #expect(inPlace.errors == tree.errors, "round \(round): \(record)")
+            if !tree.isValid { invalidCount += 1 }
+        }
+        // The mutations must exercise both answers.
+        #expect(invalidCount > 500)
+        #expect(invalidCount < 2_900)
+    }
+}
