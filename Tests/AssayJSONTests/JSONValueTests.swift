@@ -46,6 +46,25 @@ import Testing
         #expect(n("99999999999999999999") < n("100000000000000000000"))
         #expect(n("2.5") > n("2.49999999999999999999999"))
         #expect(!(n("3") < n("3.0")))
+        // Integers and 64-bit decimals compare by scaling; the result must match the digit comparison.
+        let texts = [
+            "-100", "-1.5", "-1", "-0.5", "0", "0.05", "0.5", "1", "1.5", "22.45", "22.5", "100", "100.25",
+            "9223372036854775807", "-9223372036854775808", "922337203685477580.7", "0.000000000000000001",
+            "0.0000000000000000001", "1e-30", "12345678901234567.89", "99.999999999999999",
+        ]
+        for a in texts {
+            for b in texts {
+                let x = n(a)
+                let y = n(b)
+                // Exactly one of <, ==, > holds; where Double tells the values apart, it agrees.
+                #expect([x < y, x == y, y < x].filter { $0 }.count == 1, "\(a) vs \(b)")
+                if Double(a)! != Double(b)! { #expect((x < y) == (Double(a)! < Double(b)!), "\(a) < \(b)") }
+            }
+        }
+        // Where Double cannot tell them apart, the comparison is still exact.
+        #expect(n("99.999999999999999") < n("100"))
+        #expect(n("922337203685477580.7") < n("922337203685477580.8"))
+        #expect(n("0.0000000000000000001") < n("0.000000000000000001"))
     }
 
     @Test func multipleOfIsExact() {

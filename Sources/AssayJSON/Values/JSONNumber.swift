@@ -285,6 +285,7 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
 
     /// -1, 0 or 1.
     static func compare(_ lhs: JSONNumber, _ rhs: JSONNumber) -> Int {
+        if let fast = compareInt64(lhs.storage, rhs.storage) { return fast }
         let a = lhs.parts
         let b = rhs.parts
         let aZero = a.digits.isEmpty
@@ -297,6 +298,35 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
         }
         let magnitude = compareMagnitudes(a.digits, a.exponent, b.digits, b.exponent)
         return a.isNegative ? -magnitude : magnitude
+    }
+
+    /// Integers and 64-bit decimals compared by scaling to a common exponent, when that fits in
+    /// `Int64`; `nil` otherwise (the digit comparison decides).
+    private static func compareInt64(_ lhs: Storage, _ rhs: Storage) -> Int? {
+        let (a, aExponent): (Int64, Int)
+        let (b, bExponent): (Int64, Int)
+        switch lhs {
+        case .integer(let value): (a, aExponent) = (value, 0)
+        case .decimal(let significand, let exponent): (a, aExponent) = (significand, Int(exponent))
+        case .big: return nil
+        }
+        switch rhs {
+        case .integer(let value): (b, bExponent) = (value, 0)
+        case .decimal(let significand, let exponent): (b, bExponent) = (significand, Int(exponent))
+        case .big: return nil
+        }
+        // Bring both to the smaller exponent: multiply the other by 10^difference.
+        guard let x = scaled(a, by: aExponent - min(aExponent, bExponent)),
+            let y = scaled(b, by: bExponent - min(aExponent, bExponent))
+        else { return nil }
+        return x < y ? -1 : (x > y ? 1 : 0)
+    }
+
+    private static func scaled(_ value: Int64, by power: Int) -> Int64? {
+        guard power > 0 else { return value }
+        guard power <= 18 else { return value == 0 ? 0 : nil }
+        let (product, overflow) = value.multipliedReportingOverflow(by: powersOfTen[power])
+        return overflow ? nil : product
     }
 
     private static func compareMagnitudes(_ aDigits: [UInt8], _ aExp: Int, _ bDigits: [UInt8], _ bExp: Int) -> Int {
