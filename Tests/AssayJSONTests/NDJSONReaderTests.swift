@@ -92,4 +92,46 @@ import Testing
             #expect(error.offset == 9)
         }
     }
+
+    /// Every record of every block, as (line, record bytes, line as written).
+    func readBlocks(_ path: String) throws -> [(Int, [UInt8], [UInt8])] {
+        var reader = try NDJSONReader(path: path)
+        var records: [(Int, [UInt8], [UInt8])] = []
+        while let block = try reader.nextBlock() {
+            block.forEachRecord { line, record, written in
+                records.append((line, Array(block.bytes[record]), Array(block.bytes[written])))
+            }
+        }
+        return records
+    }
+
+    @Test func blocksHoldTheSameRecordsAsLines() throws {
+        let long = "[\"" + String(repeating: "x", count: NDJSONReader.chunkSize * 3) + "\"]"
+        let cases = [
+            "\u{FEFF}{\"a\":1}\r\n\n   \n{\"a\":2}\n\t\r\n{\"a\":3}",
+            "", "\n\n", "1\n2\n3\n", "1\n" + long + "\n2", long,
+            String(repeating: "{\"k\":\"é\"}\r\n", count: 40_000),
+        ]
+        for text in cases {
+            let path = try file(Array(text.utf8))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let lines = try readAll(path)
+            let blocks = try readBlocks(path)
+            #expect(blocks.map(\.0) == lines.map(\.line), "\(text.prefix(40))")
+            #expect(blocks.map(\.1) == lines.map(\.bytes), "\(text.prefix(40))")
+            // As written: the record plus a final \r where the line had one; never the BOM or \n.
+            for (_, record, written) in blocks {
+                #expect(written == record || written == record + [0x0D])
+            }
+        }
+        // The two ways of reading can be mixed on one reader.
+        let path = try file(Array("1\n2\n3\n4\n".utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var reader = try NDJSONReader(path: path)
+        #expect(try reader.next()?.line == 1)
+        var rest: [Int] = []
+        while let block = try reader.nextBlock() { block.forEachRecord { line, _, _ in rest.append(line) } }
+        #expect(rest == [2, 3, 4])
+        #expect(reader.offset == 8)
+    }
 }

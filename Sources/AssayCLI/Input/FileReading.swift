@@ -29,6 +29,13 @@ enum FileReading {
         return Int(info.st_size)
     }
 
+    /// The size of the regular file at `path`, or `nil`.
+    static func size(ofFile path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
     /// Reads up to `count` bytes into `buffer` after `used`; 0 at the end.
     static func read(_ descriptor: Int32, into buffer: inout [UInt8], at used: Int, count: Int, path: String)
         throws(CLIError) -> Int

@@ -17,10 +17,10 @@ final class ProgressBar {
         self.started = clock()
     }
 
-    /// Redraws if a tenth of a second has passed.
+    /// Redraws if a tenth of a second has passed, and always at the end of a file of known size.
     func update(bytes: Int, documents: Int) {
         let now = clock()
-        guard now - lastDrawn >= 0.1 else { return }
+        guard now - lastDrawn >= 0.1 || bytes == total else { return }
         lastDrawn = now
         sink.write(Self.render(bytes: bytes, total: total, documents: documents, elapsed: now - started))
         sink.flush()

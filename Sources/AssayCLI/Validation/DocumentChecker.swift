@@ -25,12 +25,12 @@ struct DocumentChecker: Sendable {
     }
 
     /// Checks a whole JSON file as one document.
-    func checkJSONFile(_ bytes: [UInt8], into out: inout [UInt8]) -> (errors: Int, value: JSONValue?) {
+    func checkJSONFile(_ bytes: [UInt8], into out: inout [UInt8]) -> (errors: Int, document: JSONDocument?) {
         let errors: [ReportedError]
-        var value: JSONValue?
+        var parsed: JSONDocument?
         do {
             let document = try JSONDocument(parsing: bytes, options: parserOptions)
-            value = document.value
+            parsed = document
             let result = schema.validate(document, limit: limit)
             errors =
                 result.isValid
@@ -42,7 +42,7 @@ struct DocumentChecker: Sendable {
             errors = reporter.unreadable(Self.parseMessage(error, singleLine: false), line: error.line)
         }
         reporter.append(position: .document(1), errors: errors, to: &out)
-        return (errors.count, value)
+        return (errors.count, parsed)
     }
 
     /// Checks one YAML document.

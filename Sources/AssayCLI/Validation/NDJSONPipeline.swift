@@ -1,137 +1,40 @@
+import AssayJSON
 import Foundation
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #endif
 
-/// A run of whole NDJSON lines, read as one block, and what checking them produced.
+/// A block of whole NDJSON lines (``NDJSONBlock``) and what checking them produced.
 final class LineBatch: @unchecked Sendable {
     let sequence: Int
-    let bytes: [UInt8]
-    /// The 1-based number of the batch's first line.
-    let firstLine: Int
-    /// Whether the batch starts the stream (a byte order mark there is skipped).
-    let startsStream: Bool
+    let block: NDJSONBlock
     /// The report of every document, in order.
     var output: [UInt8] = []
-    /// Each non-blank line (without its terminator) and whether it is valid.
+    /// Each non-blank line as written (without its `\n`) and whether it is valid.
     var lines: [(range: Range<Int>, valid: Bool)] = []
     var documents = 0
     var invalid = 0
     var errors = 0
 
-    init(sequence: Int, bytes: [UInt8], firstLine: Int, startsStream: Bool) {
+    init(sequence: Int, block: NDJSONBlock) {
         self.sequence = sequence
-        self.bytes = bytes
-        self.firstLine = firstLine
-        self.startsStream = startsStream
+        self.block = block
     }
 
-    /// Checks every line: what a worker does.
+    var bytes: [UInt8] { block.bytes }
+
+    /// Checks every record: what a worker does.
     func process(with checker: DocumentChecker) {
-        var line = firstLine
-        var start = 0
-        if startsStream, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
-        let count = bytes.count
-        bytes.withUnsafeBufferPointer { buffer in
-            while start < count {
-                let end =
-                    memchr(buffer.baseAddress! + start, 0x0A, count - start).map {
-                        buffer.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self))
-                    } ?? count
-                var contentEnd = end
-                if contentEnd > start, buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-                if !Self.isBlank(buffer, start, contentEnd) {
-                    let found = checker.checkLine(bytes[start..<contentEnd], line: line, into: &output)
-                    documents += 1
-                    if found > 0 {
-                        invalid += 1
-                        errors += found
-                    }
-                    lines.append((start..<end, found == 0))
-                }
-                line += 1
-                start = end + 1
+        block.forEachRecord { line, record, written in
+            let found = checker.checkLine(block.bytes[record], line: line, into: &output)
+            documents += 1
+            if found > 0 {
+                invalid += 1
+                errors += found
             }
+            lines.append((written, found == 0))
         }
-    }
-
-    private static func isBlank(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        var index = start
-        while index < end {
-            switch buffer[index] {
-            case 0x20, 0x09, 0x0D: index += 1
-            default: return false
-            }
-        }
-        return true
-    }
-}
-
-/// Cuts a byte stream into batches of whole lines, about `blockSize` bytes each (a longer line makes
-/// a longer batch).
-struct LineBatchReader {
-    let descriptor: Int32
-    let path: String
-    let blockSize: Int
-    private var carry: [UInt8] = []
-    private var atEnd = false
-    private var nextLine = 1
-    private var nextSequence = 0
-    /// Bytes read so far.
-    private(set) var bytesRead = 0
-
-    init(descriptor: Int32, path: String, blockSize: Int = 1 << 20) {
-        self.descriptor = descriptor
-        self.path = path
-        self.blockSize = blockSize
-    }
-
-    /// The number of line feeds in `bytes`, found with `memchr`.
-    static func lineFeeds(in bytes: [UInt8]) -> Int {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard var position = buffer.baseAddress else { return 0 }
-            let end = position + buffer.count
-            var found = 0
-            while position < end, let next = memchr(position, 0x0A, end - position) {
-                found += 1
-                position = UnsafePointer(next.assumingMemoryBound(to: UInt8.self)) + 1
-            }
-            return found
-        }
-    }
-
-    /// The next batch, or `nil` at the end of the stream.
-    mutating func next() throws(CLIError) -> LineBatch? {
-        guard !atEnd || !carry.isEmpty else { return nil }
-        var buffer = carry
-        carry = []
-        var searchFrom = 0
-        while true {
-            if !atEnd {
-                let used = buffer.count
-                buffer.append(contentsOf: repeatElement(0, count: blockSize))
-                let got = try FileReading.read(descriptor, into: &buffer, at: used, count: blockSize, path: path)
-                buffer.removeSubrange((used + got)...)
-                bytesRead += got
-                if got == 0 { atEnd = true }
-            }
-            if let newline = buffer[searchFrom...].lastIndex(of: 0x0A) {
-                if newline + 1 < buffer.count {
-                    carry = Array(buffer[(newline + 1)...])
-                    buffer.removeSubrange((newline + 1)...)
-                }
-                break
-            }
-            searchFrom = buffer.count
-            if atEnd { break }
-        }
-        guard !buffer.isEmpty else { return nil }
-        let batch = LineBatch(
-            sequence: nextSequence, bytes: buffer, firstLine: nextLine, startsStream: nextSequence == 0)
-        nextSequence += 1
-        nextLine += Self.lineFeeds(in: buffer)
-        return batch
     }
 }
 

@@ -57,6 +57,8 @@ final class ValidationRun {
     private var validOut: AtomicFile?
     private var quarantine: AtomicFile?
     private var progress: ProgressBar?
+    /// The NDJSON bytes written out so far (for the progress bar).
+    private var bytesDelivered = 0
     /// The schema as read, compiled again for each worker thread.
     private var schemaDocument: JSONValue = .null
 
@@ -150,17 +152,36 @@ final class ValidationRun {
     // MARK: NDJSON
 
     private func validateNDJSON(_ input: String, checker: DocumentChecker) throws(CLIError) {
-        let descriptor = input == "-" ? context.standardInput : try FileReading.open(input)
-        defer { if input != "-" { close(descriptor) } }
-        let size = FileReading.size(of: descriptor)
+        var reader: NDJSONReader
+        let size: Int?
+        if input == "-" {
+            reader = NDJSONReader(fileDescriptor: context.standardInput, path: "standard input")
+            size = FileReading.size(of: context.standardInput)
+        } else {
+            do throws(NDJSONReadError) {
+                reader = try NDJSONReader(path: input)
+            } catch {
+                throw CLIError.io("\(input): cannot be read: \(error.reason)")
+            }
+            size = FileReading.size(ofFile: input)
+        }
         if context.errorIsTerminal, !settings.quiet, size.map({ $0 >= context.progressMinimumBytes }) ?? (input == "-")
         {
             progress = ProgressBar(sink: context.standardError, total: size, clock: context.clock)
         }
-        var reader = LineBatchReader(descriptor: descriptor, path: input == "-" ? "standard input" : input)
-        let deliver = { (batch: LineBatch) in self.deliver(batch, bytesRead: reader.bytesRead) }
+        bytesDelivered = 0
+        var sequence = 0
+        func nextBatch() throws(CLIError) -> LineBatch? {
+            do throws(NDJSONReadError) {
+                guard let block = try reader.nextBlock() else { return nil }
+                sequence += 1
+                return LineBatch(sequence: sequence - 1, block: block)
+            } catch {
+                throw CLIError.io("\(input == "-" ? "standard input" : input): cannot be read: \(error.reason)")
+            }
+        }
         if settings.jobs <= 1 {
-            while let batch = try reader.next() {
+            while let batch = try nextBatch() {
                 batch.process(with: checker)
                 deliver(batch)
             }
@@ -172,7 +193,7 @@ final class ValidationRun {
                 } ?? checker
             }
             do throws(CLIError) {
-                while let batch = try reader.next() { pool.submit(batch, deliver: deliver) }
+                while let batch = try nextBatch() { pool.submit(batch, deliver: deliver) }
             } catch {
                 pool.finish { _ in }
                 throw error
@@ -183,13 +204,14 @@ final class ValidationRun {
         progress = nil
     }
 
-    private func deliver(_ batch: LineBatch, bytesRead: Int) {
+    private func deliver(_ batch: LineBatch) {
         progress?.clear()
         context.standardOutput.write(batch.output)
         if progress != nil { context.standardOutput.flush() }
         documents += batch.documents
         invalid += batch.invalid
         errors += batch.errors
+        bytesDelivered += batch.bytes.count
         if validOut != nil || quarantine != nil {
             for (range, valid) in batch.lines {
                 guard let sink = (valid ? validOut : quarantine)?.sink else { continue }
@@ -197,7 +219,7 @@ final class ValidationRun {
                 sink.write(CollectionOfOne(0x0A))
             }
         }
-        progress?.update(bytes: bytesRead, documents: documents)
+        progress?.update(bytes: bytesDelivered, documents: documents)
     }
 
     // MARK: JSON and YAML
@@ -210,10 +232,10 @@ final class ValidationRun {
     private func validateJSON(_ input: String, checker: DocumentChecker) throws(CLIError) {
         let bytes = try readWhole(input)
         var out: [UInt8] = []
-        let (found, value) = checker.checkJSONFile(bytes, into: &out)
+        let (found, document) = checker.checkJSONFile(bytes, into: &out)
         context.standardOutput.write(out)
         count(errors: found)
-        if let value { keep(value, valid: found == 0) }
+        if let document { keep(document.value, valid: found == 0) }
     }
 
     private func validateYAML(_ input: String, checker: DocumentChecker) throws(CLIError) {
@@ -228,9 +250,9 @@ final class ValidationRun {
     }
 
     /// Writes a JSON or YAML document to `--valid-out` or `--quarantine` as one compact JSON line.
-    private func keep(_ value: JSONValue, valid: Bool) {
+    private func keep(_ value: @autoclosure () -> JSONValue, valid: Bool) {
         guard let sink = (valid ? validOut : quarantine)?.sink else { return }
-        sink.write(value.jsonBytes())
+        sink.write(value().jsonBytes())
         sink.write(CollectionOfOne(0x0A))
     }
 }

@@ -122,30 +122,66 @@ public struct NDJSONReader: ~Copyable, Sendable {
             lineNumber += 1
             let offset = streamOffset
             streamOffset += consumed
-            var contentStart = lineStart
-            var contentEnd = lineEnd
-            if contentEnd > contentStart, buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-            if isFirstLine {
-                isFirstLine = false
-                if contentEnd - contentStart >= 3, buffer[contentStart] == 0xEF, buffer[contentStart + 1] == 0xBB,
-                    buffer[contentStart + 2] == 0xBF
-                {
-                    contentStart += 3
-                }
+            let first = isFirstLine
+            isFirstLine = false
+            let content = buffer.withUnsafeBufferPointer {
+                Self.record(in: $0, from: lineStart, to: lineEnd, firstInStream: first)
             }
-            var blank = true
-            for index in contentStart..<contentEnd {
-                let byte = buffer[index]
-                if byte != 0x20 && byte != 0x09 && byte != 0x0D {
-                    blank = false
-                    break
-                }
-            }
-            if blank { continue }
+            guard let content else { continue }
             return NDJSONRecord(
-                line: lineNumber, offset: offset + (contentStart - lineStart),
-                bytes: Array(buffer[contentStart..<contentEnd]))
+                line: lineNumber, offset: offset + (content.lowerBound - lineStart), bytes: Array(buffer[content]))
         }
+    }
+
+    /// The next run of whole lines as one block (about ``chunkSize`` bytes, more for a longer line),
+    /// or `nil` at the end of the stream: for checking lines on several threads. Lines are numbered
+    /// as ``next()`` numbers them, and the two may be mixed.
+    ///
+    /// - Throws: ``NDJSONReadError`` when reading fails.
+    public mutating func nextBlock() throws(NDJSONReadError) -> NDJSONBlock? {
+        var searchFrom = start
+        while true {
+            let lastNewline = buffer[searchFrom..<end].lastIndex(of: 0x0A)
+            if lastNewline != nil || (atEndOfFile && start < end) {
+                let blockEnd = lastNewline.map { $0 + 1 } ?? end
+                let block = NDJSONBlock(
+                    firstLine: lineNumber + 1, bytes: Array(buffer[start..<blockEnd]), startsStream: isFirstLine)
+                lineNumber += block.lineCount
+                streamOffset += blockEnd - start
+                start = blockEnd
+                isFirstLine = false
+                return block
+            }
+            if atEndOfFile { return nil }
+            let searched = end - start
+            try readMore()
+            searchFrom = start + searched
+        }
+    }
+
+    /// The bytes consumed so far.
+    public var offset: Int { streamOffset }
+
+    /// The record in the line `start..<end` (without its `\n`): without a final `\r`, and without a
+    /// byte order mark on the stream's first line; `nil` for a blank line (spaces, tabs, `\r`).
+    static func record(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, firstInStream: Bool)
+        -> Range<Int>?
+    {
+        var contentStart = start
+        var contentEnd = end
+        if contentEnd > contentStart, buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+        if firstInStream, contentEnd - contentStart >= 3, buffer[contentStart] == 0xEF,
+            buffer[contentStart + 1] == 0xBB, buffer[contentStart + 2] == 0xBF
+        {
+            contentStart += 3
+        }
+        for index in contentStart..<contentEnd {
+            switch buffer[index] {
+            case 0x20, 0x09, 0x0D: continue
+            default: return contentStart..<contentEnd
+            }
+        }
+        return nil
     }
 
     /// The bounds of the next line in `buffer` (without `\n`) and the bytes it consumed (with `\n`).
@@ -171,18 +207,26 @@ public struct NDJSONReader: ~Copyable, Sendable {
                 start = end
                 return (lineStart, end, end - lineStart)
             }
-            // Move the partial line to the front, grow for long lines, and read more.
-            if start > 0 {
-                buffer.withUnsafeMutableBufferPointer { pointer in
-                    _ = memmove(pointer.baseAddress!, pointer.baseAddress! + start, end - start)
-                }
-                end -= start
-                start = 0
+            let searched = end - start
+            try readMore()
+            searchFrom = start + searched
+        }
+    }
+
+    /// Moves the partial line to the front of the buffer, grows the buffer for long lines, and reads
+    /// more (or notes the end of the stream).
+    private mutating func readMore() throws(NDJSONReadError) {
+        if start > 0 {
+            buffer.withUnsafeMutableBufferPointer { pointer in
+                _ = memmove(pointer.baseAddress!, pointer.baseAddress! + start, end - start)
             }
-            searchFrom = end
-            if buffer.count - end < Self.chunkSize / 2 {
-                buffer.append(contentsOf: repeatElement(0, count: max(Self.chunkSize, buffer.count)))
-            }
+            end -= start
+            start = 0
+        }
+        if buffer.count - end < Self.chunkSize / 2 {
+            buffer.append(contentsOf: repeatElement(0, count: max(Self.chunkSize, buffer.count)))
+        }
+        while true {
             let count = buffer.withUnsafeMutableBufferPointer { pointer in
                 read(descriptor, pointer.baseAddress! + end, pointer.count - end)
             }
@@ -191,6 +235,7 @@ public struct NDJSONReader: ~Copyable, Sendable {
                 throw NDJSONReadError(path: path, reason: Self.errorText(errno))
             }
             if count == 0 { atEndOfFile = true } else { end += count }
+            return
         }
     }
 
@@ -205,5 +250,53 @@ extension JSONParseError {
     func relocated(line: Int, offset: Int) -> JSONParseError {
         JSONParseError(
             reason: reason, detail: detail, offset: self.offset + offset, line: line, column: column, excerpt: excerpt)
+    }
+}
+
+/// A run of whole lines of an NDJSON stream, read at once by ``NDJSONReader/nextBlock()``.
+public struct NDJSONBlock: Sendable {
+    /// The 1-based number of the block's first line in the stream.
+    public let firstLine: Int
+    /// The lines, each with its `\n` (the stream's last line may lack one).
+    public let bytes: [UInt8]
+    /// Whether the block starts the stream (where a byte order mark is skipped).
+    public let startsStream: Bool
+
+    /// The number of lines in the block.
+    var lineCount: Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard var position = buffer.baseAddress else { return 0 }
+            let end = position + buffer.count
+            var lines = 0
+            while position < end, let next = memchr(position, 0x0A, end - position) {
+                lines += 1
+                position = UnsafePointer(next.assumingMemoryBound(to: UInt8.self)) + 1
+            }
+            return position < end ? lines + 1 : lines
+        }
+    }
+
+    /// Calls `body` for each non-blank line, in order, with its line number, the range of its record
+    /// in ``bytes`` (as ``NDJSONReader/next()`` returns it: no line terminator, no byte order mark) and
+    /// the range of the line as written (with a final `\r`, without the `\n` or a byte order mark).
+    public func forEachRecord(_ body: (_ line: Int, _ record: Range<Int>, _ written: Range<Int>) -> Void) {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var line = firstLine
+            var start = 0
+            while start < buffer.count {
+                let end =
+                    memchr(base + start, 0x0A, buffer.count - start).map {
+                        base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                    } ?? buffer.count
+                let first = startsStream && start == 0
+                if let record = NDJSONReader.record(in: buffer, from: start, to: end, firstInStream: first) {
+                    let writtenStart = first && record.lowerBound == start + 3 ? start + 3 : start
+                    body(line, record, writtenStart..<end)
+                }
+                line += 1
+                start = end + 1
+            }
+        }
     }
 }
