@@ -4,6 +4,14 @@ import Testing
 @testable import AssayCore
 
 @Suite struct MessageTests {
+    @Test func theEnvironmentsLanguage() {
+        #expect(Language.preferred(in: ["LANG": "ru_RU.UTF-8"]) == .russian)
+        #expect(Language.preferred(in: ["LC_MESSAGES": "zh_CN.UTF-8", "LANG": "ru"]) == .simplifiedChinese)
+        #expect(Language.preferred(in: ["LC_ALL": "C", "LANG": "ru"]) == .english)
+        #expect(Language.preferred(in: ["LC_ALL": "", "LANG": "ru"]) == .russian)
+        #expect(Language.preferred(in: [:]) == .english)
+    }
+
     @Test func rangeInThreeLanguages() throws {
         let issue = try #require(Rule<Int>.range(16...50).issues(for: 12, label: "Age").first)
         #expect(issue.message(in: .english) == "Age must be between 16 and 50")

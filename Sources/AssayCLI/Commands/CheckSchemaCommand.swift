@@ -72,15 +72,11 @@ struct CheckSchemaCommand: ParsableCommand {
                 context.standardOutput.write("\(TerminalText.printable(path)): \(TerminalText.printable(problem))\n")
             }
         case .json:
-            var out: [UInt8] = Array(#"{"file":"#.utf8)
-            JSONText.appendString(path, to: &out)
-            out.append(contentsOf: #","valid":\#(problems.isEmpty),"errors":["#.utf8)
-            for (index, problem) in problems.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                JSONText.appendString(problem, to: &out)
-            }
-            out.append(contentsOf: "]}\n".utf8)
-            context.standardOutput.write(out)
+            let line: JSONValue = [
+                "file": .string(path), "valid": .bool(problems.isEmpty),
+                "errors": .array(problems.map(JSONValue.string)),
+            ]
+            context.standardOutput.write(line.jsonBytes() + [0x0A])
         }
     }
 }

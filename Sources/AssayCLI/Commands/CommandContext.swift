@@ -71,15 +71,7 @@ public struct CommandContext: Sendable {
         standardError.flush()
     }
 
-    /// The language of the environment (`LC_ALL`, `LC_MESSAGES`, `LANG`) if Assay has its messages,
-    /// else English.
-    var environmentLanguage: Language {
-        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-            if let value = environment[name], !value.isEmpty {
-                if let language = Language(value), Language.builtIn.contains(language) { return language }
-                return .english
-            }
-        }
-        return .english
-    }
+    /// The language of the environment (`LC_ALL`, `LC_MESSAGES`, `LANG`); messages in a language
+    /// Assay has no catalog for fall back to English.
+    var environmentLanguage: Language { Language.preferred(in: environment) }
 }

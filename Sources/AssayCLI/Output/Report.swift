@@ -44,7 +44,7 @@ struct Reporter: Sendable {
         self.color = color
         self.file = file
         var prefix = Array(#"{"file":"#.utf8)
-        JSONText.appendString(file, to: &prefix)
+        JSONValue.appendQuoted(file, to: &prefix)
         jsonPrefix = prefix
     }
 
@@ -94,15 +94,15 @@ struct Reporter: Sendable {
         for (index, error) in errors.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: #"{"instanceLocation":"#.utf8)
-            JSONText.appendString(error.instanceLocation, to: &out)
+            JSONValue.appendQuoted(error.instanceLocation, to: &out)
             out.append(contentsOf: #","keywordLocation":"#.utf8)
-            JSONText.appendString(error.keywordLocation, to: &out)
+            JSONValue.appendQuoted(error.keywordLocation, to: &out)
             out.append(contentsOf: #","absoluteKeywordLocation":"#.utf8)
-            JSONText.appendString(error.absoluteKeywordLocation, to: &out)
+            JSONValue.appendQuoted(error.absoluteKeywordLocation, to: &out)
             out.append(contentsOf: #","code":"#.utf8)
-            JSONText.appendString(error.code, to: &out)
+            JSONValue.appendQuoted(error.code, to: &out)
             out.append(contentsOf: #","error":"#.utf8)
-            JSONText.appendString(error.message, to: &out)
+            JSONValue.appendQuoted(error.message, to: &out)
             out.append(UInt8(ascii: "}"))
         }
         out.append(contentsOf: "]}\n".utf8)
@@ -159,38 +159,5 @@ enum TerminalText {
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
-}
-
-/// Writing JSON strings.
-enum JSONText {
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// Appends `text` as a JSON string literal (UTF-8, with the escapes RFC 8259 requires).
-    static func appendString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { bytes in
-            var start = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                start = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
-                case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
-                case 0x0A: out.append(contentsOf: #"\n"#.utf8)
-                case 0x0D: out.append(contentsOf: #"\r"#.utf8)
-                case 0x09: out.append(contentsOf: #"\t"#.utf8)
-                default:
-                    out.append(contentsOf: #"\u00"#.utf8)
-                    out.append(hex[Int(byte >> 4)])
-                    out.append(hex[Int(byte & 0xF)])
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }

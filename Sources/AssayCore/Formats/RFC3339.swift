@@ -33,51 +33,42 @@ public enum RFC3339 {
 
     /// Parses `YYYY-MM-DD`; `nil` when malformed or not a real day.
     public static func date<S: StringProtocol>(_ text: S) -> DateParts? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10 else { return nil }
-        return bytes.withUnsafeBufferPointer { parseDate($0, 0) }
+        var text = String(text)
+        return text.withUTF8(date(utf8:))
     }
 
     /// Parses `HH:MM:SS[.frac](Z|±HH:MM)`; `nil` when malformed.
     public static func time<S: StringProtocol>(_ text: S) -> TimeParts? {
-        let bytes = Array(text.utf8)
-        return bytes.withUnsafeBufferPointer { buffer in
-            guard let (time, end) = parseTime(buffer, 0), end == buffer.count else { return nil }
-            return time
-        }
+        var text = String(text)
+        return text.withUTF8(time(utf8:))
     }
 
     /// Parses `full-date "T" full-time` into a `Date`; `nil` when malformed or not a real moment.
     public static func dateTime<S: StringProtocol>(_ text: S) -> Date? {
-        let bytes = Array(text.utf8)
-        return bytes.withUnsafeBufferPointer { buffer -> Date? in
-            guard buffer.count >= 20, let date = parseDate(buffer, 0), buffer[10] | 0x20 == UInt8(ascii: "t"),
-                let (time, end) = parseTime(buffer, 11), end == buffer.count
-            else { return nil }
-            let days = daysFromCivil(year: date.year, month: date.month, day: date.day)
-            let seconds = Double(days) * 86_400 + time.secondsSinceMidnight - Double(time.offsetSeconds)
-            return Date(timeIntervalSince1970: seconds)
-        }
+        var text = String(text)
+        guard let (date, time) = text.withUTF8(dateTime(utf8:)) else { return nil }
+        let days = daysFromCivil(year: date.year, month: date.month, day: date.day)
+        let seconds = Double(days) * 86_400 + time.secondsSinceMidnight - Double(time.offsetSeconds)
+        return Date(timeIntervalSince1970: seconds)
     }
 
-    /// Whether UTF-8 `bytes` are a valid `date-time` (the check of ``dateTime(_:)`` without making
-    /// a `Date`).
-    package static func isDateTime(utf8 buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard buffer.count >= 20, parseDate(buffer, 0) != nil, buffer[10] | 0x20 == UInt8(ascii: "t"),
-            let (_, end) = parseTime(buffer, 11), end == buffer.count
-        else { return false }
-        return true
+    /// ``date(_:)`` on UTF-8 bytes.
+    package static func date(utf8 buffer: UnsafeBufferPointer<UInt8>) -> DateParts? {
+        buffer.count == 10 ? parseDate(buffer, 0) : nil
     }
 
-    /// Whether UTF-8 `bytes` are a valid `full-date`.
-    package static func isDate(utf8 buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-        buffer.count == 10 && parseDate(buffer, 0) != nil
+    /// ``time(_:)`` on UTF-8 bytes.
+    package static func time(utf8 buffer: UnsafeBufferPointer<UInt8>) -> TimeParts? {
+        guard let (time, end) = parseTime(buffer, 0), end == buffer.count else { return nil }
+        return time
     }
 
-    /// Whether UTF-8 `bytes` are a valid `full-time`.
-    package static func isTime(utf8 buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let (_, end) = parseTime(buffer, 0), end == buffer.count else { return false }
-        return true
+    /// The parts of a `date-time` given as UTF-8 bytes; `nil` when malformed or not a real moment.
+    package static func dateTime(utf8 buffer: UnsafeBufferPointer<UInt8>) -> (DateParts, TimeParts)? {
+        guard buffer.count >= 20, let date = parseDate(buffer, 0), buffer[10] | 0x20 == UInt8(ascii: "t"),
+            let (time, end) = parseTime(buffer, 11), end == buffer.count
+        else { return nil }
+        return (date, time)
     }
 
     /// Whether `year` is a leap year in the proleptic Gregorian calendar.

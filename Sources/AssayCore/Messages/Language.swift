@@ -56,16 +56,19 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
 
     @TaskLocal static var taskLanguage: Language?
 
-    /// The language of the environment (`LC_ALL`, then `LC_MESSAGES`, then `LANG`), or English.
-    public static let environment: Language = {
-        let env = ProcessInfo.processInfo.environment
+    /// The language of the process's environment (`LC_ALL`, then `LC_MESSAGES`, then `LANG`), or English.
+    public static let environment: Language = preferred(in: ProcessInfo.processInfo.environment)
+
+    /// The language an environment asks for: the first of `LC_ALL`, `LC_MESSAGES` and `LANG` that is
+    /// set and not empty decides (`C`, `POSIX` and malformed values mean English); none set, English.
+    public static func preferred(in environment: [String: String]) -> Language {
         for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-            if let value = env[name], !value.isEmpty {
+            if let value = environment[name], !value.isEmpty {
                 return Language(value) ?? .english
             }
         }
         return .english
-    }()
+    }
 
     /// The language messages are rendered in when a call names none: the task's, else the
     /// environment's.

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Allocation-free traversal of a document for other Assay modules (the schema validator reads
 /// documents in place through these).
 extension JSONNode {
@@ -98,11 +90,4 @@ extension JSONNode {
         var key = key
         return key.withUTF8 { member(utf8: $0) != nil }
     }
-}
-
-/// Whether `text`'s UTF-8 is exactly `bytes`.
-package func utf8Equals(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard text.utf8.count == bytes.count else { return false }
-    var text = text
-    return text.withUTF8 { own in own.count == 0 || memcmp(own.baseAddress!, bytes.baseAddress!, own.count) == 0 }
 }

@@ -86,7 +86,7 @@ struct JSONWriter {
         for _ in 0..<indent { output.append(contentsOf: [0x20, 0x20]) }
     }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     private mutating func escapeUnit(_ unit: UInt16) {
         output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
@@ -94,8 +94,11 @@ struct JSONWriter {
     }
 
     mutating func writeString(_ string: String) {
+        guard options.contains(.asciiOnly) else {
+            JSONValue.appendQuoted(string, to: &output)
+            return
+        }
         output.append(UInt8(ascii: "\""))
-        let asciiOnly = options.contains(.asciiOnly)
         for scalar in string.unicodeScalars {
             switch scalar.value {
             case 0x22: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -106,10 +109,44 @@ struct JSONWriter {
             case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
             case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             case 0..<0x20: escapeUnit(UInt16(scalar.value))
-            case 0x80... where asciiOnly:
+            case 0x80...:
                 for unit in String(scalar).utf16 { escapeUnit(unit) }
             default: output.append(contentsOf: UTF8.encode(scalar)!)
             }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONValue {
+    /// Appends `string` as a JSON string literal in UTF-8, escaping only what RFC 8259 requires
+    /// (quote, backslash, control characters; `\n`, `\r`, `\t`, `\b`, `\f` in short form), copying
+    /// runs of other bytes whole. Shared with the command line's JSON Lines writer.
+    package static func appendQuoted(_ string: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { bytes in
+            var start = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                start = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+                case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+                case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+                default:
+                    output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30])
+                    output.append(JSONWriter.hex[Int(byte >> 4)])
+                    output.append(JSONWriter.hex[Int(byte & 0xF)])
+                }
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
         }
         output.append(UInt8(ascii: "\""))
     }

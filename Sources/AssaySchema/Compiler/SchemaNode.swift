@@ -52,8 +52,6 @@ final class Keyword: Sendable {
     /// The UTF-8 of the property names of `properties`, `required` and `additionalProperties`, in
     /// the operand's order, for comparing keys on a parsed document without making strings.
     let utf8Names: [[UInt8]]
-    /// The subschema of each of `properties`' names, in the same order as ``utf8Names``.
-    let targets: [Int]
     /// `type`'s names as bits (1 << the name's position in ``JSONTypeName/allCases``).
     let typeMask: UInt8
 
@@ -66,7 +64,6 @@ final class Keyword: Sendable {
         case .additionalProperties(_, let names, _): utf8Names = names.map { Array($0.utf8) }
         default: utf8Names = []
         }
-        if case .properties(let list, _) = kind { targets = list.map(\.1) } else { targets = [] }
         if case .type(let names) = kind {
             typeMask = names.reduce(0) { $0 | $1.bit }
         } else {

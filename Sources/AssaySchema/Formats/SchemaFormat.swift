@@ -34,7 +34,10 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
 
     /// Whether `text` is valid for the format.
     public func isValid(_ text: String) -> Bool {
+        var utf8 = text
+        if let decided = utf8.withUTF8({ verdict(utf8: $0) }) { return decided }
         switch self {
+        case .date, .time, .dateTime, .uuid: return false  // always decided on the bytes, above
         case .email: return EmailAddressValidator(options: Self.asciiEmail).isValid(text)
         case .idnEmail: return Self.isIDNEmail(text)
         case .hostname: return Hostname.isValid(text, international: false, idna: true)
@@ -48,12 +51,22 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
         case .uriTemplate: return Self.isURITemplate(text)
         case .jsonPointer: return Self.isJSONPointer(text[...])
         case .relativeJSONPointer: return Self.isRelativeJSONPointer(text)
-        case .date: return RFC3339.date(text) != nil
-        case .time: return RFC3339.time(text) != nil
-        case .dateTime: return RFC3339.dateTime(text) != nil
         case .duration: return Self.isDuration(text)
-        case .uuid: return isUUID(text)
         case .regex: return Self.isECMARegex(text)
+        }
+    }
+
+    /// The verdict from the text's UTF-8 bytes alone, for the formats that need no `String`: dates
+    /// and times, UUIDs, and plain ASCII emails (others are `nil`: ask ``isValid(_:)``). Validation
+    /// of parsed documents checks strings in place through it.
+    func verdict(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        switch self {
+        case .date: return RFC3339.date(utf8: bytes) != nil
+        case .time: return RFC3339.time(utf8: bytes) != nil
+        case .dateTime: return RFC3339.dateTime(utf8: bytes) != nil
+        case .uuid: return isUUID(utf8: bytes)
+        case .email: return EmailAddressValidator.isPlainASCIIAddress(bytes) ? true : nil
+        default: return nil
         }
     }
 

@@ -602,16 +602,14 @@ struct Evaluator {
             return false
 
         case .maxLength(let limit):
-            guard case .string(let text) = value else { return true }
-            // Code points, as JSON Schema counts them; bytes bound them from above, cheaply.
-            if text.utf8.count <= limit || text.unicodeScalars.count <= limit { return true }
+            guard case .string(var text) = value else { return true }
+            if text.withUTF8({ StringLength.isAtMost(limit, utf8: $0) }) { return true }
             fail(node, keyword.name, .tooLong, nil, ["maximum": .integer(limit)], value: value)
             return false
 
         case .minLength(let limit):
-            guard case .string(let text) = value else { return true }
-            let bytes = text.utf8.count
-            if bytes >= limit && (bytes / 4 >= limit || text.unicodeScalars.count >= limit) { return true }
+            guard case .string(var text) = value else { return true }
+            if text.withUTF8({ StringLength.isAtLeast(limit, utf8: $0) }) { return true }
             fail(node, keyword.name, .tooShort, nil, ["minimum": .integer(limit)], value: value)
             return false
 
@@ -777,5 +775,24 @@ enum FormatOrder {
         default:
             return nil
         }
+    }
+}
+
+/// `maxLength` and `minLength`: lengths in code points, as JSON Schema counts them, read from UTF-8
+/// (every byte that does not continue a sequence starts one). The byte count bounds the code points
+/// from above and a quarter of it from below, which settles most strings without counting.
+enum StringLength {
+    static func isAtMost(_ limit: Int, utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count <= limit || codePoints(bytes) <= limit
+    }
+
+    static func isAtLeast(_ limit: Int, utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= limit && (bytes.count / 4 >= limit || codePoints(bytes) >= limit)
+    }
+
+    private static func codePoints(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+        return count
     }
 }

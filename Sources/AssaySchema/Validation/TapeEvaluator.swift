@@ -123,9 +123,9 @@ struct TapeEvaluator {
             return !instance.isObject || (instance.count ?? 0) <= limit
         case .minProperties(let limit):
             return !instance.isObject || (instance.count ?? 0) >= limit
-        case .properties:
+        case .properties(let list, let lookup):
             guard instance.isObject else { return true }
-            if keyword.targets.count > 32, case .properties(_, let lookup) = keyword.kind {
+            if list.count > 32 {
                 return instance.allMembers { key, value in
                     guard let target = lookup[String(decoding: key, as: UTF8.self)] else { return true }
                     return child(target, value)
@@ -133,7 +133,7 @@ struct TapeEvaluator {
             }
             return instance.allMembers { key, value in
                 guard let position = Self.position(of: key, in: keyword.utf8Names) else { return true }
-                return child(keyword.targets[position], value)
+                return child(list[position].1, value)
             }
         case .patternProperties(let list):
             return instance.allMembers { key, value in
@@ -212,20 +212,15 @@ struct TapeEvaluator {
             if materialized == nil { materialized = instance.value }
             return tree.check(keyword, nodes[index], materialized!)
         case .maxLength(let limit):
-            // Code points: every UTF-8 byte that does not continue a sequence starts one.
-            return instance.withStringUTF8 { $0.count <= limit || Self.scalarCount($0) <= limit } ?? true
+            return instance.withStringUTF8 { StringLength.isAtMost(limit, utf8: $0) } ?? true
         case .minLength(let limit):
-            return instance.withStringUTF8 { $0.count >= limit && Self.scalarCount($0) >= limit } ?? true
-        case .format(.known(.uuid)):
-            return instance.withStringUTF8 { isUUID(utf8: $0) } ?? true
-        case .format(.known(.dateTime)):
-            return instance.withStringUTF8 { RFC3339.isDateTime(utf8: $0) } ?? true
-        case .format(.known(.date)):
-            return instance.withStringUTF8 { RFC3339.isDate(utf8: $0) } ?? true
-        case .format(.known(.time)):
-            return instance.withStringUTF8 { RFC3339.isTime(utf8: $0) } ?? true
-        case .format(.known(.email)) where instance.withStringUTF8(EmailAddressValidator.isPlainASCIIAddress) == true:
-            return true
+            return instance.withStringUTF8 { StringLength.isAtLeast(limit, utf8: $0) } ?? true
+        case .format(.known(let format)):
+            // Formats that decide on bytes do so in place; the others need the string.
+            guard let decided = instance.withStringUTF8({ format.verdict(utf8: $0) }) else { return true }
+            if let decided { return decided }
+            if materialized == nil { materialized = instance.value }
+            return tree.check(keyword, nodes[index], materialized!)
         case .pattern(let regex):
             // ASCII text is matched on its bytes; anything else as a string.
             if let verdict = instance.withStringUTF8({ bytes -> Bool? in
@@ -253,13 +248,6 @@ struct TapeEvaluator {
             if equal { return position }
         }
         return nil
-    }
-
-    /// The number of code points in valid UTF-8.
-    private static func scalarCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var count = 0
-        for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
-        return count
     }
 
     /// The type names `instance` satisfies, as ``Keyword/typeMask`` bits (an integer is also a number).
