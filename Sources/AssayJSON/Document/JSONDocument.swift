@@ -73,7 +73,7 @@ public struct JSONDocument: Sendable {
     public func location(of path: [JSONPathComponent]) -> (line: Int, column: Int, offset: Int)? {
         guard let offset = byteOffset(of: path) else { return nil }
         return tape.bytes.withUnsafeBufferPointer { buffer in
-            let location = SourceLocation(offset: offset, in: buffer)
+            let location = SourceLocation.lineAndColumn(offset: offset, in: buffer)
             return (location.line, location.column, offset)
         }
     }

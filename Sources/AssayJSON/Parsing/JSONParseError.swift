@@ -92,6 +92,21 @@ struct SourceLocation {
     let column: Int
     let excerpt: String
 
+    /// The 1-based line and column (in scalars) of `offset`, without the excerpt: reads the input only
+    /// up to `offset`, however long its line.
+    static func lineAndColumn(offset rawOffset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+        let offset = min(max(0, rawOffset), bytes.count)
+        var line = 1
+        var lineStart = 0
+        for index in 0..<offset where bytes[index] == 0x0A {
+            line += 1
+            lineStart = index + 1
+        }
+        var column = 1
+        for position in lineStart..<offset where bytes[position] & 0xC0 != 0x80 { column += 1 }
+        return (line, column)
+    }
+
     init(offset rawOffset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
         let offset = min(max(0, rawOffset), bytes.count)
         var line = 1
