@@ -57,6 +57,10 @@ public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertibl
         for issue in newIssues { append(issue) }
     }
 
+    /// Marks the aggregate as cut short: issues were dropped before they reached it (e.g. a check
+    /// that stopped at its own limit).
+    public mutating func markTruncated() { isTruncated = true }
+
     /// Appends the issues of another aggregate (flattening it) and keeps its truncation.
     public mutating func append(contentsOf other: ValidationError) {
         append(contentsOf: other.issues)

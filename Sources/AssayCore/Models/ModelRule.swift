@@ -15,6 +15,9 @@ public struct ModelRule<Model>: Sendable {
     let normalizeModel: (@Sendable (inout Model) -> Bool)?
     let normalizeValue: (@Sendable (Any) -> (Any, Bool)?)?
 
+    /// Whether the entry validates a nested model (or a collection of them).
+    var isNested: Bool { descriptors.count == 1 && descriptors[0].name == "nested" }
+
     func applies(to operation: ValidationOperation?) -> Bool {
         guard let operations else { return operation != .delete }
         guard let operation else { return false }
@@ -44,14 +47,16 @@ public struct ModelRule<Model>: Sendable {
         // Where each rule lives, recorded on its issues: `Player.age: range`.
         let located = rules.map { rule in (rule, "\(Model.self).\(key): \(rule.descriptor.name)") }
         let check: @Sendable (V, inout RuleContext) -> Void = { value, context in
-            let saved = (context.path, context.label, context.ruleLocation)
-            context.path = context.path.appending(key: key)
+            let saved = (context.label, context.ruleLocation)
+            // In place (no copy of the path kept), so the path's storage is reused for every property.
+            context.path.components.append(.key(key))
             context.label = label
             for (rule, location) in located {
                 context.ruleLocation = location
                 rule.check(value, in: &context)
             }
-            (context.path, context.label, context.ruleLocation) = saved
+            context.path.components.removeLast()
+            (context.label, context.ruleLocation) = saved
         }
         return ModelRule(
             key: key, operations: operations, descriptors: rules.map(\.descriptor), keyPath: keyPath,

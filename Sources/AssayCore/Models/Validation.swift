@@ -1,7 +1,11 @@
 /// The rules of a ``Validatable`` type, in declaration order.
 public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     /// The rules.
-    public var rules: [ModelRule<Model>]
+    public var rules: [ModelRule<Model>] {
+        didSet { hasNormalizers = rules.contains { $0.normalizeModel != nil } }
+    }
+    /// Whether any rule normalises, known ahead of every run.
+    private var hasNormalizers: Bool
     /// How many times normalisers run before a value still changing is reported as
     /// ``IssueCode/unstable``.
     public var maximumNormalizationPasses: Int
@@ -9,6 +13,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     /// Makes the rules of a type.
     public init(_ rules: [ModelRule<Model>], maximumNormalizationPasses: Int = 8) {
         self.rules = rules
+        self.hasNormalizers = rules.contains { $0.normalizeModel != nil }
         self.maximumNormalizationPasses = max(1, maximumNormalizationPasses)
     }
 
@@ -20,19 +25,29 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     public func run(
         on model: Model, operation: ValidationOperation?, object: ObjectReference? = nil, path: IssuePath = .root
     ) -> (model: Model, issues: [ValidationIssue]) {
+        run(on: model, operation: operation, object: object, path: path, includingNested: true)
+    }
+
+    /// ``run(on:operation:object:path:)``, optionally leaving out nested models (validated decoding has
+    /// checked them already).
+    package func run(
+        on model: Model, operation: ValidationOperation?, object: ObjectReference?, path: IssuePath,
+        includingNested: Bool
+    ) -> (model: Model, issues: [ValidationIssue]) {
         var model = model
         var context = RuleContext(path: path, phase: operation?.phase ?? .property)
         normalize(&model, context: &context)
         // The object reference is read from the normalised model, and stamped on every issue.
         context.object = object ?? (model as? any Validatable)?.validationObject
         for index in context.issues.indices { context.issues[index].object = context.object }
-        let applicable = rules.filter { $0.applies(to: operation) }
-        for rule in applicable where !rule.isObjectCheck {
+        // Loops rather than filtered copies: this runs for every decoded record.
+        for rule in rules where !rule.isObjectCheck && rule.applies(to: operation) {
+            if !includingNested && rule.isNested { continue }
             rule.checkModel?(model, operation, &context)
         }
         let propertiesValid = !context.hasErrors
         context.phase = operation?.phase ?? .object
-        for rule in applicable where rule.isObjectCheck {
+        for rule in rules where rule.isObjectCheck && rule.applies(to: operation) {
             if rule.condition == .propertiesValid && !propertiesValid { continue }
             rule.checkModel?(model, operation, &context)
         }
@@ -40,8 +55,8 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     }
 
     private func normalize(_ model: inout Model, context: inout RuleContext) {
+        guard hasNormalizers else { return }
         let normalizers = rules.filter { $0.normalizeModel != nil }
-        guard !normalizers.isEmpty else { return }
         var changedKeys: [String] = []
         for _ in 0..<maximumNormalizationPasses {
             changedKeys = []
@@ -60,7 +75,9 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     }
 
     /// Runs the normalisers and rules of one property on a proposed value.
-    func runValue(_ value: Any, keyPath: AnyKeyPath?, key: String?, operation: ValidationOperation?) -> (
+    package func runValue(
+        _ value: Any, keyPath: AnyKeyPath?, key: String?, operation: ValidationOperation?, path: IssuePath = .root
+    ) -> (
         value: Any, issues: [ValidationIssue]
     ) {
         let matching = rules.filter { rule in
@@ -70,7 +87,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         }
         let resolvedKey = key ?? matching.first?.key
         var context = RuleContext(
-            path: resolvedKey.map { IssuePath([.key($0)]) } ?? .root, phase: operation?.phase ?? .property)
+            path: resolvedKey.map { path.appending(key: $0) } ?? path, phase: operation?.phase ?? .property)
         var value = value
         let normalizers = matching.filter { $0.normalizeValue != nil }
         if !normalizers.isEmpty {
@@ -88,7 +105,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
             }
             if !stable { context.report(.unstable, parameters: ["passes": .integer(maximumNormalizationPasses)]) }
         }
-        context.path = .root
+        context.path = path
         for rule in matching { rule.checkValue?(value, &context) }
         return (value, context.issues)
     }

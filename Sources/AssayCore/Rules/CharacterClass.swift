@@ -1,4 +1,4 @@
-/// A set of Unicode scalars for ``Rule/charset(_:)``, built from Unicode properties and combined
+/// A set of Unicode scalars for `charset(_:)`, built from Unicode properties and combined
 /// with `+`.
 ///
 /// ```swift

@@ -21,13 +21,12 @@ extension Rule where Value: Collection & Sendable {
         let frozen = parameters
         return Rule(RuleDescriptor("count", parameters: parameters)) { value, context in
             let count = value.count
+            let tooFew = minimum.map { count < $0 } ?? false
+            guard tooFew || (maximum.map { count > $0 } ?? false) else { return }
             var found = frozen
             found["count"] = .integer(count)
-            if let minimum, count < minimum {
-                context.report(.tooFew, parameters: found, messageKey: exact ? "count.exact" : both ? "count" : nil)
-            } else if let maximum, count > maximum {
-                context.report(.tooMany, parameters: found, messageKey: exact ? "count.exact" : both ? "count" : nil)
-            }
+            let key = exact ? "count.exact" : both ? "count" : nil
+            context.report(tooFew ? .tooFew : .tooMany, parameters: found, messageKey: key)
         }
     }
 

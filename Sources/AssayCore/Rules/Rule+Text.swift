@@ -30,11 +30,14 @@ extension Rule where Value: StringProtocol & Sendable {
         let frozen = parameters
         return Rule(RuleDescriptor("length", parameters: parameters)) { value, context in
             let length = unit.count(value)
+            let tooShort = minimum.map { length < $0 } ?? false
+            guard tooShort || (maximum.map { length > $0 } ?? false) else { return }
+            // The parameters are built only for an issue: this runs for every value checked.
             var found = frozen
             found["length"] = .integer(length)
-            if let minimum, length < minimum {
+            if tooShort {
                 context.report(.tooShort, value: String(value), parameters: found, messageKey: shortKey)
-            } else if let maximum, length > maximum {
+            } else {
                 context.report(.tooLong, value: String(value), parameters: found, messageKey: longKey)
             }
         }
@@ -52,7 +55,12 @@ extension Rule where Value: StringProtocol & Sendable {
     /// Every character of the string is in `allowed`: `.charset(.letters + .marks + .spaces)`.
     /// Reports ``IssueCode/invalidCharacters`` with the first character that is not allowed.
     public static func charset(_ allowed: CharacterClass) -> Rule {
-        Rule(RuleDescriptor("charset", parameters: ["class": .string(allowed.description)])) { value, context in
+        let descriptor = RuleDescriptor(
+            "charset",
+            parameters: [
+                "class": .string(allowed.description), "pattern": .string("^[\(allowed.patternFragment)]*$"),
+            ])
+        return Rule(descriptor) { value, context in
             if let bad = value.unicodeScalars.first(where: { !allowed.contains($0) }) {
                 context.report(
                     .invalidCharacters, value: String(value), parameters: ["character": .string(String(bad))])
@@ -68,6 +76,22 @@ extension Rule where Value: StringProtocol & Sendable {
     public static func pattern(_ source: String) throws(RegexSyntaxError) -> Rule {
         let regex = try LinearRegex(source)
         return pattern(regex)
+    }
+
+    /// ``pattern(_:)-(String)`` that does not throw, for places where a `try` cannot go (attributes,
+    /// stored-property initialisers): a `source` that is not a regular expression makes every value
+    /// fail with `custom("invalidPattern")`, naming the syntax error, so the mistake is seen at once.
+    public static func matches(_ source: String) -> Rule {
+        do {
+            return try pattern(source)
+        } catch {
+            let parameters: [String: IssueValue] = ["pattern": .string(source), "detail": .string("\(error)")]
+            return Rule(RuleDescriptor("pattern", parameters: parameters)) { _, context in
+                context.report(
+                    .custom("invalidPattern"), parameters: parameters,
+                    message: "the rule's pattern {pattern} is not a regular expression: {detail}")
+            }
+        }
     }
 
     /// The string matches a compiled regular expression somewhere.

@@ -1,8 +1,8 @@
 /// A check of one value, usable anywhere: alone, on a model's property, while decoding, before a
 /// save, and exported to JSON Schema.
 ///
-/// Build rules from the factories (``range(_:)-(ClosedRange<Value>)``, ``length(_:unit:)-(ClosedRange<Int>,_)``,
-/// ``pattern(_:)-(String)``, ``email(_:)``, ``each(_:)`` …) and combine them with
+/// Build rules from the factories (``range(_:)-(ClosedRange<Value>)``, `length(_:unit:)`,
+/// ``pattern(_:)-(String)``, `email(_:)`, ``each(_:)`` …) and combine them with
 /// ``and(_:)-type.method``, ``or(_:)-type.method`` and ``not(_:)``. Evaluate one with
 /// ``evaluate(_:label:)``, which returns the value or throws
 /// every issue found:

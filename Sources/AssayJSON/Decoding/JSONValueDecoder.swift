@@ -52,6 +52,8 @@ public struct JSONValueDecoder: Sendable {
     public var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
     /// The parser's options, for byte input.
     public var parserOptions: JSONParserOptions = .default
+    /// Values handed to the types being decoded, as `Decoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
     /// Makes a decoder with the defaults: strict, RFC 3339 dates, keys as they are.
     public init() {}
@@ -221,11 +223,44 @@ struct DecodingFailure: Error {
     }
 }
 
-struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue }
-    init(intValue: Int) {
+/// The issue a decoding error stands for, with the path of the offending value: AssayJSON's own
+/// failures, `DecodingError`s and ``JSONDecodingError``; `nil` for other errors.
+package func decodingIssue(from error: any Error) -> ValidationIssue? {
+    switch error {
+    case let failure as DecodingFailure: return failure.located(in: nil).issue
+    case let failure as JSONDecodingError: return failure.issue
+    case let failure as DecodingError: return DecodingFailure(from: failure).located(in: nil).issue
+    default: return nil
+    }
+}
+
+/// The JSON path of the value `decoder` reads, when it is AssayJSON's decoder (keys as they are in the
+/// JSON, after key conversion); `nil` for other decoders.
+package func jsonPath(of decoder: any Decoder) -> IssuePath? {
+    (decoder as? NodeDecoder)?.path
+}
+
+/// The keys of the object `decoder` reads that `isKnown` refuses, in input order (after key
+/// conversion, as the keyed container matches them); `nil` when the decoder is not AssayJSON's.
+package func unknownKeys(of decoder: any Decoder, isKnown: (String) -> Bool) -> [String]? {
+    guard let decoder = decoder as? NodeDecoder else { return nil }
+    let snakeCase = decoder.state.options.keyDecodingStrategy == .convertFromSnakeCase
+    let tape = decoder.node.tape
+    var unknown: [String] = []
+    decoder.node.forEachMember { key, _ in
+        let name = tape.string(at: key)
+        let matched = snakeCase ? KeyedNodeContainer<AnyKey>.camelCase(name) : name
+        if !isKnown(matched) { unknown.append(name) }
+    }
+    return unknown
+}
+
+/// A coding key of any string or index (AssayCodable lists every key of an object with it).
+package struct AnyKey: CodingKey {
+    package var stringValue: String
+    package var intValue: Int?
+    package init(stringValue: String) { self.stringValue = stringValue }
+    package init(intValue: Int) {
         self.stringValue = String(intValue)
         self.intValue = intValue
     }

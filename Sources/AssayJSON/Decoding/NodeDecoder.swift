@@ -49,7 +49,7 @@ struct NodeDecoder: Decoder {
     var codingPath: [any CodingKey] { PathLink.codingPath(link) }
     /// The path in JSON terms (actual keys, after key conversion), for errors.
     var path: IssuePath { PathLink.path(link) }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] { state.options.userInfo }
     var mode: CoercionMode { state.options.mode }
 
     func failure(_ expected: String, found: JSONNode? = nil, at path: IssuePath? = nil) -> DecodingFailure {

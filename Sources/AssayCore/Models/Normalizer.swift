@@ -1,0 +1,77 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A rewrite of a value before its rules run: trim a name, lowercase an email. Used by
+/// `normalize(_:_:on:_:)` and by `@Normalize` in AssayCodable.
+public struct Normalizer<Value>: Sendable {
+    /// The rewrite.
+    public let transform: @Sendable (Value) -> Value
+
+    /// Makes a normaliser from a closure.
+    public init(_ transform: @escaping @Sendable (Value) -> Value) { self.transform = transform }
+}
+
+extension Normalizer where Value == String {
+    /// Leading and trailing whitespace and newlines removed.
+    public static var trimmed: Normalizer {
+        Normalizer { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    /// Lowercased.
+    public static var lowercased: Normalizer { Normalizer { $0.lowercased() } }
+
+    /// Trimmed, and every run of whitespace inside replaced by one space.
+    public static var collapsedWhitespace: Normalizer {
+        Normalizer { text in
+            text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        }
+    }
+}
+
+extension ModelRule {
+    /// A normaliser given as a ``Normalizer``: `.normalize(\.email, "email", .lowercased)`.
+    public static func normalize<V: Equatable & SendableMetatype>(
+        _ keyPath: WritableKeyPath<Model, V> & Sendable, _ key: String, on operations: [ValidationOperation]? = nil,
+        _ normalizer: Normalizer<V>
+    ) -> ModelRule {
+        normalize(keyPath, key, on: operations, normalizer.transform)
+    }
+
+    /// A property whose value may hold models: a ``Validatable`` value, an optional one, or an array of
+    /// them is validated with its own rules, its issues under `key` (and `key/index`); other values
+    /// pass. `@Validatable` uses it for properties of types it does not know.
+    public static func member<V>(
+        _ keyPath: KeyPath<Model, V> & Sendable, _ key: String, on operations: [ValidationOperation]? = nil
+    ) -> ModelRule {
+        ModelRule(
+            key: key, operations: operations, descriptors: [RuleDescriptor("nested")], keyPath: keyPath,
+            isObjectCheck: false, condition: .always,
+            checkModel: { model, operation, context in
+                addNestedIssues(
+                    of: model[keyPath: keyPath], operation: operation, path: context.path.appending(key: key),
+                    into: &context)
+            },
+            checkValue: nil, normalizeModel: nil, normalizeValue: nil)
+    }
+}
+
+private func addNestedIssues(
+    of value: Any, operation: ValidationOperation?, path: IssuePath, into context: inout RuleContext
+) {
+    if let model = value as? any Validatable {
+        context.add(nestedIssues(of: model, operation: operation, path: path))
+    } else if let elements = value as? [Any] {
+        for (index, element) in elements.enumerated() {
+            addNestedIssues(of: element, operation: operation, path: path.appending(index: index), into: &context)
+        }
+    }
+}
+
+private func nestedIssues<M: Validatable>(of model: M, operation: ValidationOperation?, path: IssuePath)
+    -> [ValidationIssue]
+{
+    M.validation.run(on: model, operation: operation, path: path).issues
+}
