@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -8,6 +9,7 @@ let package = Package(
         .library(name: "AssayCore", targets: ["AssayCore"]),
         .library(name: "AssayJSON", targets: ["AssayJSON"]),
         .library(name: "AssaySchema", targets: ["AssaySchema"]),
+        .library(name: "AssayCodable", targets: ["AssayCodable"]),
         .library(name: "AssayCLI", targets: ["AssayCLI"]),
         .executable(name: "assay", targets: ["assay"]),
         .executable(name: "assay-examples", targets: ["AssayExamples"]),
@@ -15,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .target(
@@ -31,6 +34,22 @@ let package = Package(
             dependencies: ["AssayCore", "AssayJSON"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .macro(
+            name: "AssayMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "AssayCodable",
+            dependencies: ["AssayCore", "AssayJSON", "AssayMacros"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .target(
             name: "AssayCLI",
             dependencies: [
@@ -45,14 +64,19 @@ let package = Package(
             dependencies: ["AssayCLI"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .target(
+            name: "AssaySeedModels",
+            dependencies: ["AssayCore"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "AssayExamples",
-            dependencies: ["AssayCore", "AssayJSON", "AssaySchema"],
+            dependencies: ["AssayCore", "AssayJSON", "AssaySchema", "AssayCodable", "AssaySeedModels"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
             name: "AssayBench",
-            dependencies: ["AssayJSON", "AssayCore", "AssaySchema"],
+            dependencies: ["AssayJSON", "AssayCore", "AssaySchema", "AssayCodable"],
             path: "Benchmarks/Sources/AssayBench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -74,8 +98,17 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
+            name: "AssayCodableTests",
+            dependencies: [
+                "AssayCodable", "AssayMacros", "AssaySchema",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
             name: "AssayCoreTests",
-            dependencies: ["AssayCore", "AssayExamples"],
+            dependencies: ["AssayCore", "AssaySeedModels"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
-for module in AssayCore AssayJSON AssaySchema AssayCLI; do
+for module in AssayCore AssayJSON AssaySchema AssayCodable AssayCLI; do
     swift build --target "$module" -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir \
         -Xswiftc "$work/graphs-$module" >/dev/null
     # Only the module's own symbol graphs: its dependencies' documentation is theirs to fix.
@@ -14,6 +14,19 @@ for module in AssayCore AssayJSON AssaySchema AssayCLI; do
     for graph in "$work/graphs-$module/$module".symbols.json "$work/graphs-$module/$module"@*.symbols.json; do
         if [ -f "$graph" ]; then cp "$graph" "$work/own-$module/"; fi
     done
+    # A module that re-exports others (@_exported import) lists their symbols too: keep the ones
+    # declared in its own sources.
+    python3 - "$work/own-$module" "$module" <<'PY'
+import json, pathlib, sys
+folder, module = pathlib.Path(sys.argv[1]), sys.argv[2]
+for path in folder.glob("*.symbols.json"):
+    graph = json.loads(path.read_text())
+    own = [s for s in graph["symbols"] if f"/Sources/{module}/" in s.get("location", {}).get("uri", f"/Sources/{module}/")]
+    ids = {s["identifier"]["precise"] for s in own}
+    graph["symbols"] = own
+    graph["relationships"] = [r for r in graph["relationships"] if r["source"] in ids]
+    path.write_text(json.dumps(graph))
+PY
     log="$work/$module.log"
     docc convert "Sources/$module/Documentation.docc" --additional-symbol-graph-dir "$work/own-$module" \
         --output-path "$work/doc-$module" --fallback-display-name "$module" \

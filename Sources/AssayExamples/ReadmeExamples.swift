@@ -1,6 +1,7 @@
 // Every Swift snippet in README.md is copied from this file, which the build compiles;
 // `ReadmeTests` fails when a README snippet is not found here word for word.
 
+import AssayCodable
 import AssayCore
 import AssayJSON
 import AssaySchema
@@ -225,4 +226,38 @@ enum ReadmeExamples {
         // "urn:assay:schema#/$defs/age/maximum"
         // README: end
     }
+
+    static func codable() throws {
+        // README: codable-decode
+        let payload = """
+            [{"name": " Ann Lee ", "age": 35, "email": " Ann@Example.test "},
+             {"name": "J", "age": 150000, "email": "Hello", "tags": ["a", ""]},
+             {"age": "35", "email": null}]
+            """
+        do {
+            _ = try JSONValueDecoder().decodeValidated([Member].self, from: Array(payload.utf8))
+        } catch {
+            print(error.text(in: .english))
+        }
+        let valid = #"{"name": " Ann Lee ", "age": 35, "email": " Ann@Example.test "}"#
+        var member = try JSONDecoder().decodeValidated(Member.self, from: Data(valid.utf8)).value
+        print(member.name, member.email)  // Ann Lee ann@example.test
+        member.age = 0
+        print(member.issues().map(\.path.jsonPointer))  // ["/age"]
+        print((try? Member.validate("  Zoë  ", for: \.name)) ?? "")  // Zoë
+
+        print(JSONSchemaExporter.document(for: Member.self).jsonString(.prettyPrinted))
+        // README: end
+    }
 }
+
+// README: codable-model
+@Validatable
+struct Member: Codable {
+    @Normalize(.trimmed) @Validate(.length(2...100), .charset(.letters + .marks + .spaces))
+    var name: String
+    @Validate(.range(1...150)) var age: Int
+    @Normalize(.trimmed, .lowercased) @Validate(.email()) var email: String
+    @Validate(.count(...5), .each(.length(1...20))) var tags: [String] = []
+}
+// README: end

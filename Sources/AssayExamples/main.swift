@@ -1,4 +1,5 @@
 import AssayCore
+import AssaySeedModels
 import Foundation
 
 // Validates the seed examples' data in a folder (default Examples/seeds) and prints every issue:
@@ -21,6 +22,7 @@ if arguments == ["--readme"] {
     try ReadmeExamples.jsonLines(path: "Examples/seeds/clients.ndjson")
     ReadmeExamples.jsonDecoding()
     try ReadmeExamples.jsonSchema()
+    try ReadmeExamples.codable()
     exit(0)
 }
 var chosenLanguage = Language.current

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 @testable import AssayCore
-@testable import AssayExamples
+@testable import AssaySeedModels
 
-// The seed models are the example program's own (Sources/AssayExamples/SeedModels.swift):
+// The seed models are the example program's own (Sources/AssaySeedModels/SeedModels.swift):
 // Player (seed 000), Person (seed 001) and Client (seed 002).
 
 struct Team: Validatable {

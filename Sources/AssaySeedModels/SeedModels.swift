@@ -2,12 +2,16 @@ import AssayCore
 import Foundation
 
 /// Seed 002: a client from an API, with name, age and email rules.
-struct Client: Decodable, Validatable {
-    var name: String
-    var age: Int
-    var email: String
+public struct Client: Decodable, Validatable, Sendable {
+    /// The name.
+    public var name: String
+    /// The age in years.
+    public var age: Int
+    /// The email address.
+    public var email: String
 
-    static let validation: Validation<Client> = [
+    /// The rules.
+    public static let validation: Validation<Client> = [
         .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespacesAndNewlines) },
         .property(\.name, "name", .length(2...100), .charset(.letters + .marks + .spaces)),
         .property(\.age, "age", .range(1...150)),
@@ -16,12 +20,16 @@ struct Client: Decodable, Validatable {
 }
 
 /// Seed 000: an NBA player; name not empty and age in [16, 50], checked before insert and update.
-struct Player: Decodable, Validatable {
-    var name: String
-    var age: Int?
-    var team: String?
+public struct Player: Decodable, Validatable, Sendable {
+    /// The name.
+    public var name: String
+    /// The age in years.
+    public var age: Int?
+    /// The team, if any.
+    public var team: String?
 
-    static let validation: Validation<Player> = [
+    /// The rules.
+    public static let validation: Validation<Player> = [
         .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespaces) },
         .property(
             \.name, "name", on: [.insert, .update],
@@ -40,19 +48,25 @@ struct Player: Decodable, Validatable {
             ])),
     ]
 
-    var validationObject: ObjectReference? { ObjectReference(entity: "Player", id: name) }
+    /// The player, by name, in issues.
+    public var validationObject: ObjectReference? { ObjectReference(entity: "Player", id: name) }
 }
 
 /// Seed 001: a person; nobody under 16 may hold a driving licence, and a birthday lies between
 /// 1900 and today.
-struct Person: Decodable, Validatable {
-    var name: String
-    var birthday: Date
-    var hasDrivingLicense: Bool
+public struct Person: Decodable, Validatable, Sendable {
+    /// The name.
+    public var name: String
+    /// The date of birth.
+    public var birthday: Date
+    /// Whether the person holds a driving licence.
+    public var hasDrivingLicense: Bool
 
-    static let earliestBirthday = Date(timeIntervalSince1970: -2_208_988_800)  // 1900-01-01
+    /// The earliest birthday accepted.
+    public static let earliestBirthday = Date(timeIntervalSince1970: -2_208_988_800)  // 1900-01-01
 
-    static let validation: Validation<Person> = [
+    /// The rules.
+    public static let validation: Validation<Person> = [
         .property(
             \.birthday, "birthday", .range(earliestBirthday...),
             .custom("notInFuture", message: "{subject} must not be in the future") { $0 <= Date.now }),

@@ -1,0 +1,224 @@
+import AssayCore
+import AssayJSON
+import Foundation
+
+/// A value decoded and validated, with the warnings found on the way: lax conversions, dropped
+/// elements of lossy collections, unknown keys (by policy) and rules of warning severity.
+public struct Decoded<Value> {
+    /// The valid, normalised value.
+    public var value: Value
+    /// The warnings, in the order they were found.
+    public var warnings: [ValidationIssue]
+
+    /// Makes a result.
+    public init(value: Value, warnings: [ValidationIssue]) {
+        self.value = value
+        self.warnings = warnings
+    }
+}
+
+extension Decoded: Sendable where Value: Sendable {}
+
+/// The root of a validated decode: keeps the aggregate error of the value instead of letting the
+/// decoder wrap it.
+struct ValidatedRoot<Value: Decodable>: Decodable {
+    let result: Result<Value, ValidationError>
+
+    init(from decoder: any Decoder) throws {
+        do {
+            result = .success(try Value(from: decoder))
+        } catch {
+            var collector = IssueCollector(policy: ValidatedDecoding.policy(of: decoder))
+            collector.fail(error, at: IssueCollector.path(of: decoder), expected: "\(Value.self)")
+            result = .failure(collector.aggregate())
+        }
+    }
+}
+
+/// The root of a validated decode of an array: every element is decoded, every failure collected.
+struct ValidatedElements<Element: Decodable>: Decodable {
+    let result: Result<[Element], ValidationError>
+
+    init(from decoder: any Decoder) throws {
+        var collector = IssueCollector(policy: ValidatedDecoding.policy(of: decoder))
+        let path = IssueCollector.path(of: decoder)
+        do {
+            var container = try decoder.unkeyedContainer()
+            let elements: [Element]? = collector.decodeElements(&container, at: path, lossy: false)
+            if let elements, !collector.failed {
+                ValidatedDecoding.sink(of: decoder)?.add(collector.issues)
+                result = .success(elements)
+                return
+            }
+        } catch {
+            collector.fail(error, at: path, expected: "\([Element].self)")
+        }
+        result = .failure(collector.aggregate())
+    }
+}
+
+extension JSONValueDecoder {
+    /// Decodes and validates a value from UTF-8 JSON: every problem in the payload at once.
+    ///
+    /// ```swift
+    /// do {
+    ///     let clients = try JSONValueDecoder().decodeValidated([Client].self, from: bytes).value
+    /// } catch {
+    ///     for issue in error.issues { print(issue.path.jsonPointer, issue.message) }  // /1/age …
+    /// }
+    /// ```
+    ///
+    /// Types declared with `@Validatable` (or conforming to ``ValidatedValue``) report every bad field,
+    /// nested models and array elements included; issues carry `line` and `column` parameters. In
+    /// lax mode (`CoercionMode.lax`) each conversion is a warning of the result.
+    ///
+    /// - Throws: `ValidationError` with every issue; input that is not JSON is one
+    ///   `IssueCode.malformed` issue.
+    public func decodeValidated<T: Decodable>(
+        _ type: T.Type, from bytes: [UInt8], policy: ValidatedDecodingPolicy = .default
+    ) throws(ValidationError) -> Decoded<T> {
+        try run(ValidatedRoot<T>.self, from: bytes, policy: policy) { $0.result }
+    }
+
+    /// Decodes and validates an array from UTF-8 JSON, element by element: every bad element is
+    /// reported, not only the first.
+    ///
+    /// - Throws: `ValidationError` with every issue.
+    public func decodeValidated<Element: Decodable>(
+        _ type: [Element].Type, from bytes: [UInt8], policy: ValidatedDecodingPolicy = .default
+    ) throws(ValidationError) -> Decoded<[Element]> {
+        try run(ValidatedElements<Element>.self, from: bytes, policy: policy) { $0.result }
+    }
+
+    /// Decodes and validates a value from UTF-8 JSON in `data`.
+    ///
+    /// - Throws: `ValidationError` with every issue.
+    public func decodeValidated<T: Decodable>(
+        _ type: T.Type, from data: Data, policy: ValidatedDecodingPolicy = .default
+    ) throws(ValidationError) -> Decoded<T> {
+        try decodeValidated(type, from: [UInt8](data), policy: policy)
+    }
+
+    /// Decodes and validates an array from UTF-8 JSON in `data`.
+    ///
+    /// - Throws: `ValidationError` with every issue.
+    public func decodeValidated<Element: Decodable>(
+        _ type: [Element].Type, from data: Data, policy: ValidatedDecodingPolicy = .default
+    ) throws(ValidationError) -> Decoded<[Element]> {
+        try decodeValidated(type, from: [UInt8](data), policy: policy)
+    }
+
+    private func run<Root: Decodable, Value>(
+        _ root: Root.Type, from bytes: [UInt8], policy: ValidatedDecodingPolicy,
+        _ result: (Root) -> Result<Value, ValidationError>
+    ) throws(ValidationError) -> Decoded<Value> {
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(parsing: bytes, options: parserOptions)
+        } catch {
+            var context = RuleContext(phase: .decode)
+            context.report(
+                .malformed,
+                parameters: [
+                    "detail": .string(error.detail), "line": .integer(error.line), "column": .integer(error.column),
+                ])
+            throw ValidationError(context.issues)
+        }
+        var decoder = self
+        let sink = WarningSink()
+        decoder.userInfo[ValidatedDecoding.policyKey] = policy
+        decoder.userInfo[ValidatedDecoding.warningsKey] = sink
+        let decoded: (value: Root, coercions: [ValidationIssue])
+        do {
+            decoded = try decoder.decodeReportingCoercions(Root.self, from: document)
+        } catch {
+            throw ValidationError(error.issue)
+        }
+        switch result(decoded.value) {
+        case .success(let value):
+            return Decoded(value: value, warnings: locate(decoded.coercions + sink.warnings, in: document))
+        case .failure(let error):
+            var located = ValidationError(locate(error.issues, in: document), limit: error.limit)
+            if error.isTruncated { located.markTruncated() }
+            throw located
+        }
+    }
+
+    /// Adds the line and column of each issue's value in the input, as parameters.
+    private func locate(_ issues: [ValidationIssue], in document: JSONDocument) -> [ValidationIssue] {
+        issues.map { issue in
+            guard issue.parameters["line"] == nil,
+                let location = document.location(
+                    of: issue.path.components.map { component -> JSONPathComponent in
+                        switch component {
+                        case .key(let key): return .key(key)
+                        case .index(let index): return .index(index)
+                        }
+                    })
+            else { return issue }
+            var located = issue
+            located.parameters["line"] = .integer(location.line)
+            located.parameters["column"] = .integer(location.column)
+            return located
+        }
+    }
+}
+
+extension JSONDecoder {
+    /// Decodes and validates a value with Foundation's decoder, configured as this one: every problem
+    /// in the payload at once (see `decodeValidated(_:from:policy:)`).
+    ///
+    /// - Throws: `ValidationError` with every issue; input that is not JSON is one
+    ///   `IssueCode.malformed` issue.
+    public func decodeValidated<T: Decodable>(
+        _ type: T.Type, from data: Data, policy: ValidatedDecodingPolicy = .default
+    ) throws(ValidationError) -> Decoded<T> {
+        try run(ValidatedRoot<T>.self, from: data, policy: policy) { $0.result }
+    }
+
+    /// Decodes and validates an array with Foundation's decoder, element by element: every bad
+    /// element is reported, not only the first.
+    ///
+    /// - Throws: `ValidationError` with every issue.
+    public func decodeValidated<Element: Decodable>(
+        _ type: [Element].Type, from data: Data, policy: ValidatedDecodingPolicy = .default
+    ) throws(ValidationError) -> Decoded<[Element]> {
+        try run(ValidatedElements<Element>.self, from: data, policy: policy) { $0.result }
+    }
+
+    private func run<Root: Decodable, Value>(
+        _ root: Root.Type, from data: Data, policy: ValidatedDecodingPolicy,
+        _ result: (Root) -> Result<Value, ValidationError>
+    ) throws(ValidationError) -> Decoded<Value> {
+        // A decoder of our own: `userInfo` of a shared one must not change under other threads.
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = dateDecodingStrategy
+        decoder.dataDecodingStrategy = dataDecodingStrategy
+        decoder.nonConformingFloatDecodingStrategy = nonConformingFloatDecodingStrategy
+        decoder.keyDecodingStrategy = keyDecodingStrategy
+        decoder.allowsJSON5 = allowsJSON5
+        decoder.assumesTopLevelDictionary = assumesTopLevelDictionary
+        let sink = WarningSink()
+        var info = userInfo
+        info[ValidatedDecoding.policyKey] = policy
+        info[ValidatedDecoding.warningsKey] = sink
+        decoder.userInfo = info
+        let root: Root
+        do {
+            root = try decoder.decode(Root.self, from: data)
+        } catch {
+            // Only input that is not JSON gets here: the roots catch everything else.
+            var context = RuleContext(phase: .decode)
+            var detail = String(describing: error)
+            if case DecodingError.dataCorrupted(let context) = error {
+                detail = context.underlyingError.map { String(describing: $0) } ?? context.debugDescription
+            }
+            context.report(.malformed, parameters: ["detail": .string(detail)])
+            throw ValidationError(context.issues)
+        }
+        switch result(root) {
+        case .success(let value): return Decoded(value: value, warnings: sink.warnings)
+        case .failure(let error): throw error
+        }
+    }
+}

@@ -1,0 +1,375 @@
+import AssayCore
+import AssayJSON
+
+/// Decodes the fields of one model and collects every failure instead of stopping at the first:
+/// wrong types, missing keys, `null`s, failures of nested models and of array elements, unknown keys
+/// (by policy) and, once the fields are read, the model's own rules.
+///
+/// `@Validatable` writes the `init(from:)` that uses it; write one by hand the same way:
+///
+/// ```swift
+/// init(from decoder: any Decoder) throws {
+///     var fields = try FieldDecoder<Self, CodingKeys>(decoder)
+///     let name = fields.decode(String.self, forKey: .name)
+///     let age = fields.decode(Int.self, forKey: .age)
+///     guard let name, let age, fields.isComplete else {
+///         throw fields.failure(checking: [DecodedField("name", name), DecodedField("age", age)])
+///     }
+///     self.name = name
+///     self.age = age
+///     self = try fields.validated(self)
+/// }
+/// ```
+///
+/// Every issue carries its full path from the root of the payload (`/1/age`, coding path
+/// `[1].age`). The error thrown is one `ValidationError` holding them all, capped by
+/// ``ValidatedDecodingPolicy/maximumIssues``.
+public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
+    /// The container the fields are read from.
+    public let container: KeyedDecodingContainer<Key>
+    /// The path of the model in the payload.
+    public let path: IssuePath
+    let sink: WarningSink?
+    var collector: IssueCollector
+    /// For lossy arrays that dropped elements: the input index of each kept element, by key, so
+    /// issues of the array's rules name the element's place in the input.
+    var keptIndices: [String: [Int]] = [:]
+
+    /// Opens the model's container (a value that is not an object, or `null`, throws at once) and
+    /// checks its keys against `Key`, as the policy says.
+    ///
+    /// - Throws: `ValidationError` when `decoder` holds no object.
+    public init(_ decoder: any Decoder) throws(ValidationError) {
+        let path = IssueCollector.path(of: decoder)
+        do {
+            container = try decoder.container(keyedBy: Key.self)
+        } catch {
+            throw ValidationError(IssueCollector.issues(from: error, at: path, expected: "\(Model.self)"))
+        }
+        self.path = path
+        collector = IssueCollector(policy: ValidatedDecoding.policy(of: decoder))
+        sink = ValidatedDecoding.sink(of: decoder)
+        let policy = collector.policy
+        guard policy.unknownKeys != .ignore else { return }
+        let isKnown = { (name: String) in Key(stringValue: name) != nil }
+        let unknown =
+            AssayJSON.unknownKeys(of: decoder, isKnown: isKnown)
+            ?? ((try? decoder.container(keyedBy: AnyKey.self))?.allKeys.map(\.stringValue).filter { !isKnown($0) }
+                ?? [])
+        for key in unknown {
+            var context = RuleContext(path: path.appending(key: key), phase: .decode)
+            context.report(
+                .unknownKey, parameters: ["key": .string(key)],
+                severity: policy.unknownKeys == .reject ? .error : .warning)
+            collector.record(context.issues)
+        }
+    }
+
+    /// Whether every field decoded and no error was found so far.
+    public var isComplete: Bool { !collector.failed }
+
+    /// Decodes a required field; `nil` when it failed (the failure is recorded).
+    public mutating func decode<T: Decodable>(_ type: T.Type, forKey key: Key) -> T? {
+        guard !collector.truncated else { return nil }
+        do {
+            let value = try container.decode(T.self, forKey: key)
+            return value
+        } catch {
+            fail(error, key: key, expected: "\(T.self)")
+            return nil
+        }
+    }
+
+    /// Decodes a field with a default: a missing key takes `defaultValue`; a present one must decode.
+    public mutating func decode<T: Decodable>(
+        _ type: T.Type, forKey key: Key, default defaultValue: @autoclosure () -> T
+    )
+        -> T?
+    {
+        guard container.contains(key) else {
+            let value = defaultValue()
+            return value
+        }
+        return decode(type, forKey: key)
+    }
+
+    /// Decodes an optional field: a missing key and `null` are `nil`; anything else must decode.
+    /// The result is `nil` when it failed, `.some(nil)` when absent.
+    public mutating func decode<T: Decodable>(_ type: T?.Type, forKey key: Key) -> T?? {
+        guard !collector.truncated else { return nil }
+        do {
+            let value = try container.decodeIfPresent(T.self, forKey: key)
+            return .some(value)
+        } catch {
+            fail(error, key: key, expected: "\(T.self)")
+            return nil
+        }
+    }
+
+    /// Decodes an optional field whose key must be present, `null` allowed (`@Required`): a missing key
+    /// is `IssueCode.missing`.
+    public mutating func decode<T: Decodable>(_ type: T?.Type, forKey key: Key, required: Bool) -> T?? {
+        guard required, !collector.truncated, !container.contains(key) else { return decode(type, forKey: key) }
+        var context = RuleContext(path: fieldPath(key), phase: .decode)
+        context.report(.missing, parameters: ["expected": .string("\(T.self) or null")])
+        collector.record(context.issues)
+        return nil
+    }
+
+    /// Decodes an array field element by element, so every bad element is reported; with `lossy`
+    /// (or the policy's ``ValidatedDecodingPolicy/lossyCollections``) bad elements are dropped and
+    /// reported as warnings.
+    public mutating func decode<E: Decodable>(_ type: [E].Type, forKey key: Key) -> [E]? {
+        decode(type, forKey: key, lossy: false)
+    }
+
+    /// Decodes an array field element by element; `lossy` drops bad elements, reporting them as
+    /// warnings.
+    public mutating func decode<E: Decodable>(_ type: [E].Type, forKey key: Key, lossy: Bool) -> [E]? {
+        guard !collector.truncated else { return nil }
+        let elements: [E]?
+        do {
+            var nested = try container.nestedUnkeyedContainer(forKey: key)
+            var kept: [Int]? = nil
+            elements = collector.decodeElements(&nested, at: fieldPath(key), lossy: lossy, kept: &kept)
+            if let kept { keptIndices[key.stringValue] = kept }
+        } catch {
+            fail(error, key: key, expected: "\([E].self)")
+            return nil
+        }
+        return elements
+    }
+
+    /// Decodes an array field with a default, element by element: a missing key takes `defaultValue`.
+    public mutating func decode<E: Decodable>(
+        _ type: [E].Type, forKey key: Key, default defaultValue: @autoclosure () -> [E]
+    ) -> [E]? {
+        decode(type, forKey: key, lossy: false, default: defaultValue())
+    }
+
+    /// Decodes an array field with a default, element by element; `lossy` drops bad elements.
+    public mutating func decode<E: Decodable>(
+        _ type: [E].Type, forKey key: Key, lossy: Bool, default defaultValue: @autoclosure () -> [E]
+    ) -> [E]? {
+        guard container.contains(key) else {
+            let value = defaultValue()
+            return value
+        }
+        return decode(type, forKey: key, lossy: lossy)
+    }
+
+    /// Decodes an optional array field element by element: a missing key and `null` are `nil`.
+    public mutating func decode<E: Decodable>(_ type: [E]?.Type, forKey key: Key) -> [E]?? {
+        decode(type, forKey: key, lossy: false)
+    }
+
+    /// Decodes an optional array field element by element whose key must be present (`@Required`).
+    public mutating func decode<E: Decodable>(_ type: [E]?.Type, forKey key: Key, required: Bool) -> [E]?? {
+        decode(type, forKey: key, lossy: false, required: required)
+    }
+
+    /// Decodes an optional array field element by element whose key must be present (`@Required`);
+    /// `lossy` drops bad elements.
+    public mutating func decode<E: Decodable>(_ type: [E]?.Type, forKey key: Key, lossy: Bool, required: Bool)
+        -> [E]??
+    {
+        guard required, !collector.truncated, !container.contains(key) else {
+            return decode(type, forKey: key, lossy: lossy)
+        }
+        var context = RuleContext(path: fieldPath(key), phase: .decode)
+        context.report(.missing, parameters: ["expected": .string("\([E].self) or null")])
+        collector.record(context.issues)
+        return nil
+    }
+
+    /// Decodes an optional array field element by element; `lossy` drops bad elements.
+    public mutating func decode<E: Decodable>(_ type: [E]?.Type, forKey key: Key, lossy: Bool) -> [E]?? {
+        guard !collector.truncated else { return nil }
+        let present: Bool
+        do {
+            present = try container.contains(key) && !container.decodeNil(forKey: key)
+        } catch {
+            fail(error, key: key, expected: "\([E].self)")
+            return nil
+        }
+        guard present else {
+            return .some(nil)
+        }
+        guard let elements = decode([E].self, forKey: key, lossy: lossy) else { return nil }
+        return .some(elements)
+    }
+
+    /// The error to throw when a field did not decode: every failure so far, plus the rule issues of
+    /// the fields that did decode (`fields`: each field's key and decoded value, `nil` if it failed).
+    public mutating func failure(checking fields: [DecodedField] = []) -> ValidationError {
+        if !collector.truncated {
+            for field in fields {
+                guard let value = field.value else { continue }
+                let result = Model.validation.runValue(value, keyPath: nil, key: field.key, operation: nil, path: path)
+                collector.record(inputIndexed(result.issues))
+            }
+        }
+        return collector.aggregate()
+    }
+
+    /// Runs the model's rules (normalisers, property rules, nested models, object checks) on the
+    /// decoded value, and returns it normalised, or throws every issue found while decoding and
+    /// checking it. Warnings of a valid value go to the decoder's ``WarningSink``.
+    ///
+    /// - Throws: `ValidationError` when any issue is an error.
+    public mutating func validated(_ model: Model) throws(ValidationError) -> Model {
+        // Nested models checked themselves while decoding.
+        let result = Model.validation.run(on: model, operation: nil, object: nil, path: path, includingNested: false)
+        collector.record(inputIndexed(result.issues))
+        guard !collector.failed else { throw collector.aggregate() }
+        sink?.add(collector.issues)
+        return result.model
+    }
+
+    // MARK: Collecting
+
+    func fieldPath(_ key: Key) -> IssuePath {
+        path.appending(key: key.stringValue)
+    }
+
+    /// The issues with indices into lossy arrays that dropped elements turned into input indices.
+    func inputIndexed(_ issues: [ValidationIssue]) -> [ValidationIssue] {
+        guard !keptIndices.isEmpty else { return issues }
+        let depth = path.components.count
+        return issues.map { issue in
+            let components = issue.path.components
+            guard components.count > depth + 1, case .key(let key) = components[depth],
+                let kept = keptIndices[key], case .index(let index) = components[depth + 1], index < kept.count
+            else { return issue }
+            var moved = issue
+            moved.path.components[depth + 1] = .index(kept[index])
+            return moved
+        }
+    }
+
+    mutating func fail(_ error: any Error, key: Key, expected: String) {
+        collector.fail(error, at: fieldPath(key), expected: expected)
+    }
+
+}
+
+/// One field's key and decoded value, for checking its rules when its model did not decode.
+public struct DecodedField {
+    let key: String
+    let value: Any?
+
+    /// A field: `value` is `nil` when it did not decode.
+    public init<T>(_ key: String, _ value: T?) {
+        self.key = key
+        self.value = value.map { $0 as Any }
+    }
+}
+
+/// The issues of one model or array being decoded, and whether decoding must stop.
+struct IssueCollector {
+    let policy: ValidatedDecodingPolicy
+    var issues: [ValidationIssue] = []
+    var failed = false
+    var truncated = false
+
+    init(policy: ValidatedDecodingPolicy) { self.policy = policy }
+
+    mutating func fail(_ error: any Error, at path: IssuePath, expected: String) {
+        let found = IssueCollector.issues(from: error, at: path, expected: expected)
+        if let aggregate = error as? ValidationError, aggregate.isTruncated { truncated = true }
+        record(found)
+        failed = true
+    }
+
+    mutating func record(_ found: [ValidationIssue]) {
+        guard !found.isEmpty else { return }
+        issues.append(contentsOf: found)
+        if found.contains(where: { $0.severity == .error }) { failed = true }
+        if issues.count > policy.maximumIssues { truncated = true }
+    }
+
+    func aggregate() -> ValidationError {
+        var error = ValidationError(issues, limit: policy.maximumIssues)
+        // A nested aggregate that was cut short cuts this one short too.
+        if truncated { error.markTruncated() }
+        return error
+    }
+
+    /// Decodes the elements of `container` one by one; returns `nil` when one failed (not lossy).
+    mutating func decodeElements<E: Decodable>(
+        _ container: inout any UnkeyedDecodingContainer, at path: IssuePath, lossy: Bool
+    ) -> [E]? {
+        var kept: [Int]? = nil
+        return decodeElements(&container, at: path, lossy: lossy, kept: &kept)
+    }
+
+    /// ``decodeElements(_:at:lossy:)``; when elements were dropped, `kept` is the input index of each
+    /// element kept.
+    mutating func decodeElements<E: Decodable>(
+        _ container: inout any UnkeyedDecodingContainer, at path: IssuePath, lossy: Bool, kept: inout [Int]?
+    ) -> [E]? {
+        var elements: [E] = []
+        var indices: [Int] = []
+        var dropped = false
+        if let count = container.count { elements.reserveCapacity(min(count, 1 << 16)) }
+        var elementFailed = false
+        while !container.isAtEnd && !truncated {
+            let index = container.currentIndex
+            do {
+                elements.append(try container.decode(E.self))
+                indices.append(index)
+            } catch {
+                dropped = true
+                var found = IssueCollector.issues(from: error, at: path.appending(index: index), expected: "\(E.self)")
+                if let aggregate = error as? ValidationError, aggregate.isTruncated { truncated = true }
+                if lossy || policy.lossyCollections {
+                    for position in found.indices { found[position].severity = .warning }
+                } else {
+                    elementFailed = true
+                }
+                record(found)
+                // Some decoders leave the index on a failed element: step over it.
+                if container.currentIndex == index {
+                    _ = try? container.decode(SkippedValue.self)
+                    if container.currentIndex == index { break }
+                }
+            }
+        }
+        if dropped { kept = indices }
+        return elementFailed ? nil : elements
+    }
+
+    static func path(of decoder: any Decoder) -> IssuePath {
+        jsonPath(of: decoder) ?? IssuePath(codingPath: decoder.codingPath)
+    }
+
+    /// The issues an error thrown while decoding stands for: a nested aggregate's own issues
+    /// (already located), a decoding error at its path, or another error at `path`.
+    static func issues(from error: any Error, at path: IssuePath, expected: String) -> [ValidationIssue] {
+        if let aggregate = error as? ValidationError { return aggregate.issues }
+        if var issue = decodingIssue(from: error) {
+            // Foundation's paths use coding keys; they name the same places as the JSON keys but
+            // for key strategies, so keep the JSON path when ours is longer (more precise).
+            if issue.path.components.count < path.components.count { issue.path = path }
+            issue.phase = .decode
+            return [issue]
+        }
+        var context = RuleContext(path: path, phase: .decode)
+        context.report(
+            .custom("decoding"), parameters: ["expected": .string(expected)],
+            message: MessageTemplate(String(describing: error)))
+        return context.issues
+    }
+}
+
+/// A value that decodes from anything, to step over a failed array element.
+struct SkippedValue: Decodable {
+    init(from decoder: any Decoder) throws {}
+}
+
+extension IssuePath {
+    /// The path of a coding path: integer keys are indices, others keys.
+    init(codingPath: [any CodingKey]) {
+        self.init(codingPath.map { key in key.intValue.map { .index($0) } ?? .key(key.stringValue) })
+    }
+}

@@ -1,0 +1,268 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// The errors `@Validatable` and its attributes report at compile time.
+enum AssayDiagnostic: DiagnosticMessage {
+    case notAStruct
+    case generic
+    case missingType(String)
+    case lossyNotArray(String)
+    case checkNotStatic(String)
+    case ruleDoesNotFit(rule: String, needs: [RuleFamily], property: String, type: String)
+    case decodingInitDeclared
+    case requiredNotOptional(String)
+
+    var message: String {
+        switch self {
+        case .notAStruct:
+            return "@Validatable applies to structs: validation returns a normalised copy of the value"
+        case .generic:
+            return "@Validatable does not support generic types; declare the rules of each specialisation"
+        case .missingType(let name):
+            return "'\(name)' needs an explicit type (e.g. 'var \(name): String') for @Validatable to decode it"
+        case .lossyNotArray(let name):
+            return "@Lossy applies to arrays; '\(name)' is not an array"
+        case .checkNotStatic(let name):
+            return
+                "@Check applies to static functions '(Self, inout RuleContext) -> Void'; make '\(name)' static"
+        case .ruleDoesNotFit(let rule, let needs, let property, let type):
+            let kinds = needs.map(\.description).joined(separator: " or ")
+            return "'.\(rule)' checks \(kinds), but '\(property)' is '\(type)'"
+        case .requiredNotOptional(let name):
+            return "@Required applies to optionals (a key present with null); '\(name)' is required already"
+        case .decodingInitDeclared:
+            return
+                "@Validatable writes init(from:) to collect every decoding failure; this type declares its own, so decoding will not be validated"
+        }
+    }
+
+    var diagnosticID: MessageID {
+        let name: String
+        switch self {
+        case .notAStruct: name = "notAStruct"
+        case .generic: name = "generic"
+        case .missingType: name = "missingType"
+        case .lossyNotArray: name = "lossyNotArray"
+        case .checkNotStatic: name = "checkNotStatic"
+        case .ruleDoesNotFit: name = "ruleDoesNotFit"
+        case .decodingInitDeclared: name = "decodingInitDeclared"
+        case .requiredNotOptional: name = "requiredNotOptional"
+        }
+        return MessageID(domain: "Assay", id: name)
+    }
+
+    var severity: DiagnosticSeverity {
+        if case .decodingInitDeclared = self { return .warning }
+        return .error
+    }
+}
+
+/// `@Validatable`: the rules written on a struct's properties become its `validation`; decoding
+/// collects every failure; the type exports its JSON Schema.
+public struct ValidatableMacro: MemberMacro, ExtensionMacro {
+    static func description(
+        of declaration: some DeclGroupSyntax, attribute: AttributeSyntax, in context: some MacroExpansionContext
+    ) -> ModelDescription? {
+        guard let structure = declaration.as(StructDeclSyntax.self) else {
+            context.diagnose(Diagnostic(node: Syntax(attribute), message: AssayDiagnostic.notAStruct))
+            return nil
+        }
+        if structure.genericParameterClause != nil {
+            context.diagnose(Diagnostic(node: Syntax(attribute), message: AssayDiagnostic.generic))
+            return nil
+        }
+        return ModelDescription(structure)
+    }
+
+    /// Adds `CodingKeys` (unless declared), `validation` and `jsonSchema(in:)`.
+    public static func expansion(
+        of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let model = description(of: declaration, attribute: node, in: context) else { return [] }
+        // Diagnostics are reported once, here (the extension role reads the same description).
+        for diagnostic in model.diagnostics { context.diagnose(diagnostic) }
+        if model.declaresDecodingInit {
+            context.diagnose(Diagnostic(node: Syntax(node), message: AssayDiagnostic.decodingInitDeclared))
+        }
+        guard model.diagnostics.isEmpty else { return [] }
+        var members: [DeclSyntax] = []
+        if !model.declaresCodingKeys {
+            let cases = model.properties.map { property in
+                property.hasCustomKey
+                    ? "case \(property.name) = \(StringLiteralExprSyntax(content: property.key))"
+                    : "case \(property.name)"
+            }
+            let body = cases.isEmpty ? "" : cases.joined(separator: "\n")
+            members.append(
+                """
+                enum CodingKeys: String, CodingKey, CaseIterable {
+                \(raw: body)
+                }
+                """)
+        }
+        members.append(validationDeclaration(model))
+        members.append(schemaDeclaration(model))
+        return members
+    }
+
+    static func key(_ property: ModelDescription.Property) -> String {
+        "CodingKeys.\(property.name).stringValue"
+    }
+
+    static func validationDeclaration(_ model: ModelDescription) -> DeclSyntax {
+        var entries: [String] = []
+        let type = model.typeName
+        for property in model.properties {
+            let keyPath = "\\\(type).\(property.name)"
+            for attribute in property.normalizers {
+                for argument in arguments(of: attribute) {
+                    entries.append(
+                        ".normalize(\(keyPath), \(key(property)), \(argument.expression.trimmedDescription))")
+                }
+            }
+            for attribute in property.rules {
+                let all = arguments(of: attribute)
+                let rules = all.filter { $0.label == nil }.map { $0.expression.trimmedDescription }
+                var options = ""
+                if let label = all.first(where: { $0.label?.text == "label" }) {
+                    options += ", label: \(label.expression.trimmedDescription)"
+                }
+                if let operations = all.first(where: { $0.label?.text == "on" }) {
+                    options += ", on: \(operations.expression.trimmedDescription)"
+                }
+                let list = rules.isEmpty ? "" : ", " + rules.joined(separator: ", ")
+                entries.append(".property(\(keyPath), \(key(property))\(options)\(list))")
+            }
+            if !TypeShape(property.type).isPlainValue {
+                entries.append(".member(\(keyPath), \(key(property)))")
+            }
+        }
+        for check in model.checks {
+            let all = arguments(of: check.attribute)
+            var options = ""
+            if let operations = all.first(where: { $0.label?.text == "on" }) {
+                options += ", on: \(operations.expression.trimmedDescription)"
+            }
+            if let condition = all.first(where: { $0.label?.text == "when" }) {
+                options += ", when: \(condition.expression.trimmedDescription)"
+            }
+            entries.append(
+                ".check(\(StringLiteralExprSyntax(content: check.name))\(options)) { \(type).\(check.name)($0, &$1) }")
+        }
+        let list = entries.isEmpty ? "" : "\n" + entries.map { "    " + $0 }.joined(separator: ",\n") + ",\n"
+        let extra = model.declaresAdditionalRules ? " + \(type).additionalRules.rules" : ""
+        return """
+            \(raw: model.access)static let validation: AssayCore.Validation<\(raw: type)> = AssayCore.Validation([\(raw: list)]\(raw: extra))
+            """
+    }
+
+    static func schemaDeclaration(_ model: ModelDescription) -> DeclSyntax {
+        let properties = model.properties.map { property in
+            let required = (!property.isOptional && property.defaultValue == nil) || property.mustBePresent
+            return "(\(key(property)), (\(property.type.trimmedDescription)).self, \(required))"
+        }
+        let list =
+            properties.isEmpty ? "" : "\n" + properties.map { "        " + $0 }.joined(separator: ",\n") + ",\n    "
+        return """
+            \(raw: model.access)static func jsonSchema(in exporter: inout AssayCodable.JSONSchemaExporter) -> AssayJSON.JSONValue {
+                exporter.model(\(raw: model.typeName).self, properties: [\(raw: list)])
+            }
+            """
+    }
+
+    static func arguments(of attribute: AttributeSyntax) -> [LabeledExprSyntax] {
+        guard case .argumentList(let arguments) = attribute.arguments else { return [] }
+        return Array(arguments)
+    }
+
+    /// Adds the conformances and the collecting `init(from:)` (unless declared).
+    public static func expansion(
+        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard let structure = declaration.as(StructDeclSyntax.self), structure.genericParameterClause == nil else {
+            return []
+        }
+        let model = ModelDescription(structure)
+        guard model.diagnostics.isEmpty else { return [] }
+        // The compiler lists the protocols the type does not conform to yet.
+        let wanted = protocols.map(\.trimmedDescription)
+        var body = ""
+        if !model.declaresDecodingInit {
+            body = decodingInitializer(model)
+        }
+        let clause = wanted.isEmpty ? "" : ": " + wanted.joined(separator: ", ")
+        let declaration: DeclSyntax = """
+            extension \(type.trimmed)\(raw: clause) {
+            \(raw: body)
+            }
+            """
+        return [declaration.cast(ExtensionDeclSyntax.self)]
+    }
+
+    static func decodingInitializer(_ model: ModelDescription) -> String {
+        var lines: [String] = []
+        lines.append("var _assayFields = try AssayCodable.FieldDecoder<\(model.typeName), CodingKeys>(decoder)")
+        for property in model.properties {
+            let shape = TypeShape(property.type)
+            let local = "_assay_\(property.name)"
+            let lossy = property.isLossy ? ", lossy: true" : ""
+            let call: String
+            if let defaultValue = property.defaultValue, !property.isOptional {
+                call =
+                    "_assayFields.decode((\(property.type.trimmedDescription)).self, forKey: .\(property.name)\(lossy), default: \(defaultValue.trimmedDescription))"
+            } else if shape.isOptional, let wrapped = shape.wrapped {
+                let present = property.mustBePresent ? ", required: true" : ""
+                call =
+                    "_assayFields.decode((\(wrapped.trimmedDescription))?.self, forKey: .\(property.name)\(lossy)\(present))"
+            } else {
+                call =
+                    "_assayFields.decode((\(property.type.trimmedDescription)).self, forKey: .\(property.name)\(lossy))"
+            }
+            lines.append("let \(local) = \(call)")
+        }
+        let bound = model.properties.map { "let _assay_\($0.name)" } + ["_assayFields.isComplete"]
+        let checked = model.properties.map {
+            "        AssayCodable.DecodedField(CodingKeys.\($0.name).stringValue, _assay_\($0.name)),"
+        }
+        let failure =
+            checked.isEmpty
+            ? "_assayFields.failure()"
+            : "_assayFields.failure(checking: [\n" + checked.joined(separator: "\n") + "\n    ])"
+        lines.append("guard \(bound.joined(separator: ", ")) else {\n    throw \(failure)\n}")
+        for property in model.properties {
+            lines.append("self.\(property.name) = _assay_\(property.name)")
+        }
+        // Normalisers rewrite `var`s only: copy those back from the checked value.
+        let variables = model.properties.filter(\.isVariable)
+        if variables.isEmpty {
+            lines.append("_ = try _assayFields.validated(self)")
+        } else {
+            lines.append("let _assayValid = try _assayFields.validated(self)")
+            for property in variables { lines.append("self.\(property.name) = _assayValid.\(property.name)") }
+        }
+        let indented = lines.joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+            .map { "    " + $0 }.joined(separator: "\n")
+        return """
+            \(model.access)init(from decoder: any Decoder) throws {
+            \(indented)
+            }
+            """
+    }
+}
+
+/// The attributes `@Validate`, `@Normalize`, `@Key`, `@Lossy` and `@Check`: markers read by
+/// `@Validatable`; alone they add nothing.
+public struct MarkerMacro: PeerMacro {
+    /// Adds nothing.
+    public static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        []
+    }
+}
