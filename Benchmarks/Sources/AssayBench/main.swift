@@ -1,3 +1,4 @@
+import AssayCodable
 import AssayCore
 import AssayJSON
 import AssaySchema
@@ -13,6 +14,8 @@ let variants = [
     "reader-tape",  // NDJSONReader streaming the file (constant memory) + JSONDocument per line
     "decode",  // JSONValueDecoder into the Client struct
     "foundation-decode",  // Foundation JSONDecoder into the same struct
+    "decode-validated",  // JSONValueDecoder into @Validatable ValidatedClient (the schema's rules), all errors
+    "foundation-decode-validated",  // Foundation JSONDecoder into the same validated type
     "schema-validate",  // AssaySchema on pre-parsed JSONValues: all errors, formats asserted
     "schema-is-valid",  // the same, stopping at the first error (a yes/no answer)
     "parse-schema-validate",  // per line: JSONDocument, then AssaySchema in place (all errors of invalid records)
@@ -47,6 +50,35 @@ struct Client: Decodable {
     let manager_id: String?
 }
 
+/// The benchmark schema's rules, declared on the type (../shared/bench/client.schema.json).
+@Validatable
+struct ValidatedAddress: Decodable {
+    @Validate(.length(1...200)) var street: String
+    @Validate(.length(1...100)) var city: String
+    @Validate(.matches("^[A-Z0-9][A-Z0-9 -]{1,8}[A-Z0-9]$")) var postcode: String
+    @Validate(.oneOf(countries)) var country: String
+}
+
+let countries = [
+    "US", "CA", "MX", "BR", "AR", "CL", "CO", "PE", "GB", "IE", "FR", "DE", "NL", "BE", "LU", "CH", "AT", "IT", "ES",
+    "PT", "DK", "NO", "SE", "FI", "IS", "PL", "CZ", "SK", "HU", "RO", "BG", "GR", "TR", "UA", "IL", "EG", "ZA", "NG",
+    "KE", "MA", "SA", "AE", "IN", "PK", "CN", "JP", "KR", "TW", "TH", "VN", "ID", "PH", "AU", "NZ", "SG",
+]
+
+@Validatable
+struct ValidatedClient: Decodable {
+    @Validate(.uuid) var id: String
+    @Validate(.length(2...100)) var name: String
+    @Validate(.range(0...130)) var age: Int
+    @Validate(.email(), .length(...254)) var email: String
+    var signup: Date
+    var address: ValidatedAddress
+    @Validate(.count(...8), .unique, .each(.length(1...32))) var tags: [String]
+    @Validate(.range(0...100)) var score: Double
+    var active: Bool
+    @Required @Validate(.uuid) var manager_id: String?
+}
+
 func lineRanges(_ bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
     guard let base = bytes.baseAddress else { return [] }
     var ranges: [Range<Int>] = []
@@ -66,6 +98,7 @@ let start = clock.now
 var records = 0
 var checksum = 0
 var failures = 0
+var failedLines: [Int] = []
 var totalBytes = 0
 /// When the per-line loop starts: the Python harness times only this part (lines already in memory).
 var loopStart = start
@@ -114,7 +147,15 @@ if variant == "reader-tape" {
     }
     let decoder = JSONValueDecoder()
     let foundation = JSONDecoder()
-    for line in lines where schema == nil {
+    foundation.dateDecodingStrategy = .iso8601
+    // The schema forbids other keys (additionalProperties: false).
+    let policy = ValidatedDecodingPolicy(unknownKeys: .reject)
+    // With ASSAY_BENCH_FAILURES=PATH, the 0-based indices of the records that failed go to PATH
+    // (untimed use: checking agreement with the ground truth).
+    let listFailures = ProcessInfo.processInfo.environment["ASSAY_BENCH_FAILURES"]
+    for (index, line) in lines.enumerated() where schema == nil {
+        let failuresBefore = failures
+        defer { if listFailures != nil, failures > failuresBefore { failedLines.append(index) } }
         switch variant {
         case "split":
             checksum &+= line.count
@@ -128,6 +169,16 @@ if variant == "reader-tape" {
             }
         case "foundation-decode":
             do { checksum &+= try foundation.decode(Client.self, from: Data(line)).age } catch { failures += 1 }
+        case "decode-validated":
+            do {
+                checksum &+= try decoder.decodeValidated(ValidatedClient.self, from: Array(line), policy: policy).value
+                    .age
+            } catch { failures += 1; checksum &+= error.issues.count }
+        case "foundation-decode-validated":
+            do {
+                checksum &+= try foundation.decodeValidated(ValidatedClient.self, from: Data(line), policy: policy)
+                    .value.age
+            } catch { failures += 1; checksum &+= error.issues.count }
         case "parse-schema-validate":
             do {
                 let result = inPlaceSchema!.validate(try JSONDocument(parsing: line))
@@ -144,6 +195,9 @@ if variant == "reader-tape" {
     }
 }
 let end = clock.now
+if let target = ProcessInfo.processInfo.environment["ASSAY_BENCH_FAILURES"] {
+    try failedLines.map(String.init).joined(separator: "\n").write(toFile: target, atomically: true, encoding: .utf8)
+}
 func toSeconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
