@@ -70,6 +70,17 @@ import Testing
         #expect(customer.issues().map(\.code) == [.blank, .patternMismatch, .patternMismatch])
     }
 
+    @Test func additionalRulesJoinTheAttributes() throws {
+        #expect(Booking(guests: 2, nights: 3).isValid)
+        #expect(Booking(guests: 11, nights: 3).issues().map(\.path.jsonPointer) == ["/guests"])
+        #expect(Booking(guests: 1, nights: 90).issues().map(\.code) == [.custom("tooLong")])
+        let error = try #require(
+            decodingError {
+                try JSONValueDecoder().decodeValidated(Booking.self, from: Array(#"{"guests": 1, "nights": 90}"#.utf8))
+            })
+        #expect(error.issues.map(\.path.jsonPointer) == ["/nights"])
+    }
+
     @Test func invalidPatternFailsLoudlyInsteadOfTrapping() {
         let rule = Rule<String>.matches("([a-z]")
         let issues = rule.issues(for: "abc")

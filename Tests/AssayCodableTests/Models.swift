@@ -102,3 +102,18 @@ struct Person: Codable, Equatable {
         }
     }
 }
+
+/// Attributes plus entries of AssayCore's list form.
+@Validatable
+struct Booking: Codable, Equatable {
+    @Validate(.range(1...10)) var guests: Int
+    var nights: Int
+
+    static let additionalRules: Validation<Booking> = [
+        .check("stayLength") { booking, context in
+            if booking.nights > booking.guests * 30 {
+                context.report(.custom("tooLong"), at: "nights", message: "{subject} is too long a stay")
+            }
+        }
+    ]
+}
