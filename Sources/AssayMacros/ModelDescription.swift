@@ -18,7 +18,6 @@ struct ModelDescription {
         var mustBePresent: Bool
         var rules: [AttributeSyntax]
         var normalizers: [AttributeSyntax]
-        var node: VariableDeclSyntax
     }
 
     struct Check {
@@ -103,7 +102,7 @@ struct ModelDescription {
                 name: name, type: type.trimmed, key: key, hasCustomKey: keyAttribute != nil,
                 isOptional: TypeShape(type).isOptional, defaultValue: binding.initializer?.value.trimmed,
                 isLossy: lossy != nil, isVariable: !isLet, mustBePresent: required != nil, rules: rules,
-                normalizers: normalizers, node: variable)
+                normalizers: normalizers)
             if let required, !TypeShape(type).isOptional {
                 diagnostics.append(
                     Diagnostic(node: Syntax(required), message: AssayDiagnostic.requiredNotOptional(name)))

@@ -147,15 +147,9 @@ extension JSONValueDecoder {
     /// Adds the line and column of each issue's value in the input, as parameters.
     private func locate(_ issues: [ValidationIssue], in document: JSONDocument) -> [ValidationIssue] {
         issues.map { issue in
-            guard issue.parameters["line"] == nil,
-                let location = document.location(
-                    of: issue.path.components.map { component -> JSONPathComponent in
-                        switch component {
-                        case .key(let key): return .key(key)
-                        case .index(let index): return .index(index)
-                        }
-                    })
-            else { return issue }
+            guard issue.parameters["line"] == nil, let location = document.location(of: issue.path) else {
+                return issue
+            }
             var located = issue
             located.parameters["line"] = .integer(location.line)
             located.parameters["column"] = .integer(location.column)

@@ -110,9 +110,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     /// is `IssueCode.missing`.
     public mutating func decode<T: Decodable>(_ type: T?.Type, forKey key: Key, required: Bool) -> T?? {
         guard required, !collector.truncated, !container.contains(key) else { return decode(type, forKey: key) }
-        var context = RuleContext(path: fieldPath(key), phase: .decode)
-        context.report(.missing, parameters: ["expected": .string("\(T.self) or null")])
-        collector.record(context.issues)
+        reportMissing(key, expected: "\(T.self) or null")
         return nil
     }
 
@@ -176,9 +174,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         guard required, !collector.truncated, !container.contains(key) else {
             return decode(type, forKey: key, lossy: lossy)
         }
-        var context = RuleContext(path: fieldPath(key), phase: .decode)
-        context.report(.missing, parameters: ["expected": .string("\([E].self) or null")])
-        collector.record(context.issues)
+        reportMissing(key, expected: "\([E].self) or null")
         return nil
     }
 
@@ -245,6 +241,13 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
             moved.path.components[depth + 1] = .index(kept[index])
             return moved
         }
+    }
+
+    /// Records a key that `@Required` wants present and is not.
+    mutating func reportMissing(_ key: Key, expected: String) {
+        var context = RuleContext(path: fieldPath(key), phase: .decode)
+        context.report(.missing, parameters: ["expected": .string(expected)])
+        collector.record(context.issues)
     }
 
     mutating func fail(_ error: any Error, key: Key, expected: String) {
@@ -365,11 +368,4 @@ struct IssueCollector {
 /// A value that decodes from anything, to step over a failed array element.
 struct SkippedValue: Decodable {
     init(from decoder: any Decoder) throws {}
-}
-
-extension IssuePath {
-    /// The path of a coding path: integer keys are indices, others keys.
-    init(codingPath: [any CodingKey]) {
-        self.init(codingPath.map { key in key.intValue.map { .index($0) } ?? .key(key.stringValue) })
-    }
 }

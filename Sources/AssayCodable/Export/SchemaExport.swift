@@ -44,16 +44,15 @@ public struct JSONSchemaExporter {
             root = definition
             exporter.definitions[name] = nil
         }
-        guard case .object(var document) = root else { return root }
-        var result: JSONObject = ["$schema": "https://json-schema.org/draft/2020-12/schema"]
-        for (key, value) in document { result[key] = value }
-        if !exporter.definitions.isEmpty { result["$defs"] = .object(exporter.definitions) }
-        document = result
+        guard case .object(let schema) = root else { return root }
+        var document: JSONObject = ["$schema": "https://json-schema.org/draft/2020-12/schema"]
+        for (key, value) in schema { document[key] = value }
+        if !exporter.definitions.isEmpty { document["$defs"] = .object(exporter.definitions) }
         return .object(document)
     }
 
     /// The schema of `type`; `{}` (anything) for a type that does not describe itself.
-    public mutating func schema<T>(for type: T.Type) -> JSONValue {
+    public mutating func schema(for type: Any.Type) -> JSONValue {
         if let exportable = type as? any JSONSchemaExportable.Type {
             return exportable.jsonSchema(in: &self)
         }
@@ -79,7 +78,7 @@ public struct JSONSchemaExporter {
         var comments: [String] = []
         let rules = Model.validation.rules
         for property in properties {
-            var schema = schema(forAny: property.type)
+            var schema = schema(for: property.type)
             var mustBePresent = property.required
             for rule in rules where rule.key == property.key && !rule.descriptors.isEmpty {
                 for descriptor in rule.descriptors {
@@ -108,11 +107,6 @@ public struct JSONSchemaExporter {
         definitions[name] = .object(object)
         inProgress.remove(name)
         return reference
-    }
-
-    private mutating func schema(forAny type: Any.Type) -> JSONValue {
-        if let exportable = type as? any JSONSchemaExportable.Type { return exportable.jsonSchema(in: &self) }
-        return [:]
     }
 
     // MARK: Rules as keywords

@@ -60,6 +60,11 @@ public struct IssuePath: Hashable, Sendable, CustomStringConvertible, Expressibl
     /// This path followed by `index`.
     public func appending(index: Int) -> IssuePath { appending(.index(index)) }
 
+    /// The path of a `Codable` coding path: integer keys are indices, the others keys.
+    public init(codingPath: [any CodingKey]) {
+        self.init(codingPath.map { key in key.intValue.map { .index($0) } ?? .key(key.stringValue) })
+    }
+
     /// This path followed by `other`.
     public func appending(contentsOf other: IssuePath) -> IssuePath {
         IssuePath(components + other.components)

@@ -166,9 +166,7 @@ struct DecodingFailure: Error {
     }
 
     init(from error: DecodingError) {
-        func path(_ codingPath: [any CodingKey]) -> IssuePath {
-            IssuePath(codingPath.map { key in key.intValue.map { .index($0) } ?? .key(key.stringValue) })
-        }
+        func path(_ codingPath: [any CodingKey]) -> IssuePath { IssuePath(codingPath: codingPath) }
         switch error {
         case .typeMismatch(let type, let context):
             self.init(
@@ -201,15 +199,7 @@ struct DecodingFailure: Error {
             value = IssueValue(jsonValue.jsonString())
             valueType = found.kind.description
         }
-        let location = document.flatMap { document in
-            document.location(
-                of: path.components.map { component -> JSONPathComponent in
-                    switch component {
-                    case .key(let key): return .key(key)
-                    case .index(let index): return .index(index)
-                    }
-                })
-        }
+        let location = document?.location(of: path)
         if let location {
             parameters["line"] = .integer(location.line)
             parameters["column"] = .integer(location.column)

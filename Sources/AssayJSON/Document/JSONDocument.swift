@@ -1,3 +1,5 @@
+import AssayCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -76,6 +78,17 @@ public struct JSONDocument: Sendable {
             let location = SourceLocation.lineAndColumn(offset: offset, in: buffer)
             return (location.line, location.column, offset)
         }
+    }
+
+    /// ``location(of:)-([JSONPathComponent])`` of an issue's path.
+    package func location(of path: IssuePath) -> (line: Int, column: Int, offset: Int)? {
+        location(
+            of: path.components.map { component -> JSONPathComponent in
+                switch component {
+                case .key(let key): return .key(key)
+                case .index(let index): return .index(index)
+                }
+            })
     }
 
     /// The byte offset where the value at `path` starts.
