@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "AssayJSON", targets: ["AssayJSON"]),
         .library(name: "AssaySchema", targets: ["AssaySchema"]),
         .library(name: "AssayCodable", targets: ["AssayCodable"]),
+        .library(name: "AssayGRDB", targets: ["AssayGRDB"]),
         .library(name: "AssayCLI", targets: ["AssayCLI"]),
         .executable(name: "assay", targets: ["assay"]),
         .executable(name: "assay-examples", targets: ["AssayExamples"]),
@@ -18,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -48,6 +50,11 @@ let package = Package(
         .target(
             name: "AssayCodable",
             dependencies: ["AssayCore", "AssayJSON", "AssayMacros"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "AssayGRDB",
+            dependencies: ["AssayCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
@@ -104,6 +111,11 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "AssayGRDBTests",
+            dependencies: ["AssayGRDB", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -64,6 +64,9 @@ public struct IssueCode: Hashable, Sendable, CustomStringConvertible {
     public static let noMatch = IssueCode("noMatch")
     /// A normalising validator kept changing the value and never reached a steady state.
     public static let unstable = IssueCode("unstable")
+    /// A value is about to be written as it is, though its normalisers would change it (a store hook
+    /// that cannot write the normalised value back).
+    public static let notNormalized = IssueCode("notNormalized")
     /// Input could not be read at all (malformed JSON, invalid UTF-8).
     public static let malformed = IssueCode("malformed")
     /// A value was converted to the expected type (a warning in lax decoding).

@@ -1,0 +1,133 @@
+import AssayCore
+import GRDB
+
+/// A scratch pad of inserts, updates and deletes, of records of any ``ValidatedRecord`` types, that
+/// are validated together and written all or nothing.
+///
+/// Staged records may be invalid for as long as they are staged; nothing is checked or written until
+/// you ask:
+///
+/// ```swift
+/// var changes = ChangeSet()
+/// changes.insert(Team(name: "Rockets"))
+/// for player in roster { changes.insert(player) }
+/// changes.delete(oldTeam)
+///
+/// let issues = try dbQueue.read { db in try changes.issues(db) }   // on demand, writes nothing
+/// try changes.save(to: dbQueue)   // validates everything, then writes everything in one transaction
+/// changes.discard()
+/// ```
+///
+/// Checks see the database as it will be after the whole set: a name freed by one staged update can be
+/// taken by a staged insert, a team's player count includes the players staged for it, and a record
+/// deleted by the set no longer counts. Every issue carries the record's table and primary key (or, for
+/// a record without one yet, its label or its place in the set, `"new 3"`).
+public struct ChangeSet: Sendable {
+    private var changes: [StagedChange] = []
+
+    /// An empty change set.
+    public init() {}
+
+    /// How many changes are staged.
+    public var count: Int { changes.count }
+
+    /// Whether nothing is staged.
+    public var isEmpty: Bool { changes.isEmpty }
+
+    /// Stages an insert.
+    ///
+    /// - Parameters:
+    ///   - record: The record; it may be invalid until the set is validated or saved.
+    ///   - label: How issues name the record while it has no primary key, e.g. `"players[12]"`.
+    public mutating func insert(_ record: some ValidatedRecord, label: String? = nil) {
+        changes.append(StagedChange(.insert, record, label: label))
+    }
+
+    /// Stages an update of a record that exists.
+    public mutating func update(_ record: some ValidatedRecord, label: String? = nil) {
+        changes.append(StagedChange(.update, record, label: label))
+    }
+
+    /// Stages a delete; the delete rules of the record's to-many relationships apply when the set is
+    /// validated and saved.
+    public mutating func delete(_ record: some ValidatedRecord, label: String? = nil) {
+        changes.append(StagedChange(.delete, record, label: label))
+    }
+
+    /// Forgets every staged change.
+    public mutating func discard() { changes.removeAll() }
+
+    /// Every issue of every staged change, and of the changes their delete rules make, against the
+    /// database as it is now. Writes nothing.
+    ///
+    /// - Throws: A database error, or ``StoreConfigurationError``; never the issues themselves.
+    public func issues(_ db: Database) throws -> [ValidationIssue] {
+        try StorePlan(staging: changes, in: db).issues
+    }
+
+    /// Checks every staged change and throws every issue at once. Writes nothing.
+    ///
+    /// - Throws: ``AssayCore/ValidationError`` when any issue is an error; a database error.
+    public func validate(_ db: Database) throws {
+        try StorePlan(staging: changes, in: db).throwIfInvalid()
+    }
+
+    /// Validates every staged change, then writes them all in one transaction (a savepoint when `db`
+    /// is already in one): all or nothing.
+    ///
+    /// Records are written normalised. Foreign keys are checked when the transaction commits, so the
+    /// order of the staged changes does not matter. A unique constraint that SQLite reports (another
+    /// writer won a race) becomes a ``AssayCore/IssueCode/notUnique`` issue, and nothing is written.
+    ///
+    /// - Throws: ``AssayCore/ValidationError`` with every issue, before anything is written; a database
+    ///   error (a read-only or full disk), after which nothing is written either.
+    public func save(_ db: Database) throws {
+        let plan = try StorePlan(staging: changes, in: db)
+        try plan.throwIfInvalid()
+        try db.inSavepoint {
+            // Reset by SQLite when the outermost transaction ends.
+            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+            try plan.write(in: db)
+            return .commit
+        }
+    }
+
+    /// Validates and saves the change set in one write transaction of `writer` (see ``save(_:)``).
+    public func save(to writer: some DatabaseWriter) throws {
+        try writer.write { db in try save(db) }
+    }
+}
+
+/// Maps a constraint violation reported by SQLite to an issue.
+enum ConstraintIssue {
+    static func issue(for error: DatabaseError, on reference: ObjectReference?) -> ValidationIssue {
+        // SQLite's messages name the columns: "UNIQUE constraint failed: team.name, team.city".
+        let columns =
+            (error.message ?? "").split(separator: ":", maxSplits: 1).last.map { list in
+                list.split(separator: ",").map { column in
+                    String(column.trimmingCharacters(in: .whitespaces).split(separator: ".").last ?? "")
+                }
+            } ?? []
+        let path = columns.first.map { IssuePath.root.appending(key: $0) } ?? .root
+        let detail: [String: IssueValue] = ["detail": .string(error.message ?? "constraint failed")]
+        switch error.extendedResultCode {
+        case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY:
+            return ValidationIssue(
+                code: .notUnique, path: path, object: reference, ruleLocation: "SQLite constraint",
+                parameters: detail, phase: .save)
+        case .SQLITE_CONSTRAINT_NOTNULL:
+            return ValidationIssue(
+                code: .missing, path: path, object: reference, ruleLocation: "SQLite constraint", parameters: detail,
+                phase: .save)
+        case .SQLITE_CONSTRAINT_FOREIGNKEY:
+            return ValidationIssue(
+                code: .missing, path: path, object: reference, ruleLocation: "SQLite constraint",
+                parameters: detail.merging(["parent": .string("record")]) { $1 }, phase: .save,
+                messageKey: "relationship.missing")
+        default:
+            return ValidationIssue(
+                code: .custom("constraint"), path: path, object: reference, ruleLocation: "SQLite constraint",
+                parameters: detail, phase: .save)
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import AssayCore
+import AssayGRDB
+import Foundation
+import GRDB
+import Testing
+
+@Suite struct ChangeSetTests {
+    /// Two teams and one player in the database.
+    func seeded() throws -> DatabaseQueue {
+        let (db, _) = try makeDatabase()
+        try db.write { db in
+            var lakers = Team(name: "Lakers")
+            try lakers.insert(db)
+            var celtics = Team(name: "Celtics")
+            try celtics.insert(db)
+            var player = Player(name: "Anthony Davis", age: 31, teamId: 1)
+            try player.insert(db)
+        }
+        return db
+    }
+
+    @Test func stagedRecordsMayBeInvalidAndValidateReportsEveryIssueOfEveryRecord() throws {
+        let db = try seeded()
+        var changes = ChangeSet()
+        changes.insert(Team(name: "L"))
+        changes.insert(Player(name: "X", age: 70, teamId: 2), label: "players[0]")
+        changes.update(Player(id: 1, name: "Anthony Davis", age: 15, teamId: 1))
+        changes.insert(Team(name: "Lakers"))
+        #expect(changes.count == 4)
+        let issues = try db.read { db in try changes.issues(db) }
+        #expect(
+            summary(issues) == [
+                "team#new 1 /name tooShort",
+                "player#players[0] /name tooShort",
+                "player#players[0] /age tooLarge",
+                "player#1 /age tooSmall",
+                "team#new 4 /name notUnique",
+            ])
+        let error = try validationError { try db.read { db in try changes.validate(db) } }
+        #expect(error?.issues == issues)
+        // Validation wrote nothing, and a failed save writes nothing either.
+        #expect(try validationError { try changes.save(to: db) }?.issues == issues)
+        #expect(try db.count("team") == 2)
+        #expect(try db.read { db in try Player.fetchOne(db, key: 1)?.age } == 31)
+    }
+
+    @Test func saveWritesEverythingInOneTransactionNormalised() throws {
+        let db = try seeded()
+        var changes = ChangeSet()
+        changes.insert(Team(id: 3, name: " Warriors "))
+        changes.insert(Player(name: " Stephen Curry ", age: 36, teamId: 3))
+        changes.insert(Player(name: "Draymond Green", age: 34, teamId: 3))
+        changes.update(Player(id: 1, name: "Anthony Davis", age: 32, teamId: 2))
+        try db.read { db in try changes.validate(db) }
+        try changes.save(to: db)
+        let teams = try db.read { db in try Team.order(Column("id")).fetchAll(db).map(\.name) }
+        #expect(teams == ["Lakers", "Celtics", "Warriors"])
+        let players = try db.read { db in try Player.order(Column("id")).fetchAll(db) }
+        #expect(players.map(\.name) == ["Anthony Davis", "Stephen Curry", "Draymond Green"])
+        #expect(players.map(\.teamId) == [2, 3, 3])
+        changes.discard()
+        #expect(changes.isEmpty)
+    }
+
+    @Test func uniquenessIsCheckedInsideTheSetAndAgainstTheDatabase() throws {
+        let db = try seeded()
+        var changes = ChangeSet()
+        changes.insert(Team(name: "Nets"))
+        changes.insert(Team(name: "Nets"))
+        changes.insert(Team(name: "Celtics"))
+        // Celtics is renamed in the same set, so its old name is free for the next insert.
+        changes.update(Team(id: 2, name: "Boston Celtics"))
+        changes.insert(Team(name: "Celtics"), label: "the new Celtics")
+        let issues = try db.read { db in try changes.issues(db) }
+        #expect(summary(issues) == ["team#new 2 /name notUnique", "team#the new Celtics /name notUnique"])
+        #expect(issues[0].value == .string("Nets"))
+    }
+
+    @Test func aUniqueRuleWithoutAUniqueIndexIsAConfigurationError() throws {
+        let (db, _) = try makeDatabase(uniqueIndex: false)
+        var changes = ChangeSet()
+        changes.insert(Team(name: "Nets"))
+        #expect(throws: StoreConfigurationError.self) { try db.read { db in try changes.validate(db) } }
+    }
+
+    @Test func aConstraintViolationFromSQLiteBecomesANotUniqueIssue() throws {
+        // The index is case-insensitive and the column is not: the check misses "lakers", as it would
+        // miss a row another writer inserted after the check, and the index catches it.
+        let (db, _) = try makeDatabase(uniqueIndex: false)
+        try db.write { db in
+            try db.execute(sql: "CREATE UNIQUE INDEX team_name ON team(name COLLATE NOCASE)")
+            var team = Team(name: "Lakers")
+            try team.insert(db)
+        }
+        var changes = ChangeSet()
+        changes.insert(Team(name: "Bucks"))
+        changes.insert(Team(name: "lakers"))
+        let error = try validationError { try changes.save(to: db) }
+        let issue = try #require(error?.issues.first)
+        #expect(issue.code == .notUnique)
+        #expect(issue.path.jsonPointer == "/name")
+        #expect(issue.object == ObjectReference(entity: "team", id: "new 2"))
+        // All or nothing: the first insert is rolled back too.
+        #expect(try db.count("team") == 1)
+    }
+
+    @Test func requiredParentsMustExistAfterTheWholeSet() throws {
+        let db = try seeded()
+        var changes = ChangeSet()
+        changes.insert(Player(name: "Orphan", age: 20, teamId: nil))
+        changes.insert(Player(name: "Ghost", age: 20, teamId: 42))
+        changes.insert(Team(id: 9, name: "Magic"))
+        changes.insert(Player(name: "Paolo Banchero", age: 21, teamId: 9))
+        let issues = try db.read { db in try changes.issues(db) }
+        #expect(summary(issues) == ["player#new 1 /teamId missing", "player#new 2 /teamId missing"])
+        #expect(issues[0].message(in: .english) == "TeamId is required")
+        #expect(issues[1].message(in: .simplifiedChinese) == "teamId引用的team不存在")
+    }
+
+    @Test func toManyCountsIncludeStagedAndStoredChildren() throws {
+        let db = try seeded()
+        var changes = ChangeSet()
+        for name in ["Austin Reaves", "D'Angelo Russell", "Rui Hachimura"] {
+            changes.insert(Player(name: name, age: 25, teamId: 1))
+        }
+        let tooMany = try db.read { db in try changes.issues(db) }
+        #expect(summary(tooMany) == ["team#1 /players tooMany"])
+        #expect(tooMany[0].message(in: .english) == "Players must have at most 3 items")
+        #expect(tooMany[0].value == .integer(4))
+        // Moving the stored player away in the same set makes room.
+        changes.update(Player(id: 1, name: "Anthony Davis", age: 31, teamId: 2))
+        #expect(try db.read { db in try changes.issues(db) }.isEmpty)
+        try changes.save(to: db)
+        #expect(try db.count("player") == 4)
+    }
+
+    @Test func deleteRulesApplyToTheWholeSet() throws {
+        let db = try seeded()
+        // Denied: Lakers still has a player.
+        var denied = ChangeSet()
+        denied.delete(Team(id: 1, name: "Lakers"))
+        #expect(try summary(db.read { db in try denied.issues(db) }) == ["team#1  deleteDenied"])
+        // Allowed when the same set deletes the player first (or after: the order does not matter).
+        var allowed = ChangeSet()
+        allowed.delete(Team(id: 1, name: "Lakers"))
+        allowed.delete(Player(id: 1, name: "Anthony Davis", age: 31, teamId: 1))
+        try allowed.save(to: db)
+        #expect(try db.count("team") == 1)
+        #expect(try db.count("player") == 0)
+        // A player staged for a team deleted in the same set refers to nothing.
+        var dangling = ChangeSet()
+        dangling.delete(Team(id: 2, name: "Celtics"))
+        dangling.insert(Player(name: "Jrue Holiday", age: 34, teamId: 2))
+        #expect(
+            try summary(db.read { db in try dangling.issues(db) }) == [
+                "team#2  deleteDenied", "player#new 2 /teamId missing",
+            ])
+    }
+
+    @Test func issuesAreLocalised() throws {
+        let db = try seeded()
+        var changes = ChangeSet()
+        changes.insert(Team(name: "Lakers"))
+        let issue = try #require(try db.read { db in try changes.issues(db) }.first)
+        #expect(issue.message(in: .english) == "Name must be unique")
+        #expect(issue.message(in: .simplifiedChinese) == "name必须唯一")
+    }
+}

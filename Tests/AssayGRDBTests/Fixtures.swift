@@ -1,0 +1,127 @@
+import AssayCore
+import AssayGRDB
+import Foundation
+import GRDB
+
+/// A team: unique name, at most three players who keep it from being deleted, coaches deleted with it,
+/// sponsors let go.
+struct Team: Codable, Equatable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+    var id: Int64?
+    var name: String
+
+    static let validation: Validation<Team> = [
+        .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespaces) },
+        .property(\.name, "name", .length(2...30)),
+    ]
+    static let storeRules: StoreRules<Team> = [
+        .unique("name"),
+        .hasMany(Player.self, column: "teamId", as: "players", maximum: 3, onDelete: .deny),
+        .hasMany(Coach.self, column: "teamId", as: "coaches", onDelete: .cascade),
+        .hasMany(Sponsor.self, column: "teamId", as: "sponsors", onDelete: .nullify),
+    ]
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A player: trimmed name, age 16–50, a required team.
+struct Player: Codable, Equatable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+    var id: Int64?
+    var name: String
+    var age: Int
+    var teamId: Int64?
+
+    static let validation: Validation<Player> = [
+        .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespaces) },
+        .property(\.name, "name", .length(2...50)),
+        .property(\.age, "age", .range(16...50)),
+    ]
+    static let storeRules: StoreRules<Player> = [.belongsTo(Team.self, column: "teamId")]
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A coach (a `PersistableRecord`: GRDB's non-mutating callbacks), deleted with the team; a coach
+/// whose team is gone cannot be deleted on its own while `locked`.
+struct Coach: Codable, Equatable, FetchableRecord, PersistableRecord, ValidatedRecord {
+    var id: Int64
+    var name: String
+    var teamId: Int64
+    var locked = false
+
+    static let validation: Validation<Coach> = [
+        .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespaces) },
+        .property(\.name, "name", .notBlank),
+        .check("locked", on: [.delete]) { coach, context in
+            if coach.locked { context.report(.deleteDenied) }
+        },
+    ]
+    static let storeRules: StoreRules<Coach> = [.belongsTo(Team.self, column: "teamId")]
+}
+
+/// A sponsor whose team is optional: let go (nullified) when the team is deleted.
+struct Sponsor: Codable, Equatable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+    var id: Int64
+    var name: String
+    var teamId: Int64?
+
+    static let validation: Validation<Sponsor> = [.property(\.name, "name", .notBlank)]
+    static let storeRules: StoreRules<Sponsor> = [.belongsTo(Team.self, column: "teamId", required: false)]
+}
+
+/// A fresh database file in a temporary folder, with the tables and the store indexes.
+func makeDatabase(uniqueIndex: Bool = true, file: String = #function) throws -> (DatabaseQueue, URL) {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("assay-grdb-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let url = folder.appendingPathComponent("test.sqlite")
+    let queue = try DatabaseQueue(path: url.path)
+    try queue.write { db in
+        try db.create(table: "team") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("name", .text).notNull()
+        }
+        try db.create(table: "player") { t in
+            t.autoIncrementedPrimaryKey("id")
+            // Nullable, so tests can write a row an older version of the app would have written.
+            t.column("name", .text)
+            t.column("age", .integer).notNull()
+            t.column("teamId", .integer).references("team")
+        }
+        try db.create(table: "coach") { t in
+            t.primaryKey("id", .integer)
+            t.column("name", .text).notNull()
+            t.column("teamId", .integer).notNull().references("team")
+            t.column("locked", .boolean).notNull().defaults(to: false)
+        }
+        try db.create(table: "sponsor") { t in
+            t.primaryKey("id", .integer)
+            t.column("name", .text).notNull()
+            t.column("teamId", .integer).references("team")
+        }
+        if uniqueIndex {
+            try Team.createStoreIndexes(db)
+        }
+    }
+    return (queue, url)
+}
+
+extension DatabaseQueue {
+    func count(_ table: String) throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? -1 }
+    }
+}
+
+/// Runs `body` and returns the ValidationError it throws, or nil.
+func validationError(_ body: () throws -> Void) rethrows -> ValidationError? {
+    do {
+        try body()
+        return nil
+    } catch let error as ValidationError {
+        return error
+    }
+}
+
+/// Each issue as `object path code`, e.g. `player#1 /age tooLarge`.
+func summary(_ issues: [ValidationIssue]) -> [String] {
+    issues.map { "\($0.object?.description ?? "-") \($0.path.jsonPointer) \($0.code)" }
+}

@@ -1,0 +1,189 @@
+import AssayCore
+import AssayGRDB
+import Foundation
+import GRDB
+import Testing
+
+/// GRDB's persistence callbacks: each one fires, refuses an invalid record before any SQL runs, and
+/// the write's transaction rolls back.
+@Suite struct HookTests {
+    @Test func insertValidatesNormalisesAndWritesTheNormalisedRecord() throws {
+        let (db, _) = try makeDatabase()
+        let inserted = try db.write { db -> Player in
+            var team = Team(name: "Lakers")
+            try team.insert(db)
+            var player = Player(name: "  LeBron James ", age: 39, teamId: team.id)
+            try player.insert(db)
+            return player
+        }
+        #expect(inserted.name == "LeBron James")
+        let stored = try db.read { db in try Player.fetchOne(db, key: inserted.id) }
+        #expect(stored?.name == "LeBron James")
+    }
+
+    @Test func insertOfAnInvalidRecordThrowsEveryIssueAndWritesNothing() throws {
+        let (db, _) = try makeDatabase()
+        let error = try validationError {
+            try db.write { db in
+                var player = Player(name: " J ", age: 12, teamId: 99)
+                try player.insert(db)
+            }
+        }
+        let issues = try #require(error).issues
+        #expect(summary(issues) == ["player /name tooShort", "player /age tooSmall", "player /teamId missing"])
+        #expect(issues.allSatisfy { $0.phase == .insert || $0.phase == .property })
+        #expect(issues[2].message(in: .english) == "TeamId refers to a team that does not exist")
+        #expect(try db.count("player") == 0)
+    }
+
+    @Test func aFailedInsertRollsBackTheWholeTransaction() throws {
+        let (db, _) = try makeDatabase()
+        let error = try validationError {
+            try db.write { db in
+                var team = Team(name: "Celtics")
+                try team.insert(db)
+                var valid = Player(name: "Jayson Tatum", age: 26, teamId: team.id)
+                try valid.insert(db)
+                var invalid = Player(name: "Jaylen Brown", age: 99, teamId: team.id)
+                try invalid.insert(db)
+            }
+        }
+        #expect(error?.issues.map(\.code) == [.tooLarge])
+        #expect(try db.count("team") == 0)
+        #expect(try db.count("player") == 0)
+    }
+
+    @Test func theNonMutatingInsertCallbackOfAPersistableRecordFires() throws {
+        let (db, _) = try makeDatabase()
+        try db.write { db in
+            var team = Team(name: "Knicks")
+            try team.insert(db)
+        }
+        let blank = try validationError {
+            try db.write { db in try Coach(id: 1, name: "   ", teamId: 1).insert(db) }
+        }
+        #expect(try summary(#require(blank).issues) == ["coach#1 /name blank", "coach#1 /name notNormalized"])
+        // The callback cannot write a normalised value back, so it refuses one that is not.
+        let untrimmed = try validationError {
+            try db.write { db in try Coach(id: 1, name: " Tom ", teamId: 1).insert(db) }
+        }
+        let issue = try #require(untrimmed?.issues.first)
+        #expect(issue.code == .notNormalized)
+        #expect(issue.message(in: .english) == "Name is not normalised (expected Tom)")
+        try db.write { db in try Coach(id: 1, name: "Tom", teamId: 1).insert(db) }
+        #expect(try db.count("coach") == 1)
+    }
+
+    @Test func updateValidatesAndRefusesAValueItCannotNormalise() throws {
+        let (db, _) = try makeDatabase()
+        var player = try db.write { db -> Player in
+            var team = Team(name: "Bulls")
+            try team.insert(db)
+            var player = Player(name: "Zach LaVine", age: 28, teamId: team.id)
+            try player.insert(db)
+            return player
+        }
+        player.age = 51
+        let tooOld = try validationError { try db.write { db in try player.update(db) } }
+        #expect(try summary(#require(tooOld).issues) == ["player#1 /age tooLarge"])
+        #expect(tooOld?.issues.first?.phase == .update)
+
+        player.age = 29
+        player.name = "Zach LaVine "
+        let untrimmed = try validationError { try db.write { db in try player.update(db) } }
+        #expect(untrimmed?.issues.map(\.code) == [.notNormalized])
+
+        player = try player.validated(for: .update)
+        try db.write { db in try player.update(db) }
+        #expect(try db.read { db in try Player.fetchOne(db, key: 1) } == player)
+    }
+
+    @Test func updateChecksStoreRules() throws {
+        let (db, _) = try makeDatabase()
+        try db.write { db in
+            var lakers = Team(name: "Lakers")
+            try lakers.insert(db)
+            var celtics = Team(name: "Celtics")
+            try celtics.insert(db)
+        }
+        var celtics = try #require(try db.read { db in try Team.fetchOne(db, key: 2) })
+        celtics.name = "Lakers"
+        let duplicate = try validationError { try db.write { db in try celtics.update(db) } }
+        let issue = try #require(duplicate?.issues.first)
+        #expect(summary([issue]) == ["team#2 /name notUnique"])
+        #expect(issue.message(in: .russian) == "Значение поля «name» должно быть уникальным")
+        // Renaming a team to its own name is not a duplicate of itself.
+        celtics.name = "Celtics"
+        try db.write { db in try celtics.update(db) }
+    }
+
+    @Test func deleteDeniedWhileATeamHasPlayers() throws {
+        let (db, _) = try makeDatabase()
+        let team = try db.write { db -> Team in
+            var team = Team(name: "Heat")
+            try team.insert(db)
+            var player = Player(name: "Jimmy Butler", age: 34, teamId: team.id)
+            try player.insert(db)
+            return team
+        }
+        let denied = try validationError { try db.write { db in _ = try team.delete(db) } }
+        let issue = try #require(denied?.issues.first)
+        #expect(issue.code == .deleteDenied)
+        #expect(issue.object == ObjectReference(entity: "team", id: "1"))
+        #expect(issue.message(in: .english) == "team#1 cannot be deleted: 1 record in “players” still refers to it")
+        #expect(try db.count("team") == 1)
+        try db.write { db in _ = try Player.deleteAll(db) }
+        try db.write { db in _ = try team.delete(db) }
+        #expect(try db.count("team") == 0)
+    }
+
+    @Test func deleteCascadesAndNullifies() throws {
+        let (db, _) = try makeDatabase()
+        let team = try db.write { db -> Team in
+            var team = Team(name: "Spurs")
+            try team.insert(db)
+            try Coach(id: 1, name: "Gregg", teamId: 1).insert(db)
+            try Coach(id: 2, name: "Brett", teamId: 1).insert(db)
+            var sponsor = Sponsor(id: 1, name: "H-E-B", teamId: 1)
+            try sponsor.insert(db)
+            return team
+        }
+        try db.write { db in _ = try team.delete(db) }
+        #expect(try db.count("team") == 0)
+        #expect(try db.count("coach") == 0)
+        let sponsor = try db.read { db in try Sponsor.fetchOne(db, key: 1) }
+        #expect(sponsor == Sponsor(id: 1, name: "H-E-B", teamId: nil))
+    }
+
+    @Test func aCascadedDeleteIsCheckedWithItsOwnRules() throws {
+        let (db, _) = try makeDatabase()
+        let team = try db.write { db -> Team in
+            var team = Team(name: "Suns")
+            try team.insert(db)
+            try Coach(id: 7, name: "Frank", teamId: 1, locked: true).insert(db)
+            return team
+        }
+        let denied = try validationError { try db.write { db in _ = try team.delete(db) } }
+        #expect(try summary(#require(denied).issues) == ["coach#7  deleteDenied"])
+        #expect(try db.count("team") == 1)
+        #expect(try db.count("coach") == 1)
+    }
+
+    @Test func writesInsideAChangeSetSaveDoNotRunTheCallbacksAgain() throws {
+        // A swap that single-record checks would refuse, since each one alone collides: the change set
+        // sees both.
+        let (db, _) = try makeDatabase()
+        try db.write { db in
+            var a = Team(name: "Alpha")
+            try a.insert(db)
+            var b = Team(name: "Beta")
+            try b.insert(db)
+        }
+        var changes = ChangeSet()
+        changes.update(Team(id: 1, name: "Gamma"))
+        changes.update(Team(id: 2, name: "Alpha"))
+        try changes.save(to: db)
+        let names = try db.read { db in try Team.order(Column("id")).fetchAll(db).map(\.name) }
+        #expect(names == ["Gamma", "Alpha"])
+    }
+}

@@ -1,0 +1,98 @@
+import AssayCore
+import AssayGRDB
+import Foundation
+import GRDB
+import Testing
+
+@Suite struct ReadValidationTests {
+    /// Rows written by "another tool": raw SQL that skips every rule.
+    func written() throws -> DatabaseQueue {
+        let (db, _) = try makeDatabase()
+        try db.write { db in
+            try db.execute(sql: "INSERT INTO team (id, name) VALUES (1, 'Lakers')")
+            try db.execute(
+                sql: """
+                    INSERT INTO player (id, name, age, teamId) VALUES
+                      (1, 'LeBron James', 39, 1),
+                      (2, 'Bronny', 12, 1),
+                      (3, 'X', 200, 1),
+                      (4, 'Austin Reaves', 'twenty-six', 1),
+                      (5, NULL, 25, 1)
+                    """)
+        }
+        return db
+    }
+
+    @Test func throwingPolicyReportsEveryInvalidRow() throws {
+        let db = try written()
+        let error = try validationError { _ = try db.read { db in try Player.fetchAllValidated(db) } }
+        #expect(
+            try summary(#require(error).issues) == [
+                "player#2 /age tooSmall", "player#3 /name tooShort", "player#3 /age tooLarge",
+                "player#4 /age typeMismatch",
+                "player#4 /age tooSmall", "player#5  malformed",
+            ])
+    }
+
+    @Test func skipPolicyReturnsTheValidRowsAndReportsTheOthers() throws {
+        let db = try written()
+        let fetched = try db.read { db in try Player.fetchAllValidated(db, policy: .skip) }
+        #expect(fetched.records.map(\.id) == [1])
+        #expect(fetched.skipped.map(\.description) == ["player#2", "player#3", "player#4", "player#5"])
+        #expect(fetched.issues.count == 6)
+        let lossy = try #require(fetched.issues.first { $0.code == .typeMismatch })
+        #expect(lossy.message(in: .english) == "Age must be of type integer")
+        #expect(lossy.value == .string("twenty-six"))
+    }
+
+    @Test func keepPolicyReturnsEveryDecodableRowWithItsIssues() throws {
+        let db = try written()
+        let request = Player.filter(Column("age") > 13).order(Column("id"))
+        let fetched = try db.read { db in try Player.fetchAllValidated(db, request, policy: .keep) }
+        #expect(fetched.records.map(\.id) == [1, 3, 4])
+        #expect(
+            summary(fetched.issues) == [
+                "player#3 /name tooShort", "player#3 /age tooLarge", "player#4 /age typeMismatch",
+                "player#4 /age tooSmall",
+                "player#5  malformed",
+            ])
+        #expect(fetched.skipped.map(\.description) == ["player#5"])
+    }
+}
+
+@Suite struct StorageFaultTests {
+    @Test func aReadOnlyDatabaseGivesADatabaseErrorAndStaysUnchanged() throws {
+        let (db, url) = try makeDatabase()
+        try db.write { db in
+            var team = Team(name: "Lakers")
+            try team.insert(db)
+        }
+        try db.close()
+        var configuration = Configuration()
+        configuration.readonly = true
+        let readOnly = try DatabaseQueue(path: url.path, configuration: configuration)
+        var changes = ChangeSet()
+        changes.insert(Team(name: "Nets"))
+        let error = #expect(throws: DatabaseError.self) { try changes.save(to: readOnly) }
+        #expect(error?.resultCode == .SQLITE_READONLY)
+        #expect(try readOnly.count("team") == 1)
+    }
+
+    @Test func aFullDiskGivesADatabaseErrorAndWritesNothing() throws {
+        let (db, _) = try makeDatabase()
+        try db.write { db in
+            var team = Team(name: "Lakers")
+            try team.insert(db)
+        }
+        // SQLite's own limit on the file's size stands in for a full disk: it fails the same way.
+        let pages = try db.read { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
+        try db.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = \(pages + 2)") }
+        var changes = ChangeSet()
+        for index in 0..<2_000 {
+            changes.insert(Team(name: "Team \(index) " + String(repeating: "x", count: 10)))
+        }
+        let error = #expect(throws: DatabaseError.self) { try changes.save(to: db) }
+        #expect(error?.resultCode == .SQLITE_FULL)
+        #expect(try db.count("team") == 1)
+    }
+}
