@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "AssayCLI", targets: ["AssayCLI"]),
         .executable(name: "assay", targets: ["assay"]),
         .executable(name: "assay-examples", targets: ["AssayExamples"]),
+        .executable(name: "roster", targets: ["roster"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -81,9 +82,28 @@ let package = Package(
             dependencies: ["AssayCore", "AssayJSON", "AssaySchema", "AssayCodable", "AssaySeedModels"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Seed 000's roster app on SQLite: the library holds the app, the executable parses arguments.
+        .target(
+            name: "RosterKit",
+            dependencies: [
+                "AssayCore", "AssayCodable", "AssayGRDB", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/Roster/Sources/RosterKit",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "roster",
+            dependencies: ["RosterKit"],
+            path: "Examples/Roster/Sources/roster",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "AssayBench",
-            dependencies: ["AssayJSON", "AssayCore", "AssaySchema", "AssayCodable"],
+            dependencies: [
+                "AssayJSON", "AssayCore", "AssaySchema", "AssayCodable", "AssayGRDB", "RosterKit",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Benchmarks/Sources/AssayBench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -116,6 +136,11 @@ let package = Package(
         .testTarget(
             name: "AssayGRDBTests",
             dependencies: ["AssayGRDB", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "RosterTests",
+            dependencies: ["RosterKit", "AssayGRDB", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
