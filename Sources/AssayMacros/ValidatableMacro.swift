@@ -206,7 +206,8 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
 
     static func decodingInitializer(_ model: ModelDescription) -> String {
         var lines: [String] = []
-        lines.append("var _assayFields = try AssayCodable.FieldDecoder<\(model.typeName), CodingKeys>(decoder)")
+        // `Self`, not the type's name: the extension of a nested type does not see its name.
+        lines.append("var _assayFields = try AssayCodable.FieldDecoder<Self, CodingKeys>(decoder)")
         for property in model.properties {
             let shape = TypeShape(property.type)
             let local = "_assay_\(property.name)"

@@ -82,7 +82,7 @@ func expand(_ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] 
 
             extension Client: Validatable, Decodable, JSONSchemaExportable {
                 public init(from decoder: any Decoder) throws {
-                    var _assayFields = try AssayCodable.FieldDecoder<Client, CodingKeys>(decoder)
+                    var _assayFields = try AssayCodable.FieldDecoder<Self, CodingKeys>(decoder)
                     let _assay_name = _assayFields.decode((String).self, forKey: .name)
                     let _assay_age = _assayFields.decode((Int).self, forKey: .age)
                     let _assay_email = _assayFields.decode((String)?.self, forKey: .email)

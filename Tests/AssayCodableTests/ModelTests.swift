@@ -174,3 +174,22 @@ import Testing
             ])
     }
 }
+
+/// A `@Validatable` type nested in another: the generated extension names it `Self`.
+enum Outer {
+    @Validatable
+    struct Inner: Codable {
+        @Validate(.range(1...3)) var level: Int
+    }
+}
+
+@Suite struct NestedDeclarationTests {
+    @Test func aTypeNestedInAnotherDecodesAndValidates() throws {
+        let inner = try JSONDecoder().decode(Outer.Inner.self, from: Data(#"{"level": 2}"#.utf8))
+        #expect(inner.level == 2)
+        let error = #expect(throws: ValidationError.self) {
+            try JSONDecoder().decode(Outer.Inner.self, from: Data(#"{"level": 9}"#.utf8))
+        }
+        #expect(error?.issues.map(\.code) == [.tooLarge])
+    }
+}

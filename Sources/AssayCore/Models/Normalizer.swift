@@ -16,8 +16,32 @@ public struct Normalizer<Value>: Sendable {
 
 extension Normalizer where Value == String {
     /// Leading and trailing whitespace and newlines removed.
+    ///
+    /// Whitespace is Unicode's White_Space property and U+200B, the set Foundation's
+    /// `.whitespacesAndNewlines` trims, matched scalar by scalar as Foundation does; a string with nothing to trim is returned
+    /// as it is, without a copy.
     public static var trimmed: Normalizer {
-        Normalizer { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        Normalizer { text in
+            let scalars = text.unicodeScalars
+            guard let first = scalars.first, let last = scalars.last else { return text }
+            guard isWhitespace(first) || isWhitespace(last) else { return text }
+            var start = scalars.startIndex
+            var end = scalars.endIndex
+            while start < end && isWhitespace(scalars[start]) { start = scalars.index(after: start) }
+            while start < end {
+                let before = scalars.index(before: end)
+                guard isWhitespace(scalars[before]) else { break }
+                end = before
+            }
+            return String(scalars[start..<end])
+        }
+    }
+
+    private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        // Printable ASCII is the common case, and never whitespace.
+        if scalar.value > 0x20 && scalar.value < 0x7F { return false }
+        // Foundation's set also holds U+200B ZERO WIDTH SPACE (a space separator in old Unicode).
+        return scalar.properties.isWhitespace || scalar.value == 0x200B
     }
 
     /// Lowercased.

@@ -22,6 +22,7 @@ extension BuiltInMessages {
         "tooLong": "{subject} must be at most {maximum} {maximum|character|characters} long",
         "patternMismatch": "{subject} must match the pattern \u{201C}{pattern}\u{201D}",
         "missing": "{subject} is required",
+        "notFound": "{subject} does not exist",
         "blank": "{subject} must not be blank",
         "typeMismatch": "{subject} must be of type {expected}",
         "notAllowed": "{subject} must be one of: {allowed}",
@@ -34,7 +35,8 @@ extension BuiltInMessages {
         "tooFew": "{subject} must have at least {minimum} {minimum|item|items}",
         "tooMany": "{subject} must have at most {maximum} {maximum|item|items}",
         "deleteDenied": "{subject} cannot be deleted",
-        "deleteDenied.relationship": "{subject} cannot be deleted: {count} {count|record|records} in \u{201C}{relationship}\u{201D} still {count|refers|refer} to it",
+        "deleteDenied.relationship":
+            "{subject} cannot be deleted: {count} {count|record|records} in \u{201C}{relationship}\u{201D} still {count|refers|refer} to it",
         "relationship.missing": "{subject} refers to a {parent} that does not exist",
         "notMultiple": "{subject} must be a multiple of {multipleOf}",
         "noMatch": "{subject} does not satisfy any of the {count} allowed alternatives",

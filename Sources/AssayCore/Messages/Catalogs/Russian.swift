@@ -20,6 +20,7 @@ extension BuiltInMessages {
         "tooLong": "{subject} должно содержать не более {maximum} {maximum|символа|символов|символов}",
         "patternMismatch": "{subject} должно соответствовать шаблону «{pattern}»",
         "missing": "{subject} обязательно",
+        "notFound": "{subject} не существует",
         "blank": "{subject} не должно быть пустым",
         "typeMismatch": "{subject} должно иметь тип {expected}",
         "notAllowed": "{subject} должно быть одним из: {allowed}",
@@ -32,7 +33,8 @@ extension BuiltInMessages {
         "tooFew": "{subject} должно содержать не менее {minimum} {minimum|элемента|элементов|элементов}",
         "tooMany": "{subject} должно содержать не более {maximum} {maximum|элемента|элементов|элементов}",
         "deleteDenied": "{subject} нельзя удалить",
-        "deleteDenied.relationship": "{subject} нельзя удалить: на него ссылается {count} {count|запись|записи|записей} в «{relationship}»",
+        "deleteDenied.relationship":
+            "{subject} нельзя удалить: на него ссылается {count} {count|запись|записи|записей} в «{relationship}»",
         "relationship.missing": "{subject} ссылается на несуществующую запись {parent}",
         "notMultiple": "{subject} должно быть кратно {multipleOf}",
         "noMatch": "{subject} не подходит ни под один из допустимых вариантов ({count})",

@@ -1,0 +1,33 @@
+import AssayCore
+import Foundation
+import Testing
+
+@Suite struct NormalizerTests {
+    /// Every scalar Foundation's `.whitespacesAndNewlines` holds, and a few it does not.
+    static let samples: [String] = {
+        var samples = [
+            "", " ", "Ann", "  Ann ", "\tAnn\n", "\r\nAnn\u{85}", "\u{A0}Zoë\u{3000}", "\u{2028}x\u{2029}",
+            " \u{301}a",  // a combining mark on a leading space: Foundation trims the space alone
+            "\u{200B}a\u{200B}",  // zero-width space: not White_Space, but in Foundation's set
+            "\u{FEFF}a",  // byte order mark: not whitespace
+            "a b  c", "   ", "\u{1680}\u{2000}\u{200A}\u{202F}\u{205F}mid\u{2009}",
+        ]
+        for value in UInt32(0)...0x3000 {
+            if let scalar = Unicode.Scalar(value),
+                scalar.properties.isWhitespace
+                    || CharacterSet.whitespacesAndNewlines.contains(scalar)
+            {
+                samples.append("\(scalar)x\(scalar)")
+            }
+        }
+        return samples
+    }()
+
+    @Test func trimmedRemovesWhatFoundationTrims() {
+        for sample in Self.samples {
+            #expect(
+                Normalizer<String>.trimmed.transform(sample) == sample.trimmingCharacters(in: .whitespacesAndNewlines),
+                "\(sample.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+}
