@@ -79,7 +79,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "AssayExamples",
-            dependencies: ["AssayCore", "AssayJSON", "AssaySchema", "AssayCodable", "AssaySeedModels"],
+            dependencies: [
+                "AssayCore", "AssayJSON", "AssaySchema", "AssayCodable", "AssayGRDB", "AssaySeedModels",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Seed 000's roster app on SQLite: the library holds the app, the executable parses arguments.
@@ -100,11 +103,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "AssayBench",
-            dependencies: [
-                "AssayJSON", "AssayCore", "AssaySchema", "AssayCodable", "AssayGRDB", "RosterKit",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
+            dependencies: ["AssayJSON", "AssayCore", "AssaySchema", "AssayCodable"],
             path: "Benchmarks/Sources/AssayBench",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "StoreBench",
+            dependencies: ["AssayGRDB", "RosterKit", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/Sources/StoreBench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

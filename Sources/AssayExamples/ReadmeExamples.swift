@@ -3,9 +3,11 @@
 
 import AssayCodable
 import AssayCore
+import AssayGRDB
 import AssayJSON
 import AssaySchema
 import Foundation
+import GRDB
 
 enum ReadmeExamples {
     static func ruleAlone() throws {
@@ -261,3 +263,70 @@ struct Member: Codable {
     @Validate(.count(...5), .each(.length(1...20))) var tags: [String] = []
 }
 // README: end
+
+/// The README's AssayGRDB snippet, on a database of its own.
+enum StoreExample {
+    // README: grdb
+    @Validatable
+    struct Team: Codable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+        var id: Int64?
+        @Normalize(.trimmed) @Validate(.length(2...40)) var name: String
+
+        static let storeRules: StoreRules<Team> = [
+            .unique("name"),  // backed by a unique index: Team.createStoreIndexes(db)
+            .hasMany(Player.self, column: "team", key: "name", as: "players", maximum: 15, onDelete: .deny),
+        ]
+    }
+
+    @Validatable
+    struct Player: Codable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+        var id: Int64?
+        @Normalize(.trimmed) @Validate(.length(2...50)) var name: String
+        @Validate(.range(16...50)) var age: Int
+        var team: String
+
+        static let storeRules: StoreRules<Player> = [.belongsTo(Team.self, column: "team", key: "name")]
+    }
+
+    static func save(_ imported: [Player], to dbQueue: DatabaseQueue) throws {
+        do {
+            try dbQueue.write { db in
+                var player = Player(name: "B", age: 12, team: "Knicks")
+                try player.insert(db)  // throws every issue; the transaction rolls back
+            }
+        } catch {
+            print(error)  // /name: …, /age: …, /team: Team refers to a team that does not exist
+        }
+
+        var changes = ChangeSet()  // the scratch pad: staged records may be invalid
+        for (index, player) in imported.enumerated() { changes.insert(player, label: "players[\(index)]") }
+        let issues = try dbQueue.read { db in try changes.issues(db) }  // on demand; writes nothing
+        print(issues.count)
+        try changes.save(to: dbQueue)  // validates everything, then writes all or nothing
+
+        let fetched = try dbQueue.read { db in try Player.fetchAllValidated(db, policy: .skip) }
+        print(fetched.records.count, fetched.issues)  // rows from disk, checked again
+    }
+    // README: end
+
+    /// Runs the snippet on a database in memory.
+    static func run() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "team") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+            }
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("age", .integer).notNull()
+                t.column("team", .text).notNull().references("team", column: "name")
+            }
+            try Team.createStoreIndexes(db)
+            var lakers = Team(name: "Lakers")
+            try lakers.insert(db)
+        }
+        try save([Player(name: " LeBron James ", age: 39, team: "Lakers")], to: dbQueue)
+    }
+}

@@ -23,6 +23,7 @@ if arguments == ["--readme"] {
     ReadmeExamples.jsonDecoding()
     try ReadmeExamples.jsonSchema()
     try ReadmeExamples.codable()
+    try StoreExample.run()
     exit(0)
 }
 var chosenLanguage = Language.current

@@ -67,7 +67,7 @@ public struct ChangeSet: Sendable {
 
     /// Checks every staged change and throws every issue at once. Writes nothing.
     ///
-    /// - Throws: ``AssayCore/ValidationError`` when any issue is an error; a database error.
+    /// - Throws: `ValidationError` when any issue is an error; a database error.
     public func validate(_ db: Database) throws {
         try StorePlan(staging: changes, in: db).throwIfInvalid()
     }
@@ -77,9 +77,9 @@ public struct ChangeSet: Sendable {
     ///
     /// Records are written normalised. Foreign keys are checked when the transaction commits, so the
     /// order of the staged changes does not matter. A unique constraint that SQLite reports (another
-    /// writer won a race) becomes a ``AssayCore/IssueCode/notUnique`` issue, and nothing is written.
+    /// writer won a race) becomes a `IssueCode.notUnique` issue, and nothing is written.
     ///
-    /// - Throws: ``AssayCore/ValidationError`` with every issue, before anything is written; a database
+    /// - Throws: `ValidationError` with every issue, before anything is written; a database
     ///   error (a read-only or full disk), after which nothing is written either.
     public func save(_ db: Database) throws {
         let plan = try StorePlan(staging: changes, in: db)

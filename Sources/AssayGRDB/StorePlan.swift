@@ -38,19 +38,41 @@ struct StorePlan {
         var kind: StagedChange.Kind
         /// The record to write: normalised for inserts and updates.
         var record: any ValidatedRecord
-        var table: String
-        /// The record's columns, keyed by lowercased name.
+        /// The record type's table and store rules.
+        var info: TypeInfo
+        var table: String { info.table }
+        /// The record's columns, as it encodes them.
         var row: [String: DatabaseValue]
         /// The primary key's values, or `nil` while it has none (an auto-incremented id).
         var key: [DatabaseValue]?
-        var reference: ObjectReference
+        /// How issues name the record while it has no primary key: its label, or `new N` for the
+        /// Nth change of a set of several.
+        var unnamed: Unnamed
         /// Staged by the caller, rather than added by a delete rule.
         var isStaged: Bool
+
+        enum Unnamed {
+            case none
+            case label(String)
+            case position(Int)
+        }
+
+        /// The record's table and primary key, for issues; made only when an issue needs it.
+        var reference: ObjectReference {
+            let name: String?
+            switch unnamed {
+            case .none: name = nil
+            case .label(let label): name = label
+            case .position(let position): name = "new \(position)"
+            }
+            return ObjectReference(entity: table, id: key.map(StorePlan.render) ?? name)
+        }
     }
 
     private(set) var entries: [Entry] = []
     private(set) var issues: [ValidationIssue] = []
     private var schema: SchemaCache
+    private var types: [ObjectIdentifier: TypeInfo] = [:]
     /// Keys of the stored rows each table's updates and deletes replace.
     private var replaced: [String: Set<[DatabaseValue]>] = [:]
 
@@ -58,7 +80,8 @@ struct StorePlan {
         schema = SchemaCache(db: db)
         for (index, change) in changes.enumerated() {
             // A record without a primary key yet is named by its label, or by its place in the set.
-            let unnamed = change.label ?? (changes.count > 1 ? "new \(index + 1)" : nil)
+            let unnamed: Entry.Unnamed =
+                change.label.map { .label($0) } ?? (changes.count > 1 ? .position(index + 1) : .none)
             append(
                 try makeEntry(
                     change.record, kind: change.kind, requireNormalized: requireNormalized, unnamed: unnamed))
@@ -77,17 +100,23 @@ struct StorePlan {
 
     /// Checks one record's value rules for the change, and describes it for the store checks.
     private mutating func makeEntry<R: ValidatedRecord>(
-        _ record: R, kind: StagedChange.Kind, requireNormalized: Bool, unnamed: String?, isStaged: Bool = true
+        _ record: R, kind: StagedChange.Kind, requireNormalized: Bool, unnamed: Entry.Unnamed, isStaged: Bool = true
     ) throws -> Entry {
-        let table = R.databaseTableName
+        let info: TypeInfo
+        if let known = types[ObjectIdentifier(R.self)] {
+            info = known
+        } else {
+            info = TypeInfo(R.self)
+            types[ObjectIdentifier(R.self)] = info
+        }
         let result = R.validation.run(on: record, operation: kind.operation)
         let written = kind == .delete ? record : result.model
-        let row = try Self.lowercased(written.databaseDictionary)
-        let key = try schema.key(of: row, in: table)
-        let reference = ObjectReference(entity: table, id: key.map(Self.render) ?? unnamed)
+        let row = try written.databaseDictionary
+        if info.keyColumns == nil { info.keyColumns = try schema.primaryKey(of: info.table) }
+        let key = try schema.key(of: row, in: info.table)
         var found = result.issues
         if requireNormalized && kind != .delete {
-            let original = try Self.lowercased(record.databaseDictionary)
+            let original = try record.databaseDictionary
             for (column, value) in row.sorted(by: { $0.key < $1.key }) where original[column] != value {
                 found.append(
                     ValidationIssue(
@@ -96,10 +125,14 @@ struct StorePlan {
                         value: original[column].map(Self.issueValue), phase: kind.operation.phase))
             }
         }
-        for index in found.indices { found[index].object = reference }
-        issues += found
-        return Entry(
-            kind: kind, record: written, table: table, row: row, key: key, reference: reference, isStaged: isStaged)
+        let entry = Entry(
+            kind: kind, record: written, info: info, row: row, key: key, unnamed: unnamed, isStaged: isStaged)
+        if !found.isEmpty {
+            let reference = entry.reference
+            for index in found.indices { found[index].object = reference }
+            issues += found
+        }
+        return entry
     }
 
     private mutating func append(_ entry: Entry) {
@@ -126,10 +159,10 @@ struct StorePlan {
     private mutating func applyDeleteRules() throws {
         var index = 0
         while index < entries.count {
+            defer { index += 1 }
+            guard entries[index].kind == .delete, !entries[index].info.relations.isEmpty else { continue }
             let entry = entries[index]
-            index += 1
-            guard entry.kind == .delete else { continue }
-            for relation in Self.relations(of: entry.record) {
+            for relation in entry.info.relations {
                 try apply(relation, toDeleted: entry)
             }
         }
@@ -138,9 +171,9 @@ struct StorePlan {
     private mutating func apply(_ relation: HasManyRelation, toDeleted parent: Entry) throws {
         guard relation.onDelete != .noAction else { return }
         let parentColumn = try schema.referencedColumn(of: parent.table, key: relation.key)
-        guard let value = parent.row[parentColumn], !value.isNull else { return }
+        guard let value = Self.value(in: parent.row, parentColumn), !value.isNull else { return }
         let childTable = relation.childTable
-        let column = relation.column.lowercased()
+        let column = relation.column
         let rows = try schema.db.rows(in: childTable, where: relation.column, equals: value)
         var remaining: [[String: DatabaseValue]] = []
         for row in rows {
@@ -148,7 +181,9 @@ struct StorePlan {
             if let childKey, replaced[childTable]?.contains(childKey) == true { continue }
             remaining.append(row)
         }
-        let staged = entries.filter { $0.table == childTable && $0.kind != .delete && $0.row[column] == value }
+        let staged = entries.filter {
+            $0.table == childTable && $0.kind != .delete && Self.value(in: $0.row, column) == value
+        }
         switch relation.onDelete {
         case .deny:
             let count = remaining.count + staged.count
@@ -163,7 +198,7 @@ struct StorePlan {
             }
         case .nullify:
             for var row in remaining {
-                row[column] = .null
+                row[Self.storedName(of: column, in: row)] = .null
                 try addDerived(relation.child, row: row, kind: .update, nulling: relation.column)
             }
         case .noAction:
@@ -186,7 +221,7 @@ struct StorePlan {
                 path: IssuePath.root.appending(key: column ?? ""), phase: kind.operation.phase)
             return
         }
-        let entry = try makeEntry(child, kind: kind, requireNormalized: false, unnamed: nil, isStaged: false)
+        let entry = try makeEntry(child, kind: kind, requireNormalized: false, unnamed: .none, isStaged: false)
         append(entry)
     }
 
@@ -194,9 +229,10 @@ struct StorePlan {
 
     private mutating func checkUniqueness() throws {
         var seen: [String: [[DatabaseValue]: ObjectReference]] = [:]
-        for entry in entries where entry.kind != .delete {
-            for (columns, label) in Self.uniqueRules(of: entry.record) {
-                let values = columns.map { entry.row[$0.lowercased()] ?? .null }
+        for index in entries.indices where entries[index].kind != .delete && !entries[index].info.uniques.isEmpty {
+            let entry = entries[index]
+            for (columns, label) in entry.info.uniques {
+                let values = columns.map { Self.value(in: entry.row, $0) ?? .null }
                 if values.contains(where: \.isNull) { continue }
                 try schema.requireUniqueIndex(on: entry.table, columns: columns)
                 let ruleKey = entry.table + "\u{0}" + columns.joined(separator: "\u{0}")
@@ -237,50 +273,75 @@ struct StorePlan {
         var parentReferences: [ParentKey: ObjectReference] = [:]
         var exists: [ParentKey: Bool] = [:]
         var staged = StagedChildren(entries: entries)
-        for entry in entries {
-            let links = Self.belongsTo(of: entry.record)
+        // Records staged together often share a parent: the last one noted is remembered.
+        var lastNoted: (parent: ParentKey, childTable: String, column: String)? = nil
+        func note(_ parent: ParentKey, _ counted: HasManyRelation) {
+            if let last = lastNoted, last.parent == parent, last.childTable == counted.childTable,
+                last.column == counted.column
+            {
+                return
+            }
+            lastNoted = (parent, counted.childTable, counted.column)
+            let known = affected[parent, default: []]
+            guard !known.contains(where: { $0.childTable == counted.childTable && $0.column == counted.column })
+            else { return }
+            affected[parent, default: []].append(counted)
+        }
+        var lastFound: (parent: ParentKey, found: Bool)? = nil
+        // Entries are read in place: copying each one costs more than the checks.
+        for index in entries.indices {
+            let links = entries[index].info.links
             if links.isEmpty { continue }
+            let kind = entries[index].kind
             var oldRow: [String: DatabaseValue]? = nil
-            if entry.kind != .insert, let key = entry.key {
-                oldRow = try schema.row(in: entry.table, key: key)
+            if kind != .insert, let key = entries[index].key {
+                oldRow = try schema.row(in: entries[index].table, key: key)
             }
             for link in links {
-                let column = link.column.lowercased()
+                let column = link.column
                 let parentColumn = try schema.referencedColumn(of: link.parentTable, key: link.parentKey)
                 for counted in link.counts {
-                    for row in [oldRow, entry.kind == .delete ? nil : entry.row] {
-                        guard let value = row?[column], !value.isNull else { continue }
-                        let parent = ParentKey(table: link.parentTable, column: parentColumn, value: value)
-                        affected[parent, default: []].append(counted)
+                    if let oldRow, let value = Self.value(in: oldRow, column), !value.isNull {
+                        note(ParentKey(table: link.parentTable, column: parentColumn, value: value), counted)
+                    }
+                    if kind != .delete, let value = Self.value(in: entries[index].row, column), !value.isNull {
+                        note(ParentKey(table: link.parentTable, column: parentColumn, value: value), counted)
                     }
                 }
-                guard entry.kind != .delete else { continue }
-                let value = entry.row[column] ?? .null
+                guard kind != .delete else { continue }
+                let value = Self.value(in: entries[index].row, column) ?? .null
                 let path = IssuePath.root.appending(key: link.column)
                 if value.isNull {
                     if link.required {
                         report(
-                            .missing, on: entry.reference, path: path, phase: entry.kind.operation.phase,
+                            .missing, on: entries[index].reference, path: path, phase: kind.operation.phase,
                             label: link.label)
                     }
                     continue
                 }
                 let parent = ParentKey(table: link.parentTable, column: parentColumn, value: value)
-                let found = try exists[parent] ?? parentExists(parent, staged: &staged)
-                exists[parent] = found
+                let found: Bool
+                if let last = lastFound, last.parent == parent {
+                    found = last.found
+                } else {
+                    found = try exists[parent] ?? parentExists(parent, staged: &staged)
+                    exists[parent] = found
+                    lastFound = (parent, found)
+                }
                 if !found {
                     report(
-                        .missing, on: entry.reference, path: path, phase: entry.kind.operation.phase,
+                        .missing, on: entries[index].reference, path: path, phase: kind.operation.phase,
                         parameters: ["parent": .string(link.parentTable)], value: Self.issueValue(value),
                         label: link.label, messageKey: "relationship.missing")
                 }
             }
         }
         // Staged parents are counted too (a minimum applies to a new parent).
-        for entry in entries where entry.kind != .delete {
-            for counted in Self.relations(of: entry.record) {
+        for index in entries.indices where entries[index].kind != .delete && !entries[index].info.relations.isEmpty {
+            let entry = entries[index]
+            for counted in entry.info.relations {
                 let parentColumn = try schema.referencedColumn(of: entry.table, key: counted.key)
-                guard let value = entry.row[parentColumn], !value.isNull else {
+                guard let value = Self.value(in: entry.row, parentColumn), !value.isNull else {
                     if counted.minimum > 0 {
                         report(
                             .tooFew, on: entry.reference, path: IssuePath.root.appending(key: counted.name),
@@ -290,7 +351,7 @@ struct StorePlan {
                     continue
                 }
                 let parent = ParentKey(table: entry.table, column: parentColumn, value: value)
-                affected[parent, default: []].append(counted)
+                note(parent, counted)
                 parentReferences[parent] = entry.reference
             }
         }
@@ -334,13 +395,16 @@ struct StorePlan {
 
     // MARK: Writing
 
-    /// Writes the entries in order, with the persistence callbacks letting them through (they were
-    /// checked together). A constraint that SQLite reports is mapped to an issue on the entry.
+    /// Writes the entries in order. A change set's rows are written by prepared statements from the
+    /// columns the records encoded for the checks (each record is encoded once), so GRDB's persistence
+    /// callbacks do not run for them: the plan's checks replace them. A constraint that SQLite reports
+    /// is mapped to an issue on the entry.
     func write(in db: Database, skippingStaged: Bool = false) throws {
+        var statements = StatementCache()
         try WriteScope.$isWritingChecked.withValue(true) {
             for entry in entries where !(skippingStaged && entry.isStaged) {
                 do {
-                    try Self.write(entry.record, kind: entry.kind, in: db)
+                    try write(entry, in: db, statements: &statements)
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                     throw ValidationError([ConstraintIssue.issue(for: error, on: entry.reference)])
                 }
@@ -348,7 +412,44 @@ struct StorePlan {
         }
     }
 
-    private static func write<R: ValidatedRecord>(_ record: R, kind: StagedChange.Kind, in db: Database) throws {
+    private func write(_ entry: Entry, in db: Database, statements: inout StatementCache) throws {
+        let columns = statements.columns(of: entry.row, in: entry.table)
+        guard let key = entry.key, let keyColumns = entry.info.keyColumns else {
+            // Without a primary key, an insert lets SQLite assign one; an update or a delete goes
+            // through GRDB, which reports the missing key.
+            if entry.kind == .insert {
+                let statement = try statements.statement(for: .insert, table: entry.table, columns: columns, in: db)
+                try statement.execute(arguments: Self.arguments(columns.map { entry.row[$0]! }))
+            } else {
+                try Self.writeThroughGRDB(entry.record, kind: entry.kind, in: db)
+            }
+            return
+        }
+        switch entry.kind {
+        case .insert:
+            let statement = try statements.statement(for: .insert, table: entry.table, columns: columns, in: db)
+            try statement.execute(arguments: Self.arguments(columns.map { entry.row[$0]! }))
+        case .update:
+            let keyNames = Set(keyColumns.map { $0.lowercased() })
+            let assigned = columns.filter { !keyNames.contains($0.lowercased()) }
+            let statement = try statements.statement(
+                for: .update, table: entry.table, columns: assigned, keyColumns: keyColumns, in: db)
+            try statement.execute(arguments: Self.arguments(assigned.map { entry.row[$0]! } + key))
+            if db.changesCount == 0 {
+                throw RecordError.recordNotFound(
+                    databaseTableName: entry.table,
+                    key: Dictionary(uniqueKeysWithValues: zip(keyColumns, key)))
+            }
+        case .delete:
+            let statement = try statements.statement(
+                for: .delete, table: entry.table, columns: [], keyColumns: keyColumns, in: db)
+            try statement.execute(arguments: Self.arguments(key))
+        }
+    }
+
+    private static func writeThroughGRDB<R: ValidatedRecord>(_ record: R, kind: StagedChange.Kind, in db: Database)
+        throws
+    {
         switch kind {
         case .insert:
             var record = record
@@ -360,19 +461,47 @@ struct StorePlan {
         }
     }
 
-    // MARK: Rules of a record's type
+    /// A record type's table and store rules, worked out once per plan (the default table name GRDB
+    /// derives from the type's name is not free).
+    final class TypeInfo {
+        let table: String
+        /// The table's primary key columns, once read from the schema.
+        var keyColumns: [String]?
+        let uniques: [(columns: [String], label: String?)]
+        let links: [Link]
+        let relations: [HasManyRelation]
 
-    private static func relations<R: ValidatedRecord>(of record: R) -> [HasManyRelation] {
-        R.storeRules.rules.compactMap { rule in
-            if case .hasMany(let relation) = rule.kind { return relation }
-            return nil
+        init<R: ValidatedRecord>(_ type: R.Type) {
+            table = R.databaseTableName
+            let rules = R.storeRules.rules
+            uniques = rules.compactMap { rule in
+                if case .unique(let columns, let label) = rule.kind { return (columns, label) }
+                return nil
+            }
+            relations = rules.compactMap { rule in
+                if case .hasMany(let relation) = rule.kind { return relation }
+                return nil
+            }
+            let table = table
+            links = rules.compactMap { rule in
+                guard case .belongsTo(let parent, let column, let key, let required, let label) = rule.kind else {
+                    return nil
+                }
+                let counts = Self.relations(of: parent).filter {
+                    $0.childTable == table && $0.column.lowercased() == column.lowercased()
+                        && $0.key?.lowercased() == key?.lowercased()
+                }
+                return Link(
+                    parentTable: parent.databaseTableName, column: column, parentKey: key, required: required,
+                    label: label, counts: counts)
+            }
         }
-    }
 
-    private static func uniqueRules<R: ValidatedRecord>(of record: R) -> [(columns: [String], label: String?)] {
-        R.storeRules.rules.compactMap { rule in
-            if case .unique(let columns, let label) = rule.kind { return (columns, label) }
-            return nil
+        private static func relations<P: ValidatedRecord>(of parent: P.Type) -> [HasManyRelation] {
+            P.storeRules.rules.compactMap { rule in
+                if case .hasMany(let relation) = rule.kind { return relation }
+                return nil
+            }
         }
     }
 
@@ -387,35 +516,26 @@ struct StorePlan {
         let counts: [HasManyRelation]
     }
 
-    private static func belongsTo<R: ValidatedRecord>(of record: R) -> [Link] {
-        R.storeRules.rules.compactMap { rule in
-            guard case .belongsTo(let parent, let column, let key, let required, let label) = rule.kind else {
-                return nil
-            }
-            let counts = parentCounts(parent).filter {
-                $0.childTable == R.databaseTableName && $0.column.lowercased() == column.lowercased()
-                    && $0.key?.lowercased() == key?.lowercased()
-            }
-            return Link(
-                parentTable: parent.databaseTableName, column: column, parentKey: key, required: required,
-                label: label, counts: counts)
-        }
-    }
-
-    private static func parentCounts<P: ValidatedRecord>(_ parent: P.Type) -> [HasManyRelation] {
-        P.storeRules.rules.compactMap { rule in
-            if case .hasMany(let relation) = rule.kind { return relation }
-            return nil
-        }
-    }
-
     // MARK: Values
 
-    static func lowercased(_ dictionary: [String: DatabaseValue]) -> [String: DatabaseValue] {
-        var result: [String: DatabaseValue] = [:]
-        result.reserveCapacity(dictionary.count)
-        for (column, value) in dictionary { result[column.lowercased()] = value }
-        return result
+    /// Statement arguments from values, through GRDB's generic initialiser (an array would pick its
+    /// `[Any]` one, which casts each value at run time).
+    static func arguments(_ values: [DatabaseValue]) -> StatementArguments {
+        StatementArguments(values.lazy)
+    }
+
+    /// The value of `column` in a row (SQLite's column names ignore case).
+    static func value(in row: [String: DatabaseValue], _ column: String) -> DatabaseValue? {
+        if let value = row[column] { return value }
+        let lowercased = column.lowercased()
+        return row.first { $0.key.lowercased() == lowercased }?.value
+    }
+
+    /// The name the row uses for `column`.
+    static func storedName(of column: String, in row: [String: DatabaseValue]) -> String {
+        if row[column] != nil { return column }
+        let lowercased = column.lowercased()
+        return row.keys.first { $0.lowercased() == lowercased } ?? column
     }
 
     static func render(_ key: [DatabaseValue]) -> String {
@@ -450,15 +570,70 @@ private struct StagedChildren {
     init(entries: [StorePlan.Entry]) { self.entries = entries }
 
     mutating func count(in table: String, column: String, value: DatabaseValue) -> Int {
-        let column = column.lowercased()
-        let name = table + "\u{0}" + column
+        let name = table + "\u{0}" + column.lowercased()
         if let known = counts[name] { return known[value] ?? 0 }
         var byValue: [DatabaseValue: Int] = [:]
         for entry in entries where entry.table == table && entry.kind != .delete {
-            if let held = entry.row[column], !held.isNull { byValue[held, default: 0] += 1 }
+            if let held = StorePlan.value(in: entry.row, column), !held.isNull { byValue[held, default: 0] += 1 }
         }
         counts[name] = byValue
         return byValue[value] ?? 0
+    }
+}
+
+/// The prepared statements of one write, by table, statement kind and columns.
+struct StatementCache {
+    enum Kind: Hashable { case insert, update, delete }
+
+    private struct Name: Hashable {
+        let kind: Kind
+        let table: String
+        let columns: [String]
+    }
+
+    private var statements: [Name: Statement] = [:]
+    /// The last column order used for each table: records of one type encode the same columns.
+    private var lastColumns: [String: [String]] = [:]
+
+    /// The row's columns in a stable order (the last one used for the table, when it fits).
+    mutating func columns(of row: [String: DatabaseValue], in table: String) -> [String] {
+        if let last = lastColumns[table], last.count == row.count, last.allSatisfy({ row[$0] != nil }) {
+            return last
+        }
+        let columns = row.keys.sorted()
+        lastColumns[table] = columns
+        return columns
+    }
+
+    mutating func statement(
+        for kind: Kind, table: String, columns: [String], keyColumns: [String] = [], in db: Database
+    ) throws -> Statement {
+        let name = Name(kind: kind, table: table, columns: columns)
+        if let known = statements[name] { return known }
+        let quotedTable = table.quotedDatabaseIdentifier
+        let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+        let sql: String
+        switch kind {
+        case .insert:
+            let names = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+            sql =
+                columns.isEmpty
+                ? "INSERT INTO \(quotedTable) DEFAULT VALUES"
+                : "INSERT INTO \(quotedTable) (\(names)) VALUES (\(marks))"
+        case .update:
+            let assignments = columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
+            // An update of the key alone still checks that the row exists.
+            let set =
+                assignments.isEmpty
+                ? "\(keyColumns[0].quotedDatabaseIdentifier) = \(keyColumns[0].quotedDatabaseIdentifier)" : assignments
+            sql = "UPDATE \(quotedTable) SET \(set) WHERE \(condition)"
+        case .delete:
+            sql = "DELETE FROM \(quotedTable) WHERE \(condition)"
+        }
+        let statement = try db.makeStatement(sql: sql)
+        statements[name] = statement
+        return statement
     }
 }
 
@@ -472,7 +647,7 @@ struct SchemaCache {
 
     mutating func primaryKey(of table: String) throws -> [String] {
         if let known = primaryKeys[table] { return known }
-        let columns = try db.primaryKey(table).columns.map { $0.lowercased() }
+        let columns = try db.primaryKey(table).columns
         primaryKeys[table] = columns
         return columns
     }
@@ -480,7 +655,7 @@ struct SchemaCache {
     mutating func key(of row: [String: DatabaseValue], in table: String) throws -> [DatabaseValue]? {
         var key: [DatabaseValue] = []
         for column in try primaryKey(of: table) {
-            guard let value = row[column], !value.isNull else { return nil }
+            guard let value = StorePlan.value(in: row, column), !value.isNull else { return nil }
             key.append(value)
         }
         return key
@@ -511,7 +686,7 @@ struct SchemaCache {
             FROM \(table.quotedDatabaseIdentifier) WHERE \(condition)
             """
         let statement = try db.cachedStatement(sql: sql)
-        return try Row.fetchAll(statement, arguments: StatementArguments(values)).map { row in
+        return try Row.fetchAll(statement, arguments: StorePlan.arguments(values)).map { row in
             keyColumns.indices.map { row[$0] as DatabaseValue }
         }
     }
@@ -521,12 +696,12 @@ struct SchemaCache {
         let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
         let statement = try db.cachedStatement(
             sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) WHERE \(condition)")
-        return try Row.fetchOne(statement, arguments: StatementArguments(key)).map(Database.dictionary)
+        return try Row.fetchOne(statement, arguments: StorePlan.arguments(key)).map(Database.dictionary)
     }
 
     /// The parent's column children refer to: `key`, or the single-column primary key.
     mutating func referencedColumn(of table: String, key: String?) throws -> String {
-        if let key { return key.lowercased() }
+        if let key { return key }
         let columns = try primaryKey(of: table)
         guard columns.count == 1 else {
             throw StoreConfigurationError(
@@ -540,7 +715,7 @@ struct SchemaCache {
 }
 
 extension Database {
-    /// The rows of `table` whose `column` equals `value`, keyed by lowercased column name.
+    /// The rows of `table` whose `column` equals `value`.
     func rows(in table: String, where column: String, equals value: DatabaseValue) throws -> [[String: DatabaseValue]] {
         let statement = try cachedStatement(
             sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ?")
@@ -549,7 +724,7 @@ extension Database {
 
     static func dictionary(_ row: Row) -> [String: DatabaseValue] {
         var result: [String: DatabaseValue] = [:]
-        for (column, value) in row { result[column.lowercased()] = value }
+        for (column, value) in row { result[column] = value }
         return result
     }
 }

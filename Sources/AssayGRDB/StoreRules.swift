@@ -4,12 +4,12 @@ import GRDB
 /// What happens to the records of a to-many relationship when their parent is deleted.
 public enum DeleteRule: String, Sendable, Hashable, CaseIterable {
     /// The parent cannot be deleted while any record refers to it (reported as
-    /// ``AssayCore/IssueCode/deleteDenied``).
+    /// `IssueCode.deleteDenied`).
     case deny
     /// The records that refer to the parent are deleted with it, each through its own rules.
     case cascade
     /// The records that refer to the parent have their reference set to `NULL`, then are checked as
-    /// updated (a required reference then reports ``AssayCore/IssueCode/missing``).
+    /// updated (a required reference then reports `IssueCode.missing`).
     case nullify
     /// Nothing is done; the database's own foreign key, if any, decides.
     case noAction
@@ -54,7 +54,7 @@ public struct StoreRule<Record: ValidatedRecord>: Sendable {
     /// Checked among the records of a change set and against the database. A unique index on the
     /// columns is required, so that two writers racing cannot both insert the same value: create it
     /// with ``ValidatedRecord/createStoreIndexes(_:)`` or in your migration; a constraint violation
-    /// from SQLite is reported as ``AssayCore/IssueCode/notUnique`` as well.
+    /// from SQLite is reported as `IssueCode.notUnique` as well.
     ///
     /// - Parameters:
     ///   - columns: The column, or the group of columns that must be unique together.
@@ -68,7 +68,7 @@ public struct StoreRule<Record: ValidatedRecord>: Sendable {
     /// column `key`, a column with a unique index).
     ///
     /// A reference to a parent that does not exist (or is deleted in the same change set) is reported
-    /// as ``AssayCore/IssueCode/missing``; so is `NULL` when the relationship is `required`. The
+    /// as `IssueCode.missing`; so is `NULL` when the relationship is `required`. The
     /// parent's ``hasMany(_:column:key:as:minimum:maximum:onDelete:)`` counts are checked when a record
     /// joins or leaves it through this column.
     public static func belongsTo<Parent: ValidatedRecord>(
@@ -84,8 +84,8 @@ public struct StoreRule<Record: ValidatedRecord>: Sendable {
     ///   - column: The child's column that holds this record's primary key (or its column `key`).
     ///   - key: The column of this record that children refer to; defaults to the primary key.
     ///   - name: The relationship's name in issues, e.g. `"players"`.
-    ///   - minimum: The fewest children allowed (``AssayCore/IssueCode/tooFew``).
-    ///   - maximum: The most children allowed (``AssayCore/IssueCode/tooMany``).
+    ///   - minimum: The fewest children allowed (`IssueCode.tooFew`).
+    ///   - maximum: The most children allowed (`IssueCode.tooMany`).
     ///   - onDelete: What deleting this record does to its children.
     public static func hasMany<Child: ValidatedRecord & FetchableRecord>(
         _ child: Child.Type, column: String, key: String? = nil, as name: String, minimum: Int = 0,
@@ -111,14 +111,27 @@ struct HasManyRelation: Sendable {
     let minimum: Int
     let maximum: Int?
     let onDelete: DeleteRule
+    let childTable: String
 
-    var childTable: String { child.databaseTableName }
+    init(
+        child: any (ValidatedRecord & FetchableRecord).Type, column: String, key: String?, name: String, minimum: Int,
+        maximum: Int?, onDelete: DeleteRule
+    ) {
+        self.child = child
+        self.column = column
+        self.key = key
+        self.name = name
+        self.minimum = minimum
+        self.maximum = maximum
+        self.onDelete = onDelete
+        self.childTable = child.databaseTableName
+    }
 }
 
 /// A store rule that cannot be checked as declared, e.g. a unique rule without a unique index.
 ///
 /// This is a mistake in the program or its schema, not in the data, so it is not a
-/// ``AssayCore/ValidationError``.
+/// `ValidationError`.
 public struct StoreConfigurationError: Error, Sendable, CustomStringConvertible {
     /// What is wrong and how to fix it.
     public let description: String

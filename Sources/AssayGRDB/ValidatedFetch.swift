@@ -4,7 +4,7 @@ import GRDB
 /// What a validated fetch does with a row that does not pass its record's rules (written by an older
 /// version of the app, or by another tool).
 public enum InvalidRowPolicy: Sendable, Hashable {
-    /// Throw one ``AssayCore/ValidationError`` with the issues of every invalid row.
+    /// Throw one `ValidationError` with the issues of every invalid row.
     case throwError
     /// Leave invalid rows out of the records, and report their issues.
     case skip
@@ -29,9 +29,11 @@ extension ValidatedRecord where Self: FetchableRecord {
     /// Fetches every row of the request and checks each record with an on-demand validation.
     ///
     /// A row that cannot be decoded into the record (a `NULL` in a non-optional column) is reported as
-    /// ``AssayCore/IssueCode/malformed`` and is never returned. A value that SQLite converted on the way
+    /// `IssueCode.malformed` and is never returned. A value that SQLite converted on the way
     /// (text in an integer column reads as `0`) is caught by encoding the record again and comparing it
-    /// with the row, and reported as ``AssayCore/IssueCode/typeMismatch``.
+    /// with the row, and reported as `IssueCode.typeMismatch`. A type that validates while
+    /// decoding (AssayCodable's `@Validatable`) reports its rule issues from the decoding; such a row
+    /// cannot become a record, so it is left out under every policy.
     ///
     /// ```swift
     /// let fetched = try Player.fetchAllValidated(db, policy: .skip)
@@ -43,7 +45,7 @@ extension ValidatedRecord where Self: FetchableRecord {
     ///   - db: A database connection.
     ///   - request: The rows to read.
     ///   - policy: What to do with invalid rows.
-    /// - Throws: ``AssayCore/ValidationError`` under ``InvalidRowPolicy/throwError`` when a row is
+    /// - Throws: `ValidationError` under ``InvalidRowPolicy/throwError`` when a row is
     ///   invalid; a database error.
     public static func fetchAllValidated(
         _ db: Database, _ request: some FetchRequest, policy: InvalidRowPolicy = .throwError
@@ -59,6 +61,16 @@ extension ValidatedRecord where Self: FetchableRecord {
             let record: Self
             do {
                 record = try Self(row: row)
+            } catch let error as ValidationError {
+                // A type that validates while decoding (AssayCodable's @Validatable) reports its rules
+                // here; the row cannot become a record.
+                result.issues += error.issues.map { issue in
+                    var issue = issue
+                    issue.object = reference
+                    return issue
+                }
+                result.skipped.append(reference)
+                continue
             } catch {
                 result.issues.append(
                     ValidationIssue(

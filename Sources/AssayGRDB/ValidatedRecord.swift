@@ -3,7 +3,7 @@ import GRDB
 
 /// A GRDB record that cannot be written invalid.
 ///
-/// Conform a record that is already ``AssayCore/Validatable`` and `MutablePersistableRecord` (or
+/// Conform a record that is already `Validatable` and `MutablePersistableRecord` (or
 /// `PersistableRecord`): GRDB's persistence callbacks then check it before any SQL runs.
 ///
 /// ```swift
@@ -30,16 +30,16 @@ import GRDB
 /// ```
 ///
 /// - `insert` runs the normalisers, writes the normalised record and checks it for
-///   ``AssayCore/ValidationOperation/insert``; `update` checks for ``AssayCore/ValidationOperation/update``,
-///   `delete` for ``AssayCore/ValidationOperation/delete`` and applies the delete rules of the type's
+///   `ValidationOperation.insert`; `update` checks for `ValidationOperation.update`,
+///   `delete` for `ValidationOperation.delete` and applies the delete rules of the type's
 ///   to-many relationships (deny, cascade, nullify).
 /// - The ``storeRules`` are checked against the database: uniqueness, required parents, relationship
 ///   counts.
-/// - A failure throws one ``AssayCore/ValidationError`` with every issue, each carrying the record's
+/// - A failure throws one `ValidationError` with every issue, each carrying the record's
 ///   table and primary key, before any SQL runs; the write's transaction rolls back.
 /// - GRDB's update and delete callbacks (and the insert callback of a `PersistableRecord`) cannot
 ///   change the record. When a normaliser would change what is written, the write is refused with
-///   ``AssayCore/IssueCode/notNormalized``: write `try record.validated(for: .update)`, or stage the
+///   `IssueCode.notNormalized`: write `try record.validated(for: .update)`, or stage the
 ///   record in a ``ChangeSet``, which writes the normalised record.
 ///
 /// A type that implements `willInsert`, `willUpdate` or `willDelete` itself replaces these checks;
@@ -74,7 +74,7 @@ extension ValidatedRecord {
     /// Checks the record for insert (value rules and store rules).
     ///
     /// - Returns: The normalised record, which is the one to write.
-    /// - Throws: ``AssayCore/ValidationError`` with every issue; a database error if the checks could
+    /// - Throws: `ValidationError` with every issue; a database error if the checks could
     ///   not read the database.
     public func checkBeforeInsert(_ db: Database) throws -> Self {
         let plan = try StorePlan(staging: [StagedChange(.insert, self)], in: db)
@@ -85,7 +85,7 @@ extension ValidatedRecord {
     /// Checks the record for update (value rules and store rules); the record must already be
     /// normalised.
     ///
-    /// - Throws: ``AssayCore/ValidationError`` with every issue; a database error if the checks could
+    /// - Throws: `ValidationError` with every issue; a database error if the checks could
     ///   not read the database.
     public func checkBeforeUpdate(_ db: Database) throws {
         let plan = try StorePlan(staging: [StagedChange(.update, self)], in: db, requireNormalized: true)
@@ -95,7 +95,7 @@ extension ValidatedRecord {
     /// Checks the record for delete, then applies the delete rules of its to-many relationships
     /// (children deleted or their references nullified, each checked in turn).
     ///
-    /// - Throws: ``AssayCore/ValidationError`` with every issue (``AssayCore/IssueCode/deleteDenied``
+    /// - Throws: `ValidationError` with every issue (`IssueCode.deleteDenied`
     ///   for a `deny` rule); a database error.
     public func checkBeforeDelete(_ db: Database) throws {
         let plan = try StorePlan(staging: [StagedChange(.delete, self)], in: db)

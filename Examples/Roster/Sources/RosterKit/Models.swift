@@ -21,6 +21,9 @@ public struct Team: Codable, Hashable, FetchableRecord, MutablePersistableRecord
         self.name = name
     }
 
+    /// The table.
+    public static let databaseTableName = "team"
+
     /// Team names are unique; a team has at most 15 players and cannot be deleted while it has any.
     public static let storeRules: StoreRules<Team> = [
         .unique("name"),
@@ -53,6 +56,9 @@ public struct Player: Codable, Hashable, FetchableRecord, MutablePersistableReco
         self.age = age
         self.team = team
     }
+
+    /// The table.
+    public static let databaseTableName = "player"
 
     /// A player belongs to a team that exists, named in the `team` column.
     public static let storeRules: StoreRules<Player> = [.belongsTo(Team.self, column: "team", key: "name")]
