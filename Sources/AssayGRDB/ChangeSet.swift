@@ -75,8 +75,11 @@ public struct ChangeSet: Sendable {
     /// Validates every staged change, then writes them all in one transaction (a savepoint when `db`
     /// is already in one): all or nothing.
     ///
-    /// Records are written normalised. Foreign keys are checked when the transaction commits, so the
-    /// order of the staged changes does not matter. A unique constraint that SQLite reports (another
+    /// Records are written normalised, each row by a prepared `INSERT`, `UPDATE` or `DELETE` of the
+    /// columns the record encodes: the set's checks stand in for GRDB's persistence callbacks
+    /// (`willInsert`, `aroundInsert`, `didInsert`…), which do not run, and no auto-incremented id is
+    /// written back to the staged records. Foreign keys are checked when the transaction commits, so
+    /// the order of the staged changes does not matter. A unique constraint that SQLite reports (another
     /// writer won a race) becomes a `IssueCode.notUnique` issue, and nothing is written.
     ///
     /// - Throws: `ValidationError` with every issue, before anything is written; a database

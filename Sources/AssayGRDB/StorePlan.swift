@@ -36,8 +36,10 @@ struct StagedChange: Sendable {
 struct StorePlan {
     struct Entry {
         var kind: StagedChange.Kind
-        /// The record to write: normalised for inserts and updates.
-        var record: any ValidatedRecord
+        /// The record, normalised for inserts and updates; kept for updates and deletes (written
+        /// through GRDB when they have no primary key) and when the caller asks for it, not for the
+        /// inserts of a change set, which are written from `row`.
+        var record: (any ValidatedRecord)?
         /// The record type's table and store rules.
         var info: TypeInfo
         var table: String { info.table }
@@ -76,8 +78,15 @@ struct StorePlan {
     /// Keys of the stored rows each table's updates and deletes replace.
     private var replaced: [String: Set<[DatabaseValue]>] = [:]
 
-    init(staging changes: [StagedChange], in db: Database, requireNormalized: Bool = false) throws {
+    /// Whether entries keep their (normalised) records, for a caller that returns them.
+    private let keepsRecords: Bool
+
+    init(
+        staging changes: [StagedChange], in db: Database, requireNormalized: Bool = false, keepingRecords: Bool = false
+    ) throws {
         schema = SchemaCache(db: db)
+        keepsRecords = keepingRecords
+        entries.reserveCapacity(changes.count)
         for (index, change) in changes.enumerated() {
             // A record without a primary key yet is named by its label, or by its place in the set.
             let unnamed: Entry.Unnamed =
@@ -109,11 +118,19 @@ struct StorePlan {
             info = TypeInfo(R.self)
             types[ObjectIdentifier(R.self)] = info
         }
-        let result = R.validation.run(on: record, operation: kind.operation)
+        // An object is given, so the run does not look for the record's own (a dynamic cast per
+        // record); the entry's reference replaces it below.
+        let result = R.validation.run(on: record, operation: kind.operation, object: Self.placeholder)
         let written = kind == .delete ? record : result.model
         let row = try written.databaseDictionary
-        if info.keyColumns == nil { info.keyColumns = try schema.primaryKey(of: info.table) }
-        let key = try schema.key(of: row, in: info.table)
+        let keyColumns: [String]
+        if let known = info.keyColumns {
+            keyColumns = known
+        } else {
+            keyColumns = try schema.primaryKey(of: info.table)
+            info.keyColumns = keyColumns
+        }
+        let key = Self.key(of: row, columns: keyColumns)
         var found = result.issues
         if requireNormalized && kind != .delete {
             let original = try record.databaseDictionary
@@ -126,7 +143,8 @@ struct StorePlan {
             }
         }
         let entry = Entry(
-            kind: kind, record: written, info: info, row: row, key: key, unnamed: unnamed, isStaged: isStaged)
+            kind: kind, record: kind == .insert && !keepsRecords ? nil : written, info: info, row: row, key: key,
+            unnamed: unnamed, isStaged: isStaged)
         if !found.isEmpty {
             let reference = entry.reference
             for index in found.indices { found[index].object = reference }
@@ -270,6 +288,7 @@ struct StorePlan {
     private mutating func checkRelationships() throws {
         // Parents whose to-many counts may change, with the relationships to count.
         var affected: [ParentKey: [HasManyRelation]] = [:]
+        var affectedOrder: [ParentKey] = []
         var parentReferences: [ParentKey: ObjectReference] = [:]
         var exists: [ParentKey: Bool] = [:]
         var staged = StagedChildren(entries: entries)
@@ -282,12 +301,14 @@ struct StorePlan {
                 return
             }
             lastNoted = (parent, counted.childTable, counted.column)
-            let known = affected[parent, default: []]
+            let known = affected[parent] ?? []
+            if known.isEmpty { affectedOrder.append(parent) }
             guard !known.contains(where: { $0.childTable == counted.childTable && $0.column == counted.column })
             else { return }
             affected[parent, default: []].append(counted)
         }
         var lastFound: (parent: ParentKey, found: Bool)? = nil
+        try prefetchParents(into: &exists, staged: &staged)
         // Entries are read in place: copying each one costs more than the checks.
         for index in entries.indices {
             let links = entries[index].info.links
@@ -300,16 +321,16 @@ struct StorePlan {
             for link in links {
                 let column = link.column
                 let parentColumn = try schema.referencedColumn(of: link.parentTable, key: link.parentKey)
+                let value = kind == .delete ? .null : Self.value(in: entries[index].row, column) ?? .null
                 for counted in link.counts {
-                    if let oldRow, let value = Self.value(in: oldRow, column), !value.isNull {
-                        note(ParentKey(table: link.parentTable, column: parentColumn, value: value), counted)
+                    if let oldRow, let old = Self.value(in: oldRow, column), !old.isNull {
+                        note(ParentKey(table: link.parentTable, column: parentColumn, value: old), counted)
                     }
-                    if kind != .delete, let value = Self.value(in: entries[index].row, column), !value.isNull {
+                    if !value.isNull {
                         note(ParentKey(table: link.parentTable, column: parentColumn, value: value), counted)
                     }
                 }
                 guard kind != .delete else { continue }
-                let value = Self.value(in: entries[index].row, column) ?? .null
                 let path = IssuePath.root.appending(key: link.column)
                 if value.isNull {
                     if link.required {
@@ -355,9 +376,9 @@ struct StorePlan {
                 parentReferences[parent] = entry.reference
             }
         }
-        let ordered = affected.sorted {
-            (Self.render([$0.key.value]), $0.key.table) < (Self.render([$1.key.value]), $1.key.table)
-        }
+        // Parents in the order the set first names them, so issues come out in a stable order.
+        let ordered = affectedOrder.map { (key: $0, value: affected[$0]!) }
+        let storedCounts = try prefetchCounts(of: ordered)
         for (parent, relations) in ordered {
             // A parent that is gone after the set has no count to check (its children are reported).
             let found = try exists[parent] ?? parentExists(parent, staged: &staged)
@@ -366,8 +387,14 @@ struct StorePlan {
             var done: Set<String> = []
             for counted in relations where counted.minimum > 0 || counted.maximum != nil {
                 guard done.insert(counted.childTable + "\u{0}" + counted.column).inserted else { continue }
-                let stored = try schema.keys(in: counted.childTable, where: [counted.column], equal: [parent.value])
-                let kept = stored.filter { replaced[counted.childTable]?.contains($0) != true }.count
+                let kept: Int
+                if let counts = storedCounts[ChildColumn(table: counted.childTable, column: counted.column)] {
+                    kept = counts[parent.value] ?? 0
+                } else {
+                    let stored = try schema.keys(
+                        in: counted.childTable, where: [counted.column], equal: [parent.value])
+                    kept = stored.filter { replaced[counted.childTable]?.contains($0) != true }.count
+                }
                 let count = kept + staged.count(in: counted.childTable, column: counted.column, value: parent.value)
                 let reference =
                     parentReferences[parent] ?? ObjectReference(entity: parent.table, id: Self.render([parent.value]))
@@ -383,6 +410,88 @@ struct StorePlan {
                 }
             }
         }
+    }
+
+    /// Below this many distinct values, the database is asked value by value; above, in batches.
+    private static let batchThreshold = 32
+    private static let batchSize = 500
+
+    private struct ChildColumn: Hashable {
+        let table: String
+        let column: String
+    }
+
+    /// Looks up in batches whether the parents that many records refer to exist (a large import refers
+    /// to thousands), filling `exists`.
+    private mutating func prefetchParents(into exists: inout [ParentKey: Bool], staged: inout StagedChildren) throws {
+        var wanted: [ChildColumn: Set<DatabaseValue>] = [:]
+        var last: (parent: ChildColumn, value: DatabaseValue)? = nil
+        for index in entries.indices where entries[index].kind != .delete {
+            for link in entries[index].info.links {
+                guard let value = Self.value(in: entries[index].row, link.column), !value.isNull else { continue }
+                let parentColumn = try schema.referencedColumn(of: link.parentTable, key: link.parentKey)
+                let parent = ChildColumn(table: link.parentTable, column: parentColumn)
+                if let last, last.parent == parent, last.value == value { continue }
+                last = (parent, value)
+                wanted[parent, default: []].insert(value)
+            }
+        }
+        for (parent, values) in wanted where values.count >= Self.batchThreshold {
+            let keyColumns = try schema.primaryKey(of: parent.table)
+            var stored: Set<DatabaseValue> = []
+            let list = Array(values)
+            for start in stride(from: 0, to: list.count, by: Self.batchSize) {
+                let chunk = Array(list[start..<min(start + Self.batchSize, list.count)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                let selected = ([parent.column] + keyColumns).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+                let sql = """
+                    SELECT \(selected) FROM \(parent.table.quotedDatabaseIdentifier) \
+                    WHERE \(parent.column.quotedDatabaseIdentifier) IN (\(marks))
+                    """
+                for row in try Row.fetchAll(schema.db, sql: sql, arguments: Self.arguments(chunk)) {
+                    let key = keyColumns.indices.map { row[$0 + 1] as DatabaseValue }
+                    if replaced[parent.table]?.contains(key) == true { continue }
+                    stored.insert(row[0] as DatabaseValue)
+                }
+            }
+            for value in values {
+                let key = ParentKey(table: parent.table, column: parent.column, value: value)
+                exists[key] =
+                    stored.contains(value) || staged.count(in: parent.table, column: parent.column, value: value) > 0
+            }
+        }
+    }
+
+    /// Counts in batches the stored children of many parents, for the child tables the set replaces
+    /// no row of (otherwise they are counted parent by parent, leaving the replaced rows out).
+    private mutating func prefetchCounts(of parents: [(key: ParentKey, value: [HasManyRelation])]) throws
+        -> [ChildColumn: [DatabaseValue: Int]]
+    {
+        var wanted: [ChildColumn: [DatabaseValue]] = [:]
+        for (parent, relations) in parents {
+            for counted in relations where counted.minimum > 0 || counted.maximum != nil {
+                wanted[ChildColumn(table: counted.childTable, column: counted.column), default: []].append(parent.value)
+            }
+        }
+        var counts: [ChildColumn: [DatabaseValue: Int]] = [:]
+        for (child, values) in wanted
+        where values.count >= Self.batchThreshold && replaced[child.table]?.isEmpty != false {
+            var byValue: [DatabaseValue: Int] = [:]
+            for start in stride(from: 0, to: values.count, by: Self.batchSize) {
+                let chunk = Array(values[start..<min(start + Self.batchSize, values.count)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                let column = child.column.quotedDatabaseIdentifier
+                let sql = """
+                    SELECT \(column), COUNT(*) FROM \(child.table.quotedDatabaseIdentifier) \
+                    WHERE \(column) IN (\(marks)) GROUP BY \(column)
+                    """
+                for row in try Row.fetchAll(schema.db, sql: sql, arguments: Self.arguments(chunk)) {
+                    byValue[row[0] as DatabaseValue] = row[1] as Int
+                }
+            }
+            counts[child] = byValue
+        }
+        return counts
     }
 
     /// Whether a row of the parent's table holds the value after the set: staged, or stored and not
@@ -413,22 +522,23 @@ struct StorePlan {
     }
 
     private func write(_ entry: Entry, in db: Database, statements: inout StatementCache) throws {
-        let columns = statements.columns(of: entry.row, in: entry.table)
+        let (columns, values) = statements.ordered(entry.row, in: entry.table)
         guard let key = entry.key, let keyColumns = entry.info.keyColumns else {
             // Without a primary key, an insert lets SQLite assign one; an update or a delete goes
             // through GRDB, which reports the missing key.
             if entry.kind == .insert {
                 let statement = try statements.statement(for: .insert, table: entry.table, columns: columns, in: db)
-                try statement.execute(arguments: Self.arguments(columns.map { entry.row[$0]! }))
+                try statement.execute(arguments: Self.arguments(values))
             } else {
-                try Self.writeThroughGRDB(entry.record, kind: entry.kind, in: db)
+                guard let record = entry.record else { return }
+                try Self.writeThroughGRDB(record, kind: entry.kind, in: db)
             }
             return
         }
         switch entry.kind {
         case .insert:
             let statement = try statements.statement(for: .insert, table: entry.table, columns: columns, in: db)
-            try statement.execute(arguments: Self.arguments(columns.map { entry.row[$0]! }))
+            try statement.execute(arguments: Self.arguments(values))
         case .update:
             let keyNames = Set(keyColumns.map { $0.lowercased() })
             let assigned = columns.filter { !keyNames.contains($0.lowercased()) }
@@ -518,17 +628,35 @@ struct StorePlan {
 
     // MARK: Values
 
-    /// Statement arguments from values, through GRDB's generic initialiser (an array would pick its
-    /// `[Any]` one, which casts each value at run time).
+    /// Stands for the record in value issues until the entry's reference replaces it.
+    static let placeholder = ObjectReference(entity: "")
+
+    /// Statement arguments from values, through GRDB's initialiser for optional existentials: an array
+    /// would pick its `[Any]` one (a dynamic cast per value) and a typed sequence its generic one (a key
+    /// path instantiated per call).
     static func arguments(_ values: [DatabaseValue]) -> StatementArguments {
-        StatementArguments(values.lazy)
+        StatementArguments(values.lazy.map { $0 as (any DatabaseValueConvertible)? })
+    }
+
+    /// The values of the key `columns` in a row, or `nil` when one is missing or `NULL`.
+    static func key(of row: [String: DatabaseValue], columns: [String]) -> [DatabaseValue]? {
+        var key: [DatabaseValue] = []
+        key.reserveCapacity(columns.count)
+        for column in columns {
+            guard let value = value(in: row, column), !value.isNull else { return nil }
+            key.append(value)
+        }
+        return key
     }
 
     /// The value of `column` in a row (SQLite's column names ignore case).
     static func value(in row: [String: DatabaseValue], _ column: String) -> DatabaseValue? {
         if let value = row[column] { return value }
+        // Absent, or spelt with other cases: only names of the same length can match.
+        let length = column.utf8.count
+        guard row.keys.contains(where: { $0.utf8.count == length }) else { return nil }
         let lowercased = column.lowercased()
-        return row.first { $0.key.lowercased() == lowercased }?.value
+        return row.first { $0.key.utf8.count == length && $0.key.lowercased() == lowercased }?.value
     }
 
     /// The name the row uses for `column`.
@@ -573,9 +701,18 @@ private struct StagedChildren {
         let name = table + "\u{0}" + column.lowercased()
         if let known = counts[name] { return known[value] ?? 0 }
         var byValue: [DatabaseValue: Int] = [:]
-        for entry in entries where entry.table == table && entry.kind != .delete {
-            if let held = StorePlan.value(in: entry.row, column), !held.isNull { byValue[held, default: 0] += 1 }
+        // Runs of one value (records staged together for one parent) are counted before hashing.
+        var run: (value: DatabaseValue, count: Int)? = nil
+        for index in entries.indices where entries[index].kind != .delete && entries[index].table == table {
+            guard let held = StorePlan.value(in: entries[index].row, column), !held.isNull else { continue }
+            if let current = run, current.value == held {
+                run = (held, current.count + 1)
+                continue
+            }
+            if let current = run { byValue[current.value, default: 0] += current.count }
+            run = (held, 1)
         }
+        if let current = run { byValue[current.value, default: 0] += current.count }
         counts[name] = byValue
         return byValue[value] ?? 0
     }
@@ -592,24 +729,41 @@ struct StatementCache {
     }
 
     private var statements: [Name: Statement] = [:]
+    private var last: (name: Name, statement: Statement)? = nil
     /// The last column order used for each table: records of one type encode the same columns.
     private var lastColumns: [String: [String]] = [:]
 
-    /// The row's columns in a stable order (the last one used for the table, when it fits).
-    mutating func columns(of row: [String: DatabaseValue], in table: String) -> [String] {
-        if let last = lastColumns[table], last.count == row.count, last.allSatisfy({ row[$0] != nil }) {
-            return last
+    /// The row's columns in a stable order (the last one used for the table, when it fits), and their
+    /// values in that order.
+    mutating func ordered(_ row: [String: DatabaseValue], in table: String) -> (
+        columns: [String], values: [DatabaseValue]
+    ) {
+        if let last = lastColumns[table], last.count == row.count {
+            var values: [DatabaseValue] = []
+            values.reserveCapacity(last.count)
+            for column in last {
+                guard let value = row[column] else { break }
+                values.append(value)
+            }
+            if values.count == last.count { return (last, values) }
         }
         let columns = row.keys.sorted()
         lastColumns[table] = columns
-        return columns
+        return (columns, columns.map { row[$0]! })
     }
 
     mutating func statement(
         for kind: Kind, table: String, columns: [String], keyColumns: [String] = [], in db: Database
     ) throws -> Statement {
+        // Consecutive rows of one table usually share the statement: compared before hashing.
+        if let last, last.name.kind == kind, last.name.table == table, last.name.columns == columns {
+            return last.statement
+        }
         let name = Name(kind: kind, table: table, columns: columns)
-        if let known = statements[name] { return known }
+        if let known = statements[name] {
+            last = (name, known)
+            return known
+        }
         let quotedTable = table.quotedDatabaseIdentifier
         let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
         let sql: String
@@ -633,6 +787,7 @@ struct StatementCache {
         }
         let statement = try db.makeStatement(sql: sql)
         statements[name] = statement
+        last = (name, statement)
         return statement
     }
 }
@@ -653,12 +808,7 @@ struct SchemaCache {
     }
 
     mutating func key(of row: [String: DatabaseValue], in table: String) throws -> [DatabaseValue]? {
-        var key: [DatabaseValue] = []
-        for column in try primaryKey(of: table) {
-            guard let value = StorePlan.value(in: row, column), !value.isNull else { return nil }
-            key.append(value)
-        }
-        return key
+        StorePlan.key(of: row, columns: try primaryKey(of: table))
     }
 
     mutating func requireUniqueIndex(on table: String, columns: [String]) throws {

@@ -77,7 +77,7 @@ extension ValidatedRecord {
     /// - Throws: `ValidationError` with every issue; a database error if the checks could
     ///   not read the database.
     public func checkBeforeInsert(_ db: Database) throws -> Self {
-        let plan = try StorePlan(staging: [StagedChange(.insert, self)], in: db)
+        let plan = try StorePlan(staging: [StagedChange(.insert, self)], in: db, keepingRecords: true)
         try plan.throwIfInvalid()
         return plan.entries[0].record as! Self
     }

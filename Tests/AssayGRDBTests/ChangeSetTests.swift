@@ -166,3 +166,35 @@ import Testing
         #expect(issue.message(in: .simplifiedChinese) == "name必须唯一")
     }
 }
+
+/// Sets that refer to many parents are checked with batched queries: the same issues as one by one.
+@Suite struct BatchedChecksTests {
+    @Test func manyParentsAreCheckedInBatches() throws {
+        let (db, _) = try makeDatabase()
+        try db.write { db in
+            for index in 1...40 {
+                var team = Team(id: Int64(index), name: "Team \(index)")
+                try team.insert(db)
+            }
+            // Team 7 has two players already; team 12 one.
+            for teamId in [7, 7, 12] {
+                var player = Player(name: "Veteran", age: 30, teamId: Int64(teamId))
+                try player.insert(db)
+            }
+        }
+        var changes = ChangeSet()
+        for teamId in 1...40 where teamId != 12 {
+            changes.insert(Player(name: "Rookie \(teamId)", age: 20, teamId: Int64(teamId)))
+        }
+        changes.insert(Player(name: "Second", age: 20, teamId: 7))  // 2 stored + 2 staged > 3
+        changes.insert(Player(name: "Nowhere", age: 20, teamId: 99))  // no such team
+        changes.delete(Team(id: 30, name: "Team 30"))  // deleted with a player staged for it
+        let issues = try db.read { db in try changes.issues(db) }
+        #expect(
+            summary(issues) == [
+                "team#30  deleteDenied", "player#new 29 /teamId missing", "player#new 41 /teamId missing",
+                "team#7 /players tooMany",
+            ])
+        #expect(issues.last?.value == .integer(4))
+    }
+}

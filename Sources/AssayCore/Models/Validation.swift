@@ -56,11 +56,12 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
 
     private func normalize(_ model: inout Model, context: inout RuleContext) {
         guard hasNormalizers else { return }
-        let normalizers = rules.filter { $0.normalizeModel != nil }
+        // No filtered copy of the rules: this runs for every record.
         var changedKeys: [String] = []
         for _ in 0..<maximumNormalizationPasses {
-            changedKeys = []
-            for rule in normalizers where rule.normalizeModel!(&model) {
+            changedKeys.removeAll(keepingCapacity: true)
+            for rule in rules {
+                guard let normalize = rule.normalizeModel, normalize(&model) else { continue }
                 changedKeys.append(rule.key ?? "")
             }
             if changedKeys.isEmpty { return }
