@@ -31,3 +31,39 @@ import Testing
         }
     }
 }
+
+/// The rules of each operation: the built-in ones run composed rules, an operation of the app's own
+/// runs the same rules one by one.
+@Suite struct OperationRulesTests {
+    struct Post: Validatable {
+        var title: String
+        var body: String
+
+        static let validation: Validation<Post> = [
+            .normalize(\.title, "title", .trimmed),
+            .property(\.title, "title", .notBlank),
+            .property(\.body, "body", on: [.custom("publish")], .length(10...)),
+            .check("ready", on: [.custom("publish"), .update], when: .propertiesValid) { post, context in
+                if post.title == post.body { context.report(.custom("sameText")) }
+            },
+            .check("deletable", on: [.delete]) { post, context in
+                if post.title == "keep" { context.report(.deleteDenied) }
+            },
+        ]
+    }
+
+    @Test func eachOperationRunsItsOwnRules() {
+        let draft = Post(title: " Hello ", body: "Hello")
+        #expect(draft.issues().isEmpty)
+        #expect(draft.issues(for: .insert).isEmpty)
+        #expect(draft.issues(for: .update).map(\.code) == [.custom("sameText")])
+        #expect(draft.issues(for: .custom("publish")).map(\.code) == [.tooShort])
+        #expect(Post(title: "", body: "").issues(for: .custom("publish")).map(\.code) == [.blank, .tooShort])
+        #expect(
+            Post(title: "Same text!", body: "Same text!").issues(for: .custom("publish")).map(\.code) == [
+                .custom("sameText")
+            ])
+        #expect(Post(title: "keep", body: "").issues(for: .delete).map(\.code) == [.deleteDenied])
+        #expect(Post(title: "", body: "").issues(for: .delete).isEmpty)
+    }
+}

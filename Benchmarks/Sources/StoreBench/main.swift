@@ -12,6 +12,7 @@ let variants = [
     "plain",  // GRDB alone: a Codable record without rules, inserted one by one in one write transaction
     "hooks",  // RosterKit.Player, each insert checked by its persistence callback (value and store rules)
     "changeset",  // RosterKit.Player staged in a ChangeSet, validated together, then written in one transaction
+    "rules",  // the players' value rules alone (Validation.run per player), no database: a part of changeset
 ]
 let arguments = CommandLine.arguments
 guard (2...3).contains(arguments.count), variants.contains(arguments[1]) else {
@@ -55,6 +56,19 @@ case "hooks":
     try roster.database.write { db in
         for var player in players { try player.insert(db) }
     }
+case "rules":
+    var issues = 0
+    let rulesStart = clock.now
+    // STORE_BENCH_RULES_REPEAT=N repeats the rules N times (for a profile of the rules alone).
+    let repeats = ProcessInfo.processInfo.environment["STORE_BENCH_RULES_REPEAT"].flatMap(Int.init) ?? 1
+    for _ in 0..<repeats {
+        for player in players { issues += Player.validation.run(on: player, operation: .insert).issues.count }
+    }
+    FileHandle.standardError.write(Data("rules alone: \(clock.now - rulesStart)\n".utf8))
+    try roster.database.write { db in
+        for var player in plain { try player.insert(db) }  // so the count check below holds
+    }
+    if issues != 0 { exit(1) }
 default:
     var changes = ChangeSet()
     for player in players { changes.insert(player) }

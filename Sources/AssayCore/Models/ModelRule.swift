@@ -45,18 +45,30 @@ public struct ModelRule<Model>: Sendable {
         rules: [Rule<V>]
     ) -> ModelRule {
         // Where each rule lives, recorded on its issues: `Player.age: range`.
-        let located = rules.map { rule in (rule, "\(Model.self).\(key): \(rule.descriptor.name)") }
-        let check: @Sendable (V, inout RuleContext) -> Void = { value, context in
-            let saved = (context.label, context.ruleLocation)
-            // In place (no copy of the path kept), so the path's storage is reused for every property.
-            context.path.components.append(.key(key))
-            context.label = label
-            for (rule, location) in located {
+        // The rules are composed into one closure when the rule is declared: this code is generic over
+        // the property's type and never specialised for it, so iterating an array of rules (or of
+        // tuples) would look up generic metadata at run time, for every record.
+        var rulesInOrder: @Sendable (V, inout RuleContext) -> Void = { _, _ in }
+        for rule in rules {
+            let previous = rulesInOrder
+            let location = "\(Model.self).\(key): \(rule.descriptor.name)"
+            rulesInOrder = { value, context in
+                previous(value, &context)
                 context.ruleLocation = location
                 rule.check(value, in: &context)
             }
+        }
+        let checkAll = rulesInOrder
+        let check: @Sendable (V, inout RuleContext) -> Void = { value, context in
+            let savedLabel = context.label
+            let savedLocation = context.ruleLocation
+            // In place (no copy of the path kept), so the path's storage is reused for every property.
+            context.path.components.append(.key(key))
+            context.label = label
+            checkAll(value, &context)
             context.path.components.removeLast()
-            (context.label, context.ruleLocation) = saved
+            context.label = savedLabel
+            context.ruleLocation = savedLocation
         }
         return ModelRule(
             key: key, operations: operations, descriptors: rules.map(\.descriptor), keyPath: keyPath,

@@ -2,10 +2,18 @@
 public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     /// The rules.
     public var rules: [ModelRule<Model>] {
-        didSet { hasNormalizers = rules.contains { $0.normalizeModel != nil } }
+        didSet {
+            hasNormalizers = rules.contains { $0.normalizeModel != nil }
+            compiled = Self.compile(rules)
+            normalizeOnce = Self.composeNormalizers(rules)
+        }
     }
     /// Whether any rule normalises, known ahead of every run.
     private var hasNormalizers: Bool
+    /// The rules composed into closures for the built-in operations (none, insert, update, delete).
+    private var compiled: [Compiled]
+    /// Every normaliser, composed: one pass, telling whether any value changed.
+    private var normalizeOnce: @Sendable (inout Model) -> Bool
     /// How many times normalisers run before a value still changing is reported as
     /// ``IssueCode/unstable``.
     public var maximumNormalizationPasses: Int
@@ -14,7 +22,84 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     public init(_ rules: [ModelRule<Model>], maximumNormalizationPasses: Int = 8) {
         self.rules = rules
         self.hasNormalizers = rules.contains { $0.normalizeModel != nil }
+        self.compiled = Self.compile(rules)
+        self.normalizeOnce = Self.composeNormalizers(rules)
         self.maximumNormalizationPasses = max(1, maximumNormalizationPasses)
+    }
+
+    /// The rules that apply to one operation, composed into single closures when the rules are
+    /// declared. The code that runs them is generic over the model and never specialised for it, so a
+    /// loop over the rules would look up generic metadata and copy each rule, for every record.
+    private struct Compiled: Sendable {
+        typealias Check = @Sendable (Model, ValidationOperation?, inout RuleContext) -> Void
+        /// Property rules and nested models, in declaration order.
+        let properties: Check
+        /// Property rules alone (validated decoding has checked nested models already).
+        let propertiesWithoutNested: Check
+        /// Object checks that run always, and those that run only when the properties are valid, in
+        /// declaration order, each with its condition.
+        let objectChecks: @Sendable (Model, ValidationOperation?, Bool, inout RuleContext) -> Void
+    }
+
+    private static func composeNormalizers(_ rules: [ModelRule<Model>]) -> @Sendable (inout Model) -> Bool {
+        var pass: @Sendable (inout Model) -> Bool = { _ in false }
+        for rule in rules {
+            guard let normalize = rule.normalizeModel else { continue }
+            let previous = pass
+            pass = { model in
+                let changed = previous(&model)
+                return normalize(&model) || changed
+            }
+        }
+        return pass
+    }
+
+    private static var builtInOperations: [ValidationOperation?] { [nil, .insert, .update, .delete] }
+
+    private static func compile(_ rules: [ModelRule<Model>]) -> [Compiled] {
+        builtInOperations.map { operation in
+            var properties: Compiled.Check = { _, _, _ in }
+            var withoutNested: Compiled.Check = { _, _, _ in }
+            var objectChecks: @Sendable (Model, ValidationOperation?, Bool, inout RuleContext) -> Void = { _, _, _, _ in
+            }
+            for rule in rules where rule.applies(to: operation) {
+                guard let check = rule.checkModel else { continue }
+                if rule.isObjectCheck {
+                    let previous = objectChecks
+                    let onlyWhenValid = rule.condition == .propertiesValid
+                    objectChecks = { model, operation, propertiesValid, context in
+                        previous(model, operation, propertiesValid, &context)
+                        if onlyWhenValid && !propertiesValid { return }
+                        check(model, operation, &context)
+                    }
+                    continue
+                }
+                let previous = properties
+                properties = { model, operation, context in
+                    previous(model, operation, &context)
+                    check(model, operation, &context)
+                }
+                if !rule.isNested {
+                    let previousWithout = withoutNested
+                    withoutNested = { model, operation, context in
+                        previousWithout(model, operation, &context)
+                        check(model, operation, &context)
+                    }
+                }
+            }
+            return Compiled(properties: properties, propertiesWithoutNested: withoutNested, objectChecks: objectChecks)
+        }
+    }
+
+    /// The composed rules of a built-in operation, or `nil` for an operation of the app's own.
+    private func compiledRules(for operation: ValidationOperation?) -> Compiled? {
+        guard let operation else { return compiled[0] }
+        switch operation.name {
+        case "insert": return compiled[1]
+        case "update": return compiled[2]
+        case "delete": return compiled[3]
+        default: return nil
+        }
     }
 
     /// Makes the rules of a type from a list.
@@ -40,7 +125,14 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         // The object reference is read from the normalised model, and stamped on every issue.
         context.object = object ?? (model as? any Validatable)?.validationObject
         for index in context.issues.indices { context.issues[index].object = context.object }
-        // Loops rather than filtered copies: this runs for every decoded record.
+        if let composed = compiledRules(for: operation) {
+            (includingNested ? composed.properties : composed.propertiesWithoutNested)(model, operation, &context)
+            let propertiesValid = !context.hasErrors
+            context.phase = operation?.phase ?? .object
+            composed.objectChecks(model, operation, propertiesValid, &context)
+            return (model, context.issues)
+        }
+        // An operation of the app's own: loops rather than filtered copies.
         for rule in rules where !rule.isObjectCheck && rule.applies(to: operation) {
             if !includingNested && rule.isNested { continue }
             rule.checkModel?(model, operation, &context)
@@ -56,15 +148,14 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
 
     private func normalize(_ model: inout Model, context: inout RuleContext) {
         guard hasNormalizers else { return }
-        // No filtered copy of the rules: this runs for every record.
+        for _ in 0..<maximumNormalizationPasses where !normalizeOnce(&model) { return }
+        // Still changing after every pass: one more pass, on a copy and rule by rule, names the values
+        // that keep changing.
+        var probe = model
         var changedKeys: [String] = []
-        for _ in 0..<maximumNormalizationPasses {
-            changedKeys.removeAll(keepingCapacity: true)
-            for rule in rules {
-                guard let normalize = rule.normalizeModel, normalize(&model) else { continue }
-                changedKeys.append(rule.key ?? "")
-            }
-            if changedKeys.isEmpty { return }
+        for rule in rules {
+            guard let normalize = rule.normalizeModel, normalize(&probe) else { continue }
+            changedKeys.append(rule.key ?? "")
         }
         for key in changedKeys {
             var keyed = context
