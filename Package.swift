@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "AssayExamples",
             dependencies: [
-                "AssayCore", "AssayJSON", "AssaySchema", "AssayCodable", "AssayGRDB", "AssaySeedModels",
+                "AssayCore", "AssayJSON", "AssaySchema", "AssayCodable", "AssayGRDB", "AssaySeedModels", "RosterKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

@@ -8,6 +8,7 @@ import AssayJSON
 import AssaySchema
 import Foundation
 import GRDB
+import RosterKit
 
 enum ReadmeExamples {
     static func ruleAlone() throws {
@@ -309,21 +310,12 @@ enum StoreExample {
     }
     // README: end
 
-    /// Runs the snippet on a database in memory.
+    /// Runs the snippet on a database in memory, with the roster example's tables (the same as these
+    /// types').
     static func run() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.create(table: "team") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("name", .text).notNull()
-            }
-            try db.create(table: "player") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("name", .text).notNull()
-                t.column("age", .integer).notNull()
-                t.column("team", .text).notNull().references("team", column: "name")
-            }
-            try Team.createStoreIndexes(db)
+            try RosterKit.Roster.createTables(db)
             var lakers = Team(name: "Lakers")
             try lakers.insert(db)
         }

@@ -8,11 +8,8 @@ import Testing
     /// Two teams and one player in the database.
     func seeded() throws -> DatabaseQueue {
         let (db, _) = try makeDatabase()
+        try db.insertTeams("Lakers", "Celtics")
         try db.write { db in
-            var lakers = Team(name: "Lakers")
-            try lakers.insert(db)
-            var celtics = Team(name: "Celtics")
-            try celtics.insert(db)
             var player = Player(name: "Anthony Davis", age: 31, teamId: 1)
             try player.insert(db)
         }

@@ -106,6 +106,16 @@ func makeDatabase(uniqueIndex: Bool = true, file: String = #function) throws -> 
 }
 
 extension DatabaseQueue {
+    /// Inserts teams named `names`, with ids 1, 2, … in order.
+    func insertTeams(_ names: String...) throws {
+        try write { db in
+            for name in names {
+                var team = Team(name: name)
+                try team.insert(db)
+            }
+        }
+    }
+
     func count(_ table: String) throws -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? -1 }
     }

@@ -55,10 +55,7 @@ import Testing
 
     @Test func theNonMutatingInsertCallbackOfAPersistableRecordFires() throws {
         let (db, _) = try makeDatabase()
-        try db.write { db in
-            var team = Team(name: "Knicks")
-            try team.insert(db)
-        }
+        try db.insertTeams("Knicks")
         let blank = try validationError {
             try db.write { db in try Coach(id: 1, name: "   ", teamId: 1).insert(db) }
         }
@@ -100,12 +97,7 @@ import Testing
 
     @Test func updateChecksStoreRules() throws {
         let (db, _) = try makeDatabase()
-        try db.write { db in
-            var lakers = Team(name: "Lakers")
-            try lakers.insert(db)
-            var celtics = Team(name: "Celtics")
-            try celtics.insert(db)
-        }
+        try db.insertTeams("Lakers", "Celtics")
         var celtics = try #require(try db.read { db in try Team.fetchOne(db, key: 2) })
         celtics.name = "Lakers"
         let duplicate = try validationError { try db.write { db in try celtics.update(db) } }
@@ -173,12 +165,7 @@ import Testing
         // A swap that single-record checks would refuse, since each one alone collides: the change set
         // sees both.
         let (db, _) = try makeDatabase()
-        try db.write { db in
-            var a = Team(name: "Alpha")
-            try a.insert(db)
-            var b = Team(name: "Beta")
-            try b.insert(db)
-        }
+        try db.insertTeams("Alpha", "Beta")
         var changes = ChangeSet()
         changes.update(Team(id: 1, name: "Gamma"))
         changes.update(Team(id: 2, name: "Alpha"))

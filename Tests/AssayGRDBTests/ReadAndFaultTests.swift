@@ -63,10 +63,7 @@ import Testing
 @Suite struct StorageFaultTests {
     @Test func aReadOnlyDatabaseGivesADatabaseErrorAndStaysUnchanged() throws {
         let (db, url) = try makeDatabase()
-        try db.write { db in
-            var team = Team(name: "Lakers")
-            try team.insert(db)
-        }
+        try db.insertTeams("Lakers")
         try db.close()
         var configuration = Configuration()
         configuration.readonly = true
@@ -80,10 +77,7 @@ import Testing
 
     @Test func aFullDiskGivesADatabaseErrorAndWritesNothing() throws {
         let (db, _) = try makeDatabase()
-        try db.write { db in
-            var team = Team(name: "Lakers")
-            try team.insert(db)
-        }
+        try db.insertTeams("Lakers")
         // SQLite's own limit on the file's size stands in for a full disk: it fails the same way.
         let pages = try db.read { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
         try db.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = \(pages + 2)") }

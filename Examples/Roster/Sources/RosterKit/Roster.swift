@@ -18,22 +18,25 @@ public struct Roster: Sendable {
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.create(table: "team") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("name", .text).notNull()
-            }
-            try db.create(table: "player") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("name", .text).notNull()
-                t.column("age", .integer).notNull()
-                t.column("team", .text).notNull().references("team", column: "name")
-            }
-            // The unique index on team names backs the uniqueness rule and the foreign key.
-            try Team.createStoreIndexes(db)
-            try Player.createStoreIndexes(db)
-        }
+        migrator.registerMigration("v1", migrate: createTables)
         return migrator
+    }
+
+    /// Creates the `team` and `player` tables, the unique index on team names (it backs the uniqueness
+    /// rule and the players' foreign key) and the index on each player's team.
+    public static func createTables(_ db: Database) throws {
+        try db.create(table: "team") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("name", .text).notNull()
+        }
+        try db.create(table: "player") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("name", .text).notNull()
+            t.column("age", .integer).notNull()
+            t.column("team", .text).notNull().references("team", column: "name")
+        }
+        try Team.createStoreIndexes(db)
+        try Player.createStoreIndexes(db)
     }
 
     /// Adds a team (checked by the record's insert callback).
