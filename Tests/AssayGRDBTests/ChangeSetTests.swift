@@ -195,3 +195,51 @@ import Testing
         #expect(issues.last?.value == .integer(4))
     }
 }
+
+@Suite struct StoreRuleKindsTests {
+    @Test func aGroupOfColumnsIsUniqueTogether() throws {
+        let (db, _) = try makeDatabase()
+        try db.insertTeams("Lakers", "Celtics")
+        var changes = ChangeSet()
+        changes.insert(Sponsor(id: 1, name: "Nike", teamId: 1))
+        changes.insert(Sponsor(id: 2, name: "Nike", teamId: 2))  // another team: fine
+        changes.insert(Sponsor(id: 3, name: "Nike", teamId: 1))  // the same deal twice
+        changes.insert(Sponsor(id: 4, name: "Adidas", teamId: nil))
+        changes.insert(Sponsor(id: 5, name: "Adidas", teamId: nil))  // NULL is never a duplicate
+        let issues = try db.read { db in try changes.issues(db) }
+        #expect(summary(issues) == ["sponsor#3 /name notUnique"])
+        #expect(issues[0].value == .list([.string("Nike"), .integer(1)]))
+        #expect(issues[0].message(in: .english) == "Sponsor of the team must be unique")
+        #expect(throws: ValidationError.self) { try changes.save(to: db) }
+        var valid = ChangeSet()
+        valid.insert(Sponsor(id: 1, name: "Nike", teamId: 1))
+        valid.insert(Sponsor(id: 2, name: "Nike", teamId: 2))
+        try valid.save(to: db)
+        var again = ChangeSet()
+        again.insert(Sponsor(id: 6, name: "Nike", teamId: 2))
+        #expect(try summary(db.read { db in try again.issues(db) }) == ["sponsor#6 /name notUnique"])
+    }
+
+    @Test func aMinimumCountIsCheckedForNewParentsAndWhenChildrenLeave() throws {
+        let (db, _) = try makeDatabase()
+        var lonely = ChangeSet()
+        lonely.insert(League(id: 1, name: "East"))
+        lonely.insert(Club(id: 1, leagueId: 1))
+        let tooFew = try db.read { db in try lonely.issues(db) }
+        #expect(summary(tooFew) == ["league#1 /clubs tooFew"])
+        #expect(tooFew[0].message(in: .english) == "Clubs must have at least 2 items")
+
+        var full = lonely
+        full.insert(Club(id: 2, leagueId: 1))
+        try full.save(to: db)
+
+        var leaving = ChangeSet()
+        leaving.delete(Club(id: 2, leagueId: 1))
+        #expect(try summary(db.read { db in try leaving.issues(db) }) == ["league#1 /clubs tooFew"])
+        // Deleting the league takes its clubs along (cascade), and no count is left to check.
+        var all = ChangeSet()
+        all.delete(League(id: 1, name: "East"))
+        try all.save(to: db)
+        #expect(try db.count("club") == 0)
+    }
+}

@@ -65,7 +65,30 @@ struct Sponsor: Codable, Equatable, FetchableRecord, MutablePersistableRecord, V
     var teamId: Int64?
 
     static let validation: Validation<Sponsor> = [.property(\.name, "name", .notBlank)]
-    static let storeRules: StoreRules<Sponsor> = [.belongsTo(Team.self, column: "teamId", required: false)]
+    static let storeRules: StoreRules<Sponsor> = [
+        .belongsTo(Team.self, column: "teamId", required: false),
+        .unique("name", "teamId", label: "Sponsor of the team"),  // one deal per team and sponsor
+    ]
+}
+
+/// A league has at least two clubs.
+struct League: Codable, Equatable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+    var id: Int64
+    var name: String
+
+    static let validation: Validation<League> = [.property(\.name, "name", .notBlank)]
+    static let storeRules: StoreRules<League> = [
+        .hasMany(Club.self, column: "leagueId", as: "clubs", minimum: 2, onDelete: .cascade)
+    ]
+}
+
+/// A club of a league.
+struct Club: Codable, Equatable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+    var id: Int64
+    var leagueId: Int64
+
+    static let validation: Validation<Club> = []
+    static let storeRules: StoreRules<Club> = [.belongsTo(League.self, column: "leagueId")]
 }
 
 /// A fresh database file in a temporary folder, with the tables and the store indexes.
@@ -98,8 +121,17 @@ func makeDatabase(uniqueIndex: Bool = true, file: String = #function) throws -> 
             t.column("name", .text).notNull()
             t.column("teamId", .integer).references("team")
         }
+        try db.create(table: "league") { t in
+            t.primaryKey("id", .integer)
+            t.column("name", .text).notNull()
+        }
+        try db.create(table: "club") { t in
+            t.primaryKey("id", .integer)
+            t.column("leagueId", .integer).notNull().references("league")
+        }
         if uniqueIndex {
             try Team.createStoreIndexes(db)
+            try Sponsor.createStoreIndexes(db)
         }
     }
     return (queue, url)
