@@ -292,66 +292,67 @@ struct StorePlan {
         var parentReferences: [ParentKey: ObjectReference] = [:]
         var exists: [ParentKey: Bool] = [:]
         var staged = StagedChildren(entries: entries)
-        // Records staged together often share a parent: the last one noted is remembered.
-        var lastNoted: (parent: ParentKey, childTable: String, column: String)? = nil
-        func note(_ parent: ParentKey, _ counted: HasManyRelation) {
-            if let last = lastNoted, last.parent == parent, last.childTable == counted.childTable,
-                last.column == counted.column
+        // Records staged together often share a parent: the last one noted is remembered, and compared
+        // before any key is built.
+        var lastNoted: (table: String, value: DatabaseValue, childTable: String, column: String)? = nil
+        func note(_ table: String, _ parentColumn: String, _ value: DatabaseValue, _ counted: HasManyRelation) {
+            if let last = lastNoted, last.value == value, last.table == table,
+                last.childTable == counted.childTable, last.column == counted.column
             {
                 return
             }
-            lastNoted = (parent, counted.childTable, counted.column)
+            lastNoted = (table, value, counted.childTable, counted.column)
+            let parent = ParentKey(table: table, column: parentColumn, value: value)
             let known = affected[parent] ?? []
             if known.isEmpty { affectedOrder.append(parent) }
             guard !known.contains(where: { $0.childTable == counted.childTable && $0.column == counted.column })
             else { return }
             affected[parent, default: []].append(counted)
         }
-        var lastFound: (parent: ParentKey, found: Bool)? = nil
+        var lastFound: (table: String, value: DatabaseValue, found: Bool)? = nil
         try prefetchParents(into: &exists, staged: &staged)
         // Entries are read in place: copying each one costs more than the checks.
         for index in entries.indices {
-            let links = entries[index].info.links
-            if links.isEmpty { continue }
+            let info = entries[index].info
+            if info.links.isEmpty { continue }
+            let parentColumns = try resolvedParentColumns(of: info)
             let kind = entries[index].kind
             var oldRow: [String: DatabaseValue]? = nil
             if kind != .insert, let key = entries[index].key {
                 oldRow = try schema.row(in: entries[index].table, key: key)
             }
-            for link in links {
+            for (position, link) in info.links.enumerated() {
                 let column = link.column
-                let parentColumn = try schema.referencedColumn(of: link.parentTable, key: link.parentKey)
+                let parentColumn = parentColumns[position]
                 let value = kind == .delete ? .null : Self.value(in: entries[index].row, column) ?? .null
                 for counted in link.counts {
                     if let oldRow, let old = Self.value(in: oldRow, column), !old.isNull {
-                        note(ParentKey(table: link.parentTable, column: parentColumn, value: old), counted)
+                        note(link.parentTable, parentColumn, old, counted)
                     }
-                    if !value.isNull {
-                        note(ParentKey(table: link.parentTable, column: parentColumn, value: value), counted)
-                    }
+                    if !value.isNull { note(link.parentTable, parentColumn, value, counted) }
                 }
                 guard kind != .delete else { continue }
-                let path = IssuePath.root.appending(key: link.column)
                 if value.isNull {
                     if link.required {
                         report(
-                            .missing, on: entries[index].reference, path: path, phase: kind.operation.phase,
-                            label: link.label)
+                            .missing, on: entries[index].reference, path: IssuePath.root.appending(key: link.column),
+                            phase: kind.operation.phase, label: link.label)
                     }
                     continue
                 }
-                let parent = ParentKey(table: link.parentTable, column: parentColumn, value: value)
                 let found: Bool
-                if let last = lastFound, last.parent == parent {
+                if let last = lastFound, last.value == value, last.table == link.parentTable {
                     found = last.found
                 } else {
+                    let parent = ParentKey(table: link.parentTable, column: parentColumn, value: value)
                     found = try exists[parent] ?? parentExists(parent, staged: &staged)
                     exists[parent] = found
-                    lastFound = (parent, found)
+                    lastFound = (link.parentTable, value, found)
                 }
                 if !found {
                     report(
-                        .missing, on: entries[index].reference, path: path, phase: kind.operation.phase,
+                        .missing, on: entries[index].reference, path: IssuePath.root.appending(key: link.column),
+                        phase: kind.operation.phase,
                         parameters: ["parent": .string(link.parentTable)], value: Self.issueValue(value),
                         label: link.label, messageKey: "relationship.missing")
                 }
@@ -372,7 +373,7 @@ struct StorePlan {
                     continue
                 }
                 let parent = ParentKey(table: entry.table, column: parentColumn, value: value)
-                note(parent, counted)
+                note(entry.table, parentColumn, value, counted)
                 parentReferences[parent] = entry.reference
             }
         }
@@ -412,6 +413,16 @@ struct StorePlan {
         }
     }
 
+    /// The parent column each of the type's links refers to, worked out once per plan.
+    private mutating func resolvedParentColumns(of info: TypeInfo) throws -> [String] {
+        if let known = info.parentColumns { return known }
+        let columns = try info.links.map { link in
+            try schema.referencedColumn(of: link.parentTable, key: link.parentKey)
+        }
+        info.parentColumns = columns
+        return columns
+    }
+
     /// Below this many distinct values, the database is asked value by value; above, in batches.
     private static let batchThreshold = 32
     private static let batchSize = 500
@@ -425,15 +436,16 @@ struct StorePlan {
     /// to thousands), filling `exists`.
     private mutating func prefetchParents(into exists: inout [ParentKey: Bool], staged: inout StagedChildren) throws {
         var wanted: [ChildColumn: Set<DatabaseValue>] = [:]
-        var last: (parent: ChildColumn, value: DatabaseValue)? = nil
+        var last: (table: String, value: DatabaseValue)? = nil
         for index in entries.indices where entries[index].kind != .delete {
-            for link in entries[index].info.links {
+            let info = entries[index].info
+            if info.links.isEmpty { continue }
+            let parentColumns = try resolvedParentColumns(of: info)
+            for (position, link) in info.links.enumerated() {
                 guard let value = Self.value(in: entries[index].row, link.column), !value.isNull else { continue }
-                let parentColumn = try schema.referencedColumn(of: link.parentTable, key: link.parentKey)
-                let parent = ChildColumn(table: link.parentTable, column: parentColumn)
-                if let last, last.parent == parent, last.value == value { continue }
-                last = (parent, value)
-                wanted[parent, default: []].insert(value)
+                if let last, last.value == value, last.table == link.parentTable { continue }
+                last = (link.parentTable, value)
+                wanted[ChildColumn(table: link.parentTable, column: parentColumns[position]), default: []].insert(value)
             }
         }
         for (parent, values) in wanted where values.count >= Self.batchThreshold {
@@ -577,6 +589,8 @@ struct StorePlan {
         let table: String
         /// The table's primary key columns, once read from the schema.
         var keyColumns: [String]?
+        /// The parent column each link refers to, once read from the schema.
+        var parentColumns: [String]?
         let uniques: [(columns: [String], label: String?)]
         let links: [Link]
         let relations: [HasManyRelation]
