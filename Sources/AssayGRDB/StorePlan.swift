@@ -378,7 +378,7 @@ struct StorePlan {
             }
         }
         // Parents in the order the set first names them, so issues come out in a stable order.
-        let ordered = affectedOrder.map { (key: $0, value: affected[$0]!) }
+        let ordered = affectedOrder.map { (key: $0, value: affected[$0] ?? []) }
         let storedCounts = try prefetchCounts(of: ordered)
         for (parent, relations) in ordered {
             // A parent that is gone after the set has no count to check (its children are reported).
@@ -556,7 +556,7 @@ struct StorePlan {
             let assigned = columns.filter { !keyNames.contains($0.lowercased()) }
             let statement = try statements.statement(
                 for: .update, table: entry.table, columns: assigned, keyColumns: keyColumns, in: db)
-            try statement.execute(arguments: Self.arguments(assigned.map { entry.row[$0]! } + key))
+            try statement.execute(arguments: Self.arguments(assigned.map { entry.row[$0] ?? .null } + key))
             if db.changesCount == 0 {
                 throw RecordError.recordNotFound(
                     databaseTableName: entry.table,
@@ -763,7 +763,7 @@ struct StatementCache {
         }
         let columns = row.keys.sorted()
         lastColumns[table] = columns
-        return (columns, columns.map { row[$0]! })
+        return (columns, columns.map { row[$0] ?? .null })
     }
 
     mutating func statement(

@@ -79,7 +79,8 @@ extension ValidatedRecord {
     public func checkBeforeInsert(_ db: Database) throws -> Self {
         let plan = try StorePlan(staging: [StagedChange(.insert, self)], in: db, keepingRecords: true)
         try plan.throwIfInvalid()
-        return plan.entries[0].record as! Self
+        // The plan keeps the normalised record of its one entry.
+        return plan.entries.first?.record as? Self ?? self
     }
 
     /// Checks the record for update (value rules and store rules); the record must already be
