@@ -44,7 +44,7 @@ struct StorePlan {
         var info: TypeInfo
         var table: String { info.table }
         /// The record's columns, as it encodes them.
-        var row: [String: DatabaseValue]
+        var row: EncodedRow
         /// The primary key's values, or `nil` while it has none (an auto-incremented id).
         var key: [DatabaseValue]?
         /// How issues name the record while it has no primary key: its label, or `new N` for the
@@ -122,7 +122,9 @@ struct StorePlan {
         // record); the entry's reference replaces it below.
         let result = R.validation.run(on: record, operation: kind.operation, object: Self.placeholder)
         let written = kind == .delete ? record : result.model
-        let row = try written.databaseDictionary
+        // The encoding is kept as values in a column order the type's rows share: a dictionary per
+        // record costs three times the memory, and page faults, for a large set.
+        let row = EncodedRow(try written.databaseDictionary, sharing: &info.columns)
         let keyColumns: [String]
         if let known = info.keyColumns {
             keyColumns = known
@@ -130,11 +132,11 @@ struct StorePlan {
             keyColumns = try schema.primaryKey(of: info.table)
             info.keyColumns = keyColumns
         }
-        let key = Self.key(of: row, columns: keyColumns)
+        let key = row.key(keyColumns)
         var found = result.issues
         if requireNormalized && kind != .delete {
             let original = try record.databaseDictionary
-            for (column, value) in row.sorted(by: { $0.key < $1.key }) where original[column] != value {
+            for (column, value) in zip(row.columns.names, row.values) where original[column] != value {
                 found.append(
                     ValidationIssue(
                         code: .notNormalized, path: IssuePath.root.appending(key: column),
@@ -189,7 +191,7 @@ struct StorePlan {
     private mutating func apply(_ relation: HasManyRelation, toDeleted parent: Entry) throws {
         guard relation.onDelete != .noAction else { return }
         let parentColumn = try schema.referencedColumn(of: parent.table, key: relation.key)
-        guard let value = Self.value(in: parent.row, parentColumn), !value.isNull else { return }
+        guard let value = parent.row[parentColumn], !value.isNull else { return }
         let childTable = relation.childTable
         let column = relation.column
         let rows = try schema.db.rows(in: childTable, where: relation.column, equals: value)
@@ -200,7 +202,7 @@ struct StorePlan {
             remaining.append(row)
         }
         let staged = entries.filter {
-            $0.table == childTable && $0.kind != .delete && Self.value(in: $0.row, column) == value
+            $0.table == childTable && $0.kind != .delete && $0.row[column] == value
         }
         switch relation.onDelete {
         case .deny:
@@ -250,7 +252,7 @@ struct StorePlan {
         for index in entries.indices where entries[index].kind != .delete && !entries[index].info.uniques.isEmpty {
             let entry = entries[index]
             for (columns, label) in entry.info.uniques {
-                let values = columns.map { Self.value(in: entry.row, $0) ?? .null }
+                let values = columns.map { entry.row[$0] ?? .null }
                 if values.contains(where: \.isNull) { continue }
                 try schema.requireUniqueIndex(on: entry.table, columns: columns)
                 let ruleKey = entry.table + "\u{0}" + columns.joined(separator: "\u{0}")
@@ -324,7 +326,7 @@ struct StorePlan {
             for (position, link) in info.links.enumerated() {
                 let column = link.column
                 let parentColumn = parentColumns[position]
-                let value = kind == .delete ? .null : Self.value(in: entries[index].row, column) ?? .null
+                let value = kind == .delete ? .null : entries[index].row[column] ?? .null
                 for counted in link.counts {
                     if let oldRow, let old = Self.value(in: oldRow, column), !old.isNull {
                         note(link.parentTable, parentColumn, old, counted)
@@ -363,7 +365,7 @@ struct StorePlan {
             let entry = entries[index]
             for counted in entry.info.relations {
                 let parentColumn = try schema.referencedColumn(of: entry.table, key: counted.key)
-                guard let value = Self.value(in: entry.row, parentColumn), !value.isNull else {
+                guard let value = entry.row[parentColumn], !value.isNull else {
                     if counted.minimum > 0 {
                         report(
                             .tooFew, on: entry.reference, path: IssuePath.root.appending(key: counted.name),
@@ -442,7 +444,7 @@ struct StorePlan {
             if info.links.isEmpty { continue }
             let parentColumns = try resolvedParentColumns(of: info)
             for (position, link) in info.links.enumerated() {
-                guard let value = Self.value(in: entries[index].row, link.column), !value.isNull else { continue }
+                guard let value = entries[index].row[link.column], !value.isNull else { continue }
                 if let last, last.value == value, last.table == link.parentTable { continue }
                 last = (link.parentTable, value)
                 wanted[ChildColumn(table: link.parentTable, column: parentColumns[position]), default: []].insert(value)
@@ -534,7 +536,8 @@ struct StorePlan {
     }
 
     private func write(_ entry: Entry, in db: Database, statements: inout StatementCache) throws {
-        let (columns, values) = statements.ordered(entry.row, in: entry.table)
+        let columns = entry.row.columns.names
+        let values = entry.row.values
         guard let key = entry.key, let keyColumns = entry.info.keyColumns else {
             // Without a primary key, an insert lets SQLite assign one; an update or a delete goes
             // through GRDB, which reports the missing key.
@@ -591,6 +594,8 @@ struct StorePlan {
         var keyColumns: [String]?
         /// The parent column each link refers to, once read from the schema.
         var parentColumns: [String]?
+        /// The columns the type's records encoded last, shared by their rows.
+        var columns: ColumnList?
         let uniques: [(columns: [String], label: String?)]
         let links: [Link]
         let relations: [HasManyRelation]
@@ -703,6 +708,72 @@ struct StorePlan {
     }
 }
 
+/// The names of the columns of encoded rows, shared by the rows that encode the same columns.
+final class ColumnList {
+    let names: [String]
+    private let positions: [String: Int]
+
+    init(_ names: [String]) {
+        self.names = names
+        var positions: [String: Int] = [:]
+        for (position, name) in names.enumerated() { positions[name] = position }
+        self.positions = positions
+    }
+
+    /// The position of `column` (SQLite's column names ignore case).
+    func position(of column: String) -> Int? {
+        if let position = positions[column] { return position }
+        let length = column.utf8.count
+        guard names.contains(where: { $0.utf8.count == length }) else { return nil }
+        let lowercased = column.lowercased()
+        return names.firstIndex { $0.utf8.count == length && $0.lowercased() == lowercased }
+    }
+}
+
+/// A record's encoded columns: values in the order of a shared column list.
+struct EncodedRow {
+    let columns: ColumnList
+    let values: [DatabaseValue]
+
+    /// Takes the values of `dictionary` in the order of `shared` when it names the same columns, else
+    /// in a new order (sorted by name), which becomes the shared one.
+    init(_ dictionary: [String: DatabaseValue], sharing shared: inout ColumnList?) {
+        if let list = shared, list.names.count == dictionary.count {
+            var values: [DatabaseValue] = []
+            values.reserveCapacity(list.names.count)
+            for name in list.names {
+                guard let value = dictionary[name] else { break }
+                values.append(value)
+            }
+            if values.count == list.names.count {
+                self.columns = list
+                self.values = values
+                return
+            }
+        }
+        let list = ColumnList(dictionary.keys.sorted())
+        shared = list
+        self.columns = list
+        self.values = list.names.map { dictionary[$0] ?? .null }
+    }
+
+    /// The value of `column`, if the row has it.
+    subscript(column: String) -> DatabaseValue? {
+        columns.position(of: column).map { values[$0] }
+    }
+
+    /// The values of the key `columns`, or `nil` when one is missing or `NULL`.
+    func key(_ columns: [String]) -> [DatabaseValue]? {
+        var key: [DatabaseValue] = []
+        key.reserveCapacity(columns.count)
+        for column in columns {
+            guard let value = self[column], !value.isNull else { return nil }
+            key.append(value)
+        }
+        return key
+    }
+}
+
 /// The staged inserts and updates of each child table, counted by the value of a column.
 private struct StagedChildren {
     let entries: [StorePlan.Entry]
@@ -718,7 +789,7 @@ private struct StagedChildren {
         // Runs of one value (records staged together for one parent) are counted before hashing.
         var run: (value: DatabaseValue, count: Int)? = nil
         for index in entries.indices where entries[index].kind != .delete && entries[index].table == table {
-            guard let held = StorePlan.value(in: entries[index].row, column), !held.isNull else { continue }
+            guard let held = entries[index].row[column], !held.isNull else { continue }
             if let current = run, current.value == held {
                 run = (held, current.count + 1)
                 continue
@@ -744,28 +815,6 @@ struct StatementCache {
 
     private var statements: [Name: Statement] = [:]
     private var last: (name: Name, statement: Statement)? = nil
-    /// The last column order used for each table: records of one type encode the same columns.
-    private var lastColumns: [String: [String]] = [:]
-
-    /// The row's columns in a stable order (the last one used for the table, when it fits), and their
-    /// values in that order.
-    mutating func ordered(_ row: [String: DatabaseValue], in table: String) -> (
-        columns: [String], values: [DatabaseValue]
-    ) {
-        if let last = lastColumns[table], last.count == row.count {
-            var values: [DatabaseValue] = []
-            values.reserveCapacity(last.count)
-            for column in last {
-                guard let value = row[column] else { break }
-                values.append(value)
-            }
-            if values.count == last.count { return (last, values) }
-        }
-        let columns = row.keys.sorted()
-        lastColumns[table] = columns
-        return (columns, columns.map { row[$0] ?? .null })
-    }
-
     mutating func statement(
         for kind: Kind, table: String, columns: [String], keyColumns: [String] = [], in db: Database
     ) throws -> Statement {
