@@ -671,18 +671,22 @@ struct StorePlan {
     /// The value of `column` in a row (SQLite's column names ignore case).
     static func value(in row: [String: DatabaseValue], _ column: String) -> DatabaseValue? {
         if let value = row[column] { return value }
-        // Absent, or spelt with other cases: only names of the same length can match.
-        let length = column.utf8.count
-        guard row.keys.contains(where: { $0.utf8.count == length }) else { return nil }
-        let lowercased = column.lowercased()
-        return row.first { $0.key.utf8.count == length && $0.key.lowercased() == lowercased }?.value
+        return sameColumn(as: column, in: row.keys).flatMap { row[$0] }
     }
 
     /// The name the row uses for `column`.
     static func storedName(of column: String, in row: [String: DatabaseValue]) -> String {
         if row[column] != nil { return column }
+        return sameColumn(as: column, in: row.keys) ?? column
+    }
+
+    /// The name among `names` that is `column` spelt with other cases, if any (SQLite's column names
+    /// ignore case). Only names of the same length are lowercased and compared.
+    static func sameColumn(as column: String, in names: some Collection<String>) -> String? {
+        let length = column.utf8.count
+        guard names.contains(where: { $0.utf8.count == length }) else { return nil }
         let lowercased = column.lowercased()
-        return row.keys.first { $0.lowercased() == lowercased } ?? column
+        return names.first { $0.utf8.count == length && $0.lowercased() == lowercased }
     }
 
     static func render(_ key: [DatabaseValue]) -> String {
@@ -723,10 +727,7 @@ final class ColumnList {
     /// The position of `column` (SQLite's column names ignore case).
     func position(of column: String) -> Int? {
         if let position = positions[column] { return position }
-        let length = column.utf8.count
-        guard names.contains(where: { $0.utf8.count == length }) else { return nil }
-        let lowercased = column.lowercased()
-        return names.firstIndex { $0.utf8.count == length && $0.lowercased() == lowercased }
+        return StorePlan.sameColumn(as: column, in: names).flatMap { positions[$0] }
     }
 }
 

@@ -104,11 +104,7 @@ extension ValidatedRecord where Self: FetchableRecord {
         let encoded = try record.databaseDictionary
         var issues: [ValidationIssue] = []
         for (column, stored) in row {
-            guard
-                let written = encoded[column]
-                    ?? encoded.first(where: { $0.key.lowercased() == column.lowercased() })?.value,
-                written != stored
-            else { continue }
+            guard let written = StorePlan.value(in: encoded, column), written != stored else { continue }
             issues.append(
                 ValidationIssue(
                     code: .typeMismatch, path: IssuePath.root.appending(key: column),

@@ -57,38 +57,40 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     private static var builtInOperations: [ValidationOperation?] { [nil, .insert, .update, .delete] }
 
     private static func compile(_ rules: [ModelRule<Model>]) -> [Compiled] {
-        builtInOperations.map { operation in
-            var properties: Compiled.Check = { _, _, _ in }
-            var withoutNested: Compiled.Check = { _, _, _ in }
-            var objectChecks: @Sendable (Model, ValidationOperation?, Bool, inout RuleContext) -> Void = { _, _, _, _ in
-            }
-            for rule in rules where rule.applies(to: operation) {
-                guard let check = rule.checkModel else { continue }
-                if rule.isObjectCheck {
-                    let previous = objectChecks
-                    let onlyWhenValid = rule.condition == .propertiesValid
-                    objectChecks = { model, operation, propertiesValid, context in
-                        previous(model, operation, propertiesValid, &context)
-                        if onlyWhenValid && !propertiesValid { return }
-                        check(model, operation, &context)
-                    }
-                    continue
-                }
-                let previous = properties
-                properties = { model, operation, context in
-                    previous(model, operation, &context)
+        builtInOperations.map { compile(rules, for: $0) }
+    }
+
+    private static func compile(_ rules: [ModelRule<Model>], for operation: ValidationOperation?) -> Compiled {
+        var properties: Compiled.Check = { _, _, _ in }
+        var withoutNested: Compiled.Check = { _, _, _ in }
+        var objectChecks: @Sendable (Model, ValidationOperation?, Bool, inout RuleContext) -> Void = { _, _, _, _ in
+        }
+        for rule in rules where rule.applies(to: operation) {
+            guard let check = rule.checkModel else { continue }
+            if rule.isObjectCheck {
+                let previous = objectChecks
+                let onlyWhenValid = rule.condition == .propertiesValid
+                objectChecks = { model, operation, propertiesValid, context in
+                    previous(model, operation, propertiesValid, &context)
+                    if onlyWhenValid && !propertiesValid { return }
                     check(model, operation, &context)
                 }
-                if !rule.isNested {
-                    let previousWithout = withoutNested
-                    withoutNested = { model, operation, context in
-                        previousWithout(model, operation, &context)
-                        check(model, operation, &context)
-                    }
+                continue
+            }
+            let previous = properties
+            properties = { model, operation, context in
+                previous(model, operation, &context)
+                check(model, operation, &context)
+            }
+            if !rule.isNested {
+                let previousWithout = withoutNested
+                withoutNested = { model, operation, context in
+                    previousWithout(model, operation, &context)
+                    check(model, operation, &context)
                 }
             }
-            return Compiled(properties: properties, propertiesWithoutNested: withoutNested, objectChecks: objectChecks)
         }
+        return Compiled(properties: properties, propertiesWithoutNested: withoutNested, objectChecks: objectChecks)
     }
 
     /// The composed rules of a built-in operation, or `nil` for an operation of the app's own.
@@ -125,24 +127,13 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         // The object reference is read from the normalised model, and stamped on every issue.
         context.object = object ?? (model as? any Validatable)?.validationObject
         for index in context.issues.indices { context.issues[index].object = context.object }
-        if let composed = compiledRules(for: operation) {
-            (includingNested ? composed.properties : composed.propertiesWithoutNested)(model, operation, &context)
-            let propertiesValid = !context.hasErrors
-            context.phase = operation?.phase ?? .object
-            composed.objectChecks(model, operation, propertiesValid, &context)
-            return (model, context.issues)
-        }
-        // An operation of the app's own: loops rather than filtered copies.
-        for rule in rules where !rule.isObjectCheck && rule.applies(to: operation) {
-            if !includingNested && rule.isNested { continue }
-            rule.checkModel?(model, operation, &context)
-        }
+        // An operation of the app's own is composed for this run (they are rare; the built-in ones are
+        // composed once).
+        let composed = compiledRules(for: operation) ?? Self.compile(rules, for: operation)
+        (includingNested ? composed.properties : composed.propertiesWithoutNested)(model, operation, &context)
         let propertiesValid = !context.hasErrors
         context.phase = operation?.phase ?? .object
-        for rule in rules where rule.isObjectCheck && rule.applies(to: operation) {
-            if rule.condition == .propertiesValid && !propertiesValid { continue }
-            rule.checkModel?(model, operation, &context)
-        }
+        composed.objectChecks(model, operation, propertiesValid, &context)
         return (model, context.issues)
     }
 
