@@ -200,3 +200,54 @@ struct Client: Codable, Equatable {
         }
     }
 }
+
+/// Reads its keys in an order of its own, twice, and looks for absent ones: the member search that
+/// starts after the last member found must still find every key wherever it is written.
+private struct OutOfOrder: Decodable, Equatable {
+    var values: [String: Int] = [:]
+    var inner: [String: Int] = [:]
+    var hasMissing = true
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        for name in ["e", "b", "d", "a", "c", "e", "a"] {
+            values[name] = try container.decode(Int.self, forKey: Key(name))
+        }
+        let nested = try container.nestedContainer(keyedBy: Key.self, forKey: Key("n"))
+        for name in ["y", "x", "y"] { inner[name] = try nested.decode(Int.self, forKey: Key(name)) }
+        // Back in the outer object after the nested one moved the search's starting point.
+        values["c2"] = try container.decode(Int.self, forKey: Key("c"))
+        values["b2"] = try container.decodeIfPresent(Int.self, forKey: Key("b"))
+        hasMissing = container.contains(Key("zz"))
+    }
+}
+
+@Suite struct MemberOrderTests {
+    @Test(arguments: [
+        #"{"a":1,"b":2,"n":{"x":10,"y":11},"c":3,"d":4,"e":5}"#,
+        #"{"e":5,"d":4,"c":3,"n":{"y":11,"x":10},"b":2,"a":1}"#,
+        #"{"c":3,"n":{"x":10,"y":11},"a":1,"e":5,"b":2,"d":4}"#,
+    ])
+    func membersAreFoundInAnyOrder(_ text: String) throws {
+        let decoded = try JSONValueDecoder().decode(OutOfOrder.self, from: Array(text.utf8))
+        #expect(decoded.values == ["a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "c2": 3, "b2": 2])
+        #expect(decoded.inner == ["x": 10, "y": 11])
+        #expect(!decoded.hasMissing)
+    }
+
+    @Test func duplicateKeysDroppedByPolicyAreNotFound() throws {
+        var decoder = JSONValueDecoder()
+        decoder.parserOptions.duplicateKeys = .lastWins
+        let text = #"{"a":0,"b":2,"a":1,"n":{"x":10,"y":11},"c":3,"d":4,"e":5}"#
+        let decoded = try decoder.decode(OutOfOrder.self, from: Array(text.utf8))
+        #expect(decoded.values["a"] == 1)
+    }
+}

@@ -73,6 +73,44 @@ enum RFC8259Corpus {
         }
     }
 
+    /// The validator's one-load paths for two- and three-byte forms agree with the standard
+    /// library's decoder on where the first ill-formed sequence starts: every lead byte 0x80–0xFF
+    /// with every second byte and a spread of third and fourth bytes, with and without ASCII after.
+    @Test func utf8ValidationAgreesWithTheStandardLibrary() {
+        func reference(_ bytes: [UInt8]) -> Int? {
+            var iterator = bytes.makeIterator()
+            var parser = Unicode.UTF8.ForwardParser()
+            var offset = 0
+            while true {
+                switch parser.parseScalar(from: &iterator) {
+                case .valid(let encoded): offset += encoded.count
+                case .error: return offset
+                case .emptyInput: return nil
+                }
+            }
+        }
+        let laterBytes: [UInt8] = [0x41, 0x7F, 0x80, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF]
+        var mismatches: [[UInt8]] = []
+        var checked = 0
+        for lead in UInt8(0x80)...0xFF {
+            for second in UInt8(0)...0xFF {
+                for third in laterBytes {
+                    for tail in [[], [0x80], [0x80, 0x7A, 0x7A, 0x7A], [0x7A, 0x7A, 0x7A, 0x7A]] as [[UInt8]] {
+                        let bytes = [0x61, lead, second, third] + tail
+                        let found = bytes.withUnsafeBufferPointer { firstInvalidUTF8(in: $0) }
+                        if found != reference(bytes) { mismatches.append(bytes) }
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked == 128 * 256 * laterBytes.count * 4)
+        #expect(mismatches.isEmpty, "first disagreements: \(mismatches.prefix(5))")
+        // Valid text in every length class, long enough for the word-at-a-time paths.
+        let text = Array("aé€😀 Ωмир 中文 ไทย 🇺🇦".utf8)
+        #expect(text.withUnsafeBufferPointer { firstInvalidUTF8(in: $0) } == nil)
+    }
+
     @Test func errorsCarryLineColumnAndExcerpt() {
         let text = "{\n  \"name\": \"Анна\",\n  \"tags\": [1, 2,]\n}"
         do {

@@ -124,7 +124,7 @@ public struct JSONValueDecoder: Sendable {
     private func run<T: Decodable>(
         _ type: T.Type, document: JSONDocument, locate: Bool
     ) throws(JSONDecodingError) -> (value: T, coercions: [ValidationIssue]) {
-        let state = DecodingState(options: self)
+        let state = DecodingState(options: self, tape: document.tape)
         let decoder = NodeDecoder(node: document.root, state: state, link: nil)
         do {
             let value = try decoder.decodeValue(type)
@@ -145,8 +145,18 @@ public struct JSONValueDecoder: Sendable {
 /// Mutable state shared by the decoders of one run (a run is single-threaded).
 final class DecodingState {
     let options: JSONValueDecoder
+    /// The tape of the document being decoded.
+    let tape: Tape
     var coercions: [ValidationIssue] = []
-    init(options: JSONValueDecoder) { self.options = options }
+    /// The object in which a member was found last, and the key entry after that member: where
+    /// the next lookup in the same object starts.
+    var hintObject = -1
+    var hintPosition = 0
+
+    init(options: JSONValueDecoder, tape: Tape) {
+        self.options = options
+        self.tape = tape
+    }
 }
 
 /// A failure inside a run, located later.

@@ -40,11 +40,22 @@ final class PathLink {
     }
 }
 
-/// A `Decoder` reading one ``JSONNode`` in place.
+/// A `Decoder` reading one ``JSONNode`` in place. Three words (the tape is the state's), so that
+/// passing it as `any Decoder` to a nested type's `init(from:)` needs no box on the heap.
 struct NodeDecoder: Decoder {
-    let node: JSONNode
+    /// The tape index of the value.
+    let index: Int
     let state: DecodingState
     let link: PathLink?
+
+    init(node: JSONNode, state: DecodingState, link: PathLink?) {
+        self.index = node.index
+        self.state = state
+        self.link = link
+    }
+
+    /// The value this decoder reads.
+    var node: JSONNode { JSONNode(tape: state.tape, index: index) }
 
     var codingPath: [any CodingKey] { PathLink.codingPath(link) }
     /// The path in JSON terms (actual keys, after key conversion), for errors.
@@ -68,7 +79,7 @@ struct NodeDecoder: Decoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard node.kind == .object else { throw failure("an object") }
+        guard tag(of: state.tape.entries[index]) == .objectStart else { throw failure("an object") }
         return KeyedDecodingContainer(KeyedNodeContainer<Key>(decoder: self))
     }
 
@@ -248,7 +259,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if let converted {
             found = converted[key.stringValue].map { ($0.key, $0.node) }
         } else {
-            found = decoder.node[key.stringValue].map { (key.stringValue, $0) }
+            found = fastIndex(key).map { (key.stringValue, JSONNode(tape: decoder.state.tape, index: $0)) }
         }
         guard let found else { return nil }
         if decoder.mode == .lax && found.1.isNull { return nil }
@@ -286,29 +297,38 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     /// The tape index of `key`'s value, without building a node; `nil` when snake_case conversion
-    /// is on or the key is absent (the general path then decides).
+    /// is on or the key is absent (the general path then decides). The search starts after the
+    /// member found last in this object (``DecodingState/hintPosition``), so members read in the
+    /// order they are written are found at the first comparison.
     @inline(__always) private func fastIndex(_ key: Key) -> Int? {
         guard converted == nil else { return nil }
         var name = key.stringValue
-        let tape = decoder.node.tape
-        let object = decoder.node.index
-        return name.withUTF8 { tape.member(named: $0, inObjectAt: object) }
+        let state = decoder.state
+        let tape = state.tape
+        let object = decoder.index
+        let hint = state.hintObject == object ? state.hintPosition : 0
+        guard let found = name.withUTF8({ tape.member(named: $0, inObjectAt: object, from: hint) }) else {
+            return nil
+        }
+        state.hintObject = object
+        state.hintPosition = tape.next(after: found)
+        return found
     }
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        if let index = fastIndex(key), let value = decoder.node.tape.stringIfString(at: index) { return value }
+        if let index = fastIndex(key), let value = decoder.state.tape.stringIfString(at: index) { return value }
         let found = try required(key)
         return try decoder.decodeString(found.node, at: .key(found.jsonKey))
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        if let index = fastIndex(key), let value = decoder.node.tape.smallInteger(at: index) { return value }
+        if let index = fastIndex(key), let value = decoder.state.tape.smallInteger(at: index) { return value }
         let found = try required(key)
         return try decoder.decodeInteger(Int.self, found.node, at: .key(found.jsonKey))
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        if let index = fastIndex(key), let value = JSONNode(tape: decoder.node.tape, index: index).double {
+        if let index = fastIndex(key), let value = JSONNode(tape: decoder.state.tape, index: index).double {
             return value
         }
         let found = try required(key)
@@ -316,7 +336,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        if let index = fastIndex(key), let value = decoder.node.tape.boolIfBool(at: index) { return value }
+        if let index = fastIndex(key), let value = decoder.state.tape.boolIfBool(at: index) { return value }
         let found = try required(key)
         return try decoder.decodeBool(found.node, at: .key(found.jsonKey))
     }
@@ -324,7 +344,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         if converted == nil {
             guard let index = fastIndex(key) else { return nil }
-            let tape = decoder.node.tape
+            let tape = decoder.state.tape
             if tape.isNull(at: index) { return nil }
             if let value = tape.stringIfString(at: index) { return value }
         }
@@ -335,7 +355,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
         if converted == nil {
             guard let index = fastIndex(key) else { return nil }
-            let tape = decoder.node.tape
+            let tape = decoder.state.tape
             if tape.isNull(at: index) { return nil }
             if let value = tape.smallInteger(at: index) { return value }
         }

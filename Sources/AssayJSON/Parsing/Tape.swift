@@ -112,33 +112,57 @@ final class Tape: @unchecked Sendable {
     /// The tape index of the value of the live member named `key` in the object at `object`.
     /// Lengths are compared first (they are on the tape), bytes only when they match.
     func member(named key: UnsafeBufferPointer<UInt8>, inObjectAt object: Int) -> Int? {
+        member(named: key, inObjectAt: object, from: object + 2)
+    }
+
+    /// ``member(named:inObjectAt:)`` starting at the key entry `hint` (a member of that object, or
+    /// its end) and wrapping around to the object's first member: a decoder reading the members in
+    /// the order they are written finds each one at the first comparison.
+    func member(named key: UnsafeBufferPointer<UInt8>, inObjectAt object: Int, from hint: Int) -> Int? {
         let end = payload(of: entries[object])
-        var position = object + 2
+        let first = object + 2
+        if hint > first && hint < end {
+            if let found = scanMembers(named: key, from: hint, to: end) { return found }
+            return scanMembers(named: key, from: first, to: hint)
+        }
+        return scanMembers(named: key, from: first, to: end)
+    }
+
+    /// The value index of the live member named `key` among the members whose key entries lie in
+    /// `position..<end`.
+    @inline(__always)
+    private func scanMembers(named key: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int? {
+        var position = start
         let source = base
-        return strings.withUnsafeBufferPointer { decoded in
-            while position < end {
-                let valueIndex = position + 2
-                let current = entries[position]
-                let currentTag = tag(of: current)
-                if currentTag != .deadKey {
-                    let start: UnsafePointer<UInt8>
-                    let length: Int
-                    if currentTag == .rawString {
-                        length = Int(entries[position + 1])
-                        start = source + payload(of: current)
-                    } else {
-                        let packed = entries[position + 1]
-                        length = Int(packed & 0xFFFF_FFFF)
-                        start = decoded.baseAddress! + Int(packed >> 32)
+        while position < end {
+            let valueIndex = position + 2
+            let current = entries[position]
+            let currentTag = tag(of: current)
+            if currentTag != .deadKey {
+                let length: Int
+                let packed = entries[position + 1]
+                if currentTag == .rawString {
+                    length = Int(packed)
+                    if length == key.count
+                        && (length == 0 || memcmp(source + payload(of: current), key.baseAddress!, length) == 0)
+                    {
+                        return valueIndex
                     }
-                    if length == key.count && (length == 0 || memcmp(start, key.baseAddress!, length) == 0) {
+                } else {
+                    length = Int(packed & 0xFFFF_FFFF)
+                    if length == key.count
+                        && (length == 0
+                            || strings.withUnsafeBufferPointer {
+                                memcmp($0.baseAddress! + Int(packed >> 32), key.baseAddress!, length) == 0
+                            })
+                    {
                         return valueIndex
                     }
                 }
-                position = next(after: valueIndex)
             }
-            return nil
+            position = next(after: valueIndex)
         }
+        return nil
     }
 
     /// The string at `index`, or `nil` when the value there is not a string.

@@ -17,6 +17,23 @@ func firstInvalidUTF8(in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0)
             index += 1
             continue
         }
+        // The common two- and three-byte forms checked with one load: lead and continuation bits
+        // as masks, then only the ranges that exclude overlong forms and surrogates.
+        if index + 4 <= end {
+            let word = UInt32(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self))
+            if word & 0x00C0_C0F0 == 0x0080_80E0 {
+                let second = word >> 8 & 0xFF
+                if (lead != 0xE0 || second >= 0xA0) && (lead != 0xED || second <= 0x9F) {
+                    index += 3
+                    continue
+                }
+                return index
+            }
+            if word & 0xC0E0 == 0x80C0 && lead >= 0xC2 {
+                index += 2
+                continue
+            }
+        }
         let length: Int
         var low: UInt8 = 0x80
         var high: UInt8 = 0xBF
