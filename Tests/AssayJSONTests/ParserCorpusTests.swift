@@ -133,6 +133,32 @@ enum RFC8259Corpus {
         }
     }
 
+    /// Every placement of one duplicate in objects of 2 to 40 keys is found, whether the keys'
+    /// fingerprints (length, first and last byte) all differ or all agree; distinct keys pass.
+    @Test func duplicateKeysFoundAtEveryPlacement() throws {
+        for sameFingerprint in [false, true] {
+            for count in 2...40 {
+                let keys = (0..<count).map { sameFingerprint ? "x\($0 / 10)\($0 % 10)y" : "k\($0)" }
+                func object(_ keys: [String]) -> String {
+                    "{" + keys.enumerated().map { "\"\($0.element)\":\($0.offset)" }.joined(separator: ",") + "}"
+                }
+                #expect(throws: Never.self) { try JSONDocument(parsing: object(keys)) }
+                for first in 0..<count {
+                    for second in (first + 1)..<count {
+                        var duplicated = keys
+                        duplicated[second] = keys[first]
+                        do {
+                            _ = try JSONDocument(parsing: object(duplicated))
+                            Issue.record("accepted \(count) keys with \(first) repeated at \(second)")
+                        } catch {
+                            #expect(error.reason == .duplicateKey)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test func duplicateKeyPolicies() throws {
         let text = #"{"a":1,"b":2,"a":3}"#
         #expect(throws: JSONParseError.self) { try JSONDocument(parsing: text) }

@@ -461,10 +461,34 @@ struct TapeParser {
         let mine = UnsafeBufferPointer(rebasing: keySignatures.buffer[first..<keySignatures.count])
         var found = false
         if count <= 32 {
-            search: for i in 0..<count {
-                for j in (i + 1)..<count where mine[i] == mine[j] {
-                    found = true
-                    break search
+            // A 256-bit filter first: fingerprints that fall in different bits differ, so only a
+            // shared bit (rare for a dozen keys) costs the pairwise comparison.
+            var filter: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            var shared = false
+            for signature in mine {
+                let slot = (signature &* 0x9E37_79B9_7F4A_7C15) >> 56
+                let bit: UInt64 = 1 &<< (slot & 63)
+                switch slot >> 6 {
+                case 0:
+                    shared = shared || filter.0 & bit != 0
+                    filter.0 |= bit
+                case 1:
+                    shared = shared || filter.1 & bit != 0
+                    filter.1 |= bit
+                case 2:
+                    shared = shared || filter.2 & bit != 0
+                    filter.2 |= bit
+                default:
+                    shared = shared || filter.3 & bit != 0
+                    filter.3 |= bit
+                }
+            }
+            if shared {
+                search: for i in 0..<count {
+                    for j in (i + 1)..<count where mine[i] == mine[j] {
+                        found = true
+                        break search
+                    }
                 }
             }
         } else {
