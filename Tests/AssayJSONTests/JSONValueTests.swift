@@ -14,6 +14,36 @@ import Testing
         #expect(Set([composed, decomposed]).count == 2)
     }
 
+    /// Short literals (no exponent, at most 18 digits) skip the digit array; their canonical form
+    /// must be the one the general path gives for the same digits.
+    @Test func shortLiteralsMatchTheGeneralPath() {
+        var literals = [
+            "0", "-0", "0.0", "-0.000", "7", "-7", "10", "100", "22.45", "22.450", "-12.50", "0.001", "100.00",
+            "123456789012345678", "-123456789012345678", "1234567890123456789", "12345678901234567.8",
+            "0.000000000000000001", "9223372036854775807", "-9223372036854775808", "1.5e3", "1e-2", "-0.5",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let whole = String(UInt64.random(in: 0...999_999_999, using: &generator))
+            let fraction = String(UInt64.random(in: 0...99_999_999, using: &generator))
+            let sign = Bool.random(using: &generator) ? "-" : ""
+            literals.append(sign + whole + (Bool.random(using: &generator) ? "." + fraction : ""))
+        }
+        for literal in literals {
+            let bytes = Array(literal.utf8)
+            let fast = bytes.withUnsafeBufferPointer { JSONNumber(literal: $0) }
+            // The general path: the digits, the sign and the exponent taken apart by hand.
+            let negative = literal.hasPrefix("-")
+            let mantissa = literal.split(separator: "e")[0].drop { $0 == "-" }
+            let exponentPart = literal.split(separator: "e").dropFirst().first.flatMap { Int($0) } ?? 0
+            let fractionDigits = mantissa.split(separator: ".").dropFirst().first?.count ?? 0
+            let digits = Array(mantissa.filter { $0 != "." }.utf8)
+            let general = JSONNumber(negative: negative, digits: digits, exponent: exponentPart - fractionDigits)
+            #expect(fast.storage == general.storage, "\(literal)")
+            #expect(fast.description == general.description, "\(literal)")
+        }
+    }
+
     @Test func equalValuesAreEqualWhateverTheirSpelling() {
         let groups: [[String]] = [
             ["1", "1.0", "1.00", "10e-1", "0.1e1", "1E0", "100e-2"],

@@ -72,6 +72,20 @@ extension JSONNode {
         return JSONNode(tape: tape, index: position)
     }
 
+    /// Whether the object has a member named by each of `names` (UTF-8 bytes). Each search starts
+    /// after the member found for the name before, so names listed in the order the members are
+    /// written are each found at the first comparison.
+    package func hasMembers(utf8 names: [[UInt8]]) -> Bool {
+        guard tag(of: tape.entries[index]) == .objectStart else { return false }
+        var hint = index + 2
+        for name in names {
+            let found = name.withUnsafeBufferPointer { tape.member(named: $0, inObjectAt: index, from: hint) }
+            guard let found else { return false }
+            hint = tape.next(after: found)
+        }
+        return true
+    }
+
     /// The number when it is an integer stored in 64 bits on the tape; `nil` otherwise.
     package var int64: Int64? {
         tag(of: tape.entries[index]) == .integer ? Int64(bitPattern: tape.entries[index + 1]) : nil

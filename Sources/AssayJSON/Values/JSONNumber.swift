@@ -96,6 +96,10 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
 
     /// Builds a number from a literal already known to be valid.
     init(literal bytes: UnsafeBufferPointer<UInt8>) {
+        if let storage = Self.shortDecimal(bytes) {
+            self.init(storage: storage)
+            return
+        }
         var index = 0
         let negative = bytes[0] == UInt8(ascii: "-")
         if negative { index = 1 }
@@ -131,6 +135,42 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
             if exponentNegative { exponent = -exponent }
         }
         self.init(negative: negative, digits: digits, exponent: exponent - fractionDigits)
+    }
+
+    /// The canonical storage of a literal without an exponent and with at most 18 digits
+    /// (`-12.50`, `22.45`, `7`), computed without a digit array; `nil` for any other literal.
+    @inline(__always)
+    private static func shortDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Storage? {
+        guard bytes.count <= 20 else { return nil }
+        var index = 0
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { index = 1 }
+        var significand: Int64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var seenPoint = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte >= 0x30 && byte <= 0x39 {
+                significand = significand &* 10 &+ Int64(byte &- 0x30)
+                digits += 1
+                if seenPoint { fractionDigits += 1 }
+            } else if byte == UInt8(ascii: "."), !seenPoint {
+                seenPoint = true
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        guard digits > 0, digits <= 18 else { return nil }
+        if significand == 0 { return .integer(0) }
+        var exponent = -fractionDigits
+        while exponent < 0 && significand % 10 == 0 {
+            significand /= 10
+            exponent += 1
+        }
+        if negative { significand = -significand }
+        return exponent == 0 ? .integer(significand) : .decimal(significand, Int32(exponent))
     }
 
     /// Canonicalises sign × digits × 10^exponent.

@@ -46,7 +46,10 @@ public enum JSONValue: Sendable, Hashable {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
         case (.number(let a), .number(let b)): return a == b
-        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.string(var a), .string(var b)):
+            // Code point for code point: the same UTF-8 bytes (no copies for native strings).
+            guard a.utf8.count == b.utf8.count else { return false }
+            return a.withUTF8 { first in b.withUTF8 { second in first.elementsEqual(second) } }
         case (.array(let a), .array(let b)): return a == b
         case (.object(let a), .object(let b)): return a == b
         default: return false

@@ -104,11 +104,7 @@ struct TapeEvaluator {
             return Self.typeBits(of: instance) & keyword.typeMask != 0
         case .required:
             guard instance.isObject else { return true }
-            for name in keyword.utf8Names {
-                let present = name.withUnsafeBufferPointer { instance.member(utf8: $0) != nil }
-                if !present { return false }
-            }
-            return true
+            return instance.hasMembers(utf8: keyword.utf8Names)
         case .dependentRequired(let pairs):
             guard instance.isObject else { return true }
             for (trigger, names) in pairs where instance.hasMember(trigger) {
@@ -131,8 +127,11 @@ struct TapeEvaluator {
                     return child(target, value)
                 }
             }
+            let names = keyword.utf8Names
+            var next = 0
             return instance.allMembers { key, value in
-                guard let position = Self.position(of: key, in: keyword.utf8Names) else { return true }
+                guard let position = Self.position(of: key, in: names, from: next) else { return true }
+                next = position + 1
                 return child(list[position].1, value)
             }
         case .patternProperties(let list):
@@ -146,8 +145,12 @@ struct TapeEvaluator {
         case .additionalProperties(let target, _, let patterns):
             let rejectsAll = nodes[target].boolean == false
             let names = keyword.utf8Names
+            var next = 0
             return instance.allMembers { key, value in
-                if Self.position(of: key, in: names) != nil { return true }
+                if let position = Self.position(of: key, in: names, from: next) {
+                    next = position + 1
+                    return true
+                }
                 if !patterns.isEmpty {
                     let name = String(decoding: key, as: UTF8.self)
                     if patterns.contains(where: { $0.firstMatchExists(in: name) }) { return true }
@@ -205,12 +208,12 @@ struct TapeEvaluator {
         case .maximum(let limit, let exclusive):
             // Integers on both sides compare as integers; anything else exactly, on JSONNumber.
             if let value = instance.int64, let bound = limit.int64 { return exclusive ? value < bound : value <= bound }
-            if materialized == nil { materialized = instance.value }
-            return tree.check(keyword, nodes[index], materialized!)
+            guard let number = instance.number else { return true }
+            return exclusive ? number < limit : number <= limit
         case .minimum(let limit, let exclusive):
             if let value = instance.int64, let bound = limit.int64 { return exclusive ? value > bound : value >= bound }
-            if materialized == nil { materialized = instance.value }
-            return tree.check(keyword, nodes[index], materialized!)
+            guard let number = instance.number else { return true }
+            return exclusive ? number > limit : number >= limit
         case .maxLength(let limit):
             return instance.withStringUTF8 { StringLength.isAtMost(limit, utf8: $0) } ?? true
         case .minLength(let limit):
@@ -238,16 +241,21 @@ struct TapeEvaluator {
         }
     }
 
-    /// The position of the name whose UTF-8 is exactly `key`.
+    /// The position of the name whose UTF-8 is exactly `key`, searching from `start` to the end and
+    /// then from the beginning: keys written in the order of `names` are found at the first try.
     @inline(__always)
-    private static func position(of key: UnsafeBufferPointer<UInt8>, in names: [[UInt8]]) -> Int? {
-        for (position, name) in names.enumerated() where name.count == key.count {
-            let equal = name.withUnsafeBufferPointer { own in
+    private static func position(of key: UnsafeBufferPointer<UInt8>, in names: [[UInt8]], from start: Int) -> Int? {
+        let start = start < names.count ? start : 0
+        for position in start..<names.count where equal(names[position], key) { return position }
+        for position in 0..<start where equal(names[position], key) { return position }
+        return nil
+    }
+
+    @inline(__always) private static func equal(_ name: [UInt8], _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.count == key.count
+            && name.withUnsafeBufferPointer { own in
                 own.count == 0 || memcmp(own.baseAddress!, key.baseAddress!, own.count) == 0
             }
-            if equal { return position }
-        }
-        return nil
     }
 
     /// The type names `instance` satisfies, as ``Keyword/typeMask`` bits (an integer is also a number).
