@@ -103,6 +103,45 @@ struct InPlaceAgreementTests {
         #expect(baseErrors.isEmpty, "\(baseErrors)")
     }
 
+    /// `enum` and `const` strings and `uniqueItems` of string arrays are decided on the bytes in place:
+    /// escapes, code point (not canonical) equality, a hashed enum of more than eight strings, mixed
+    /// types, and arrays around the 16-element limit of the pairwise check.
+    @Test func stringEnumsConstantsAndUniqueItemsOnBytes() throws {
+        let schema = try JSONSchema(
+            parsing: #"""
+                {"type": "object", "properties": {
+                  "country": {"enum": ["US", "CA", "MX", "BR", "AR", "CL", "CO", "PE", "GB", "IE", "FR", "DE", "é", 1, null]},
+                  "team": {"enum": ["red", "blue"]},
+                  "word": {"const": "Zoë"},
+                  "tags": {"uniqueItems": true}}}
+                """#)
+        #expect(schema.readsDocumentsInPlace)
+        var cases: [(String, Bool)] = [
+            (#"{"country":"US"}"#, true), (#"{"country":"\u0055S"}"#, true), (#"{"country":"us"}"#, false),
+            (#"{"country":"DE"}"#, true), (#"{"country":"é"}"#, true), (#"{"country":"\u00e9"}"#, true),
+            (#"{"country":"e\u0301"}"#, false), (#"{"country":1.0}"#, true), (#"{"country":null}"#, true),
+            (#"{"country":"USA"}"#, false), (#"{"country":""}"#, false), (#"{"country":["US"]}"#, false),
+            (#"{"team":"blue"}"#, true), (#"{"team":"blu\u0065"}"#, true), (#"{"team":"green"}"#, false),
+            (#"{"word":"Zoë"}"#, true), (#"{"word":"Zo\u00eb"}"#, true), (#"{"word":"Zoe"}"#, false),
+            (#"{"word":"Zoe\u0308"}"#, false), (#"{"tags":["a","b"]}"#, true), (#"{"tags":["a","\u0061"]}"#, false),
+            (#"{"tags":["a",1,"a"]}"#, false), (#"{"tags":[1,1.0]}"#, false), (#"{"tags":["é","e\u0301"]}"#, true),
+            (#"{"tags":[]}"#, true), (#"{"tags":["x"]}"#, true), (#"{"tags":[""]}"#, true),
+            (#"{"tags":["",""]}"#, false),
+        ]
+        for count in [15, 16, 17] {
+            let distinct = (0..<count).map { "\"t\($0)\"" }
+            cases.append(("{\"tags\":[\(distinct.joined(separator: ","))]}", true))
+            var repeated = distinct
+            repeated[count - 1] = distinct[0]
+            cases.append(("{\"tags\":[\(repeated.joined(separator: ","))]}", false))
+        }
+        for (text, expected) in cases {
+            let document = try JSONDocument(parsing: text)
+            #expect(schema.isValid(document) == expected, "\(text)")
+            #expect(schema.isValid(document.value) == expected, "\(text)")
+        }
+    }
+
     @Test func mutatedRecordsGetTheSameAnswers() throws {
         let schema = try JSONSchema(parsing: Self.schemaText, options: .init(assertFormats: true))
         #expect(schema.readsDocumentsInPlace)

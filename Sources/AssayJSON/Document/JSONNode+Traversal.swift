@@ -75,15 +75,41 @@ extension JSONNode {
     /// Whether the object has a member named by each of `names` (UTF-8 bytes). Each search starts
     /// after the member found for the name before, so names listed in the order the members are
     /// written are each found at the first comparison.
-    package func hasMembers(utf8 names: [[UInt8]]) -> Bool {
+    package func hasMembers(_ names: UTF8Names) -> Bool {
         guard tag(of: tape.entries[index]) == .objectStart else { return false }
         var hint = index + 2
-        for name in names {
-            let found = name.withUnsafeBufferPointer { tape.member(named: $0, inObjectAt: index, from: hint) }
-            guard let found else { return false }
+        for position in 0..<names.count {
+            guard let found = tape.member(named: names[position], inObjectAt: index, from: hint) else { return false }
             hint = tape.next(after: found)
         }
         return true
+    }
+
+    /// For an array of at most 16 elements, all strings: whether no two are equal, their UTF-8
+    /// compared pairwise (equality as JSON Schema defines it for strings). `nil` for other values,
+    /// longer arrays and arrays holding anything else.
+    package var distinctStrings: Bool? {
+        guard tag(of: tape.entries[index]) == .arrayStart else { return nil }
+        let count = Int(tape.entries[index + 1])
+        guard count <= 16 else { return nil }
+        let tape = self.tape
+        var position = index + 2
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { positions -> Bool? in
+            for offset in 0..<count {
+                switch tag(of: tape.entries[position]) {
+                case .rawString, .escapedString: positions[offset] = position
+                default: return nil
+                }
+                position = tape.next(after: position)
+            }
+            guard count > 1 else { return true }
+            for later in 1..<count {
+                for earlier in 0..<later where tape.sameString(at: positions[earlier], and: positions[later]) {
+                    return false
+                }
+            }
+            return true
+        }
     }
 
     /// The number when it is an integer stored in 64 bits on the tape; `nil` otherwise.

@@ -144,7 +144,7 @@ final class Tape: @unchecked Sendable {
                 if currentTag == .rawString {
                     length = Int(packed)
                     if length == key.count
-                        && (length == 0 || memcmp(source + payload(of: current), key.baseAddress!, length) == 0)
+                        && (length == 0 || sameBytes(source + payload(of: current), key.baseAddress!, length))
                     {
                         return valueIndex
                     }
@@ -153,7 +153,7 @@ final class Tape: @unchecked Sendable {
                     if length == key.count
                         && (length == 0
                             || strings.withUnsafeBufferPointer {
-                                memcmp($0.baseAddress! + Int(packed >> 32), key.baseAddress!, length) == 0
+                                sameBytes($0.baseAddress! + Int(packed >> 32), key.baseAddress!, length)
                             })
                     {
                         return valueIndex
@@ -163,6 +163,15 @@ final class Tape: @unchecked Sendable {
             position = next(after: valueIndex)
         }
         return nil
+    }
+
+    /// Whether the strings at `first` and `second` have the same UTF-8.
+    func sameString(at first: Int, and second: Int) -> Bool {
+        withStringBytes(at: first) { a in
+            withStringBytes(at: second) { b in
+                a.count == b.count && (a.count == 0 || sameBytes(a.baseAddress!, b.baseAddress!, a.count))
+            }
+        }
     }
 
     /// The string at `index`, or `nil` when the value there is not a string.

@@ -302,9 +302,11 @@ struct KeywordCompiler {
         }
         // Objects.
         var names: Set<String> = []
+        var orderedNames: [String] = []
         var patterns: [LinearRegex] = []
         if let properties = schemaMap("properties") {
             names = Set(properties.map(\.0))
+            orderedNames = properties.map(\.0)
             add("properties", .properties(properties, lookup: Dictionary(properties, uniquingKeysWith: { a, _ in a })))
         }
         if let patternProperties = schemaMap("patternProperties") {
@@ -318,7 +320,12 @@ struct KeywordCompiler {
             add("patternProperties", .patternProperties(compiled))
         }
         if let additional = schema("additionalProperties") {
-            add("additionalProperties", .additionalProperties(additional, names: names, patterns: patterns))
+            // The names in the order `properties` lists them, which is how documents tend to write them.
+            keywords.append(
+                Keyword(
+                    name: "additionalProperties",
+                    kind: .additionalProperties(additional, names: names, patterns: patterns),
+                    utf8Names: UTF8Names(orderedNames)))
         }
         if draft >= .draft6, let names = schema("propertyNames") { add("propertyNames", .propertyNames(names)) }
         if draft >= .draft2019, let dependent = schemaMap("dependentSchemas") {

@@ -50,19 +50,24 @@ final class Keyword: Sendable {
     let name: String
     let kind: KeywordKind
     /// The UTF-8 of the property names of `properties`, `required` and `additionalProperties`, in
-    /// the operand's order, for comparing keys on a parsed document without making strings.
-    let utf8Names: [[UInt8]]
+    /// the operand's order (for `additionalProperties`, the order of the sibling `properties`), and
+    /// of the strings among the values of `enum` and `const`, for comparing keys and strings on a
+    /// parsed document without making strings.
+    let utf8Names: UTF8Names
     /// `type`'s names as bits (1 << the name's position in ``JSONTypeName/allCases``).
     let typeMask: UInt8
 
-    init(name: String, kind: KeywordKind) {
+    init(name: String, kind: KeywordKind, utf8Names names: UTF8Names? = nil) {
         self.name = name
         self.kind = kind
         switch kind {
-        case .properties(let list, _): utf8Names = list.map { Array($0.0.utf8) }
-        case .required(let names): utf8Names = names.map { Array($0.utf8) }
-        case .additionalProperties(_, let names, _): utf8Names = names.map { Array($0.utf8) }
-        default: utf8Names = []
+        case _ where names != nil: utf8Names = names ?? UTF8Names([])
+        case .properties(let list, _): utf8Names = UTF8Names(list.map(\.0))
+        case .required(let names): utf8Names = UTF8Names(names)
+        case .additionalProperties(_, let names, _): utf8Names = UTF8Names(names.sorted())
+        case .enumeration(let values, _): utf8Names = UTF8Names(values.compactMap(\.string))
+        case .constant(let value): utf8Names = UTF8Names(value.string.map { [$0] } ?? [])
+        default: utf8Names = UTF8Names([])
         }
         if case .type(let names) = kind {
             typeMask = names.reduce(0) { $0 | $1.bit }
@@ -70,6 +75,8 @@ final class Keyword: Sendable {
             typeMask = 0
         }
     }
+
+    deinit { utf8Names.deallocate() }
 }
 
 /// A compiled format check.

@@ -56,7 +56,7 @@ public struct JSONSchema: Sendable {
     private let inPlace: Bool
     /// Each node's keywords without reference counting (the nodes keep them alive), and its
     /// Boolean form: what ``TapeEvaluator`` reads per value.
-    let keywordTable: [[Unmanaged<Keyword>]]
+    let keywordTable: KeywordTable
     let booleanTable: [Bool?]
 
     /// The dialect of the root schema.
@@ -87,7 +87,7 @@ public struct JSONSchema: Sendable {
         self.root = root
         self.options = options
         self.inPlace = compiler.nodes.allSatisfy(TapeEvaluator.canEvaluate)
-        self.keywordTable = compiler.nodes.map { $0.keywords.map { Unmanaged.passUnretained($0) } }
+        self.keywordTable = KeywordTable(compiler.nodes)
         self.booleanTable = compiler.nodes.map(\.boolean)
     }
 

@@ -20,7 +20,7 @@ import Darwin
 /// ``JSONSchema/readsDocumentsInPlace``.
 struct TapeEvaluator {
     private let nodes: [SchemaNode]
-    private let keywordTable: [[Unmanaged<Keyword>]]
+    private let keywordTable: KeywordTable
     private let booleanTable: [Bool?]
     private let root: Int
     /// The depth and chain length past which the tree evaluator decides: this evaluator's own
@@ -75,8 +75,11 @@ struct TapeEvaluator {
             return false
         }
         var materialized: JSONValue? = nil
-        for entry in keywordTable[index] {
-            let passed = entry._withUnsafeGuaranteedRef { apply($0, index, instance, &materialized) }
+        let bounds = keywordTable.bounds(of: index)
+        for position in bounds.start..<bounds.end {
+            let passed = keywordTable.keywords[position]._withUnsafeGuaranteedRef {
+                apply($0, index, instance, &materialized)
+            }
             if !passed { return false }
         }
         return true
@@ -104,7 +107,7 @@ struct TapeEvaluator {
             return Self.typeBits(of: instance) & keyword.typeMask != 0
         case .required:
             guard instance.isObject else { return true }
-            return instance.hasMembers(utf8: keyword.utf8Names)
+            return instance.hasMembers(keyword.utf8Names)
         case .dependentRequired(let pairs):
             guard instance.isObject else { return true }
             for (trigger, names) in pairs where instance.hasMember(trigger) {
@@ -130,7 +133,7 @@ struct TapeEvaluator {
             let names = keyword.utf8Names
             var next = 0
             return instance.allMembers { key, value in
-                guard let position = Self.position(of: key, in: names, from: next) else { return true }
+                guard let position = names.position(of: key, from: next) else { return true }
                 next = position + 1
                 return child(list[position].1, value)
             }
@@ -147,7 +150,7 @@ struct TapeEvaluator {
             let names = keyword.utf8Names
             var next = 0
             return instance.allMembers { key, value in
-                if let position = Self.position(of: key, in: names, from: next) {
+                if let position = names.position(of: key, from: next) {
                     next = position + 1
                     return true
                 }
@@ -234,28 +237,21 @@ struct TapeEvaluator {
             }
             if materialized == nil { materialized = instance.value }
             return tree.check(keyword, nodes[index], materialized!)
+        case .enumeration, .constant:
+            // A string is among the allowed values when its bytes are those of an allowed string
+            // (JSON Schema compares strings code point by code point); other values on the tree.
+            if let found = instance.withStringUTF8({ keyword.utf8Names.contains($0) }) { return found }
+            if materialized == nil { materialized = instance.value }
+            return tree.check(keyword, nodes[index], materialized!)
+        case .uniqueItems:
+            if let distinct = instance.distinctStrings { return distinct }
+            if materialized == nil { materialized = instance.value }
+            return tree.check(keyword, nodes[index], materialized!)
         default:
             // Leaf assertions: the tree evaluator's own checks, on the value materialized once.
             if materialized == nil { materialized = instance.value }
             return tree.check(keyword, nodes[index], materialized!)
         }
-    }
-
-    /// The position of the name whose UTF-8 is exactly `key`, searching from `start` to the end and
-    /// then from the beginning: keys written in the order of `names` are found at the first try.
-    @inline(__always)
-    private static func position(of key: UnsafeBufferPointer<UInt8>, in names: [[UInt8]], from start: Int) -> Int? {
-        let start = start < names.count ? start : 0
-        for position in start..<names.count where equal(names[position], key) { return position }
-        for position in 0..<start where equal(names[position], key) { return position }
-        return nil
-    }
-
-    @inline(__always) private static func equal(_ name: [UInt8], _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        name.count == key.count
-            && name.withUnsafeBufferPointer { own in
-                own.count == 0 || memcmp(own.baseAddress!, key.baseAddress!, own.count) == 0
-            }
     }
 
     /// The type names `instance` satisfies, as ``Keyword/typeMask`` bits (an integer is also a number).
@@ -269,4 +265,27 @@ struct TapeEvaluator {
         if instance.isNull { return JSONTypeName.null.bit }
         return JSONTypeName.boolean.bit
     }
+}
+
+/// Every node's keywords in one flat array, without reference counting (the nodes keep them alive):
+/// reading a node's keywords copies no inner array, so it costs no retain.
+struct KeywordTable: Sendable {
+    /// The keywords of node 0, then those of node 1, and so on.
+    let keywords: [Unmanaged<Keyword>]
+    /// Where each node's keywords start in `keywords`, and a last entry for the end.
+    let starts: [Int]
+
+    init(_ nodes: [SchemaNode]) {
+        var keywords: [Unmanaged<Keyword>] = []
+        var starts: [Int] = [0]
+        for node in nodes {
+            keywords.append(contentsOf: node.keywords.map { Unmanaged.passUnretained($0) })
+            starts.append(keywords.count)
+        }
+        self.keywords = keywords
+        self.starts = starts
+    }
+
+    /// The range of node `index`'s keywords in ``keywords``.
+    @inline(__always) func bounds(of index: Int) -> (start: Int, end: Int) { (starts[index], starts[index + 1]) }
 }

@@ -1,0 +1,124 @@
+/// A list of names as UTF-8 in one buffer, for matching the keys of a parsed document without
+/// making strings: its storage is raw memory, so reading it costs no reference counting. The owner
+/// (a compiled keyword) frees it with ``deallocate()`` when it goes, and no copy outlives the owner.
+package struct UTF8Names: @unchecked Sendable {
+    /// The names' bytes, one after another.
+    @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
+    /// Where each name starts in `bytes`, and a last entry for the end of the last name.
+    @usableFromInline let starts: UnsafeMutablePointer<Int>
+    /// The number of names.
+    @usableFromInline package let count: Int
+
+    /// For lists of more than eight names, an open-addressing table of name positions by hash
+    /// (-1 for an empty slot), with a power-of-two size; `nil` for short lists, which are scanned.
+    @usableFromInline let buckets: UnsafeMutablePointer<Int32>?
+    @usableFromInline let bucketMask: Int
+
+    package init(_ names: [String]) {
+        let total = names.reduce(0) { $0 + $1.utf8.count }
+        bytes = .allocate(capacity: max(total, 1))
+        starts = .allocate(capacity: names.count + 1)
+        count = names.count
+        var offset = 0
+        starts[0] = 0
+        for (position, name) in names.enumerated() {
+            for byte in name.utf8 {
+                bytes[offset] = byte
+                offset += 1
+            }
+            starts[position + 1] = offset
+        }
+        guard names.count > 8 else {
+            buckets = nil
+            bucketMask = 0
+            return
+        }
+        var size = 16
+        while size < names.count * 2 { size *= 2 }
+        let table = UnsafeMutablePointer<Int32>.allocate(capacity: size)
+        table.initialize(repeating: -1, count: size)
+        for position in 0..<names.count {
+            let name = UnsafeBufferPointer(
+                start: bytes + starts[position], count: starts[position + 1] - starts[position])
+            var slot = Self.hash(name) & (size - 1)
+            while table[slot] >= 0 { slot = (slot + 1) & (size - 1) }
+            table[slot] = Int32(position)
+        }
+        buckets = table
+        bucketMask = size - 1
+    }
+
+    /// Frees the storage; the owner calls it once, when no copy is used any more.
+    package func deallocate() {
+        bytes.deallocate()
+        starts.deallocate()
+        buckets?.deallocate()
+    }
+
+    /// FNV-1a over the bytes.
+    @inlinable static func hash(_ key: UnsafeBufferPointer<UInt8>) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return Int(truncatingIfNeeded: hash ^ hash >> 32)
+    }
+
+    /// Whether one of the names has exactly the bytes of `key` (through the hash table when there
+    /// is one).
+    @inlinable
+    package func contains(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let buckets else {
+            for position in 0..<count where name(position, equals: key) { return true }
+            return false
+        }
+        var slot = Self.hash(key) & bucketMask
+        while buckets[slot] >= 0 {
+            if name(Int(buckets[slot]), equals: key) { return true }
+            slot = (slot + 1) & bucketMask
+        }
+        return false
+    }
+
+    /// The bytes of name `position`.
+    @inlinable package subscript(position: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: bytes + starts[position], count: starts[position + 1] - starts[position])
+    }
+
+    /// Whether name `position` has exactly the bytes of `key`.
+    @inlinable
+    package func name(_ position: Int, equals key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = starts[position]
+        let length = starts[position + 1] - start
+        guard length == key.count, let other = key.baseAddress else { return length == key.count }
+        return sameBytes(bytes + start, other, length)
+    }
+
+    /// The position of the name whose bytes are exactly `key`, searching from `start` to the end
+    /// and then from the beginning: keys met in the order of the list are found at the first try.
+    @inlinable
+    package func position(of key: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        let start = start < count ? start : 0
+        for position in start..<count where name(position, equals: key) { return position }
+        for position in 0..<start where name(position, equals: key) { return position }
+        return nil
+    }
+}
+
+/// Whether `length` bytes at `first` and `second` are equal, compared eight at a time (a call to
+/// `memcmp` costs more than a key's few bytes).
+@inlinable
+package func sameBytes(_ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+    var offset = 0
+    while offset + 8 <= length {
+        let a = UnsafeRawPointer(first + offset).loadUnaligned(as: UInt64.self)
+        let b = UnsafeRawPointer(second + offset).loadUnaligned(as: UInt64.self)
+        if a != b { return false }
+        offset += 8
+    }
+    while offset < length {
+        if first[offset] != second[offset] { return false }
+        offset += 1
+    }
+    return true
+}
