@@ -154,6 +154,25 @@ import Testing
         }
         #expect(!isUUID("123e4567+e89b-12d3-a456-426614174000"))
         #expect(isUUID("ABCDEF00-abcd-0123-9999-fedcbaFEDCBA"))
+        // The word-at-a-time check against the definition, for every byte value at every position.
+        func reference(_ bytes: [UInt8]) -> Bool {
+            bytes.count == 36
+                && bytes.indices.allSatisfy { position in
+                    let byte = bytes[position]
+                    if [8, 13, 18, 23].contains(position) { return byte == UInt8(ascii: "-") }
+                    return (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+                }
+        }
+        var disagreements = 0
+        for position in valid.indices {
+            for byte in UInt8(0)...0xFF {
+                var bytes = valid
+                bytes[position] = byte
+                if bytes.withUnsafeBufferPointer({ isUUID(utf8: $0) }) != reference(bytes) { disagreements += 1 }
+            }
+        }
+        #expect(disagreements == 0)
+        #expect(Array("ABCDEF00-abcd-0123-9999-fedcbaFEDCBA".utf8).withUnsafeBufferPointer { isUUID(utf8: $0) })
     }
 
     @Test func collections() {

@@ -47,17 +47,34 @@ package func isUUID<S: StringProtocol>(_ text: S) -> Bool {
 /// Whether `bytes` are a UUID's 36 characters: hex digits in groups of 8-4-4-4-12.
 package func isUUID(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard bytes.count == 36, bytes[8] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: "-"),
-        bytes[18] == UInt8(ascii: "-"), bytes[23] == UInt8(ascii: "-")
+        bytes[18] == UInt8(ascii: "-"), bytes[23] == UInt8(ascii: "-"), let base = bytes.baseAddress
     else { return false }
-    guard let base = bytes.baseAddress else { return false }
-    // The five groups of hex digits, without a branch per byte: 0-9, or a-f in either case
-    // (| 0x20 lowers an ASCII letter).
-    var allHex = true
-    for (start, count) in [(0, 8), (9, 4), (14, 4), (19, 4), (24, 12)] {
-        for offset in start..<start + count {
-            let byte = base[offset]
-            allHex = allHex && (byte &- 0x30 < 10 || (byte | 0x20) &- 0x61 < 6)
-        }
+    // Eight bytes at a time (words at 0, 8, 16, 24 and 28 cover all 36); the lanes of the four
+    // hyphens, checked above, count as hex.
+    func word(_ offset: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
     }
-    return allHex
+    let lanes: UInt64 = 0x8080_8080_8080_8080
+    return hexLanes(word(0)) == lanes
+        && hexLanes(word(8)) | 0x0000_8000_0000_0080 == lanes
+        && hexLanes(word(16)) | 0x8000_0000_0080_0000 == lanes
+        && hexLanes(word(24)) == lanes
+        && hexLanes(word(28)) == lanes
+}
+
+/// The high bit of each byte of `word` that is an ASCII hex digit (0-9, a-f, A-F), computed for
+/// all eight bytes at once: no carry crosses a byte, since every sum stays below 0x100 for ASCII
+/// bytes, and non-ASCII bytes are cleared at the end.
+@inline(__always) func hexLanes(_ word: UInt64) -> UInt64 {
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let ascii = ~word & high
+    let low7 = word & 0x7F7F_7F7F_7F7F_7F7F
+    // Digits: (byte ^ 0x30) < 10.
+    let digitOffset = low7 ^ 0x3030_3030_3030_3030
+    let digit = ~(digitOffset &+ 0x7676_7676_7676_7676) & high
+    // Letters: (byte | 0x20) in 0x61...0x66.
+    let lower = low7 | 0x2020_2020_2020_2020
+    let atLeastA = (lower &+ 0x1F1F_1F1F_1F1F_1F1F) & high
+    let aboveF = (lower &+ 0x1919_1919_1919_1919) & high
+    return (digit | (atLeastA & ~aboveF)) & ascii
 }

@@ -56,10 +56,34 @@ final class Keyword: Sendable {
     let utf8Names: UTF8Names
     /// `type`'s names as bits (1 << the name's position in ``JSONTypeName/allCases``).
     let typeMask: UInt8
+    /// The keywords the in-place evaluator decides from a small integer operand, named without
+    /// the payload of ``kind`` (reading that enum copies its whole payload).
+    let quick: QuickKind
+    /// The operand of ``quick``: a length or count limit, a schema index, or an integer bound.
+    let operand: Int64
+
+    /// See ``Keyword/quick``.
+    enum QuickKind: UInt8 {
+        case none, type, maxLength, minLength, maxItems, minItems, ref
+        case maximum, exclusiveMaximum, minimum, exclusiveMinimum
+    }
 
     init(name: String, kind: KeywordKind, utf8Names names: UTF8Names? = nil) {
         self.name = name
         self.kind = kind
+        switch kind {
+        case .type: (quick, operand) = (.type, 0)
+        case .maxLength(let limit): (quick, operand) = (.maxLength, Int64(limit))
+        case .minLength(let limit): (quick, operand) = (.minLength, Int64(limit))
+        case .maxItems(let limit): (quick, operand) = (.maxItems, Int64(limit))
+        case .minItems(let limit): (quick, operand) = (.minItems, Int64(limit))
+        case .ref(let target): (quick, operand) = (.ref, Int64(target))
+        case .maximum(let bound, let exclusive):
+            (quick, operand) = bound.int64.map { (exclusive ? .exclusiveMaximum : .maximum, $0) } ?? (.none, 0)
+        case .minimum(let bound, let exclusive):
+            (quick, operand) = bound.int64.map { (exclusive ? .exclusiveMinimum : .minimum, $0) } ?? (.none, 0)
+        default: (quick, operand) = (.none, 0)
+        }
         switch kind {
         case _ where names != nil: utf8Names = names ?? UTF8Names([])
         case .properties(let list, _): utf8Names = UTF8Names(list.map(\.0))

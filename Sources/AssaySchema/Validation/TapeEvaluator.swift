@@ -77,8 +77,8 @@ struct TapeEvaluator {
         var materialized: JSONValue? = nil
         let bounds = keywordTable.bounds(of: index)
         for position in bounds.start..<bounds.end {
-            let passed = keywordTable.keywords[position]._withUnsafeGuaranteedRef {
-                apply($0, index, instance, &materialized)
+            let passed = keywordTable.keywords[position]._withUnsafeGuaranteedRef { keyword in
+                quickly(keyword, instance) ?? apply(keyword, index, instance, &materialized)
             }
             if !passed { return false }
         }
@@ -97,6 +97,26 @@ struct TapeEvaluator {
         sameInstanceDepth = 0
         defer { sameInstanceDepth = saved }
         return evaluate(index, instance)
+    }
+
+    /// The keywords decided from ``Keyword/quick`` and its operand alone (types, length and count
+    /// limits, references, integer bounds on integers); `nil` for the others, which ``apply`` takes.
+    @inline(__always)
+    private mutating func quickly(_ keyword: Keyword, _ instance: JSONNode) -> Bool? {
+        let limit = keyword.operand
+        switch keyword.quick {
+        case .none: return nil
+        case .type: return Self.typeBits(of: instance) & keyword.typeMask != 0
+        case .maxLength: return instance.withStringUTF8 { StringLength.isAtMost(Int(limit), utf8: $0) } ?? true
+        case .minLength: return instance.withStringUTF8 { StringLength.isAtLeast(Int(limit), utf8: $0) } ?? true
+        case .maxItems: return !instance.isArray || Int64(instance.count ?? 0) <= limit
+        case .minItems: return !instance.isArray || Int64(instance.count ?? 0) >= limit
+        case .ref: return evaluate(Int(limit), instance)
+        case .maximum: return instance.int64.map { $0 <= limit }
+        case .exclusiveMaximum: return instance.int64.map { $0 < limit }
+        case .minimum: return instance.int64.map { $0 >= limit }
+        case .exclusiveMinimum: return instance.int64.map { $0 > limit }
+        }
     }
 
     private mutating func apply(
