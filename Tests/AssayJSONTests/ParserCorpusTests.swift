@@ -272,3 +272,27 @@ struct SplitMix: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite struct ByteComparisonTests {
+    /// The word-at-a-time comparison finds a difference at every position of runs of every length
+    /// up to 40, and equal runs equal (each run at an odd offset, so loads are unaligned).
+    @Test func sameBytesFindsEveryDifference() {
+        for length in 0...40 {
+            let first = [0xEE] + (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            #expect(
+                first.withUnsafeBufferPointer { a in
+                    Array(first).withUnsafeBufferPointer { b in
+                        sameBytes(a.baseAddress! + 1, b.baseAddress! + 1, length)
+                    }
+                })
+            for position in 0..<length {
+                var second = first
+                second[position + 1] ^= 0x01
+                let equal = first.withUnsafeBufferPointer { a in
+                    second.withUnsafeBufferPointer { b in sameBytes(a.baseAddress! + 1, b.baseAddress! + 1, length) }
+                }
+                #expect(!equal, "length \(length), position \(position)")
+            }
+        }
+    }
+}

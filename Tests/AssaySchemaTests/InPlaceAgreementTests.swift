@@ -142,6 +142,40 @@ struct InPlaceAgreementTests {
         }
     }
 
+    /// Property names are matched code point for code point by both evaluators (`é` composed is not
+    /// `e` + U+0301), in lists short enough to scan and long enough to hash, in any member order.
+    @Test func propertyNamesMatchCodePointForCodePoint() throws {
+        for count in [3, 12, 40] {
+            let names = (0..<count).map { "p\($0)" } + ["\u{E9}"]
+            let properties = names.map { "\"\($0)\": {\"type\": \"integer\"}" }.joined(separator: ", ")
+            let required = names.map { "\"\($0)\"" }.joined(separator: ", ")
+            let schema = try JSONSchema(
+                parsing:
+                    "{\"properties\": {\(properties)}, \"required\": [\(required)], \"additionalProperties\": false}")
+            func object(_ keys: [String], value: String = "1") -> String {
+                "{" + keys.map { "\"\($0)\": \(value)" }.joined(separator: ", ") + "}"
+            }
+            let decomposed = Array(names.dropLast()) + ["e\u{301}"]
+            let cases: [(String, Bool)] = [
+                (object(names), true), (object(names.reversed()), true), (object(names.shuffled()), true),
+                (object(decomposed), false), (object(names + ["extra"]), false),
+                (object(Array(names.dropFirst())), false),
+                (object(names, value: "\"x\""), false),
+            ]
+            for (text, expected) in cases {
+                let document = try JSONDocument(parsing: text)
+                #expect(schema.isValid(document) == expected, "\(count): \(text)")
+                #expect(schema.isValid(document.value) == expected, "\(count): \(text)")
+                #expect(schema.validate(document).errors == schema.validate(document.value).errors, "\(count): \(text)")
+            }
+            // The decomposed name is reported missing, and as a property the schema does not allow.
+            let errors = schema.validate(try JSONDocument(parsing: object(decomposed))).errors
+            #expect(
+                errors.contains { $0.keywordLocation == "/required" && $0.instanceLocation.jsonPointer == "/\u{E9}" })
+            #expect(errors.contains { $0.keywordLocation == "/additionalProperties" })
+        }
+    }
+
     @Test func mutatedRecordsGetTheSameAnswers() throws {
         let schema = try JSONSchema(parsing: Self.schemaText, options: .init(assertFormats: true))
         #expect(schema.readsDocumentsInPlace)

@@ -67,26 +67,22 @@ package struct UTF8Names: @unchecked Sendable {
     /// Whether one of the names has exactly the bytes of `key` (through the hash table when there
     /// is one).
     @inlinable
-    package func contains(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let buckets else {
-            for position in 0..<count where name(position, equals: key) { return true }
-            return false
-        }
-        var slot = Self.hash(key) & bucketMask
-        while buckets[slot] >= 0 {
-            if name(Int(buckets[slot]), equals: key) { return true }
-            slot = (slot + 1) & bucketMask
-        }
-        return false
+    package func contains(_ key: UnsafeBufferPointer<UInt8>) -> Bool { position(of: key, from: 0) != nil }
+
+    /// ``position(of:from:)`` for a string's UTF-8 (no copy for a native string).
+    @inlinable
+    package func position(of key: String, from start: Int) -> Int? {
+        var key = key
+        return key.withUTF8 { position(of: $0, from: start) }
     }
 
     /// The bytes of name `position`.
-    @inlinable package subscript(position: Int) -> UnsafeBufferPointer<UInt8> {
+    @inlinable @inline(__always) package subscript(position: Int) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: bytes + starts[position], count: starts[position + 1] - starts[position])
     }
 
     /// Whether name `position` has exactly the bytes of `key`.
-    @inlinable
+    @inlinable @inline(__always)
     package func name(_ position: Int, equals key: UnsafeBufferPointer<UInt8>) -> Bool {
         let start = starts[position]
         let length = starts[position + 1] - start
@@ -96,29 +92,48 @@ package struct UTF8Names: @unchecked Sendable {
 
     /// The position of the name whose bytes are exactly `key`, searching from `start` to the end
     /// and then from the beginning: keys met in the order of the list are found at the first try.
+    /// Long lists answer a miss at `start` through their hash table.
     @inlinable
     package func position(of key: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         let start = start < count ? start : 0
+        if let buckets {
+            if start < count && name(start, equals: key) { return start }
+            var slot = Self.hash(key) & bucketMask
+            while buckets[slot] >= 0 {
+                if name(Int(buckets[slot]), equals: key) { return Int(buckets[slot]) }
+                slot = (slot + 1) & bucketMask
+            }
+            return nil
+        }
         for position in start..<count where name(position, equals: key) { return position }
         for position in 0..<start where name(position, equals: key) { return position }
         return nil
     }
 }
 
-/// Whether `length` bytes at `first` and `second` are equal, compared eight at a time (a call to
-/// `memcmp` costs more than a key's few bytes).
-@inlinable
+/// Whether `length` bytes at `first` and `second` are equal, compared a word at a time: a short
+/// run as two overlapping loads of 2, 4 or 8 bytes (a call to `memcmp` costs more than a key's
+/// few bytes), a long one eight bytes at a time and its last eight.
+@inlinable @inline(__always)
 package func sameBytes(_ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, _ length: Int) -> Bool {
-    var offset = 0
-    while offset + 8 <= length {
-        let a = UnsafeRawPointer(first + offset).loadUnaligned(as: UInt64.self)
-        let b = UnsafeRawPointer(second + offset).loadUnaligned(as: UInt64.self)
-        if a != b { return false }
-        offset += 8
+    func load<T: FixedWidthInteger>(_ pointer: UnsafePointer<UInt8>, _ offset: Int, as type: T.Type) -> T {
+        UnsafeRawPointer(pointer + offset).loadUnaligned(as: T.self)
     }
-    while offset < length {
-        if first[offset] != second[offset] { return false }
-        offset += 1
+    func same<T: FixedWidthInteger>(_ type: T.Type, _ offset: Int) -> Bool {
+        load(first, offset, as: T.self) == load(second, offset, as: T.self)
     }
-    return true
+    switch length {
+    case 0: return true
+    case 1: return first[0] == second[0]
+    case 2...3: return same(UInt16.self, 0) && same(UInt16.self, length - 2)
+    case 4...7: return same(UInt32.self, 0) && same(UInt32.self, length - 4)
+    case 8...16: return same(UInt64.self, 0) && same(UInt64.self, length - 8)
+    default:
+        var offset = 0
+        while offset + 8 <= length {
+            if !same(UInt64.self, offset) { return false }
+            offset += 8
+        }
+        return same(UInt64.self, length - 8)
+    }
 }

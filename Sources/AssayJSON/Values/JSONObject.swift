@@ -51,6 +51,32 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// The values in order.
     public var values: [JSONValue] { members.map(\.value) }
 
+    /// Whether the object has a member named by each of `names`, compared as UTF-8 bytes (code
+    /// point for code point, as JSON Schema compares names). Each search starts after the member
+    /// found for the name before, so names in the members' order are found at the first try.
+    package func containsMembers(_ names: UTF8Names) -> Bool {
+        var next = 0
+        for position in 0..<names.count {
+            guard let found = memberPosition(utf8: names[position], from: next) else { return false }
+            next = found + 1
+        }
+        return true
+    }
+
+    /// The position of the member whose key has exactly the bytes of `key`, searching from `start`
+    /// to the end, then from the beginning.
+    package func memberPosition(utf8 key: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        let start = start < members.count ? start : 0
+        func matches(_ position: Int) -> Bool {
+            var name = members[position].key
+            return name.utf8.count == key.count
+                && name.withUTF8 { $0.count == 0 || sameBytes($0.baseAddress!, key.baseAddress!, $0.count) }
+        }
+        for position in start..<members.count where matches(position) { return position }
+        for position in 0..<start where matches(position) { return position }
+        return nil
+    }
+
     /// The position of `key`, if present.
     public func position(of key: String) -> Int? {
         if let index { return index[key] }

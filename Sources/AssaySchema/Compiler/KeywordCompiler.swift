@@ -307,7 +307,7 @@ struct KeywordCompiler {
         if let properties = schemaMap("properties") {
             names = Set(properties.map(\.0))
             orderedNames = properties.map(\.0)
-            add("properties", .properties(properties, lookup: Dictionary(properties, uniquingKeysWith: { a, _ in a })))
+            add("properties", .properties(properties))
         }
         if let patternProperties = schemaMap("patternProperties") {
             var compiled: [(LinearRegex, Int)] = []

@@ -86,7 +86,7 @@ final class Keyword: Sendable {
         }
         switch kind {
         case _ where names != nil: utf8Names = names ?? UTF8Names([])
-        case .properties(let list, _): utf8Names = UTF8Names(list.map(\.0))
+        case .properties(let list): utf8Names = UTF8Names(list.map(\.0))
         case .required(let names): utf8Names = UTF8Names(names)
         case .additionalProperties(_, let names, _): utf8Names = UTF8Names(names.sorted())
         case .enumeration(let values, _): utf8Names = UTF8Names(values.compactMap(\.string))
@@ -129,7 +129,7 @@ enum KeywordKind: Sendable {
     case minProperties(Int)
     case required([String])
     case dependentRequired([(String, [String])])
-    case properties([(String, Int)], lookup: [String: Int])
+    case properties([(String, Int)])
     case patternProperties([(LinearRegex, Int)])
     /// `additionalProperties`, with the names and patterns of its neighbours `properties` and
     /// `patternProperties`.

@@ -180,7 +180,7 @@ struct Evaluator {
         -> Bool
     {
         switch keyword.kind {
-        case .properties(let list, let lookup): return applyProperties(keyword, node, value, &tracker, list, lookup)
+        case .properties(let list): return applyProperties(keyword, node, value, &tracker, list)
         case .patternProperties(let list): return applyPatternProperties(keyword, node, value, &tracker, list)
         case .additionalProperties(let target, let names, let patterns):
             return applyAdditionalProperties(keyword, node, value, &tracker, target, names, patterns)
@@ -211,27 +211,21 @@ struct Evaluator {
 
     private mutating func applyProperties(
         _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?,
-        _ list: [(String, Int)], _ lookup: [String: Int]
+        _ list: [(String, Int)]
     ) -> Bool {
         guard case .object(let object) = value else { return true }
         var valid = true
-        if object.count < list.count {
-            for (name, member) in object {
-                guard let target = lookup[name] else { continue }
-                if tracker != nil { tracker!.properties.insert(name) }
-                if !child(target, member, .key(name), keyword.name, name) {
-                    valid = false
-                    if !collecting || full { return false }
-                }
-            }
-        } else {
-            for (name, target) in list {
-                guard let member = object[name] else { continue }
-                if tracker != nil { tracker!.properties.insert(name) }
-                if !child(target, member, .key(name), keyword.name, name) {
-                    valid = false
-                    if !collecting || full { return false }
-                }
+        // Keys matched as UTF-8 bytes (code point for code point), each search starting after the
+        // property matched last: members written in the order of `properties` match at once.
+        let names = keyword.utf8Names
+        var next = 0
+        for (name, member) in object {
+            guard let position = names.position(of: name, from: next) else { continue }
+            next = position + 1
+            if tracker != nil { tracker!.properties.insert(name) }
+            if !child(list[position].1, member, .key(name), keyword.name, name) {
+                valid = false
+                if !collecting || full { return false }
             }
         }
         return valid
@@ -262,8 +256,14 @@ struct Evaluator {
         guard case .object(let object) = value else { return true }
         var valid = true
         let rejectsAll = nodes[target].boolean == false
+        let known = keyword.utf8Names
+        var next = 0
         for (name, member) in object {
-            if names.contains(name) || patterns.contains(where: { $0.firstMatchExists(in: name) }) { continue }
+            if let position = known.position(of: name, from: next) {
+                next = position + 1
+                continue
+            }
+            if patterns.contains(where: { $0.firstMatchExists(in: name) }) { continue }
             if tracker != nil { tracker!.properties.insert(name) }
             if rejectsAll {
                 valid = false
@@ -706,14 +706,15 @@ struct Evaluator {
             return false
 
         case .required(let names):
+            // Names compared as UTF-8 bytes, code point for code point.
             guard case .object(let object) = value else { return true }
-            var valid = true
-            for name in names where object[name] == nil {
-                valid = false
-                if !collecting { return false }
+            if object.containsMembers(keyword.utf8Names) { return true }
+            if !collecting { return false }
+            for (position, name) in names.enumerated()
+            where object.memberPosition(utf8: keyword.utf8Names[position], from: 0) == nil {
                 fail(node, keyword.name, .missing, nil, [:], value: value, at: .key(name))
             }
-            return valid
+            return false
 
         case .dependentRequired(let pairs):
             guard case .object(let object) = value else { return true }

@@ -142,14 +142,8 @@ struct TapeEvaluator {
             return !instance.isObject || (instance.count ?? 0) <= limit
         case .minProperties(let limit):
             return !instance.isObject || (instance.count ?? 0) >= limit
-        case .properties(let list, let lookup):
+        case .properties(let list):
             guard instance.isObject else { return true }
-            if list.count > 32 {
-                return instance.allMembers { key, value in
-                    guard let target = lookup[String(decoding: key, as: UTF8.self)] else { return true }
-                    return child(target, value)
-                }
-            }
             let names = keyword.utf8Names
             var next = 0
             return instance.allMembers { key, value in
