@@ -36,6 +36,7 @@ struct Evaluated {
 /// rather than at run time.
 struct Evaluator {
     private let nodes: [SchemaNode]
+    private let keywordTable: KeywordTable
     private let root: Int
     private let maximumReferenceDepth: Int
     /// Whether errors are recorded (otherwise evaluation stops at the first failure).
@@ -55,6 +56,7 @@ struct Evaluator {
 
     init(schema: JSONSchema, collecting: Bool, limit: Int) {
         self.nodes = schema.nodes
+        self.keywordTable = schema.keywordTable
         self.root = schema.root
         self.maximumReferenceDepth = schema.options.maximumReferenceDepth
         self.maximumInstanceDepth = schema.options.maximumInstanceDepth
@@ -166,14 +168,54 @@ struct Evaluator {
 
         var tracker: Evaluated? = (evaluated != nil || node.tracksEvaluation) ? Evaluated() : nil
         var valid = true
-        for keyword in node.keywords {
-            if !apply(keyword, node, value, &tracker) {
+        let bounds = keywordTable.bounds(of: index)
+        for position in bounds.start..<bounds.end {
+            let passed = keywordTable.keywords[position]._withUnsafeGuaranteedRef { keyword in
+                // A keyword that passes on its small operand alone needs no more; a failure is
+                // recorded by `apply`, which checks it again.
+                Self.passesQuickly(keyword, value) || apply(keyword, node, value, &tracker)
+            }
+            if !passed {
                 valid = false
                 if !collecting || full { return false }
             }
         }
         if valid, evaluated != nil, let tracker { evaluated!.merge(tracker) }
         return valid
+    }
+
+    /// Whether `keyword` passes by its ``Keyword/quick`` code and operand alone (a type, a length or
+    /// count limit, an integer bound on an integer); `false` when it fails or needs ``apply``.
+    @inline(__always)
+    private static func passesQuickly(_ keyword: Keyword, _ value: JSONValue) -> Bool {
+        let limit = keyword.operand
+        switch (keyword.quick, value) {
+        case (.type, _): return typeBits(of: value) & keyword.typeMask != 0
+        case (.maxLength, .string(var text)): return text.withUTF8 { StringLength.isAtMost(Int(limit), utf8: $0) }
+        case (.minLength, .string(var text)): return text.withUTF8 { StringLength.isAtLeast(Int(limit), utf8: $0) }
+        case (.maxLength, _), (.minLength, _): return true
+        case (.maxItems, .array(let elements)): return Int64(elements.count) <= limit
+        case (.minItems, .array(let elements)): return Int64(elements.count) >= limit
+        case (.maxItems, _), (.minItems, _): return true
+        case (.maximum, .number(let number)): return number.int64.map { $0 <= limit } ?? false
+        case (.exclusiveMaximum, .number(let number)): return number.int64.map { $0 < limit } ?? false
+        case (.minimum, .number(let number)): return number.int64.map { $0 >= limit } ?? false
+        case (.exclusiveMinimum, .number(let number)): return number.int64.map { $0 > limit } ?? false
+        default: return false
+        }
+    }
+
+    /// The type names `value` satisfies, as ``Keyword/typeMask`` bits (an integer is also a number).
+    @inline(__always)
+    private static func typeBits(of value: JSONValue) -> UInt8 {
+        switch value {
+        case .null: return JSONTypeName.null.bit
+        case .bool: return JSONTypeName.boolean.bit
+        case .number(let number): return JSONTypeName.number.bit | (number.isInteger ? JSONTypeName.integer.bit : 0)
+        case .string: return JSONTypeName.string.bit
+        case .array: return JSONTypeName.array.bit
+        case .object: return JSONTypeName.object.bit
+        }
     }
 
     private mutating func apply(_ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?)
