@@ -1,6 +1,16 @@
 /// Allocation-free traversal of a document for other Assay modules (the schema validator reads
 /// documents in place through these).
 extension JSONNode {
+    /// The document's tape as raw pointers; valid while this node (which keeps the document
+    /// alive) is.
+    package var tapeView: TapeView { tape.view }
+
+    /// This value's index on ``tapeView``.
+    package var tapeIndex: Int { index }
+
+    /// The value at `index` on the same document's tape.
+    package func node(atTapeIndex index: Int) -> JSONNode { JSONNode(tape: tape, index: index) }
+
     /// Whether the value is an object.
     package var isObject: Bool { tag(of: tape.entries[index]) == .objectStart }
 
@@ -76,13 +86,7 @@ extension JSONNode {
     /// after the member found for the name before, so names listed in the order the members are
     /// written are each found at the first comparison.
     package func hasMembers(_ names: UTF8Names) -> Bool {
-        guard tag(of: tape.entries[index]) == .objectStart else { return false }
-        var hint = index + 2
-        for position in 0..<names.count {
-            guard let found = tape.member(named: names[position], inObjectAt: index, from: hint) else { return false }
-            hint = tape.next(after: found)
-        }
-        return true
+        tag(of: tape.entries[index]) == .objectStart && tape.view.hasMembers(names, inObjectAt: index)
     }
 
     /// For an array of at most 16 elements, all strings: whether no two are equal, their UTF-8

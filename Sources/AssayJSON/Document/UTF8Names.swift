@@ -1,7 +1,7 @@
 /// A list of names as UTF-8 in one buffer, for matching the keys of a parsed document without
 /// making strings: its storage is raw memory, so reading it costs no reference counting. The owner
 /// (a compiled keyword) frees it with ``deallocate()`` when it goes, and no copy outlives the owner.
-package struct UTF8Names: @unchecked Sendable {
+@usableFromInline package struct UTF8Names: @unchecked Sendable {
     /// The names' bytes, one after another.
     @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
     /// Where each name starts in `bytes`, and a last entry for the end of the last name.

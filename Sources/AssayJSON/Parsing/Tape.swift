@@ -19,21 +19,21 @@ import Darwin
 /// - array/object start: payload = index of the end entry; then the element (member) count.
 /// - array/object end: payload = index of the start entry.
 /// - dead key: a key dropped by a duplicate-key policy, laid out as a string; skip it and its value.
-enum Tag: UInt8 {
+@usableFromInline enum Tag: UInt8 {
     case null = 0, `true`, `false`, integer, numberText, rawString, escapedString
     case arrayStart, arrayEnd, objectStart, objectEnd, deadKey
 }
 
-@inline(__always) func entry(_ tag: Tag, _ payload: Int = 0) -> UInt64 {
+@inlinable @inline(__always) func entry(_ tag: Tag, _ payload: Int = 0) -> UInt64 {
     UInt64(tag.rawValue) << 56 | UInt64(truncatingIfNeeded: payload) & 0x00FF_FFFF_FFFF_FFFF
 }
 
 /// Raw values equal case indices (0, 1, …), so the top byte is the case itself.
-@inline(__always) func tag(of entry: UInt64) -> Tag {
+@inlinable @inline(__always) func tag(of entry: UInt64) -> Tag {
     unsafeBitCast(UInt8(truncatingIfNeeded: entry >> 56), to: Tag.self)
 }
 
-@inline(__always) func payload(of entry: UInt64) -> Int { Int(entry & 0x00FF_FFFF_FFFF_FFFF) }
+@inlinable @inline(__always) func payload(of entry: UInt64) -> Int { Int(entry & 0x00FF_FFFF_FFFF_FFFF) }
 
 /// The bytes, the tape and the decoded escaped strings of one parsed document; immutable after
 /// parsing (the entries live in a buffer the tape owns and frees).
@@ -48,6 +48,8 @@ final class Tape: @unchecked Sendable {
     /// or a copy when the slice has no contiguous storage. Read without a closure per string.
     private let base: UnsafePointer<UInt8>
     private let ownedCopy: UnsafeMutablePointer<UInt8>?
+    /// The tape as raw pointers (see ``TapeView``).
+    let view: TapeView
 
     init(bytes: ArraySlice<UInt8>, entries: UnsafeMutableBufferPointer<UInt64>, strings: [UInt8]) {
         self.bytes = bytes
@@ -62,6 +64,9 @@ final class Tape: @unchecked Sendable {
             base = UnsafePointer(copy)
             ownedCopy = copy
         }
+        // `strings` is never changed, so its storage stays where it is while the tape holds it.
+        let stringsBase = strings.withUnsafeBufferPointer { $0.baseAddress } ?? base
+        view = TapeView(entries: UnsafePointer(entries.baseAddress!), source: base, strings: stringsBase)
     }
 
     deinit {
@@ -70,15 +75,7 @@ final class Tape: @unchecked Sendable {
     }
 
     /// The index after the value at `index`.
-    @inline(__always) func next(after index: Int) -> Int {
-        let current = entries[index]
-        switch tag(of: current) {
-        case .null, .true, .false: return index + 1
-        case .integer, .numberText, .rawString, .escapedString, .deadKey: return index + 2
-        case .arrayStart, .objectStart: return payload(of: current) + 1
-        case .arrayEnd, .objectEnd: return index + 1
-        }
-    }
+    @inline(__always) func next(after index: Int) -> Int { view.next(after: index) }
 
     /// The string at `index` (a raw or escaped string entry, or a dead key).
     func string(at index: Int) -> String {
@@ -119,50 +116,7 @@ final class Tape: @unchecked Sendable {
     /// its end) and wrapping around to the object's first member: a decoder reading the members in
     /// the order they are written finds each one at the first comparison.
     func member(named key: UnsafeBufferPointer<UInt8>, inObjectAt object: Int, from hint: Int) -> Int? {
-        let end = payload(of: entries[object])
-        let first = object + 2
-        if hint > first && hint < end {
-            if let found = scanMembers(named: key, from: hint, to: end) { return found }
-            return scanMembers(named: key, from: first, to: hint)
-        }
-        return scanMembers(named: key, from: first, to: end)
-    }
-
-    /// The value index of the live member named `key` among the members whose key entries lie in
-    /// `position..<end`.
-    @inline(__always)
-    private func scanMembers(named key: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int? {
-        var position = start
-        let source = base
-        while position < end {
-            let valueIndex = position + 2
-            let current = entries[position]
-            let currentTag = tag(of: current)
-            if currentTag != .deadKey {
-                let length: Int
-                let packed = entries[position + 1]
-                if currentTag == .rawString {
-                    length = Int(packed)
-                    if length == key.count
-                        && (length == 0 || sameBytes(source + payload(of: current), key.baseAddress!, length))
-                    {
-                        return valueIndex
-                    }
-                } else {
-                    length = Int(packed & 0xFFFF_FFFF)
-                    if length == key.count
-                        && (length == 0
-                            || strings.withUnsafeBufferPointer {
-                                sameBytes($0.baseAddress! + Int(packed >> 32), key.baseAddress!, length)
-                            })
-                    {
-                        return valueIndex
-                    }
-                }
-            }
-            position = next(after: valueIndex)
-        }
-        return nil
+        view.member(named: key, inObjectAt: object, from: hint)
     }
 
     /// Whether the strings at `first` and `second` have the same UTF-8.
@@ -208,5 +162,143 @@ final class Tape: @unchecked Sendable {
         let start = payload(of: current)
         let length = Int(entries[index + 1])
         return JSONNumber(literal: UnsafeBufferPointer(start: base + start, count: length))
+    }
+}
+
+/// A parsed document's tape as raw pointers, for reading it across modules without calls or
+/// reference counting: the schema validator's in-place evaluator walks documents through it. Valid
+/// only while the document it came from is alive (``JSONNode/withTapeView(_:)``).
+@frozen
+@usableFromInline package struct TapeView: @unchecked Sendable {
+    @usableFromInline let entries: UnsafePointer<UInt64>
+    @usableFromInline let source: UnsafePointer<UInt8>
+    @usableFromInline let strings: UnsafePointer<UInt8>
+
+    @usableFromInline init(entries: UnsafePointer<UInt64>, source: UnsafePointer<UInt8>, strings: UnsafePointer<UInt8>)
+    {
+        self.entries = entries
+        self.source = source
+        self.strings = strings
+    }
+
+    /// A view of no document, for a holder that has none yet; reading through it is an error.
+    package static var empty: TapeView {
+        let nothing = UnsafePointer<UInt8>(bitPattern: 0x10)!
+        return TapeView(entries: UnsafePointer(bitPattern: 0x10)!, source: nothing, strings: nothing)
+    }
+
+    /// Whether the value at `index` is an object.
+    @inlinable @inline(__always) package func isObject(_ index: Int) -> Bool {
+        tag(of: entries[index]) == .objectStart
+    }
+
+    /// Whether the value at `index` is an array.
+    @inlinable @inline(__always) package func isArray(_ index: Int) -> Bool { tag(of: entries[index]) == .arrayStart }
+
+    /// Whether the value at `index` is a string.
+    @inlinable @inline(__always) package func isString(_ index: Int) -> Bool {
+        let current = tag(of: entries[index])
+        return current == .rawString || current == .escapedString
+    }
+
+    /// Whether the value at `index` is `null`.
+    @inlinable @inline(__always) package func isNull(_ index: Int) -> Bool { tag(of: entries[index]) == .null }
+
+    /// Whether the value at `index` is `true` or `false`.
+    @inlinable @inline(__always) package func isBool(_ index: Int) -> Bool {
+        let current = tag(of: entries[index])
+        return current == .true || current == .false
+    }
+
+    /// Whether the value at `index` is an integer stored in 64 bits on the tape.
+    @inlinable @inline(__always) package func isInt64(_ index: Int) -> Bool { tag(of: entries[index]) == .integer }
+
+    /// Whether the value at `index` is a number kept as its literal (a fraction, an exponent or
+    /// more than 18 digits).
+    @inlinable @inline(__always) package func isNumberText(_ index: Int) -> Bool {
+        tag(of: entries[index]) == .numberText
+    }
+
+    /// The integer at `index`; only for a value for which ``isInt64(_:)`` holds.
+    @inlinable @inline(__always) package func int64(_ index: Int) -> Int64 { Int64(bitPattern: entries[index + 1]) }
+
+    /// The source bytes of the number literal at `index`; only where ``isNumberText(_:)`` holds.
+    @inlinable @inline(__always) package func numberLiteral(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: source + payload(of: entries[index]), count: Int(entries[index + 1]))
+    }
+
+    /// The elements of the array or the members of the object at `index`.
+    @inlinable @inline(__always) package func count(_ index: Int) -> Int { Int(entries[index + 1]) }
+
+    /// The index of the first element, or of the first member's key, of the container at `index`.
+    @inlinable @inline(__always) package func firstChild(_ index: Int) -> Int { index + 2 }
+
+    /// The index of the end entry of the container at `index`: its children lie before it.
+    @inlinable @inline(__always) package func end(_ index: Int) -> Int { payload(of: entries[index]) }
+
+    /// Whether the key entry at `index` is one a duplicate-key policy dropped (skip it and its value).
+    @inlinable @inline(__always) package func isDeadKey(_ index: Int) -> Bool { tag(of: entries[index]) == .deadKey }
+
+    /// The index after the value at `index`.
+    @inlinable @inline(__always) package func next(after index: Int) -> Int {
+        let current = entries[index]
+        switch tag(of: current) {
+        case .null, .true, .false, .arrayEnd, .objectEnd: return index + 1
+        case .integer, .numberText, .rawString, .escapedString, .deadKey: return index + 2
+        case .arrayStart, .objectStart: return payload(of: current) + 1
+        }
+    }
+
+    /// The UTF-8 of the string or live key at `index` (a string entry; not a dead key).
+    @inlinable @inline(__always) package func stringBytes(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        let current = entries[index]
+        let packed = entries[index + 1]
+        if tag(of: current) == .rawString {
+            return UnsafeBufferPointer(start: source + payload(of: current), count: Int(packed))
+        }
+        return UnsafeBufferPointer(start: strings + Int(packed >> 32), count: Int(packed & 0xFFFF_FFFF))
+    }
+
+    /// The value index of the live member named `key` in the object at `object`, searching from the
+    /// key entry `hint` (a member of that object or its end) to the end, then from the first member.
+    @inlinable package func member(named key: UnsafeBufferPointer<UInt8>, inObjectAt object: Int, from hint: Int)
+        -> Int?
+    {
+        let end = payload(of: entries[object])
+        let first = object + 2
+        if hint > first && hint < end {
+            if let found = scanMembers(named: key, from: hint, to: end) { return found }
+            return scanMembers(named: key, from: first, to: hint)
+        }
+        return scanMembers(named: key, from: first, to: end)
+    }
+
+    @inlinable @inline(__always)
+    func scanMembers(named key: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int? {
+        var position = start
+        while position < end {
+            let valueIndex = position + 2
+            if tag(of: entries[position]) != .deadKey {
+                let name = stringBytes(position)
+                if name.count == key.count
+                    && (name.count == 0 || sameBytes(name.baseAddress!, key.baseAddress!, name.count))
+                {
+                    return valueIndex
+                }
+            }
+            position = next(after: valueIndex)
+        }
+        return nil
+    }
+
+    /// Whether the object at `object` has a member named by each of `names`, each search starting
+    /// after the member found for the name before.
+    @inlinable package func hasMembers(_ names: UTF8Names, inObjectAt object: Int) -> Bool {
+        var hint = object + 2
+        for position in 0..<names.count {
+            guard let found = member(named: names[position], inObjectAt: object, from: hint) else { return false }
+            hint = next(after: found)
+        }
+        return true
     }
 }
