@@ -217,4 +217,73 @@ struct InPlaceAgreementTests {
         #expect(invalidCount > 500)
         #expect(invalidCount < 2_900)
     }
+
+    /// `required` and `additionalProperties` folded into `properties` (one pass over the members) and
+    /// the cases that are not folded: a required name `properties` does not list, an
+    /// `additionalProperties` schema that is not `false`, sibling patterns, more than 64 properties.
+    @Test func foldedObjectKeywordsGetTheSameAnswers() throws {
+        let many = (0..<70).map { "\"p\($0)\": {\"type\": \"integer\"}" }.joined(separator: ", ")
+        let schemas = [
+            #"{"properties": {"a": {"type": "integer"}, "b": {}}, "required": ["a"], "additionalProperties": false}"#,
+            #"{"properties": {"a": {"type": "integer"}}, "required": ["a", "z"], "additionalProperties": {"type": "string"}}"#,
+            #"{"properties": {"a": {"type": "integer"}}, "additionalProperties": {"type": "string"}, "required": []}"#,
+            #"{"properties": {"a": {}}, "patternProperties": {"^x": {"type": "null"}}, "additionalProperties": false}"#,
+            #"{"required": ["a"], "additionalProperties": false}"#,
+            "{\"properties\": {\(many)}, \"required\": [\"p0\", \"p69\"], \"additionalProperties\": false}",
+        ]
+        let instances = [
+            #"{}"#, #"{"a": 1}"#, #"{"a": "1"}"#, #"{"b": 1}"#, #"{"a": 1, "b": null}"#, #"{"a": 1, "c": "s"}"#,
+            #"{"a": 1, "c": 2}"#, #"{"a": 1, "z": "s"}"#, #"{"a": 1, "x1": null}"#, #"{"a": 1, "x1": 0}"#,
+            #"{"c": "s", "a": 1}"#, #"{"p0": 1, "p69": 2}"#, #"{"p0": 1}"#, #"{"p69": 1, "p0": 2, "p5": "x"}"#,
+            #"{"p0": 1, "p69": 2, "q": 3}"#, #"[1]"#, #""a""#, #"{"a": 1, "a\u0301": 2}"#,
+        ]
+        for text in schemas {
+            let schema = try JSONSchema(parsing: text)
+            for instance in instances {
+                let document = try JSONDocument(parsing: instance)
+                #expect(schema.isValid(document) == schema.isValid(document.value), "\(text) with \(instance)")
+            }
+        }
+        // Each answer checked against the expected one, not only against the tree.
+        let closed = try JSONSchema(parsing: schemas[0])
+        let verdicts = try [#"{}"#, #"{"a": 1}"#, #"{"a": 1, "b": 2}"#, #"{"a": 1, "c": 2}"#, #"{"b": 2}"#].map {
+            closed.isValid(try JSONDocument(parsing: $0))
+        }
+        #expect(verdicts == [false, true, true, false, false])
+    }
+
+    /// Decimal literals against integer bounds are compared exactly on their digits, as `JSONNumber`
+    /// compares them: at the bound, just past it, negative zero, and literals the short path leaves to
+    /// the general one (exponents, more than 18 integer digits).
+    @Test func decimalLiteralsAgainstIntegerBounds() throws {
+        let literals = [
+            "0.0", "-0.0", "0.5", "-0.5", "99.999", "100.0", "100.00", "100.000001", "101.5", "-1.0", "-1.25",
+            "-0.000001", "130.0", "129.99999999999999999999", "1e2", "1.0e2", "100.0E0", "-1e-9",
+            "123456789012345678.5", "1234567890123456789.5", "-123456789012345678.0", "5.000",
+        ]
+        for bound in [Int64(0), 1, -1, 100, 130, 123_456_789_012_345_678, -123_456_789_012_345_678] {
+            for literal in literals {
+                let number = try #require(JSONValue(parsing: literal).number)
+                let expected = number < JSONNumber(Int(bound)) ? -1 : number == JSONNumber(Int(bound)) ? 0 : 1
+                let bytes = Array(literal.utf8)
+                let short = bytes.withUnsafeBufferPointer { TapeEvaluator.compare(literal: $0, with: bound) }
+                if let short { #expect(short == expected, "\(literal) against \(bound)") }
+                let hasExponent = literal.contains { $0 == "e" || $0 == "E" }
+                #expect((short == nil) == (hasExponent || literal.hasPrefix("1234567890123456789")), "\(literal)")
+            }
+            for keyword in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+                let schema = try JSONSchema(parsing: "{\"type\": \"number\", \"\(keyword)\": \(bound)}")
+                for literal in literals {
+                    let document = try JSONDocument(parsing: literal)
+                    #expect(
+                        schema.isValid(document) == schema.isValid(document.value), "\(keyword) \(bound) \(literal)")
+                }
+            }
+        }
+        // Integrality of a literal: `type: integer` accepts 1.0, rejects 1.5, in place as on the tree.
+        let integer = try JSONSchema(parsing: #"{"type": "integer"}"#)
+        #expect(integer.isValid(try JSONDocument(parsing: "1.0")))
+        #expect(!integer.isValid(try JSONDocument(parsing: "1.5")))
+        #expect(try JSONSchema(parsing: #"{"type": ["number"]}"#).isValid(try JSONDocument(parsing: "1.5")))
+    }
 }

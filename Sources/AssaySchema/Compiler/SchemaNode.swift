@@ -68,6 +68,26 @@ final class Keyword: Sendable {
         case maximum, exclusiveMaximum, minimum, exclusiveMinimum
     }
 
+    /// What the in-place evaluator does with this keyword on a parsed document's tape, from the
+    /// fields below alone (``TapeEvaluator``); `other` keywords take the general path.
+    let step: Step
+    /// The schemas of `properties`, in the order of ``utf8Names``; empty for other keywords.
+    /// Written once here, read-only after, freed by `deinit`.
+    nonisolated(unsafe) let targets: UnsafeMutableBufferPointer<Int>
+    /// A second operand: where `items` starts applying.
+    let secondOperand: Int
+    /// The format of a `format` keyword that may be decided on the string's bytes.
+    let byteFormat: SchemaFormat?
+    /// The regular expression of `pattern`.
+    let regex: LinearRegex?
+
+    /// See ``Keyword/step``.
+    enum Step: UInt8 {
+        case other, type, maxLength, minLength, maxItems, minItems, ref
+        case maximum, exclusiveMaximum, minimum, exclusiveMinimum
+        case required, properties, additionalProperties, format, strings, uniqueItems, items, pattern
+    }
+
     init(name: String, kind: KeywordKind, utf8Names names: UTF8Names? = nil) {
         self.name = name
         self.kind = kind
@@ -82,6 +102,8 @@ final class Keyword: Sendable {
             (quick, operand) = bound.int64.map { (exclusive ? .exclusiveMaximum : .maximum, $0) } ?? (.none, 0)
         case .minimum(let bound, let exclusive):
             (quick, operand) = bound.int64.map { (exclusive ? .exclusiveMinimum : .minimum, $0) } ?? (.none, 0)
+        // Not decided from the operand alone: it is the schema the in-place evaluator applies.
+        case .additionalProperties(let target, _, _), .items(let target, _): (quick, operand) = (.none, Int64(target))
         default: (quick, operand) = (.none, 0)
         }
         switch kind {
@@ -98,9 +120,55 @@ final class Keyword: Sendable {
         } else {
             typeMask = 0
         }
+        var targets: [Int] = []
+        var secondOperand = 0
+        var byteFormat: SchemaFormat?
+        var regex: LinearRegex?
+        switch kind {
+        case .type, .maxLength, .minLength, .maxItems, .minItems, .ref, .maximum, .minimum:
+            switch quick {
+            case .none: step = .other
+            case .type: step = .type
+            case .maxLength: step = .maxLength
+            case .minLength: step = .minLength
+            case .maxItems: step = .maxItems
+            case .minItems: step = .minItems
+            case .ref: step = .ref
+            case .maximum: step = .maximum
+            case .exclusiveMaximum: step = .exclusiveMaximum
+            case .minimum: step = .minimum
+            case .exclusiveMinimum: step = .exclusiveMinimum
+            }
+        case .required: step = .required
+        case .properties(let list):
+            step = .properties
+            targets = list.map(\.1)
+        case .additionalProperties(_, _, let patterns) where patterns.isEmpty:
+            step = .additionalProperties
+        case .format(.known(let format)):
+            step = .format
+            byteFormat = format
+        case .enumeration, .constant: step = .strings
+        case .uniqueItems: step = .uniqueItems
+        case .items(_, let after):
+            step = .items
+            secondOperand = after
+        case .pattern(let expression):
+            step = .pattern
+            regex = expression
+        default: step = .other
+        }
+        self.targets = .allocate(capacity: targets.count)
+        _ = self.targets.initialize(from: targets)
+        self.secondOperand = secondOperand
+        self.byteFormat = byteFormat
+        self.regex = regex
     }
 
-    deinit { utf8Names.deallocate() }
+    deinit {
+        utf8Names.deallocate()
+        targets.deallocate()
+    }
 }
 
 /// A compiled format check.

@@ -64,6 +64,17 @@ struct Evaluator {
         self.limit = limit
     }
 
+    /// The same from the tables the in-place evaluator shares.
+    init(program: TapeProgram, collecting: Bool, limit: Int) {
+        self.nodes = program.nodes
+        self.keywordTable = program.keywordTable
+        self.root = program.root
+        self.maximumReferenceDepth = program.maximumReferenceDepth
+        self.maximumInstanceDepth = program.maximumInstanceDepth
+        self.collecting = collecting
+        self.limit = limit
+    }
+
     mutating func run(_ instance: JSONValue) -> Bool {
         var none: Evaluated? = nil
         return evaluate(root, instance, &none)

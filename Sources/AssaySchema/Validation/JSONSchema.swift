@@ -58,6 +58,8 @@ public struct JSONSchema: Sendable {
     /// Boolean form: what ``TapeEvaluator`` reads per value.
     let keywordTable: KeywordTable
     let booleanTable: [Bool?]
+    /// The tables of the in-place evaluator, in one object shared by copies of the schema.
+    let program: TapeProgram
 
     /// The dialect of the root schema.
     public var dialect: SchemaDialect { nodes[root].dialect }
@@ -89,6 +91,7 @@ public struct JSONSchema: Sendable {
         self.inPlace = compiler.nodes.allSatisfy(TapeEvaluator.canEvaluate)
         self.keywordTable = KeywordTable(compiler.nodes)
         self.booleanTable = compiler.nodes.map(\.boolean)
+        self.program = TapeProgram(nodes: compiler.nodes, root: root, keywordTable: keywordTable, options: options)
     }
 
     /// Parses and compiles a schema written as JSON text.
@@ -125,10 +128,14 @@ public struct JSONSchema: Sendable {
     /// ``readsDocumentsInPlace``): stops at the first failure, builds no error records.
     public func isValid(_ document: JSONDocument) -> Bool {
         guard readsDocumentsInPlace else { return isValid(document.value) }
-        var evaluator = TapeEvaluator(schema: self)
-        let valid = evaluator.run(document.root)
+        // `self` keeps the program alive for this call, which the evaluator does not outlive.
+        let valid = withExtendedLifetime(program) {
+            var evaluator = TapeEvaluator(program: program)
+            let valid = evaluator.run(document.root)
+            return evaluator.gaveUp ? nil : valid
+        }
         // Very deep documents and long reference chains are left to the tree evaluator.
-        return evaluator.gaveUp ? isValid(document.value) : valid
+        return valid ?? isValid(document.value)
     }
 
     /// Validates a parsed document, collecting errors up to `limit`. A valid document is settled by

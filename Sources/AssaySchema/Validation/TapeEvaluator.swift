@@ -19,36 +19,51 @@ import Darwin
 /// `$recursiveRef`, `unevaluatedProperties`, `unevaluatedItems`) are not evaluated here: see
 /// ``JSONSchema/readsDocumentsInPlace``.
 struct TapeEvaluator {
+    /// The schema's tables, kept alive by the ``JSONSchema`` whose method makes this evaluator (an
+    /// evaluator lives only for that call); the ones read per value are copied into the fields
+    /// below, which the optimizer reads without reference counting.
+    private unowned(unsafe) let program: TapeProgram
     private let nodes: [SchemaNode]
-    private let keywordTable: KeywordTable
+    private let tapeTable: TapeKeywordTable
     private let booleanTable: [Bool?]
-    private let root: Int
-    /// The depth and chain length past which the tree evaluator decides: this evaluator's own
-    /// limits, or the schema options' if lower (the tree evaluator then reports them).
     private let depthLimit: Int
     private let chainLimit: Int
-    /// The tree evaluator, non-collecting, for leaf checks and property names.
-    private var tree: Evaluator
+    /// The tree evaluator, non-collecting, for leaf checks and property names; made when first needed.
+    private var treeEvaluator: Evaluator?
     private var sameInstanceDepth = 0
     private var instanceDepth = 0
     /// Set when the document nests deeper, or references chain longer, than this evaluator goes:
     /// its answer is then void and the tree evaluator decides (its frames are smaller, and it
     /// reports the limits' errors).
     private(set) var gaveUp = false
+    /// The document being read: a node of it keeps it alive while ``view`` points into it.
+    private var anchor: JSONNode?
+    private var view = TapeView.empty
 
     /// How deep in the document this evaluator goes before handing over to the tree evaluator.
     static let maximumDepth = 96
     /// How many schemas in a row (through `$ref`, `allOf`…) it applies to one value before handing over.
     static let maximumChain = 48
 
-    init(schema: JSONSchema) {
-        self.nodes = schema.nodes
-        self.keywordTable = schema.keywordTable
-        self.booleanTable = schema.booleanTable
-        self.root = schema.root
-        self.depthLimit = min(Self.maximumDepth, schema.options.maximumInstanceDepth)
-        self.chainLimit = min(Self.maximumChain, schema.options.maximumReferenceDepth)
-        self.tree = Evaluator(schema: schema, collecting: false, limit: 0)
+    /// An evaluator for one call of a method of the schema that owns `program`.
+    init(program: TapeProgram) {
+        self.program = program
+        self.nodes = program.nodes
+        self.tapeTable = program.tapeTable
+        self.booleanTable = program.booleanTable
+        self.depthLimit = program.depthLimit
+        self.chainLimit = program.chainLimit
+    }
+
+    /// The tree evaluator, made on first use.
+    private var tree: Evaluator {
+        mutating get {
+            if let treeEvaluator { return treeEvaluator }
+            let made = Evaluator(program: program, collecting: false, limit: 0)
+            treeEvaluator = made
+            return made
+        }
+        set { treeEvaluator = newValue }
     }
 
     /// Whether `node` accepts every instance it can be given here: no keyword in it needs the dynamic
@@ -64,9 +79,21 @@ struct TapeEvaluator {
         return true
     }
 
-    mutating func run(_ instance: JSONNode) -> Bool { evaluate(root, instance) }
+    mutating func run(_ instance: JSONNode) -> Bool {
+        anchor = instance
+        view = instance.tapeView
+        defer {
+            anchor = nil
+            view = .empty
+        }
+        return evaluate(program.root, instance.tapeIndex)
+    }
 
-    private mutating func evaluate(_ index: Int, _ instance: JSONNode) -> Bool {
+    /// The value at tape index `at` as a node, for the general path.
+    private func node(_ at: Int) -> JSONNode { anchor!.node(atTapeIndex: at) }
+
+    /// Applies schema `index` to the value at tape index `at`.
+    private mutating func evaluate(_ index: Int, _ at: Int) -> Bool {
         if let flag = booleanTable[index] { return flag }
         sameInstanceDepth += 1
         defer { sameInstanceDepth -= 1 }
@@ -74,19 +101,34 @@ struct TapeEvaluator {
             gaveUp = true
             return false
         }
+        let bounds = tapeTable.bounds(of: index)
+        var position = bounds.start
+        while position < bounds.end {
+            let verdict = tapeTable.keywords[position]._withUnsafeGuaranteedRef { step($0, position, at) }
+            guard let verdict else { return evaluateGenerally(index, at, from: position, to: bounds.end) }
+            if !verdict { return false }
+            position += 1
+        }
+        return true
+    }
+
+    /// The rest of schema `index`'s keywords from `start`, where one could not be decided on the
+    /// tape alone: the value is materialized once for those that need it.
+    private mutating func evaluateGenerally(_ index: Int, _ at: Int, from start: Int, to end: Int) -> Bool {
         var materialized: JSONValue? = nil
-        let bounds = keywordTable.bounds(of: index)
-        for position in bounds.start..<bounds.end {
-            let passed = keywordTable.keywords[position]._withUnsafeGuaranteedRef { keyword in
-                quickly(keyword, instance) ?? apply(keyword, index, instance, &materialized)
+        for position in start..<end {
+            let passed = tapeTable.keywords[position]._withUnsafeGuaranteedRef { keyword -> Bool in
+                if let verdict = step(keyword, position, at) { return verdict }
+                let instance = node(at)
+                return apply(keyword, index, instance, &materialized)
             }
             if !passed { return false }
         }
         return true
     }
 
-    /// Applies `index` to a child of the instance (a member's value or an element).
-    private mutating func child(_ index: Int, _ instance: JSONNode) -> Bool {
+    /// Applies `index` to a child of the value (a member's value or an element) at tape index `at`.
+    private mutating func child(_ index: Int, _ at: Int) -> Bool {
         instanceDepth += 1
         defer { instanceDepth -= 1 }
         guard instanceDepth <= depthLimit, !gaveUp else {
@@ -96,29 +138,178 @@ struct TapeEvaluator {
         let saved = sameInstanceDepth
         sameInstanceDepth = 0
         defer { sameInstanceDepth = saved }
-        return evaluate(index, instance)
+        return evaluate(index, at)
     }
 
-    /// The keywords decided from ``Keyword/quick`` and its operand alone (types, length and count
-    /// limits, references, integer bounds on integers); `nil` for the others, which ``apply`` takes.
+    /// The keywords decided on the tape from ``Keyword/step`` and the keyword's plain fields (no
+    /// copy of its enum payload, no value built); `nil` where the general path must decide.
     @inline(__always)
-    private mutating func quickly(_ keyword: Keyword, _ instance: JSONNode) -> Bool? {
+    private mutating func step(_ keyword: Keyword, _ position: Int, _ at: Int) -> Bool? {
+        let view = self.view
         let limit = keyword.operand
-        switch keyword.quick {
-        case .none: return nil
-        case .type: return Self.typeBits(of: instance) & keyword.typeMask != 0
-        case .maxLength: return instance.withStringUTF8 { StringLength.isAtMost(Int(limit), utf8: $0) } ?? true
-        case .minLength: return instance.withStringUTF8 { StringLength.isAtLeast(Int(limit), utf8: $0) } ?? true
-        case .maxItems: return !instance.isArray || Int64(instance.count ?? 0) <= limit
-        case .minItems: return !instance.isArray || Int64(instance.count ?? 0) >= limit
-        case .ref: return evaluate(Int(limit), instance)
-        case .maximum: return instance.int64.map { $0 <= limit }
-        case .exclusiveMaximum: return instance.int64.map { $0 < limit }
-        case .minimum: return instance.int64.map { $0 >= limit }
-        case .exclusiveMinimum: return instance.int64.map { $0 > limit }
+        switch keyword.step {
+        case .other:
+            return nil
+        case .type:
+            guard let bits = typeBits(at) else {
+                // A number literal: a number; whether it is also an integer matters only to a
+                // `type` that allows integers but not numbers, which the general path decides.
+                return keyword.typeMask & JSONTypeName.number.bit != 0 ? true : nil
+            }
+            return bits & keyword.typeMask != 0
+        case .maxLength:
+            return !view.isString(at) || StringLength.isAtMost(Int(limit), utf8: view.stringBytes(at))
+        case .minLength:
+            return !view.isString(at) || StringLength.isAtLeast(Int(limit), utf8: view.stringBytes(at))
+        case .maxItems:
+            return !view.isArray(at) || Int64(view.count(at)) <= limit
+        case .minItems:
+            return !view.isArray(at) || Int64(view.count(at)) >= limit
+        case .ref:
+            return evaluate(Int(limit), at)
+        case .maximum, .exclusiveMaximum, .minimum, .exclusiveMinimum:
+            let order: Int
+            if view.isInt64(at) {
+                let value = view.int64(at)
+                order = value < limit ? -1 : value == limit ? 0 : 1
+            } else if view.isNumberText(at) {
+                guard let exact = Self.compare(literal: view.numberLiteral(at), with: limit) else { return nil }
+                order = exact
+            } else {
+                return true
+            }
+            switch keyword.step {
+            case .maximum: return order <= 0
+            case .exclusiveMaximum: return order < 0
+            case .minimum: return order >= 0
+            default: return order > 0
+            }
+        case .required:
+            return !view.isObject(at) || view.hasMembers(keyword.utf8Names, inObjectAt: at)
+        case .properties:
+            // With the `required` and `additionalProperties` folded into it (``TapeKeywordTable/ObjectPlan``).
+            guard view.isObject(at) else { return true }
+            let plan = tapeTable.objectPlans[position]
+            let names = keyword.utf8Names
+            let targets = keyword.targets
+            var next = 0
+            var found: UInt64 = 0
+            var member = view.firstChild(at)
+            let end = view.end(at)
+            while member < end {
+                let value = member + 2
+                if !view.isDeadKey(member) {
+                    if let match = names.position(of: view.stringBytes(member), from: next) {
+                        next = match + 1
+                        found |= 1 &<< UInt64(match & 63)
+                        if !child(targets[match], value) { return false }
+                    } else if plan.additional >= 0 && !child(plan.additional, value) {
+                        return false
+                    }
+                }
+                member = view.next(after: value)
+            }
+            return found & plan.requiredMask == plan.requiredMask
+        case .additionalProperties:
+            // Without sibling patterns: a member named by `properties` passes, any other is checked
+            // against the schema (a `false` schema rejects it at once).
+            guard view.isObject(at) else { return true }
+            let names = keyword.utf8Names
+            var next = 0
+            var member = view.firstChild(at)
+            let end = view.end(at)
+            while member < end {
+                let value = member + 2
+                if !view.isDeadKey(member) {
+                    if let found = names.position(of: view.stringBytes(member), from: next) {
+                        next = found + 1
+                    } else if !child(Int(limit), value) {
+                        return false
+                    }
+                }
+                member = view.next(after: value)
+            }
+            return true
+        case .format:
+            guard view.isString(at) else { return true }
+            return keyword.byteFormat?.verdict(utf8: view.stringBytes(at))
+        case .strings:
+            // A string is among the allowed values when its bytes are those of an allowed string
+            // (JSON Schema compares strings code point by code point); other values generally.
+            guard view.isString(at) else { return nil }
+            return keyword.utf8Names.contains(view.stringBytes(at))
+        case .uniqueItems:
+            guard view.isArray(at) else { return true }
+            return node(at).distinctStrings
+        case .items:
+            guard view.isArray(at) else { return true }
+            let after = keyword.secondOperand
+            var offset = 0
+            var element = view.firstChild(at)
+            let end = view.end(at)
+            while element < end {
+                if offset >= after && !child(Int(limit), element) { return false }
+                offset += 1
+                element = view.next(after: element)
+            }
+            return true
+        case .pattern:
+            // ASCII text is matched on its bytes; anything else as a string.
+            guard view.isString(at) else { return true }
+            let bytes = view.stringBytes(at)
+            guard let regex = keyword.regex, !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            return regex.firstMatchExists(inASCII: bytes)
         }
     }
 
+    /// The sign of `literal - bound` for a number literal without an exponent and with at most 18
+    /// integer digits, exactly: the integer part decides, and the fraction only breaks a tie. `nil`
+    /// for other literals (the general path compares them as ``JSONNumber``s).
+    static func compare(literal: UnsafeBufferPointer<UInt8>, with bound: Int64) -> Int? {
+        guard !literal.isEmpty, bound != Int64.min else { return nil }
+        var index = 0
+        let negative = literal[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+        var integer: Int64 = 0
+        var digits = 0
+        while index < literal.count, literal[index] >= 0x30 && literal[index] <= 0x39 {
+            integer = integer * 10 + Int64(literal[index] - 0x30)
+            digits += 1
+            index += 1
+            if digits > 18 { return nil }
+        }
+        var fraction = false
+        if index < literal.count, literal[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < literal.count, literal[index] >= 0x30 && literal[index] <= 0x39 {
+                if literal[index] != 0x30 { fraction = true }
+                index += 1
+            }
+        }
+        guard digits > 0, index == literal.count else { return nil }
+        // |x| = integer + f with 0 <= f < 1, f > 0 exactly when `fraction`.
+        func magnitudeOrder(_ target: Int64) -> Int {
+            integer < target ? -1 : integer > target ? 1 : fraction ? 1 : 0
+        }
+        if !negative { return magnitudeOrder(bound) }
+        // x - b = -(|x| - (-b)).
+        return -magnitudeOrder(-bound)
+    }
+
+    /// The type names the value at `at` satisfies, as ``Keyword/typeMask`` bits (an integer is also
+    /// a number); `nil` for a number literal, whose integrality the general path decides.
+    @inline(__always)
+    private func typeBits(_ at: Int) -> UInt8? {
+        if view.isString(at) { return JSONTypeName.string.bit }
+        if view.isObject(at) { return JSONTypeName.object.bit }
+        if view.isArray(at) { return JSONTypeName.array.bit }
+        if view.isInt64(at) { return JSONTypeName.number.bit | JSONTypeName.integer.bit }
+        if view.isNumberText(at) { return nil }
+        if view.isNull(at) { return JSONTypeName.null.bit }
+        return JSONTypeName.boolean.bit
+    }
+
+    /// The general path: every keyword, on a node of the document.
     private mutating func apply(
         _ keyword: Keyword, _ index: Int, _ instance: JSONNode, _ materialized: inout JSONValue?
     ) -> Bool {
@@ -149,13 +340,13 @@ struct TapeEvaluator {
             return instance.allMembers { key, value in
                 guard let position = names.position(of: key, from: next) else { return true }
                 next = position + 1
-                return child(list[position].1, value)
+                return child(list[position].1, value.tapeIndex)
             }
         case .patternProperties(let list):
             return instance.allMembers { key, value in
                 let name = String(decoding: key, as: UTF8.self)
                 for (regex, target) in list where regex.firstMatchExists(in: name) {
-                    if !child(target, value) { return false }
+                    if !child(target, value.tapeIndex) { return false }
                 }
                 return true
             }
@@ -172,7 +363,7 @@ struct TapeEvaluator {
                     let name = String(decoding: key, as: UTF8.self)
                     if patterns.contains(where: { $0.firstMatchExists(in: name) }) { return true }
                 }
-                return !rejectsAll && child(target, value)
+                return !rejectsAll && child(target, value.tapeIndex)
             }
         case .propertyNames(let target):
             return instance.allMembers { key, _ in
@@ -182,42 +373,42 @@ struct TapeEvaluator {
         case .dependentSchemas(let pairs):
             guard instance.isObject else { return true }
             for (trigger, target) in pairs where instance.hasMember(trigger) {
-                if !evaluate(target, instance) { return false }
+                if !evaluate(target, instance.tapeIndex) { return false }
             }
             return true
         case .prefixItems(let schemas), .itemsArray(let schemas):
             return instance.allElements { position, element in
-                position >= schemas.count || child(schemas[position], element)
+                position >= schemas.count || child(schemas[position], element.tapeIndex)
             }
         case .items(let target, let after), .additionalItems(let target, let after):
-            return instance.allElements { position, element in position < after || child(target, element) }
+            return instance.allElements { position, element in position < after || child(target, element.tapeIndex) }
         case .contains(let target, let minimum, let maximum):
             guard instance.isArray else { return true }
             var matches = 0
             _ = instance.allElements { _, element in
-                if evaluate(target, element) { matches += 1 }
+                if evaluate(target, element.tapeIndex) { matches += 1 }
                 return maximum != nil || matches < minimum
             }
             return matches >= minimum && (maximum.map { matches <= $0 } ?? true)
         case .allOf(let schemas):
-            return schemas.allSatisfy { evaluate($0, instance) }
+            return schemas.allSatisfy { evaluate($0, instance.tapeIndex) }
         case .anyOf(let schemas):
-            for target in schemas where evaluate(target, instance) { return true }
+            for target in schemas where evaluate(target, instance.tapeIndex) { return true }
             return false
         case .oneOf(let schemas):
             var matches = 0
-            for target in schemas where evaluate(target, instance) {
+            for target in schemas where evaluate(target, instance.tapeIndex) {
                 matches += 1
                 if matches > 1 { return false }
             }
             return matches == 1
         case .not(let target):
-            return !evaluate(target, instance)
+            return !evaluate(target, instance.tapeIndex)
         case .conditional(let condition, let then, let otherwise):
-            if evaluate(condition, instance) { return then.map { evaluate($0, instance) } ?? true }
-            return otherwise.map { evaluate($0, instance) } ?? true
+            if evaluate(condition, instance.tapeIndex) { return then.map { evaluate($0, instance.tapeIndex) } ?? true }
+            return otherwise.map { evaluate($0, instance.tapeIndex) } ?? true
         case .ref(let target):
-            return evaluate(target, instance)
+            return evaluate(target, instance.tapeIndex)
         case .dynamicRef, .recursiveRef, .unevaluatedItems, .unevaluatedProperties:
             // Not reached: such schemas are evaluated on the tree (canEvaluate). Decide on the tree anyway.
             var none: Evaluated? = nil
@@ -241,19 +432,7 @@ struct TapeEvaluator {
             if let decided { return decided }
             if materialized == nil { materialized = instance.value }
             return tree.check(keyword, nodes[index], materialized!)
-        case .pattern(let regex):
-            // ASCII text is matched on its bytes; anything else as a string.
-            if let verdict = instance.withStringUTF8({ bytes -> Bool? in
-                guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
-                return regex.firstMatchExists(inASCII: bytes)
-            }), let verdict {
-                return verdict
-            }
-            if materialized == nil { materialized = instance.value }
-            return tree.check(keyword, nodes[index], materialized!)
         case .enumeration, .constant:
-            // A string is among the allowed values when its bytes are those of an allowed string
-            // (JSON Schema compares strings code point by code point); other values on the tree.
             if let found = instance.withStringUTF8({ keyword.utf8Names.contains($0) }) { return found }
             if materialized == nil { materialized = instance.value }
             return tree.check(keyword, nodes[index], materialized!)
@@ -281,6 +460,37 @@ struct TapeEvaluator {
     }
 }
 
+/// What a compiled schema keeps for reading documents in place: its nodes and their keyword tables,
+/// made once per schema.
+final class TapeProgram: Sendable {
+    let nodes: [SchemaNode]
+    let root: Int
+    /// The tree evaluator's table, and the in-place evaluator's.
+    let keywordTable: KeywordTable
+    let tapeTable: TapeKeywordTable
+    /// Each node's Boolean form (`true`/`false` schemas).
+    let booleanTable: [Bool?]
+    /// The depth and chain length past which the tree evaluator decides: the in-place evaluator's
+    /// own limits, or the schema options' if lower (the tree evaluator then reports them).
+    let depthLimit: Int
+    let chainLimit: Int
+    /// The schema options' limits, for the tree evaluator.
+    let maximumReferenceDepth: Int
+    let maximumInstanceDepth: Int
+
+    init(nodes: [SchemaNode], root: Int, keywordTable: KeywordTable, options: JSONSchema.Options) {
+        self.nodes = nodes
+        self.root = root
+        self.keywordTable = keywordTable
+        self.tapeTable = TapeKeywordTable(nodes)
+        self.booleanTable = nodes.map(\.boolean)
+        self.depthLimit = min(TapeEvaluator.maximumDepth, options.maximumInstanceDepth)
+        self.chainLimit = min(TapeEvaluator.maximumChain, options.maximumReferenceDepth)
+        self.maximumReferenceDepth = options.maximumReferenceDepth
+        self.maximumInstanceDepth = options.maximumInstanceDepth
+    }
+}
+
 /// Every node's keywords in one flat array, without reference counting (the nodes keep them alive):
 /// reading a node's keywords copies no inner array, so it costs no retain.
 struct KeywordTable: Sendable {
@@ -298,6 +508,72 @@ struct KeywordTable: Sendable {
         }
         self.keywords = keywords
         self.starts = starts
+    }
+
+    /// The range of node `index`'s keywords in ``keywords``.
+    @inline(__always) func bounds(of index: Int) -> (start: Int, end: Int) { (starts[index], starts[index + 1]) }
+}
+
+/// ``KeywordTable`` for the in-place evaluator: a node's `required` and `additionalProperties` are
+/// folded into its `properties` where they can be, so one pass over an object's members checks all
+/// three (see ``ObjectPlan``).
+struct TapeKeywordTable: Sendable {
+    let keywords: [Unmanaged<Keyword>]
+    let starts: [Int]
+    /// For each entry of `keywords`: what a `properties` keyword checks beside its own schemas.
+    let objectPlans: [ObjectPlan]
+
+    /// What a `properties` keyword checks in the in-place evaluator's one pass over an object's
+    /// members, besides applying its schemas: the siblings folded into it.
+    struct ObjectPlan: Sendable {
+        /// The `required` names, as bits of their positions among the `properties` names.
+        var requiredMask: UInt64 = 0
+        /// The schema every member not named by `properties` must pass (`additionalProperties`
+        /// without `patternProperties`), or -1.
+        var additional = -1
+    }
+
+    init(_ nodes: [SchemaNode]) {
+        var keywords: [Unmanaged<Keyword>] = []
+        var starts: [Int] = [0]
+        var objectPlans: [ObjectPlan] = []
+        for node in nodes {
+            let (folded, plan) = Self.fold(node.keywords)
+            for keyword in node.keywords where !folded.contains(ObjectIdentifier(keyword)) {
+                keywords.append(Unmanaged.passUnretained(keyword))
+                objectPlans.append(keyword.step == .properties ? plan : ObjectPlan())
+            }
+            starts.append(keywords.count)
+        }
+        self.keywords = keywords
+        self.starts = starts
+        self.objectPlans = objectPlans
+    }
+
+    /// The `required` and `additionalProperties` keywords of a node that its `properties` can check
+    /// in its own pass, and the plan for that pass: `required` when all its names are among at most
+    /// 64 `properties` names, `additionalProperties` when no patterns share its work.
+    private static func fold(_ keywords: [Keyword]) -> (Set<ObjectIdentifier>, ObjectPlan) {
+        var plan = ObjectPlan()
+        var folded: Set<ObjectIdentifier> = []
+        guard let properties = keywords.first(where: { $0.step == .properties }),
+            case .properties(let list) = properties.kind, list.count <= 64
+        else { return (folded, plan) }
+        let positions = Dictionary(list.enumerated().map { ($0.element.0, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        for keyword in keywords {
+            switch keyword.kind {
+            case .required(let names) where names.allSatisfy({ positions[$0] != nil }):
+                for name in names { plan.requiredMask |= 1 << UInt64(positions[name]!) }
+                folded.insert(ObjectIdentifier(keyword))
+            case .additionalProperties(let target, let names, let patterns)
+            where patterns.isEmpty && names == Set(list.map(\.0)):
+                plan.additional = target
+                folded.insert(ObjectIdentifier(keyword))
+            default:
+                continue
+            }
+        }
+        return (folded, plan)
     }
 
     /// The range of node `index`'s keywords in ``keywords``.
