@@ -18,6 +18,8 @@ let variants = [
     "foundation-decode-validated",  // Foundation JSONDecoder into the same validated type
     "schema-validate",  // AssaySchema on pre-parsed JSONValues: all errors, formats asserted
     "schema-is-valid",  // the same, stopping at the first error (a yes/no answer)
+    "schema-validate-document",  // AssaySchema in place on pre-parsed JSONDocuments: all errors, formats asserted
+    "schema-is-valid-document",  // the same, stopping at the first error
     "parse-schema-validate",  // per line: JSONDocument, then AssaySchema in place (all errors of invalid records)
     "parse-schema-is-valid",  // the same, stopping at the first error
 ]
@@ -129,12 +131,18 @@ if variant == "reader-tape" {
     // The schema variants time validation alone, as the Python harness's "validate only
     // (pre-parsed)" cases do: the records are parsed before the clock starts.
     var parsed: [JSONValue] = []
+    var documents: [JSONDocument] = []
     var schema: JSONSchema?
     var inPlaceSchema: JSONSchema?
     if variant.contains("schema-") {
         let schemaText = try String(contentsOfFile: arguments.count == 4 ? arguments[3] : "", encoding: .utf8)
         let compiled = try JSONSchema(parsing: schemaText, options: .init(assertFormats: true))
-        if variant.hasPrefix("schema-") {
+        if variant.hasSuffix("-document") {
+            // Pre-parsed as the fast path's parsed form: the tape of each line, validated in place.
+            let null = try JSONDocument(parsing: "null")
+            documents = lines.map { (try? JSONDocument(parsing: $0)) ?? null }
+            schema = compiled
+        } else if variant.hasPrefix("schema-") {
             parsed = lines.map { (try? JSONValue(parsing: [UInt8]($0))) ?? .null }
             schema = compiled
         } else {
@@ -142,8 +150,17 @@ if variant == "reader-tape" {
         }
     }
     loopStart = clock.now
-    let collectsErrors = variant == "schema-validate"
+    let collectsErrors = variant == "schema-validate" || variant == "schema-validate-document"
     if let schema {
+        for document in documents {
+            if collectsErrors {
+                let result = schema.validate(document)
+                if !result.isValid { failures += 1 }
+                checksum &+= result.errors.count
+            } else if !schema.isValid(document) {
+                failures += 1
+            }
+        }
         for value in parsed {
             if collectsErrors {
                 let result = schema.validate(value)
