@@ -126,7 +126,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AssayCLITests",
-            dependencies: ["AssayCLI"],
+            dependencies: ["AssayCLI", "AssayJSON"],
             exclude: ["Snapshots"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

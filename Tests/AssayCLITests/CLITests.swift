@@ -1,6 +1,8 @@
-import AssayCLI
+import AssayJSON
 import Foundation
 import Testing
+
+@testable import AssayCLI
 
 private let clientSchema = CLIRun.example("clients/client.schema.json")
 private let clients = CLIRun.example("clients/clients.ndjson")
@@ -142,6 +144,38 @@ struct ValidateOutputTests {
         let two = try CLIRun(["validate", "--schema", clientSchema, "--quiet", "--max-errors", "2", file])
         #expect(all.standardOutput.split(separator: "\n").count == 9)
         #expect(two.standardOutput.split(separator: "\n").count == 2)
+    }
+
+    @Test("line and document numbers are written as their decimal digits")
+    func decimalDigits() {
+        for value in [0, 7, 9, 10, 99, 100, 1_000_001, 123_456_789, Int.max, -1, -250] {
+            var out: [UInt8] = [0x2C]
+            appendDecimal(value, to: &out)
+            #expect(out == [0x2C] + Array(String(value).utf8), "\(value)")
+        }
+    }
+
+    @Test("JSON output: an anyOf or oneOf error lists what each alternative found in causes")
+    func causesInJSONOutput() throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.file(
+            "either.schema.json", #"{"anyOf": [{"type": "integer"}, {"type": "string", "minLength": 3}]}"#)
+        let data = try folder.file("data.ndjson", "\"ab\"\n7\n")
+        let run = try CLIRun(["validate", "--schema", schema, "--quiet", "--format", "json", data])
+        #expect(run.status == 1)
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        let first = try JSONValue(parsing: lines[0])
+        let error = try #require(first["errors"]?[0] as JSONValue?)
+        #expect(error["keywordLocation"]?.string == "/anyOf")
+        let causes = try #require(error["causes"]?.array)
+        #expect(causes.compactMap { $0["keywordLocation"]?.string } == ["/anyOf/0/type", "/anyOf/1/minLength"])
+        #expect(causes.compactMap { $0["code"]?.string }.count == 2)
+        #expect(causes.allSatisfy { $0["error"]?.string?.isEmpty == false })
+        // A valid document's line and an error without alternatives carry no causes.
+        #expect(lines[1].hasSuffix(#""valid":true,"errors":[]}"#))
+        let plain = try CLIRun(["validate", "--schema", clientSchema, "--quiet", "--format", "json", data])
+        #expect(!plain.standardOutput.contains("causes"))
     }
 
     @Test("--formats annotate turns format checks off; --default-dialect applies to schemas without $schema")
@@ -507,7 +541,7 @@ struct CheckSchemaTests {
         #expect(run.status == 0)
         for text in [
             "--valid-out", "--quarantine", "--jobs", "--max-errors", "--registry", "--default-dialect", "Exit status",
-            "JSON Lines",
+            "JSON Lines", "causes",
         ] {
             #expect(run.standardOutput.contains(text), "\(text)")
         }

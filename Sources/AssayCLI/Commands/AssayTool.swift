@@ -124,7 +124,8 @@ struct ValidateCommand: ParsableCommand {
             --format text prints FILE:LINE: /pointer: message for each error (the line of the value in \
             JSON and YAML files); --format json prints exactly one JSON object per document, in input \
             order: {"file":…,"line":N (NDJSON) or "document":N (JSON, YAML),"valid":…,"errors":[{\
-            "instanceLocation","keywordLocation","absoluteKeywordLocation","code","error"}]}. A summary \
+            "instanceLocation","keywordLocation","absoluteKeywordLocation","code","error"}]}; an anyOf or \
+            oneOf error adds "causes", the errors of each alternative in the same form. A summary \
             line (documents, invalid documents, errors, seconds, documents per second) goes to standard \
             error unless --quiet; so does a progress bar when standard error is a terminal and the input \
             is large.

@@ -26,6 +26,9 @@ struct ReportedError {
     var message: String
     /// The source line the error is shown at in text output.
     var sourceLine: Int
+    /// For `anyOf` and `oneOf`: what each alternative found (``SchemaError/causes``), in the JSON
+    /// output's `causes`.
+    var causes: [ReportedError] = []
 }
 
 /// Renders per-document results as text or JSON Lines into a byte buffer.
@@ -54,7 +57,8 @@ struct Reporter: Sendable {
             ReportedError(
                 instanceLocation: error.instanceLocation.jsonPointer, keywordLocation: error.keywordLocation,
                 absoluteKeywordLocation: error.absoluteKeywordLocation, code: error.code.description,
-                message: error.message(in: language), sourceLine: sourceLine(error.instanceLocation))
+                message: error.message(in: language), sourceLine: sourceLine(error.instanceLocation),
+                causes: self.errors(error.causes, sourceLine: sourceLine))
         }
     }
 
@@ -80,10 +84,10 @@ struct Reporter: Sendable {
         switch position {
         case .line(let line):
             out.append(contentsOf: #","line":"#.utf8)
-            out.append(contentsOf: String(line).utf8)
+            appendDecimal(line, to: &out)
         case .document(let index):
             out.append(contentsOf: #","document":"#.utf8)
-            out.append(contentsOf: String(index).utf8)
+            appendDecimal(index, to: &out)
         }
         out.append(
             contentsOf: errors.isEmpty ? #","valid":true,"errors":[]}"#.utf8 : #","valid":false,"errors":["#.utf8)
@@ -91,6 +95,13 @@ struct Reporter: Sendable {
             out.append(0x0A)
             return
         }
+        appendUnits(errors, to: &out)
+        out.append(contentsOf: "]}\n".utf8)
+    }
+
+    /// The errors as JSON objects separated by commas; an error with causes gets a `causes` array
+    /// of the same objects.
+    private func appendUnits(_ errors: [ReportedError], to out: inout [UInt8]) {
         for (index, error) in errors.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: #"{"instanceLocation":"#.utf8)
@@ -103,9 +114,13 @@ struct Reporter: Sendable {
             JSONValue.appendQuoted(error.code, to: &out)
             out.append(contentsOf: #","error":"#.utf8)
             JSONValue.appendQuoted(error.message, to: &out)
+            if !error.causes.isEmpty {
+                out.append(contentsOf: #","causes":["#.utf8)
+                appendUnits(error.causes, to: &out)
+                out.append(UInt8(ascii: "]"))
+            }
             out.append(UInt8(ascii: "}"))
         }
-        out.append(contentsOf: "]}\n".utf8)
     }
 
     private func appendText(errors: [ReportedError], to out: inout [UInt8]) {
@@ -113,7 +128,7 @@ struct Reporter: Sendable {
             if color { out.append(contentsOf: ANSI.bold.utf8) }
             out.append(contentsOf: TerminalText.printable(file).utf8)
             out.append(UInt8(ascii: ":"))
-            out.append(contentsOf: String(error.sourceLine).utf8)
+            appendDecimal(error.sourceLine, to: &out)
             out.append(UInt8(ascii: ":"))
             if color { out.append(contentsOf: ANSI.reset.utf8) }
             out.append(UInt8(ascii: " "))
@@ -128,6 +143,25 @@ struct Reporter: Sendable {
             if color { out.append(contentsOf: ANSI.reset.utf8) }
             out.append(0x0A)
         }
+    }
+}
+
+/// Appends the decimal digits of `value` (a line or document number) without making a string.
+func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+    guard value >= 0 else {
+        out.append(contentsOf: String(value).utf8)
+        return
+    }
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    var count = 0
+    var rest = value
+    withUnsafeMutableBytes(of: &digits) { buffer in
+        repeat {
+            buffer[23 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            count += 1
+        } while rest > 0
+        out.append(contentsOf: buffer[(24 - count)...])
     }
 }
 
