@@ -6,7 +6,8 @@
 # round and 3 measured rounds, variants interleaved, each run a fresh process pinned to one core.
 # Prints a markdown table of medians for docs/performance.md. The schema-* variants time validation
 # of pre-parsed records against client.schema.json (formats asserted), like the Python harness's
-# "validate only (pre-parsed)" cases.
+# "validate only (pre-parsed)" cases: on `JSONValue` trees (schema-validate, schema-is-valid) and on
+# `JSONDocument`s read in place (the *-document variants).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RECORDS=${1:-100000}
@@ -17,7 +18,7 @@ $PIN "$VENV/bin/python" "$SHARED/bench/bench_python.py" --data "$DATA" \
 
 swift build -c release --product AssayBench >/dev/null
 BIN=.build/release/AssayBench
-VARIANTS="split parse-tape parse-tree reader-tape decode foundation-decode schema-validate schema-is-valid parse-schema-validate parse-schema-is-valid"
+VARIANTS="split parse-tape parse-tree reader-tape decode foundation-decode schema-validate schema-is-valid schema-validate-document schema-is-valid-document parse-schema-validate parse-schema-is-valid"
 LOG=$(mktemp)
 for round in warmup 1 2 3; do
     for variant in $VARIANTS; do
