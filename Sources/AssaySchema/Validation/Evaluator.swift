@@ -55,16 +55,10 @@ struct Evaluator {
     private let maximumInstanceDepth: Int
 
     init(schema: JSONSchema, collecting: Bool, limit: Int) {
-        self.nodes = schema.nodes
-        self.keywordTable = schema.keywordTable
-        self.root = schema.root
-        self.maximumReferenceDepth = schema.options.maximumReferenceDepth
-        self.maximumInstanceDepth = schema.options.maximumInstanceDepth
-        self.collecting = collecting
-        self.limit = limit
+        self.init(program: schema.program, collecting: collecting, limit: limit)
     }
 
-    /// The same from the tables the in-place evaluator shares.
+    /// The same from the schema's shared tables (the in-place evaluator makes its tree evaluator so).
     init(program: TapeProgram, collecting: Bool, limit: Int) {
         self.nodes = program.nodes
         self.keywordTable = program.keywordTable
