@@ -151,25 +151,19 @@ if variant == "reader-tape" {
     }
     loopStart = clock.now
     let collectsErrors = variant == "schema-validate" || variant == "schema-validate-document"
+    /// Counts one record's verdict: all its errors, or only whether it is valid.
+    func record(_ validate: () -> SchemaValidationResult, _ isValid: () -> Bool) {
+        if collectsErrors {
+            let result = validate()
+            if !result.isValid { failures += 1 }
+            checksum &+= result.errors.count
+        } else if !isValid() {
+            failures += 1
+        }
+    }
     if let schema {
-        for document in documents {
-            if collectsErrors {
-                let result = schema.validate(document)
-                if !result.isValid { failures += 1 }
-                checksum &+= result.errors.count
-            } else if !schema.isValid(document) {
-                failures += 1
-            }
-        }
-        for value in parsed {
-            if collectsErrors {
-                let result = schema.validate(value)
-                if !result.isValid { failures += 1 }
-                checksum &+= result.errors.count
-            } else if !schema.isValid(value) {
-                failures += 1
-            }
-        }
+        for document in documents { record({ schema.validate(document) }, { schema.isValid(document) }) }
+        for value in parsed { record({ schema.validate(value) }, { schema.isValid(value) }) }
     }
     let decoder = JSONValueDecoder()
     let foundation = JSONDecoder()

@@ -61,17 +61,7 @@ extension JSONNode {
     /// value until it returns `false`; returns whether every call returned `true`.
     package func allMembers(_ body: (UnsafeBufferPointer<UInt8>, JSONNode) -> Bool) -> Bool {
         guard tag(of: tape.entries[index]) == .objectStart else { return true }
-        let end = payload(of: tape.entries[index])
-        var position = index + 2
-        while position < end {
-            let valueIndex = position + 2
-            if tag(of: tape.entries[position]) != .deadKey {
-                let keep = tape.withStringBytes(at: position) { body($0, JSONNode(tape: tape, index: valueIndex)) }
-                if !keep { return false }
-            }
-            position = tape.next(after: valueIndex)
-        }
-        return true
+        return tape.view.allMembers(inObjectAt: index) { key, value in body(key, JSONNode(tape: tape, index: value)) }
     }
 
     /// The value of the member whose key has exactly these UTF-8 bytes.

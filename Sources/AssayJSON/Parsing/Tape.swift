@@ -259,6 +259,20 @@ final class Tape: @unchecked Sendable {
         return UnsafeBufferPointer(start: strings + Int(packed >> 32), count: Int(packed & 0xFFFF_FFFF))
     }
 
+    /// Calls `body` with each live member's key (its UTF-8) and value index, in order, of the object at
+    /// `object`, until it returns `false`; returns whether every call returned `true`.
+    @inlinable @inline(__always)
+    package func allMembers(inObjectAt object: Int, _ body: (UnsafeBufferPointer<UInt8>, Int) -> Bool) -> Bool {
+        var member = object + 2
+        let end = payload(of: entries[object])
+        while member < end {
+            let value = member + 2
+            if tag(of: entries[member]) != .deadKey && !body(stringBytes(member), value) { return false }
+            member = next(after: value)
+        }
+        return true
+    }
+
     /// The value index of the live member named `key` in the object at `object`, searching from the
     /// key entry `hint` (a member of that object or its end) to the end, then from the first member.
     @inlinable package func member(named key: UnsafeBufferPointer<UInt8>, inObjectAt object: Int, from hint: Int)

@@ -56,21 +56,14 @@ final class Keyword: Sendable {
     let utf8Names: UTF8Names
     /// `type`'s names as bits (1 << the name's position in ``JSONTypeName/allCases``).
     let typeMask: UInt8
-    /// The keywords the in-place evaluator decides from a small integer operand, named without
-    /// the payload of ``kind`` (reading that enum copies its whole payload).
-    let quick: QuickKind
-    /// The operand of ``quick``: a length or count limit, a schema index, or an integer bound.
-    let operand: Int64
-
-    /// See ``Keyword/quick``.
-    enum QuickKind: UInt8 {
-        case none, type, maxLength, minLength, maxItems, minItems, ref
-        case maximum, exclusiveMaximum, minimum, exclusiveMinimum
-    }
-
-    /// What the in-place evaluator does with this keyword on a parsed document's tape, from the
-    /// fields below alone (``TapeEvaluator``); `other` keywords take the general path.
+    /// What the evaluators can decide from this keyword's plain fields alone, without reading the
+    /// payload of ``kind`` (reading that enum copies its whole payload): the tree evaluator's quick
+    /// pass for types, lengths, counts and integer bounds, and the in-place evaluator's steps on a
+    /// parsed document's tape (``TapeEvaluator``); `other` keywords take the general path.
     let step: Step
+    /// The operand of ``step``: a length or count limit, an integer bound, or a schema index (of
+    /// `$ref`, `additionalProperties`, `items`).
+    let operand: Int64
     /// The schemas of `properties`, in the order of ``utf8Names``; empty for other keywords.
     /// Written once here, read-only after, freed by `deinit`.
     nonisolated(unsafe) let targets: UnsafeMutableBufferPointer<Int>
@@ -91,20 +84,39 @@ final class Keyword: Sendable {
     init(name: String, kind: KeywordKind, utf8Names names: UTF8Names? = nil) {
         self.name = name
         self.kind = kind
+        var targets: [Int] = []
+        var secondOperand = 0
+        var byteFormat: SchemaFormat?
+        var regex: LinearRegex?
         switch kind {
-        case .type: (quick, operand) = (.type, 0)
-        case .maxLength(let limit): (quick, operand) = (.maxLength, Int64(limit))
-        case .minLength(let limit): (quick, operand) = (.minLength, Int64(limit))
-        case .maxItems(let limit): (quick, operand) = (.maxItems, Int64(limit))
-        case .minItems(let limit): (quick, operand) = (.minItems, Int64(limit))
-        case .ref(let target): (quick, operand) = (.ref, Int64(target))
+        case .type: (step, operand) = (.type, 0)
+        case .maxLength(let limit): (step, operand) = (.maxLength, Int64(limit))
+        case .minLength(let limit): (step, operand) = (.minLength, Int64(limit))
+        case .maxItems(let limit): (step, operand) = (.maxItems, Int64(limit))
+        case .minItems(let limit): (step, operand) = (.minItems, Int64(limit))
+        case .ref(let target): (step, operand) = (.ref, Int64(target))
         case .maximum(let bound, let exclusive):
-            (quick, operand) = bound.int64.map { (exclusive ? .exclusiveMaximum : .maximum, $0) } ?? (.none, 0)
+            (step, operand) = bound.int64.map { (exclusive ? .exclusiveMaximum : .maximum, $0) } ?? (.other, 0)
         case .minimum(let bound, let exclusive):
-            (quick, operand) = bound.int64.map { (exclusive ? .exclusiveMinimum : .minimum, $0) } ?? (.none, 0)
-        // Not decided from the operand alone: it is the schema the in-place evaluator applies.
-        case .additionalProperties(let target, _, _), .items(let target, _): (quick, operand) = (.none, Int64(target))
-        default: (quick, operand) = (.none, 0)
+            (step, operand) = bound.int64.map { (exclusive ? .exclusiveMinimum : .minimum, $0) } ?? (.other, 0)
+        case .required: (step, operand) = (.required, 0)
+        case .properties(let list):
+            (step, operand) = (.properties, 0)
+            targets = list.map(\.1)
+        case .additionalProperties(let target, _, let patterns) where patterns.isEmpty:
+            (step, operand) = (.additionalProperties, Int64(target))
+        case .format(.known(let format)):
+            (step, operand) = (.format, 0)
+            byteFormat = format
+        case .enumeration, .constant: (step, operand) = (.strings, 0)
+        case .uniqueItems: (step, operand) = (.uniqueItems, 0)
+        case .items(let target, let after):
+            (step, operand) = (.items, Int64(target))
+            secondOperand = after
+        case .pattern(let expression):
+            (step, operand) = (.pattern, 0)
+            regex = expression
+        default: (step, operand) = (.other, 0)
         }
         switch kind {
         case _ where names != nil: utf8Names = names ?? UTF8Names([])
@@ -119,44 +131,6 @@ final class Keyword: Sendable {
             typeMask = names.reduce(0) { $0 | $1.bit }
         } else {
             typeMask = 0
-        }
-        var targets: [Int] = []
-        var secondOperand = 0
-        var byteFormat: SchemaFormat?
-        var regex: LinearRegex?
-        switch kind {
-        case .type, .maxLength, .minLength, .maxItems, .minItems, .ref, .maximum, .minimum:
-            switch quick {
-            case .none: step = .other
-            case .type: step = .type
-            case .maxLength: step = .maxLength
-            case .minLength: step = .minLength
-            case .maxItems: step = .maxItems
-            case .minItems: step = .minItems
-            case .ref: step = .ref
-            case .maximum: step = .maximum
-            case .exclusiveMaximum: step = .exclusiveMaximum
-            case .minimum: step = .minimum
-            case .exclusiveMinimum: step = .exclusiveMinimum
-            }
-        case .required: step = .required
-        case .properties(let list):
-            step = .properties
-            targets = list.map(\.1)
-        case .additionalProperties(_, _, let patterns) where patterns.isEmpty:
-            step = .additionalProperties
-        case .format(.known(let format)):
-            step = .format
-            byteFormat = format
-        case .enumeration, .constant: step = .strings
-        case .uniqueItems: step = .uniqueItems
-        case .items(_, let after):
-            step = .items
-            secondOperand = after
-        case .pattern(let expression):
-            step = .pattern
-            regex = expression
-        default: step = .other
         }
         self.targets = .allocate(capacity: targets.count)
         _ = self.targets.initialize(from: targets)

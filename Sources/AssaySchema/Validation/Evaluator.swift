@@ -189,12 +189,12 @@ struct Evaluator {
         return valid
     }
 
-    /// Whether `keyword` passes by its ``Keyword/quick`` code and operand alone (a type, a length or
+    /// Whether `keyword` passes by its ``Keyword/step`` code and operand alone (a type, a length or
     /// count limit, an integer bound on an integer); `false` when it fails or needs ``apply``.
     @inline(__always)
     private static func passesQuickly(_ keyword: Keyword, _ value: JSONValue) -> Bool {
         let limit = keyword.operand
-        switch (keyword.quick, value) {
+        switch (keyword.step, value) {
         case (.type, _): return typeBits(of: value) & keyword.typeMask != 0
         case (.maxLength, .string(var text)): return text.withUTF8 { StringLength.isAtMost(Int(limit), utf8: $0) }
         case (.minLength, .string(var text)): return text.withUTF8 { StringLength.isAtLeast(Int(limit), utf8: $0) }

@@ -54,11 +54,8 @@ public struct JSONSchema: Sendable {
     let root: Int
     let options: Options
     private let inPlace: Bool
-    /// Each node's keywords without reference counting (the nodes keep them alive), and its
-    /// Boolean form: what ``TapeEvaluator`` reads per value.
-    let keywordTable: KeywordTable
-    let booleanTable: [Bool?]
-    /// The tables of the in-place evaluator, in one object shared by copies of the schema.
+    /// Each node's keywords as flat tables for both evaluators, in one object shared by copies of
+    /// the schema.
     let program: TapeProgram
 
     /// The dialect of the root schema.
@@ -89,9 +86,7 @@ public struct JSONSchema: Sendable {
         self.root = root
         self.options = options
         self.inPlace = compiler.nodes.allSatisfy(TapeEvaluator.canEvaluate)
-        self.keywordTable = KeywordTable(compiler.nodes)
-        self.booleanTable = compiler.nodes.map(\.boolean)
-        self.program = TapeProgram(nodes: compiler.nodes, root: root, keywordTable: keywordTable, options: options)
+        self.program = TapeProgram(nodes: compiler.nodes, root: root, options: options)
     }
 
     /// Parses and compiles a schema written as JSON text.

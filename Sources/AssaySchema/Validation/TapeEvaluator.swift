@@ -151,12 +151,9 @@ struct TapeEvaluator {
         case .other:
             return nil
         case .type:
-            guard let bits = typeBits(at) else {
-                // A number literal: a number; whether it is also an integer matters only to a
-                // `type` that allows integers but not numbers, which the general path decides.
-                return keyword.typeMask & JSONTypeName.number.bit != 0 ? true : nil
-            }
-            return bits & keyword.typeMask != 0
+            // A number literal satisfies `number` whatever its integrality.
+            if view.isNumberText(at) && keyword.typeMask & JSONTypeName.number.bit != 0 { return true }
+            return typeBits(at) & keyword.typeMask != 0
         case .maxLength:
             return !view.isString(at) || StringLength.isAtMost(Int(limit), utf8: view.stringBytes(at))
         case .minLength:
@@ -194,42 +191,26 @@ struct TapeEvaluator {
             let targets = keyword.targets
             var next = 0
             var found: UInt64 = 0
-            var member = view.firstChild(at)
-            let end = view.end(at)
-            while member < end {
-                let value = member + 2
-                if !view.isDeadKey(member) {
-                    if let match = names.position(of: view.stringBytes(member), from: next) {
-                        next = match + 1
-                        found |= 1 &<< UInt64(match & 63)
-                        if !child(targets[match], value) { return false }
-                    } else if plan.additional >= 0 && !child(plan.additional, value) {
-                        return false
-                    }
+            let passed = view.allMembers(inObjectAt: at) { key, value in
+                guard let match = names.position(of: key, from: next) else {
+                    return plan.additional < 0 || child(plan.additional, value)
                 }
-                member = view.next(after: value)
+                next = match + 1
+                found |= 1 &<< UInt64(match & 63)
+                return child(targets[match], value)
             }
-            return found & plan.requiredMask == plan.requiredMask
+            return passed && found & plan.requiredMask == plan.requiredMask
         case .additionalProperties:
             // Without sibling patterns: a member named by `properties` passes, any other is checked
             // against the schema (a `false` schema rejects it at once).
             guard view.isObject(at) else { return true }
             let names = keyword.utf8Names
             var next = 0
-            var member = view.firstChild(at)
-            let end = view.end(at)
-            while member < end {
-                let value = member + 2
-                if !view.isDeadKey(member) {
-                    if let found = names.position(of: view.stringBytes(member), from: next) {
-                        next = found + 1
-                    } else if !child(Int(limit), value) {
-                        return false
-                    }
-                }
-                member = view.next(after: value)
+            return view.allMembers(inObjectAt: at) { key, value in
+                guard let found = names.position(of: key, from: next) else { return child(Int(limit), value) }
+                next = found + 1
+                return true
             }
-            return true
         case .format:
             guard view.isString(at) else { return true }
             return keyword.byteFormat?.verdict(utf8: view.stringBytes(at))
@@ -297,51 +278,35 @@ struct TapeEvaluator {
     }
 
     /// The type names the value at `at` satisfies, as ``Keyword/typeMask`` bits (an integer is also
-    /// a number); `nil` for a number literal, whose integrality the general path decides.
+    /// a number, and so is a literal with no fractional part, such as `1.0`).
     @inline(__always)
-    private func typeBits(_ at: Int) -> UInt8? {
+    private func typeBits(_ at: Int) -> UInt8 {
         if view.isString(at) { return JSONTypeName.string.bit }
         if view.isObject(at) { return JSONTypeName.object.bit }
         if view.isArray(at) { return JSONTypeName.array.bit }
         if view.isInt64(at) { return JSONTypeName.number.bit | JSONTypeName.integer.bit }
-        if view.isNumberText(at) { return nil }
+        if view.isNumberText(at) {
+            return JSONTypeName.number.bit | (node(at).isIntegralNumber ? JSONTypeName.integer.bit : 0)
+        }
         if view.isNull(at) { return JSONTypeName.null.bit }
         return JSONTypeName.boolean.bit
     }
 
-    /// The general path: every keyword, on a node of the document.
+    /// The general path, for the keywords ``step`` leaves undecided, on a node of the document.
     private mutating func apply(
         _ keyword: Keyword, _ index: Int, _ instance: JSONNode, _ materialized: inout JSONValue?
     ) -> Bool {
         switch keyword.kind {
-        case .type:
-            return Self.typeBits(of: instance) & keyword.typeMask != 0
-        case .required:
-            guard instance.isObject else { return true }
-            return instance.hasMembers(keyword.utf8Names)
         case .dependentRequired(let pairs):
             guard instance.isObject else { return true }
             for (trigger, names) in pairs where instance.hasMember(trigger) {
                 if !names.allSatisfy({ instance.hasMember($0) }) { return false }
             }
             return true
-        case .maxItems(let limit):
-            return !instance.isArray || (instance.count ?? 0) <= limit
-        case .minItems(let limit):
-            return !instance.isArray || (instance.count ?? 0) >= limit
         case .maxProperties(let limit):
             return !instance.isObject || (instance.count ?? 0) <= limit
         case .minProperties(let limit):
             return !instance.isObject || (instance.count ?? 0) >= limit
-        case .properties(let list):
-            guard instance.isObject else { return true }
-            let names = keyword.utf8Names
-            var next = 0
-            return instance.allMembers { key, value in
-                guard let position = names.position(of: key, from: next) else { return true }
-                next = position + 1
-                return child(list[position].1, value.tapeIndex)
-            }
         case .patternProperties(let list):
             return instance.allMembers { key, value in
                 let name = String(decoding: key, as: UTF8.self)
@@ -407,10 +372,9 @@ struct TapeEvaluator {
         case .conditional(let condition, let then, let otherwise):
             if evaluate(condition, instance.tapeIndex) { return then.map { evaluate($0, instance.tapeIndex) } ?? true }
             return otherwise.map { evaluate($0, instance.tapeIndex) } ?? true
-        case .ref(let target):
-            return evaluate(target, instance.tapeIndex)
-        case .dynamicRef, .recursiveRef, .unevaluatedItems, .unevaluatedProperties:
-            // Not reached: such schemas are evaluated on the tree (canEvaluate). Decide on the tree anyway.
+        case .properties, .ref, .dynamicRef, .recursiveRef, .unevaluatedItems, .unevaluatedProperties:
+            // Not reached: `properties` and `$ref` are always decided by ``step``, the others are
+            // evaluated on the tree (canEvaluate). Decide the whole schema on the tree anyway.
             var none: Evaluated? = nil
             return tree.evaluate(index, instance.value, &none)
         case .maximum(let limit, let exclusive):
@@ -422,46 +386,17 @@ struct TapeEvaluator {
             if let value = instance.int64, let bound = limit.int64 { return exclusive ? value > bound : value >= bound }
             guard let number = instance.number else { return true }
             return exclusive ? number > limit : number >= limit
-        case .maxLength(let limit):
-            return instance.withStringUTF8 { StringLength.isAtMost(limit, utf8: $0) } ?? true
-        case .minLength(let limit):
-            return instance.withStringUTF8 { StringLength.isAtLeast(limit, utf8: $0) } ?? true
-        case .format(.known(let format)):
-            // Formats that decide on bytes do so in place; the others need the string.
-            guard let decided = instance.withStringUTF8({ format.verdict(utf8: $0) }) else { return true }
-            if let decided { return decided }
-            if materialized == nil { materialized = instance.value }
-            return tree.check(keyword, nodes[index], materialized!)
-        case .enumeration, .constant:
-            if let found = instance.withStringUTF8({ keyword.utf8Names.contains($0) }) { return found }
-            if materialized == nil { materialized = instance.value }
-            return tree.check(keyword, nodes[index], materialized!)
-        case .uniqueItems:
-            if let distinct = instance.distinctStrings { return distinct }
-            if materialized == nil { materialized = instance.value }
-            return tree.check(keyword, nodes[index], materialized!)
         default:
-            // Leaf assertions: the tree evaluator's own checks, on the value materialized once.
+            // Leaf assertions ``step`` could not decide on the tape (a format that needs the string,
+            // an `enum` of a non-string, arrays of other values for `uniqueItems`…): the tree
+            // evaluator's own checks, on the value materialized once.
             if materialized == nil { materialized = instance.value }
             return tree.check(keyword, nodes[index], materialized!)
         }
-    }
-
-    /// The type names `instance` satisfies, as ``Keyword/typeMask`` bits (an integer is also a number).
-    private static func typeBits(of instance: JSONNode) -> UInt8 {
-        if instance.isString { return JSONTypeName.string.bit }
-        if instance.isObject { return JSONTypeName.object.bit }
-        if instance.isArray { return JSONTypeName.array.bit }
-        if instance.isNumber {
-            return JSONTypeName.number.bit | (instance.isIntegralNumber ? JSONTypeName.integer.bit : 0)
-        }
-        if instance.isNull { return JSONTypeName.null.bit }
-        return JSONTypeName.boolean.bit
     }
 }
 
-/// What a compiled schema keeps for reading documents in place: its nodes and their keyword tables,
-/// made once per schema.
+/// What a compiled schema's evaluators read: its nodes and their keyword tables, made once per schema.
 final class TapeProgram: Sendable {
     let nodes: [SchemaNode]
     let root: Int
@@ -478,10 +413,10 @@ final class TapeProgram: Sendable {
     let maximumReferenceDepth: Int
     let maximumInstanceDepth: Int
 
-    init(nodes: [SchemaNode], root: Int, keywordTable: KeywordTable, options: JSONSchema.Options) {
+    init(nodes: [SchemaNode], root: Int, options: JSONSchema.Options) {
         self.nodes = nodes
         self.root = root
-        self.keywordTable = keywordTable
+        self.keywordTable = KeywordTable(nodes)
         self.tapeTable = TapeKeywordTable(nodes)
         self.booleanTable = nodes.map(\.boolean)
         self.depthLimit = min(TapeEvaluator.maximumDepth, options.maximumInstanceDepth)
