@@ -46,6 +46,26 @@ import Testing
         ("^\\p{General_Category=Decimal_Number}$", "7", true),
         ("^\\p{gc=Lu}$", "a", false),
         ("^\\p{Any}$", "\u{10FFFF}", true),
+        ("^\\p{Script=Greek}+$", "Ωμέγα", true),
+        ("^\\p{Script=Greek}+$", "Omega", false),
+        ("^\\p{sc=Grek}$", "\u{2126}", true),  // OHM SIGN is Greek
+        ("^\\p{sc=Cyrillic}+$", "Жизнь", true),
+        ("^\\p{sc=Cyrl}$", "\u{1D2B}", true),  // MODIFIER LETTER CYRILLIC EN, in a Latin block
+        ("^\\p{Script=Latin}+$", "Ωmega", false),
+        ("^\\P{Script=Latin}+$", "漢字", true),
+        ("^\\p{Script=Han}+$", "漢字", true),
+        ("^\\p{Script=Common}$", "\u{30FB}", true),  // KATAKANA MIDDLE DOT: Common, used by several
+        ("^\\p{Script=Hiragana}$", "\u{30FB}", false),
+        ("^\\p{Script_Extensions=Hiragana}$", "\u{30FB}", true),
+        ("^\\p{scx=Hani}$", "\u{30FB}", true),
+        ("^\\p{Script=Inherited}$", "\u{342}", true),  // COMBINING GREEK PERISPOMENI
+        ("^\\p{Script=Greek}$", "\u{342}", false),
+        ("^\\p{scx=Greek}$", "\u{342}", true),
+        ("^\\p{sc=Zinh}$", "\u{951}", true),  // DEVANAGARI STRESS SIGN UDATTA
+        ("^\\p{scx=Deva}$", "\u{951}", true),
+        ("^\\p{Script=Unknown}$", "\u{10FFFF}", true),
+        ("^\\p{sc=Zzzz}$", "a", false),
+        ("^[\\p{sc=Latn}\\p{sc=Grek}]+$", "alphaβ", true),
         ("^[\\w-]+$", "a-b_c", true),
         ("^[a\\-z]+$", "-", true),
         ("^[-a]+$", "-a", true),
@@ -86,7 +106,29 @@ import Testing
     static let malformed: [String] = [
         "(", ")", "(?", "[a", "a{2,1}", "*", "+a", "a**", "\\", "[z-a]", "\\p{Nope}", "\\p{L", "\\u{110000}",
         "\\a", "\\e", "(?<>a)", "(?<a b>x)", "(?x)", "\\c1", "\\xZZ", "\\00",
+        // Script names are exact, with the property named: no lone script, no loose matching.
+        "\\p{Script=Klingon}", "\\p{Greek}", "\\p{script=Greek}", "\\p{Script=greek}", "\\p{Block=Greek}",
     ]
+
+    /// The Script tables partition the code points: every scalar value has exactly one script
+    /// (code points not yet assigned are `Unknown`).
+    @Test func everyCodePointHasExactlyOneScript() {
+        var ranges: [(start: UInt32, end: UInt32)] = []
+        for list in UnicodeScripts.script {
+            for index in stride(from: 0, to: list.count, by: 2) {
+                ranges.append((list[index], index + 1 < list.count ? list[index + 1] : 0x11_0000))
+            }
+        }
+        ranges.sort { $0.start < $1.start }
+        var next: UInt32 = 0
+        for range in ranges {
+            #expect(range.start == next, "gap or overlap at U+\(String(range.start, radix: 16))")
+            next = range.end
+        }
+        #expect(next == 0x11_0000)
+        #expect(UnicodeScripts.script.count == UnicodeScripts.extensions.count)
+        #expect(Set(UnicodeScripts.names.values) == Set(UnicodeScripts.script.indices))
+    }
 
     @Test(arguments: malformed)
     func rejectsMalformedPatternsWithAPosition(_ pattern: String) {

@@ -210,6 +210,20 @@ struct CompileTests {
         #expect(throws: SchemaCompilationError.self) { try schema(#"{"pattern": "a(?=b)"}"#) }
     }
 
+    @Test func scriptPropertiesInPatterns() throws {
+        let validator = try schema(
+            #"{"properties": {"name": {"pattern": "^\\p{Script=Cyrillic}+( \\p{sc=Cyrl}+)*$"}}, "patternProperties": {"^\\p{scx=Grek}+$": {"type": "integer"}}}"#
+        )
+        #expect(validator.isValid(try json(#"{"name": "Анна Петрова"}"#)))
+        #expect(!validator.isValid(try json(#"{"name": "Anna Petrova"}"#)))
+        #expect(validator.isValid(try json(#"{"αβ": 1}"#)))
+        #expect(!validator.isValid(try json(#"{"αβ": "1"}"#)))
+        let error = try #require(throws: SchemaCompilationError.self) {
+            try schema(#"{"pattern": "\\p{Script=Klingon}"}"#)
+        }
+        #expect(error.description.contains("Klingon"))
+    }
+
     @Test func notJSONAndUnknownDialects() throws {
         #expect(throws: SchemaCompilationError.self) { try schema("{") }
         #expect(throws: SchemaCompilationError.self) { try schema(#"{"$schema": "https://example.com/unknown"}"#) }

@@ -13,13 +13,14 @@
 /// Supported: alternation, groups (capturing, non-capturing, named), greedy and lazy quantifiers
 /// (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}` up to 100,000), `.`, bracket classes with ranges and
 /// negation, `^`, `$`, `\b`, `\B`, the class escapes `\d \w \s` (ASCII digits and word characters,
-/// ECMA-262 white space) and their negations, `\p{…}`/`\P{…}` for general categories and common binary
-/// properties, and character escapes (`\t \n \v \f \r \0 \cX \xHH \uHHHH \u{H…}`). Matching works on
+/// ECMA-262 white space) and their negations, `\p{…}`/`\P{…}` for general categories, common binary
+/// properties and scripts (`\p{Script=Greek}`, `\p{sc=Grek}`, `\p{Script_Extensions=Latin}`,
+/// `\p{scx=Latn}`, from the Unicode 14.0 database), and character escapes (`\t \n \v \f \r \0 \cX \xHH \uHHHH \u{H…}`). Matching works on
 /// Unicode scalars, as ECMA-262 does with the `u` flag.
 ///
 /// Refused at compile time with a ``RegexSyntaxError`` whose `isUnsupportedFeature` is `true`:
 /// backreferences (`\1`, `\k<name>`) and lookaround (`(?=`, `(?!`, `(?<=`, `(?<!`), which no
-/// linear-time engine can run; Unicode script properties (`\p{Script=…}`) are not known yet.
+/// linear-time engine can run. An unknown property or script name is a syntax error.
 public struct LinearRegex: Sendable, CustomStringConvertible {
     /// The pattern as written.
     public let source: String

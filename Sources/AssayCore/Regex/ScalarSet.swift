@@ -110,6 +110,8 @@ enum UnicodePropertyTest: Sendable {
     case any
     case ascii
     case predicate(ScalarSet)
+    /// Code points in an inversion list (``UnicodeScripts``): range starts, then ends, alternately.
+    case inversionList([UInt32])
 
     func matches(_ scalar: Unicode.Scalar) -> Bool {
         switch self {
@@ -118,7 +120,19 @@ enum UnicodePropertyTest: Sendable {
         case .any: return true
         case .ascii: return scalar.isASCII
         case .predicate(let set): return set.contains(scalar)
+        case .inversionList(let list): return Self.isMember(scalar.value, of: list)
         }
+    }
+
+    /// Whether `value` is in the ranges of `list`: an odd number of its entries are at most `value`.
+    static func isMember(_ value: UInt32, of list: [UInt32]) -> Bool {
+        var low = 0
+        var high = list.count
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle] <= value { low = middle + 1 } else { high = middle }
+        }
+        return low % 2 == 1
     }
 
     /// Resolves `\p{name}` or `\p{name=value}`; `nil` when unknown.
@@ -127,6 +141,10 @@ enum UnicodePropertyTest: Sendable {
         if parts.count == 2 {
             switch parts[0] {
             case "General_Category", "gc": return generalCategory(parts[1])
+            case "Script", "sc":
+                return UnicodeScripts.names[parts[1]].map { .inversionList(UnicodeScripts.script[$0]) }
+            case "Script_Extensions", "scx":
+                return UnicodeScripts.names[parts[1]].map { .inversionList(UnicodeScripts.extensions[$0]) }
             default: return nil
             }
         }
