@@ -97,13 +97,18 @@ enum Suite {
                         let document = try? JSONDocument(parsing: instance.jsonBytes())
                         let inPlace = document.map { validator.isValid($0) }
                         let inPlaceFull = document.map { validator.validate($0) }
+                        // The verbose output evaluates every keyword and keeps every subschema's units.
+                        let verbose = validator.verboseOutput(for: instance, language: .english)
+                        let verboseProblem = verboseInconsistency(verbose)
                         passed =
                             quick == expected && full.isValid == expected && full.errors.isEmpty == expected
                             && inPlace == expected && inPlaceFull?.isValid == expected
-                            && inPlaceFull?.errors.isEmpty == expected
+                            && inPlaceFull?.errors.isEmpty == expected && verbose["valid"]?.bool == expected
+                            && verboseProblem == nil
                         detail =
                             "expected \(expected), isValid \(quick), validate \(full.isValid) with \(full.errors.count) errors, "
-                            + "in place \(inPlace.map(String.init) ?? "unparsable")"
+                            + "in place \(inPlace.map(String.init) ?? "unparsable"), verbose \(verbose["valid"] ?? .null) "
+                            + (verboseProblem ?? "")
                     case .failure(let error):
                         detail = "does not compile: \(error)"
                     }
@@ -119,6 +124,27 @@ enum Suite {
         }
         return outcome
     }
+}
+
+/// What is wrong with a verbose output unit, or `nil`: every unit has its three locations; a failed
+/// unit says why (its own `error`, or a failed unit under `errors`); a passed one has no error and
+/// no `errors`; nested units are the same.
+func verboseInconsistency(_ unit: JSONValue) -> String? {
+    guard let valid = unit["valid"]?.bool, unit["keywordLocation"]?.string != nil,
+        unit["absoluteKeywordLocation"]?.string != nil, unit["instanceLocation"]?.string != nil
+    else { return "a unit without its valid flag or locations: \(unit.jsonString())" }
+    if valid {
+        if unit["error"] != nil || unit["errors"] != nil { return "a passed unit with errors: \(unit.jsonString())" }
+    } else {
+        let failedChild = unit["errors"]?.array?.contains { $0["valid"]?.bool == false } ?? false
+        if unit["error"]?.string == nil && !failedChild {
+            return "a failed unit that does not say why: \(unit.jsonString())"
+        }
+    }
+    for child in (unit["errors"] ?? unit["annotations"])?.array ?? [] {
+        if let problem = verboseInconsistency(child) { return problem }
+    }
+    return nil
 }
 
 @Suite("JSON Schema Test Suite", .enabled(if: Suite.isPresent, "the JSON-Schema-Test-Suite folder is absent"))

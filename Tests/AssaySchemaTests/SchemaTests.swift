@@ -95,6 +95,93 @@ struct ErrorTests {
         #expect(validator.validate(try json("6")).output(.basic) == (try json(#"{"valid": true}"#)))
     }
 
+    /// Every unit of a verbose output, depth first.
+    private func units(_ unit: JSONValue) -> [JSONValue] {
+        [unit] + ((unit["errors"] ?? unit["annotations"])?.array ?? []).flatMap(units)
+    }
+
+    @Test func verboseOutputOfTheSpecificationsExample() throws {
+        // The example of JSON Schema 2020-12 core, section 12.4.
+        let validator = try schema(
+            #"{"$id": "https://example.com/polygon", "type": "object", "properties": {"validProp": true}, "additionalProperties": false}"#
+        )
+        let output = validator.verboseOutput(
+            for: try json(#"{"validProp": 5, "disallowedProp": "value"}"#), language: .english)
+        #expect(output["valid"] == false)
+        #expect(output["keywordLocation"] == "")
+        #expect(output["absoluteKeywordLocation"] == "https://example.com/polygon#")
+        let keywords = try #require(output["errors"]?.array)
+        #expect(keywords.map { $0["keywordLocation"]?.string } == ["/type", "/properties", "/additionalProperties"])
+        #expect(keywords.map { $0["valid"]?.bool } == [true, true, false])
+        let property = try #require(keywords[1]["annotations"]?.array?.first)
+        #expect(property["keywordLocation"] == "/properties/validProp")
+        #expect(property["instanceLocation"] == "/validProp")
+        #expect(property["valid"] == true)
+        let extra = try #require(keywords[2]["errors"]?.array)
+        #expect(extra.count == 1)
+        #expect(extra[0]["instanceLocation"] == "/disallowedProp")
+        #expect(extra[0]["code"] == "unknownKey")
+        #expect(extra[0]["error"] == "“disallowedProp” is not an allowed key")
+        #expect(validator.verboseOutput(for: try json(#"{"validProp": 5}"#))["valid"] == true)
+    }
+
+    @Test func verboseOutputKeepsAnnotationsReferencesAndEveryAlternative() throws {
+        let validator = try schema(
+            #"""
+            {"$id": "https://x.test/s", "title": "Client", "type": "object",
+             "properties": {"age": {"$ref": "#/$defs/age"},
+                            "contact": {"anyOf": [{"type": "integer"}, {"type": "string", "format": "email"}]}},
+             "$defs": {"age": {"description": "years", "minimum": 1}}}
+            """#)
+        let output = validator.verboseOutput(for: try json(#"{"age": 30, "contact": "a@b.test"}"#))
+        #expect(output["valid"] == true)
+        let all = units(output)
+        func unit(_ location: String) -> JSONValue? { all.first { $0["keywordLocation"]?.string == location } }
+        #expect(unit("/title")?["annotation"] == "Client")
+        let reference = try #require(unit("/properties/age/$ref"))
+        let target = try #require(reference["annotations"]?.array?.first)
+        #expect(target["absoluteKeywordLocation"] == "https://x.test/s#/$defs/age")
+        #expect(target["instanceLocation"] == "/age")
+        let described = try #require(unit("/properties/age/$ref/description"))
+        #expect(described["annotation"] == "years")
+        #expect(described["absoluteKeywordLocation"] == "https://x.test/s#/$defs/age/description")
+        // anyOf passed through its second alternative; the first one's failure is kept.
+        #expect(unit("/properties/contact/anyOf")?["valid"] == true)
+        #expect(unit("/properties/contact/anyOf/0")?["valid"] == false)
+        #expect(unit("/properties/contact/anyOf/0/type")?["code"] == "typeMismatch")
+        #expect(unit("/properties/contact/anyOf/1")?["valid"] == true)
+        #expect(unit("/properties/contact/anyOf/1/format")?["annotation"] == "email")
+        // A failed schema reports no annotations: only why it failed.
+        let failed = validator.verboseOutput(for: try json(#"{"age": 0}"#), language: .english)
+        #expect(failed["valid"] == false)
+        let failedUnits = units(failed)
+        #expect(
+            !failedUnits.contains {
+                $0["annotation"] != nil && $0["keywordLocation"] == "/properties/age/$ref/description"
+            })
+        let minimum = try #require(failedUnits.first { $0["keywordLocation"] == "/properties/age/$ref/minimum" })
+        #expect(minimum["valid"] == false)
+        #expect(minimum["error"] == "Age must be at least 1")
+        #expect(minimum["absoluteKeywordLocation"] == "https://x.test/s#/$defs/age/minimum")
+    }
+
+    @Test func verboseOutputOfDeepInstancesAndCycles() throws {
+        let recursive = try schema(##"{"type": ["array", "integer"], "items": {"$ref": "#"}}"##)
+        var value: JSONValue = 1
+        for _ in 0..<300 { value = [value] }
+        #expect(recursive.verboseOutput(for: value)["valid"] == true)
+        var bad: JSONValue = "x"
+        for _ in 0..<300 { bad = [bad] }
+        let output = recursive.verboseOutput(for: bad, language: .english)
+        #expect(output["valid"] == false)
+        let deepest = units(output).filter { $0["code"] == "typeMismatch" }
+        #expect(deepest.count == 1)
+        #expect(deepest.first?["instanceLocation"]?.string == String(repeating: "/0", count: 300))
+        let cycle = try schema(##"{"$ref": "#"}"##).verboseOutput(for: 1, language: .english)
+        #expect(cycle["valid"] == false)
+        #expect(units(cycle).contains { $0["code"] == "malformed" })
+    }
+
     @Test func documentsAreReadInPlaceWhenTheSchemaAllows() throws {
         let plain = try schema(
             #"{"type": "object", "required": ["a"], "properties": {"a": {"type": "string", "minLength": 2}, "b": {"items": {"enum": [1, 2]}}}, "additionalProperties": false}"#

@@ -169,6 +169,18 @@ struct KeywordCompiler {
             }
         }
         node.keywords = keywords + trailing
+        collectAnnotations()
+    }
+
+    /// The annotation-only keywords of this schema's draft, for the verbose output.
+    private mutating func collectAnnotations() {
+        var names = ["title", "description", "default", "format"]
+        if draft >= .draft6 { names.append("examples") }
+        if draft >= .draft7 { names += ["readOnly", "writeOnly", "contentEncoding", "contentMediaType"] }
+        if draft >= .draft2019 { names += ["deprecated", "contentSchema"] }
+        node.annotations = object.compactMap { name, value in
+            names.contains(name) ? (keyword: name, value: value) : nil
+        }
     }
 
     private mutating func compileDynamicRef(_ reference: JSONValue) {

@@ -26,6 +26,9 @@ final class SchemaNode: @unchecked Sendable {
 
     /// Whether evaluating this node needs to know which properties or items its neighbours evaluated.
     var tracksEvaluation = false
+    /// The annotation keywords with their values (`title`, `description`, `default`, `format`…), in
+    /// the order written: what the verbose output reports for a schema that passes.
+    var annotations: [(keyword: String, value: JSONValue)] = []
 
     init(boolean: Bool?, resourceURI: String, pointer: String, resourceRoot: Int, dialect: SchemaDialect) {
         self.boolean = boolean

@@ -53,6 +53,23 @@ struct Evaluator {
     /// How deep in the instance evaluation is.
     private var instanceDepth = 0
     private let maximumInstanceDepth: Int
+    /// For the verbose output: the units being built, outermost first (`nil` unless tracing). While
+    /// tracing, every keyword is evaluated and subschemas tried by `anyOf`, `not`, `if`… keep their
+    /// errors and locations.
+    /// (A class, so the evaluator stays small: deep recursions copy it in debug builds.)
+    private var trace: Trace?
+    /// Whether ``trace`` is being built (a plain flag: cheaper to test than the optional).
+    private var tracing = false
+
+    final class Trace {
+        /// The open units, outermost first.
+        var open: [TraceUnit] = []
+        /// The root schema's unit, once evaluation ends.
+        var root: TraceUnit?
+    }
+
+    /// The root schema's unit, once a traced evaluation ends.
+    var tracedRoot: TraceUnit? { trace?.root }
 
     init(schema: JSONSchema, collecting: Bool, limit: Int) {
         self.init(program: schema.program, collecting: collecting, limit: limit)
@@ -74,6 +91,15 @@ struct Evaluator {
         return evaluate(root, instance, &none)
     }
 
+    /// Evaluates `instance` recording every schema and keyword applied (``tracedRoot``), for the
+    /// verbose output. Make the evaluator collecting, without a limit.
+    mutating func runTraced(_ instance: JSONValue) -> Bool {
+        trace = Trace()
+        tracing = true
+        defer { tracing = false }
+        return run(instance)
+    }
+
     private var full: Bool { errors.count >= limit }
 
     // MARK: Errors
@@ -88,24 +114,45 @@ struct Evaluator {
         if let extra { path.append(extra) }
         var location = keywordPath.isEmpty ? "" : "/" + keywordPath.map(JSONValue.escape).joined(separator: "/")
         if !keyword.isEmpty { location += "/" + JSONValue.escape(keyword) }
-        errors.append(
-            SchemaError(
-                instanceLocation: IssuePath(path), keywordLocation: location,
-                absoluteKeywordLocation: node.absoluteLocation(of: keyword), keyword: keyword, code: code,
-                messageKey: messageKey ?? code.identifier, parameters: parameters, value: value))
+        let error = SchemaError(
+            instanceLocation: IssuePath(path), keywordLocation: location,
+            absoluteKeywordLocation: node.absoluteLocation(of: keyword), keyword: keyword, code: code,
+            messageKey: messageKey ?? code.identifier, parameters: parameters, value: value)
+        if tracing, let trace, !trace.open.isEmpty {
+            trace.open[trace.open.count - 1].children.append(TraceUnit(error: error))
+            return
+        }
+        errors.append(error)
     }
 
     /// Whether `node` accepts `value`, without recording errors (for `anyOf`, `not`, `if`, `contains`…).
-    private mutating func test(_ index: Int, _ value: JSONValue, _ evaluated: inout Evaluated?) -> Bool {
+    /// While tracing, the subschema's units are kept, at the keyword location `keyword`/`sub` and the
+    /// instance location extended by `component`.
+    private mutating func test(
+        _ index: Int, _ value: JSONValue, _ evaluated: inout Evaluated?, _ keyword: String, _ sub: String? = nil,
+        at component: PathComponent? = nil
+    ) -> Bool {
+        if tracing {
+            keywordPath.append(keyword)
+            if let sub { keywordPath.append(sub) }
+            if let component { instancePath.append(component) }
+            defer {
+                keywordPath.removeLast(sub == nil ? 1 : 2)
+                if component != nil { instancePath.removeLast() }
+            }
+            return evaluate(index, value, &evaluated)
+        }
         let saved = collecting
         collecting = false
         defer { collecting = saved }
         return evaluate(index, value, &evaluated)
     }
 
-    private mutating func test(_ index: Int, _ value: JSONValue) -> Bool {
+    private mutating func test(
+        _ index: Int, _ value: JSONValue, _ keyword: String, _ sub: String? = nil, at component: PathComponent? = nil
+    ) -> Bool {
         var none: Evaluated? = nil
-        return test(index, value, &none)
+        return test(index, value, &none, keyword, sub, at: component)
     }
 
     // MARK: Descending
@@ -122,12 +169,7 @@ struct Evaluator {
         instanceDepth += 1
         defer { instanceDepth -= 1 }
         guard instanceDepth <= maximumInstanceDepth else {
-            if collecting { instancePath.removeLast() }
-            defer { if collecting { instancePath.append(component) } }
-            fail(
-                nodes[index], "", .malformed, "malformed",
-                ["detail": .string("the value is nested more than \(maximumInstanceDepth) levels deep")], value: value,
-                at: component)
+            reportTooDeep(index, value, component)
             return false
         }
         let savedDepth = sameInstanceDepth
@@ -143,29 +185,105 @@ struct Evaluator {
         return evaluate(index, value, &none)
     }
 
+    // The rare failures of the recursion's guards, out of line: their temporaries would otherwise
+    // widen the stack frames of `child` and `evaluate`, which deep instances stack a thousand times.
+
+    @inline(never)
+    private mutating func reportTooDeep(_ index: Int, _ value: JSONValue, _ component: PathComponent) {
+        if collecting { instancePath.removeLast() }
+        defer { if collecting { instancePath.append(component) } }
+        fail(
+            nodes[index], "", .malformed, "malformed",
+            ["detail": .string("the value is nested more than \(maximumInstanceDepth) levels deep")], value: value,
+            at: component)
+    }
+
+    @inline(never)
+    private mutating func reportReferenceOverflow(_ node: SchemaNode, _ value: JSONValue) {
+        guard !overflowReported || collecting else { return }
+        overflowReported = true
+        fail(
+            node, "", .malformed, "malformed",
+            [
+                "detail": .string(
+                    "schemas apply to this value through more than \(maximumReferenceDepth) references in a row (a $ref cycle?)"
+                )
+            ],
+            value: value)
+    }
+
     // MARK: Evaluation
+
+    /// Closes the traced unit of `node` with its annotations, when tracing; returns `valid`. Called
+    /// at each exit of ``evaluate`` (not around it, so tracing adds no stack frame per level).
+    private mutating func finish(_ valid: Bool, _ node: SchemaNode) -> Bool {
+        if tracing { closeSchemaUnit(valid, node) }
+        return valid
+    }
+
+    @inline(never)
+    private mutating func closeSchemaUnit(_ valid: Bool, _ node: SchemaNode) {
+        if valid {
+            for (keyword, annotation) in node.annotations {
+                let location = currentKeywordLocation + "/" + JSONValue.escape(keyword)
+                let top = trace!.open.count - 1
+                if let position = trace!.open[top].children.firstIndex(where: { $0.keywordLocation == location }) {
+                    trace!.open[top].children[position].annotation = annotation
+                } else {
+                    var unit = TraceUnit(
+                        keywordLocation: location, absoluteKeywordLocation: node.absoluteLocation(of: keyword),
+                        instanceLocation: IssuePath(instancePath).jsonPointer)
+                    unit.annotation = annotation
+                    trace!.open[top].children.append(unit)
+                }
+            }
+        }
+        closeUnit(valid: valid)
+    }
+
+    private var currentKeywordLocation: String {
+        keywordPath.isEmpty ? "" : "/" + keywordPath.map(JSONValue.escape).joined(separator: "/")
+    }
+
+    /// Starts the unit of `node` (when `keyword` is `nil`) or of one of its keywords.
+    @inline(never)
+    private mutating func openUnit(keyword: String?, _ node: SchemaNode) {
+        var location = currentKeywordLocation
+        if let keyword { location += "/" + JSONValue.escape(keyword) }
+        trace!.open.append(
+            TraceUnit(
+                keywordLocation: location, absoluteKeywordLocation: node.absoluteLocation(of: keyword ?? ""),
+                instanceLocation: IssuePath(instancePath).jsonPointer))
+    }
+
+    @inline(never)
+    private mutating func openKeywordUnit(_ position: Int, _ node: SchemaNode) {
+        openUnit(keyword: keywordTable.keywords[position].takeUnretainedValue().name, node)
+    }
+
+    @inline(never)
+    private mutating func closeUnit(valid: Bool) {
+        var unit = trace!.open.removeLast()
+        unit.valid = valid
+        if trace!.open.isEmpty {
+            trace!.root = unit
+        } else {
+            trace!.open[trace!.open.count - 1].children.append(unit)
+        }
+    }
 
     mutating func evaluate(_ index: Int, _ value: JSONValue, _ evaluated: inout Evaluated?) -> Bool {
         let node = nodes[index]
+        if tracing { openUnit(keyword: nil, node) }
         if let flag = node.boolean {
             if !flag { fail(node, "", .notAllowed, "schema.false", value: value) }
-            return flag
+            return finish(flag, node)
         }
         sameInstanceDepth += 1
         defer { sameInstanceDepth -= 1 }
         guard sameInstanceDepth <= maximumReferenceDepth else {
-            if !overflowReported || collecting {
-                overflowReported = true
-                fail(
-                    node, "", .malformed, "malformed",
-                    [
-                        "detail": .string(
-                            "schemas apply to this value through more than \(maximumReferenceDepth) references in a row (a $ref cycle?)"
-                        )
-                    ],
-                    value: value)
-            }
-            return false
+            reportReferenceOverflow(node, value)
+            return finish(false, node)
         }
         let enteredResource = scope.last != node.resourceRoot
         if enteredResource { scope.append(node.resourceRoot) }
@@ -175,18 +293,20 @@ struct Evaluator {
         var valid = true
         let bounds = keywordTable.bounds(of: index)
         for position in bounds.start..<bounds.end {
+            if tracing { openKeywordUnit(position, node) }
             let passed = keywordTable.keywords[position]._withUnsafeGuaranteedRef { keyword in
                 // A keyword that passes on its small operand alone needs no more; a failure is
                 // recorded by `apply`, which checks it again.
                 Self.passesQuickly(keyword, value) || apply(keyword, node, value, &tracker)
             }
+            if tracing { closeUnit(valid: passed) }
             if !passed {
                 valid = false
-                if !collecting || full { return false }
+                if !collecting || full { return finish(false, node) }
             }
         }
         if valid, evaluated != nil, let tracker { evaluated!.merge(tracker) }
-        return valid
+        return finish(valid, node)
     }
 
     /// Whether `keyword` passes by its ``Keyword/step`` code and operand alone (a type, a length or
@@ -330,7 +450,7 @@ struct Evaluator {
     ) -> Bool {
         guard case .object(let object) = value else { return true }
         var valid = true
-        for (name, _) in object where !test(target, .string(name)) {
+        for (name, _) in object where !test(target, .string(name), keyword.name, at: .key(name)) {
             valid = false
             if !collecting { return false }
             fail(
@@ -394,7 +514,8 @@ struct Evaluator {
         guard case .array(let elements) = value else { return true }
         var matches = 0
         let recordIndices = tracker != nil && node.dialect.draft >= .draft2020
-        for (position, element) in elements.enumerated() where test(target, element) {
+        for (position, element) in elements.enumerated() where test(target, element, keyword.name, at: .index(position))
+        {
             matches += 1
             if recordIndices { tracker!.itemIndices.insert(position) }
             if !recordIndices, maximum == nil, matches >= minimum { break }
@@ -464,9 +585,9 @@ struct Evaluator {
         _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ schemas: [Int]
     ) -> Bool {
         var matched = false
-        for target in schemas {
+        for (position, target) in schemas.enumerated() {
             var branch: Evaluated? = tracker != nil ? Evaluated() : nil
-            if test(target, value, &branch) {
+            if test(target, value, &branch, keyword.name, String(position)) {
                 matched = true
                 guard tracker != nil, let branch else { break }
                 tracker!.merge(branch)
@@ -483,7 +604,7 @@ struct Evaluator {
     /// In collecting mode, the errors each of `schemas` finds in `value` (for an `anyOf` or `oneOf`
     /// that nothing matched); empty otherwise.
     private mutating func branchErrors(_ schemas: [Int], _ value: JSONValue, _ keyword: String) -> [SchemaError] {
-        guard collecting, !full else { return [] }
+        guard collecting, !full, !tracing else { return [] }
         let saved = errors
         errors = []
         for (position, target) in schemas.enumerated() {
@@ -506,9 +627,9 @@ struct Evaluator {
     ) -> Bool {
         var matches = 0
         var kept: Evaluated? = nil
-        for target in schemas {
+        for (position, target) in schemas.enumerated() {
             var branch: Evaluated? = tracker != nil ? Evaluated() : nil
-            if test(target, value, &branch) {
+            if test(target, value, &branch, keyword.name, String(position)) {
                 matches += 1
                 kept = branch
                 if matches > 1 { break }
@@ -532,7 +653,7 @@ struct Evaluator {
     private mutating func applyNot(
         _ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue, _ tracker: inout Evaluated?, _ target: Int
     ) -> Bool {
-        if !test(target, value) { return true }
+        if !test(target, value, keyword.name) { return true }
         fail(node, keyword.name, .notAllowed, "schema.not", value: value)
         return false
     }
@@ -542,7 +663,7 @@ struct Evaluator {
         _ then: Int?, _ otherwise: Int?
     ) -> Bool {
         var branch: Evaluated? = tracker != nil ? Evaluated() : nil
-        if test(condition, value, &branch) {
+        if test(condition, value, &branch, "if") {
             if tracker != nil, let branch { tracker!.merge(branch) }
             guard let then else { return true }
             return applyInPlace(then, value, &tracker, "then")

@@ -143,6 +143,23 @@ public struct JSONSchema: Sendable {
         return collectErrors(document.value, limit: limit)
     }
 
+    /// `instance`'s evaluation in the 2020-12 `verbose` output format: one unit per schema and per
+    /// keyword applied, passing ones included, nested as evaluation went (through `$ref`s and into
+    /// properties and items), each with `valid`, `keywordLocation`, `absoluteKeywordLocation` and
+    /// `instanceLocation`; a failed assertion adds `code` and `error` (in `language`), an annotation
+    /// keyword (`title`, `description`, `default`, `examples`, `format`, `deprecated`, `readOnly`,
+    /// `writeOnly`, `content*`) of a schema that passed adds `annotation`. Nested units are under
+    /// `errors` when a unit failed and `annotations` when it passed.
+    ///
+    /// Unlike ``validate(_:limit:)-(JSONValue,_)``, every keyword is evaluated and every subschema that
+    /// `anyOf`, `oneOf`, `not`, `if`, `contains` and `propertyNames` try keeps its units, so this is
+    /// for explaining one instance (in a form builder, a debugger, a test), not for bulk validation.
+    public func verboseOutput(for instance: JSONValue, language: Language = .current) -> JSONValue {
+        var evaluator = Evaluator(schema: self, collecting: true, limit: Int.max)
+        let valid = evaluator.runTraced(instance)
+        return evaluator.tracedRoot?.json(language) ?? .object(["valid": .bool(valid)])
+    }
+
     /// Whether documents are checked in place, without building a tree: true unless the schema uses
     /// `$dynamicRef`, `$recursiveRef`, `unevaluatedProperties` or `unevaluatedItems` (which need the
     /// dynamic scope or annotations that only the tree evaluator keeps).

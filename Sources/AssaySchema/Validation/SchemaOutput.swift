@@ -65,7 +65,9 @@ public struct SchemaValidationResult: Sendable, Hashable {
     /// The errors as AssayCore issues.
     public var issues: [ValidationIssue] { errors.map(\.issue) }
 
-    /// The 2020-12 output formats (JSON Schema core, section 12.4).
+    /// The 2020-12 output formats (JSON Schema core, section 12.4) that a result holds enough to
+    /// give; the `verbose` one records what passed too, and is made from the instance by
+    /// ``JSONSchema/verboseOutput(for:language:)``.
     public enum OutputFormat: String, Sendable, CaseIterable {
         /// `{"valid": false}` only.
         case flag
@@ -144,5 +146,59 @@ public struct SchemaValidationResult: Sendable, Hashable {
             common = Array(common.prefix(length))
         }
         return IssuePath(common).jsonPointer
+    }
+}
+
+/// One unit of the verbose output: a schema or a keyword applied to one value, whether it passed,
+/// and what it found — errors and the subschemas' units, or an annotation.
+struct TraceUnit: Sendable {
+    var keywordLocation: String
+    var absoluteKeywordLocation: String
+    var instanceLocation: String
+    var valid = true
+    /// The error of a failed assertion (an `error` leaf).
+    var error: SchemaError?
+    /// The value of an annotation keyword of a schema that passed.
+    var annotation: JSONValue?
+    var children: [TraceUnit] = []
+
+    init(keywordLocation: String, absoluteKeywordLocation: String, instanceLocation: String) {
+        self.keywordLocation = keywordLocation
+        self.absoluteKeywordLocation = absoluteKeywordLocation
+        self.instanceLocation = instanceLocation
+    }
+
+    init(error: SchemaError) {
+        self.init(
+            keywordLocation: error.keywordLocation, absoluteKeywordLocation: error.absoluteKeywordLocation,
+            instanceLocation: error.instanceLocation.jsonPointer)
+        self.valid = false
+        self.error = error
+    }
+
+    /// The unit as JSON: nested units under `errors` when it failed and `annotations` when it passed,
+    /// as 2020-12's verbose format has them. A keyword whose only finding is one error at its own
+    /// locations carries that error itself instead of a nested unit.
+    func json(_ language: Language) -> JSONValue {
+        var unit = JSONObject()
+        unit["valid"] = .bool(valid)
+        unit["keywordLocation"] = .string(keywordLocation)
+        unit["absoluteKeywordLocation"] = .string(absoluteKeywordLocation)
+        unit["instanceLocation"] = .string(instanceLocation)
+        var nested = children
+        var own = error
+        if own == nil, nested.count == 1, let only = nested[0].error, nested[0].children.isEmpty,
+            nested[0].keywordLocation == keywordLocation, nested[0].instanceLocation == instanceLocation
+        {
+            own = only
+            nested = []
+        }
+        if let own {
+            unit["code"] = .string(own.code.description)
+            unit["error"] = .string(own.message(in: language))
+        }
+        if let annotation { unit["annotation"] = annotation }
+        if !nested.isEmpty { unit[valid ? "annotations" : "errors"] = .array(nested.map { $0.json(language) }) }
+        return .object(unit)
     }
 }
