@@ -214,6 +214,53 @@ func decodingError<T>(_ body: () throws -> T) -> ValidationError? {
         #expect(error.issues.map(\.code) == [.unknownKey, .unknownKey])
     }
 
+    /// AssayJSON's decoder checks only the members no field read (it marks those it looks up); the
+    /// answers are the ones of a check of every key: a known key whose value is wrong or null, or
+    /// that an optional field reads, is never unknown; nested objects and array elements are
+    /// checked each; unknown keys come first in each object's issues; a snake_case decode (which
+    /// converts names) checks every key.
+    @Test(arguments: DecoderKind.allCases)
+    func unknownKeysAmongBadAndNestedValues(decoder: DecoderKind) throws {
+        let json = #"""
+            {"full_name": 5, "address": {"street": "Main St", "zip": "1234", "floor": 3},
+             "previous": [{"street": "A", "zip": "12345"}, {"street": "B", "zip": "12345", "gate": "x"}],
+             "billing": null, "nickname": null, "referrer": null, "x-trace": "abc"}
+            """#
+        let error = try #require(
+            decodingError {
+                try decoder.decode(Customer.self, json, policy: ValidatedDecodingPolicy(unknownKeys: .reject))
+            })
+        let unknown = error.issues.filter { $0.code == .unknownKey }.map(\.path.jsonPointer)
+        #expect(unknown.sorted() == ["/address/floor", "/previous/1/gate", "/x-trace"])
+        let others = error.issues.filter { $0.code != .unknownKey }.map(\.path.jsonPointer)
+        #expect(others.sorted() == ["/address/zip", "/full_name"])
+        if decoder == .assay {
+            // In each object, its unknown keys before its fields' issues.
+            let paths = error.issues.map(\.path.jsonPointer)
+            let address = paths.filter { $0.hasPrefix("/address") }
+            #expect(address == ["/address/floor", "/address/zip"])
+        }
+        // Every key known: nothing reported, the value decodes.
+        let clean =
+            #"{"full_name": "Ann Lee", "address": {"street": "Main St", "zip": "12345"}, "previous": [], "referrer": null}"#
+        let decoded = try decoder.decode(Customer.self, clean, policy: ValidatedDecodingPolicy(unknownKeys: .reject))
+        #expect(decoded.value.fullName == "Ann Lee")
+        #expect(decoded.warnings.isEmpty)
+    }
+
+    @Test func unknownKeysWithSnakeCaseKeys() throws {
+        var decoder = JSONValueDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let json = #"{"guests": 2, "nights": 3, "late_checkout": true}"#
+        let error = try #require(
+            decodingError {
+                try decoder.decodeValidated(
+                    Booking.self, from: Array(json.utf8), policy: ValidatedDecodingPolicy(unknownKeys: .reject))
+            })
+        #expect(error.issues.map(\.path.jsonPointer) == ["/late_checkout"])
+        #expect(error.issues.map(\.code) == [.unknownKey])
+    }
+
     @Test(arguments: DecoderKind.allCases)
     func hugeArrayOfInvalidElementsIsCapped(decoder: DecoderKind) throws {
         let element = #"{"name": "", "age": -1, "email": "x"}"#

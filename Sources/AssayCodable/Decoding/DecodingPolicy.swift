@@ -1,4 +1,5 @@
 import AssayCore
+import AssayJSON
 import Foundation
 
 /// How validated decoding treats the payload: unknown keys, collections, and how many issues it
@@ -45,12 +46,29 @@ public enum ValidatedDecoding {
     /// The key of the ``WarningSink`` that collects the warnings of a decode whose value is valid.
     public static let warningsKey = CodingUserInfoKey(rawValue: "assay.validatedDecodingWarnings")!
 
-    static func policy(of decoder: any Decoder) -> ValidatedDecodingPolicy {
-        decoder.userInfo[policyKey] as? ValidatedDecodingPolicy ?? .default
+    static func policy(of decoder: any Decoder) -> ValidatedDecodingPolicy { context(of: decoder).policy }
+
+    static func sink(of decoder: any Decoder) -> WarningSink? { context(of: decoder).sink }
+
+    /// The policy and sink of `decoder`'s `userInfo`, read once per decode run of AssayJSON's
+    /// decoder (every model and element reads them).
+    static func context(of decoder: any Decoder) -> Context {
+        if let cached = AssayJSON.runAttachment(of: decoder) as? Context { return cached }
+        let context = Context(
+            policy: decoder.userInfo[policyKey] as? ValidatedDecodingPolicy ?? .default,
+            sink: decoder.userInfo[warningsKey] as? WarningSink)
+        AssayJSON.setRunAttachment(context, of: decoder)
+        return context
     }
 
-    static func sink(of decoder: any Decoder) -> WarningSink? {
-        decoder.userInfo[warningsKey] as? WarningSink
+    final class Context {
+        let policy: ValidatedDecodingPolicy
+        let sink: WarningSink?
+
+        init(policy: ValidatedDecodingPolicy, sink: WarningSink?) {
+            self.policy = policy
+            self.sink = sink
+        }
     }
 }
 

@@ -30,10 +30,13 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     /// The path of the model in the payload.
     public let path: IssuePath
     let sink: WarningSink?
-    var collector: IssueCollector
+    @usableFromInline var collector: IssueCollector
     /// For lossy arrays that dropped elements: the input index of each kept element, by key, so
     /// issues of the array's rules name the element's place in the input.
     var keptIndices: [String: [Int]] = [:]
+    /// The decoder, when its unknown keys are found after the fields are read: AssayJSON's decoder
+    /// marks the members it looks up, so only the members left unread need their names checked.
+    var unreadKeysDecoder: (any Decoder)?
 
     /// Opens the model's container (a value that is not an object, or `null`, throws at once) and
     /// checks its keys against `Key`, as the policy says.
@@ -47,40 +50,77 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
             throw ValidationError(IssueCollector.issues(from: error, at: path, expected: "\(Model.self)"))
         }
         self.path = path
-        collector = IssueCollector(policy: ValidatedDecoding.policy(of: decoder))
-        sink = ValidatedDecoding.sink(of: decoder)
-        let policy = collector.policy
-        guard policy.unknownKeys != .ignore else { return }
+        let context = ValidatedDecoding.context(of: decoder)
+        collector = IssueCollector(policy: context.policy)
+        sink = context.sink
+        guard collector.policy.unknownKeys != .ignore else { return }
+        if AssayJSON.tracksReadKeys(decoder) {
+            unreadKeysDecoder = decoder
+            return
+        }
         let isKnown = { (name: String) in Key(stringValue: name) != nil }
         let unknown =
             AssayJSON.unknownKeys(of: decoder, isKnown: isKnown)
             ?? ((try? decoder.container(keyedBy: AnyKey.self))?.allKeys.map(\.stringValue).filter { !isKnown($0) }
                 ?? [])
-        for key in unknown {
+        collector.record(unknownKeyIssues(unknown))
+    }
+
+    private func unknownKeyIssues(_ keys: [String]) -> [ValidationIssue] {
+        var issues: [ValidationIssue] = []
+        for key in keys {
             var context = RuleContext(path: path.appending(key: key), phase: .decode)
             context.report(
                 .unknownKey, parameters: ["key": .string(key)],
-                severity: policy.unknownKeys == .reject ? .error : .warning)
-            collector.record(context.issues)
+                severity: collector.policy.unknownKeys == .reject ? .error : .warning)
+            issues += context.issues
         }
+        return issues
+    }
+
+    /// Checks the members no field read (when the check was left until the fields were read): the
+    /// unknown ones are reported first, where a check before the fields would have put them.
+    mutating func checkUnreadKeys() {
+        guard let decoder = unreadKeysDecoder else { return }
+        unreadKeysDecoder = nil
+        let unknown = (AssayJSON.unreadKeys(of: decoder) ?? []).filter { Key(stringValue: $0) == nil }
+        collector.recordFirst(unknownKeyIssues(unknown))
     }
 
     /// Whether every field decoded and no error was found so far.
     public var isComplete: Bool { !collector.failed }
 
+    // Inlinable (as the other scalar `decode`s): specialised in the model's module, a `String` or
+    // `Int` field takes the container's own `decode(String.self…)` instead of the generic path.
+
     /// Decodes a required field; `nil` when it failed (the failure is recorded).
+    @inlinable
     public mutating func decode<T: Decodable>(_ type: T.Type, forKey key: Key) -> T? {
         guard !collector.truncated else { return nil }
         do {
-            let value = try container.decode(T.self, forKey: key)
-            return value
+            return try Self.decodeValue(T.self, forKey: key, from: container)
         } catch {
             fail(error, key: key, expected: "\(T.self)")
             return nil
         }
     }
 
+    /// `container.decode(T.self, forKey:)`, through the container's own overload for the common
+    /// scalar types: in the model's module, where this is specialised, the type tests are constants,
+    /// and the decoder's non-generic path replaces a generic one that looks types up at run time.
+    @inlinable
+    static func decodeValue<T: Decodable>(
+        _ type: T.Type, forKey key: Key, from container: KeyedDecodingContainer<Key>
+    ) throws -> T {
+        if T.self == String.self { return try container.decode(String.self, forKey: key) as! T }
+        if T.self == Int.self { return try container.decode(Int.self, forKey: key) as! T }
+        if T.self == Double.self { return try container.decode(Double.self, forKey: key) as! T }
+        if T.self == Bool.self { return try container.decode(Bool.self, forKey: key) as! T }
+        return try container.decode(T.self, forKey: key)
+    }
+
     /// Decodes a field with a default: a missing key takes `defaultValue`; a present one must decode.
+    @inlinable
     public mutating func decode<T: Decodable>(
         _ type: T.Type, forKey key: Key, default defaultValue: @autoclosure () -> T
     )
@@ -95,11 +135,12 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
 
     /// Decodes an optional field: a missing key and `null` are `nil`; anything else must decode.
     /// The result is `nil` when it failed, `.some(nil)` when absent.
+    @inlinable
     public mutating func decode<T: Decodable>(_ type: T?.Type, forKey key: Key) -> T?? {
         guard !collector.truncated else { return nil }
         do {
-            let value = try container.decodeIfPresent(T.self, forKey: key)
-            return .some(value)
+            if T.self == String.self { return .some(try container.decodeIfPresent(String.self, forKey: key) as! T?) }
+            return .some(try container.decodeIfPresent(T.self, forKey: key))
         } catch {
             fail(error, key: key, expected: "\(T.self)")
             return nil
@@ -108,6 +149,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
 
     /// Decodes an optional field whose key must be present, `null` allowed (`@Required`): a missing key
     /// is `IssueCode.missing`.
+    @inlinable
     public mutating func decode<T: Decodable>(_ type: T?.Type, forKey key: Key, required: Bool) -> T?? {
         guard required, !collector.truncated, !container.contains(key) else { return decode(type, forKey: key) }
         reportMissing(key, expected: "\(T.self) or null")
@@ -198,6 +240,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     /// The error to throw when a field did not decode: every failure so far, plus the rule issues of
     /// the fields that did decode (`fields`: each field's key and decoded value, `nil` if it failed).
     public mutating func failure(checking fields: [DecodedField] = []) -> ValidationError {
+        checkUnreadKeys()
         if !collector.truncated {
             for field in fields {
                 guard let value = field.value else { continue }
@@ -214,6 +257,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     ///
     /// - Throws: `ValidationError` when any issue is an error.
     public mutating func validated(_ model: Model) throws(ValidationError) -> Model {
+        checkUnreadKeys()
         // Nested models checked themselves while decoding.
         let result = Model.validation.run(on: model, operation: nil, object: nil, path: path, includingNested: false)
         collector.record(inputIndexed(result.issues))
@@ -244,12 +288,14 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     }
 
     /// Records a key that `@Required` wants present and is not.
+    @usableFromInline
     mutating func reportMissing(_ key: Key, expected: String) {
         var context = RuleContext(path: fieldPath(key), phase: .decode)
         context.report(.missing, parameters: ["expected": .string(expected)])
         collector.record(context.issues)
     }
 
+    @usableFromInline
     mutating func fail(_ error: any Error, key: Key, expected: String) {
         collector.fail(error, at: fieldPath(key), expected: expected)
     }
@@ -269,11 +315,12 @@ public struct DecodedField {
 }
 
 /// The issues of one model or array being decoded, and whether decoding must stop.
+@usableFromInline
 struct IssueCollector {
     let policy: ValidatedDecodingPolicy
     var issues: [ValidationIssue] = []
     var failed = false
-    var truncated = false
+    @usableFromInline var truncated = false
 
     init(policy: ValidatedDecodingPolicy) { self.policy = policy }
 
@@ -287,6 +334,14 @@ struct IssueCollector {
     mutating func record(_ found: [ValidationIssue]) {
         guard !found.isEmpty else { return }
         issues.append(contentsOf: found)
+        if found.contains(where: { $0.severity == .error }) { failed = true }
+        if issues.count > policy.maximumIssues { truncated = true }
+    }
+
+    /// ``record(_:)``, before the issues recorded so far.
+    mutating func recordFirst(_ found: [ValidationIssue]) {
+        guard !found.isEmpty else { return }
+        issues.insert(contentsOf: found, at: 0)
         if found.contains(where: { $0.severity == .error }) { failed = true }
         if issues.count > policy.maximumIssues { truncated = true }
     }

@@ -15,6 +15,27 @@ public struct ModelRule<Model>: Sendable {
     let normalizeModel: (@Sendable (inout Model) -> Bool)?
     let normalizeValue: (@Sendable (Any) -> (Any, Bool)?)?
 
+    @usableFromInline
+    init(
+        key: String?, operations: [ValidationOperation]?, descriptors: [RuleDescriptor],
+        keyPath: (any AnyKeyPath & Sendable)?, isObjectCheck: Bool, condition: CheckCondition,
+        checkModel: (@Sendable (Model, ValidationOperation?, inout RuleContext) -> Void)?,
+        checkValue: (@Sendable (Any, inout RuleContext) -> Void)?,
+        normalizeModel: (@Sendable (inout Model) -> Bool)?,
+        normalizeValue: (@Sendable (Any) -> (Any, Bool)?)?
+    ) {
+        self.key = key
+        self.operations = operations
+        self.descriptors = descriptors
+        self.keyPath = keyPath
+        self.isObjectCheck = isObjectCheck
+        self.condition = condition
+        self.checkModel = checkModel
+        self.checkValue = checkValue
+        self.normalizeModel = normalizeModel
+        self.normalizeValue = normalizeValue
+    }
+
     /// Whether the entry validates a nested model (or a collection of them).
     var isNested: Bool { descriptors.count == 1 && descriptors[0].name == "nested" }
 
@@ -32,6 +53,11 @@ public struct ModelRule<Model>: Sendable {
     ///   - label: Its name in messages, when it differs from the key (`"Age"`).
     ///   - operations: The operations the rules apply to; omitted, every one but delete.
     ///   - rules: The rules, checked in order; every issue is kept.
+    ///
+    /// Inlinable, as the rule factories it composes, so the closures are specialised for the model
+    /// and the property's type in the module that declares the model: generic code would look up the
+    /// metadata of `Rule<V>`, `V?` and the key path's types at run time, for every property checked.
+    @inlinable
     public static func property<V: SendableMetatype>(
         _ keyPath: KeyPath<Model, V> & Sendable, _ key: String, label: String? = nil,
         on operations: [ValidationOperation]? = nil,
@@ -40,6 +66,7 @@ public struct ModelRule<Model>: Sendable {
         property(keyPath, key, label: label, on: operations, rules: rules)
     }
 
+    @inlinable
     static func property<V: SendableMetatype>(
         _ keyPath: KeyPath<Model, V> & Sendable, _ key: String, label: String?, on operations: [ValidationOperation]?,
         rules: [Rule<V>]
@@ -85,6 +112,7 @@ public struct ModelRule<Model>: Sendable {
     }
 
     /// Rules on an optional property: `nil` passes, a value is checked.
+    @inlinable
     public static func property<V: SendableMetatype>(
         _ keyPath: KeyPath<Model, V?> & Sendable, _ key: String, label: String? = nil,
         on operations: [ValidationOperation]? = nil,
@@ -94,6 +122,7 @@ public struct ModelRule<Model>: Sendable {
     }
 
     /// The optional property is present: reports ``IssueCode/missing`` for `nil`.
+    @inlinable
     public static func required<V: SendableMetatype>(
         _ keyPath: KeyPath<Model, V?> & Sendable, _ key: String, label: String? = nil,
         on operations: [ValidationOperation]? = nil
@@ -185,7 +214,8 @@ public struct ModelRule<Model>: Sendable {
     }
 }
 
-private func reportTypeMismatch(_ value: Any, expected: Any.Type, key: String, context: inout RuleContext) {
+@usableFromInline
+func reportTypeMismatch(_ value: Any, expected: Any.Type, key: String, context: inout RuleContext) {
     let saved = context.path
     context.path = context.path.appending(key: key)
     context.report(.typeMismatch, value: value, parameters: ["expected": .string(String(describing: expected))])

@@ -1,17 +1,21 @@
 extension Rule where Value: Collection & Sendable {
     /// The collection's element count lies in `bounds`: `.count(1...15)`.
+    @inlinable
     public static func count(_ bounds: ClosedRange<Int>) -> Rule {
         count(minimum: bounds.lowerBound, maximum: bounds.upperBound)
     }
 
     /// The collection has at least `bounds.lowerBound` elements.
+    @inlinable
     public static func count(_ bounds: PartialRangeFrom<Int>) -> Rule { count(minimum: bounds.lowerBound) }
 
     /// The collection has at most `bounds.upperBound` elements.
+    @inlinable
     public static func count(_ bounds: PartialRangeThrough<Int>) -> Rule { count(maximum: bounds.upperBound) }
 
     /// The element count lies between optional bounds, both inclusive. Reports ``IssueCode/tooFew``
     /// or ``IssueCode/tooMany`` with `minimum`, `maximum` and `count` parameters.
+    @inlinable
     public static func count(minimum: Int? = nil, maximum: Int? = nil) -> Rule {
         var parameters: [String: IssueValue] = [:]
         if let minimum { parameters["minimum"] = .integer(minimum) }
@@ -31,6 +35,7 @@ extension Rule where Value: Collection & Sendable {
     }
 
     /// Every element passes `rule`; each element's issues are reported at its index.
+    @inlinable
     public static func each(_ rule: Rule<Value.Element>) -> Rule {
         Rule(RuleDescriptor("each", children: [rule.descriptor])) { value, context in
             for (offset, element) in value.enumerated() {
@@ -42,6 +47,7 @@ extension Rule where Value: Collection & Sendable {
 
 extension Rule where Value: Collection & Sendable, Value.Element: Hashable {
     /// No element appears twice. Reports one ``IssueCode/notUnique`` issue naming the first duplicate.
+    @inlinable
     public static var unique: Rule {
         Rule(RuleDescriptor("unique")) { value, context in
             var seen = Set<Value.Element>()
@@ -57,6 +63,7 @@ extension Rule where Value: Collection & Sendable, Value.Element: Hashable {
 
 extension Rule where Value: Hashable & Sendable {
     /// The value is one of `allowed`. Reports ``IssueCode/notAllowed`` with the `allowed` list.
+    @inlinable
     public static func oneOf(_ allowed: [Value]) -> Rule {
         let set = Set(allowed)
         let parameters: [String: IssueValue] = ["allowed": .list(allowed.map { IssueValue($0) })]

@@ -77,6 +77,7 @@ extension Rule {
     }
 
     /// The rule applied to optional values: `nil` passes, a value is checked.
+    @inlinable
     public var optional: Rule<Value?> {
         Rule<Value?>(descriptor) { value, context in
             if let value { check(value, in: &context) }

@@ -6,26 +6,31 @@ import Foundation
 
 extension Rule where Value: Comparable & Sendable {
     /// The value lies in `bounds`, both ends included: `.range(16...50)`, `.range(start...end)` for dates.
+    @inlinable
     public static func range(_ bounds: ClosedRange<Value>) -> Rule {
         range(minimum: bounds.lowerBound, maximum: bounds.upperBound)
     }
 
     /// The value lies in `bounds`, the upper end excluded: `.range(0.0..<1.0)`.
+    @inlinable
     public static func range(_ bounds: Range<Value>) -> Rule {
         range(minimum: bounds.lowerBound, maximum: bounds.upperBound, exclusiveMaximum: true)
     }
 
     /// The value is at least `bounds.lowerBound`: `.range(18...)`.
+    @inlinable
     public static func range(_ bounds: PartialRangeFrom<Value>) -> Rule {
         range(minimum: bounds.lowerBound)
     }
 
     /// The value is at most `bounds.upperBound`: `.range(...100)`.
+    @inlinable
     public static func range(_ bounds: PartialRangeThrough<Value>) -> Rule {
         range(maximum: bounds.upperBound)
     }
 
     /// The value is below `bounds.upperBound`: `.range(..<100)`.
+    @inlinable
     public static func range(_ bounds: PartialRangeUpTo<Value>) -> Rule {
         range(maximum: bounds.upperBound, exclusiveMaximum: true)
     }
@@ -35,6 +40,7 @@ extension Rule where Value: Comparable & Sendable {
     /// Values that compare false with everything (a floating-point NaN) fail. Reports ``IssueCode/tooSmall``
     /// or ``IssueCode/tooLarge`` with the `minimum` and `maximum` parameters; for dates the messages
     /// speak of "on or after" and "on or before".
+    @inlinable
     public static func range(
         minimum: Value? = nil, maximum: Value? = nil, exclusiveMinimum: Bool = false, exclusiveMaximum: Bool = false
     ) -> Rule {
@@ -67,6 +73,7 @@ extension Rule where Value: Comparable & Sendable {
 
 extension Rule where Value: BinaryFloatingPoint & Sendable {
     /// The value is a finite number (neither NaN nor infinite).
+    @inlinable
     public static var finite: Rule {
         Rule(RuleDescriptor("finite")) { value, context in
             if !value.isFinite {

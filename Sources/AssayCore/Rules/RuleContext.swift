@@ -64,14 +64,15 @@ public struct RuleContext: Sendable {
 
     /// Checks `value` with `rule` at this path followed by `component`; its issues join this context.
     public mutating func check<V>(_ value: V, with rule: Rule<V>, at component: PathComponent? = nil) {
-        let savedPath = path
         let savedLabel = label
+        let depth = path.components.count
         if let component {
-            path = path.appending(component)
+            // In place: the path's storage is reused instead of copied for every element.
+            path.components.append(component)
             if case .key = component { label = nil }
         }
         rule.check(value, in: &self)
-        path = savedPath
+        if path.components.count > depth { path.components.removeLast(path.components.count - depth) }
         label = savedLabel
     }
 

@@ -152,10 +152,28 @@ final class DecodingState {
     /// the next lookup in the same object starts.
     var hintObject = -1
     var hintPosition = 0
+    /// `options.userInfo` as `Decoder.userInfo` types it, converted once per run (the conversion
+    /// builds a new dictionary, and models read it for every object).
+    let userInfo: [CodingUserInfoKey: Any]
+    /// A bit per tape entry: the values keyed containers found by key, so a model can tell which
+    /// members of its object it did not read without comparing names (``unreadKeys(of:)``).
+    private var readValues: [UInt64] = []
+    /// What another module of the package keeps for the run (see ``runAttachment(of:)``).
+    var attachment: AnyObject?
 
     init(options: JSONValueDecoder, tape: Tape) {
         self.options = options
         self.tape = tape
+        self.userInfo = options.userInfo
+    }
+
+    func markRead(_ index: Int) {
+        if readValues.isEmpty { readValues = [UInt64](repeating: 0, count: tape.entries.count / 64 + 1) }
+        readValues[index >> 6] |= 1 << UInt64(index & 63)
+    }
+
+    func wasRead(_ index: Int) -> Bool {
+        !readValues.isEmpty && readValues[index >> 6] & (1 << UInt64(index & 63)) != 0
     }
 }
 
@@ -253,6 +271,38 @@ package func unknownKeys(of decoder: any Decoder, isKnown: (String) -> Bool) -> 
         if !isKnown(matched) { unknown.append(name) }
     }
     return unknown
+}
+
+/// What a module of the package keeps for one decode run of AssayJSON's decoder (AssayCodable keeps
+/// the policy and warning sink it reads from `userInfo` there, instead of looking them up for every
+/// object); `nil` for other decoders or before ``setRunAttachment(_:of:)``.
+package func runAttachment(of decoder: any Decoder) -> AnyObject? {
+    (decoder as? NodeDecoder)?.state.attachment
+}
+
+/// Sets ``runAttachment(of:)``; does nothing for other decoders.
+package func setRunAttachment(_ value: AnyObject, of decoder: any Decoder) {
+    (decoder as? NodeDecoder)?.state.attachment = value
+}
+
+/// Whether ``unreadKeys(of:)`` can answer for `decoder`: it is AssayJSON's and matches keys as
+/// written (no snake_case conversion).
+package func tracksReadKeys(_ decoder: any Decoder) -> Bool {
+    guard let decoder = decoder as? NodeDecoder else { return false }
+    return decoder.state.options.keyDecodingStrategy != .convertFromSnakeCase
+}
+
+/// The keys of the object `decoder` reads whose values no keyed container of this decode looked up
+/// by key, in input order; `nil` when ``tracksReadKeys(_:)`` is false. A model checks these alone
+/// for unknown keys after reading its fields, instead of every key before.
+package func unreadKeys(of decoder: any Decoder) -> [String]? {
+    guard tracksReadKeys(decoder), let decoder = decoder as? NodeDecoder else { return nil }
+    let state = decoder.state
+    var unread: [String] = []
+    decoder.node.forEachMember { key, value in
+        if !state.wasRead(value.index) { unread.append(state.tape.string(at: key)) }
+    }
+    return unread
 }
 
 /// A coding key of any string or index (AssayCodable lists every key of an object with it).

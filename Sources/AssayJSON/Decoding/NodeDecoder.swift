@@ -60,7 +60,7 @@ struct NodeDecoder: Decoder {
     var codingPath: [any CodingKey] { PathLink.codingPath(link) }
     /// The path in JSON terms (actual keys, after key conversion), for errors.
     var path: IssuePath { PathLink.path(link) }
-    var userInfo: [CodingUserInfoKey: Any] { state.options.userInfo }
+    var userInfo: [CodingUserInfoKey: Any] { state.userInfo }
     var mode: CoercionMode { state.options.mode }
 
     func failure(_ expected: String, found: JSONNode? = nil, at path: IssuePath? = nil) -> DecodingFailure {
@@ -312,6 +312,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
         state.hintObject = object
         state.hintPosition = tape.next(after: found)
+        state.markRead(found)
         return found
     }
 
