@@ -80,6 +80,18 @@ import Testing
         #expect(issue.message(in: .english) == "Value must be between 2 and 5 characters long")
     }
 
+    /// The byte count settles most strings before their scalars are counted; at the edges of that
+    /// shortcut (1 to 4 bytes per scalar) the answer is still the scalar count's.
+    @Test(arguments: [
+        ("ab", true), ("abc", true), ("a", false), ("abcd", false), ("é", false), ("éé", true), ("日本", true),
+        ("日本語", true), ("日本語x", false), ("😀", false), ("😀😀😀", true), ("😀😀😀😀", false), ("e\u{301}", true),
+        ("", false),
+    ])
+    func lengthAtTheEdgesOfTheByteShortcut(text: String, valid: Bool) {
+        #expect(Rule<String>.length(2...3).isValid(text) == valid)
+        #expect(Rule<Substring>.length(2...3).isValid(Substring(text)) == valid)
+    }
+
     @Test func notBlankTrims() {
         #expect(Rule<String>.notBlank.issues(for: " \t\n\u{3000}").map(\.code) == [.blank])
         #expect(Rule<String>.notBlank.issues(for: "").map(\.code) == [.blank])
@@ -187,6 +199,14 @@ import Testing
         let unique = Rule<[String]>.unique.issues(for: ["a", "b", "a", "b"])
         #expect(unique.map(\.code) == [.notUnique])
         #expect(unique[0].parameters["duplicate"] == "a")
+        // Pairs compared for few elements, a set for many: the same first duplicate either way.
+        #expect(Rule<[String]>.unique.issues(for: ["a", "b", "b", "a"])[0].parameters["duplicate"] == "b")
+        #expect(Rule<[Int]>.unique.isValid(Array(0..<16)))
+        #expect(Rule<[Int]>.unique.issues(for: Array(0..<15) + [3])[0].parameters["duplicate"] == 3)
+        #expect(Rule<[Int]>.unique.isValid(Array(0..<40)))
+        #expect(Rule<[Int]>.unique.issues(for: Array(0..<40) + [39, 7])[0].parameters["duplicate"] == 39)
+        #expect(Rule<[Int]>.unique.isValid([]))
+        #expect(Rule<[Int]>.unique.isValid([1]))
         #expect(Rule<Set<Int>>.count(2...).isValid([1, 2]))
     }
 

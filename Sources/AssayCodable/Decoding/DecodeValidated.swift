@@ -124,13 +124,13 @@ extension JSONValueDecoder {
                 ])
             throw ValidationError(context.issues)
         }
-        var decoder = self
         let sink = WarningSink()
-        decoder.userInfo[ValidatedDecoding.policyKey] = policy
-        decoder.userInfo[ValidatedDecoding.warningsKey] = sink
+        // The policy and sink go to the models through the run's attachment, which they read
+        // before `userInfo` (entries added to `userInfo` cost a dictionary for every decode).
+        let context = ValidatedDecoding.Context(policy: policy, sink: sink)
         let decoded: (value: Root, coercions: [ValidationIssue])
         do {
-            decoded = try decoder.decodeReportingCoercions(Root.self, from: document)
+            decoded = try decodeReportingCoercions(Root.self, from: document, attachment: context)
         } catch {
             throw ValidationError(error.issue)
         }

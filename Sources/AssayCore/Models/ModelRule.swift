@@ -86,6 +86,7 @@ public struct ModelRule<Model>: Sendable {
             }
         }
         let checkAll = rulesInOrder
+        let offset = MemoryLayout<Model>.offset(of: keyPath)
         let check: @Sendable (V, inout RuleContext) -> Void = { value, context in
             let savedLabel = context.label
             let savedLocation = context.ruleLocation
@@ -100,7 +101,18 @@ public struct ModelRule<Model>: Sendable {
         return ModelRule(
             key: key, operations: operations, descriptors: rules.map(\.descriptor), keyPath: keyPath,
             isObjectCheck: false, condition: .always,
-            checkModel: { model, _, context in check(model[keyPath: keyPath], &context) },
+            checkModel: { model, _, context in
+                // A stored property of a struct is read at its offset: a key path projection goes
+                // through the runtime (and its generic metadata) for every property checked.
+                if let offset {
+                    let value = withUnsafePointer(to: model) {
+                        UnsafeRawPointer($0).load(fromByteOffset: offset, as: V.self)
+                    }
+                    check(value, &context)
+                } else {
+                    check(model[keyPath: keyPath], &context)
+                }
+            },
             checkValue: { value, context in
                 guard let typed = value as? V else {
                     reportTypeMismatch(value, expected: V.self, key: key, context: &context)

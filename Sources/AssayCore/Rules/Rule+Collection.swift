@@ -50,6 +50,27 @@ extension Rule where Value: Collection & Sendable, Value.Element: Hashable {
     @inlinable
     public static var unique: Rule {
         Rule(RuleDescriptor("unique")) { value, context in
+            let count = value.count
+            guard count > 1 else { return }
+            if count <= 16 {
+                // Few elements: comparing pairs costs less than hashing them all into a set. The
+                // duplicate reported is the same: the first element equal to an earlier one.
+                var later = value.index(after: value.startIndex)
+                while later != value.endIndex {
+                    var earlier = value.startIndex
+                    while earlier != later {
+                        if value[earlier] == value[later] {
+                            context.report(
+                                .notUnique, value: value[later], parameters: ["duplicate": IssueValue(value[later])],
+                                messageKey: "notUnique.elements")
+                            return
+                        }
+                        value.formIndex(after: &earlier)
+                    }
+                    value.formIndex(after: &later)
+                }
+                return
+            }
             var seen = Set<Value.Element>()
             for element in value where !seen.insert(element).inserted {
                 context.report(

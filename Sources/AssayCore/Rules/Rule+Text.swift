@@ -28,7 +28,14 @@ extension Rule where Value: StringProtocol & Sendable {
         let shortKey = both ?? "tooShort"
         let longKey = both ?? "tooLong"
         let frozen = parameters
+        let countsScalars = unit == .unicodeScalars
         return Rule(RuleDescriptor("length", parameters: parameters)) { value, context in
+            if countsScalars {
+                // A scalar takes 1 to 4 UTF-8 bytes: the byte count (known without a walk) settles
+                // most strings without counting their scalars.
+                let bytes = value.utf8.count
+                if minimum.map({ (bytes + 3) / 4 >= $0 }) ?? true, maximum.map({ bytes <= $0 }) ?? true { return }
+            }
             let length = unit.count(value)
             let tooShort = minimum.map { length < $0 } ?? false
             guard tooShort || (maximum.map { length > $0 } ?? false) else { return }

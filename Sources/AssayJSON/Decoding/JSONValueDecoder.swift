@@ -121,10 +121,20 @@ public struct JSONValueDecoder: Sendable {
         try run(type, document: document, locate: true)
     }
 
+    /// ``decodeReportingCoercions(_:from:)-(_,JSONDocument)`` with a run attachment set from the
+    /// start (see ``runAttachment(of:)``): what AssayCodable would otherwise hand over through
+    /// `userInfo`, whose entries cost a dictionary per decode.
+    package func decodeReportingCoercions<T: Decodable>(
+        _ type: T.Type, from document: JSONDocument, attachment: AnyObject
+    ) throws(JSONDecodingError) -> (value: T, coercions: [ValidationIssue]) {
+        try run(type, document: document, locate: true, attachment: attachment)
+    }
+
     private func run<T: Decodable>(
-        _ type: T.Type, document: JSONDocument, locate: Bool
+        _ type: T.Type, document: JSONDocument, locate: Bool, attachment: AnyObject? = nil
     ) throws(JSONDecodingError) -> (value: T, coercions: [ValidationIssue]) {
         let state = DecodingState(options: self, tape: document.tape)
+        state.attachment = attachment
         let decoder = NodeDecoder(node: document.root, state: state, link: nil)
         do {
             let value = try decoder.decodeValue(type)
