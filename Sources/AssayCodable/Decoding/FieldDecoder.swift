@@ -29,7 +29,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     public let container: KeyedDecodingContainer<Key>
     /// The path of the model in the payload.
     public let path: IssuePath
-    let sink: WarningSink?
+    @usableFromInline let sink: WarningSink?
     @usableFromInline var collector: IssueCollector
     /// For lossy arrays that dropped elements: the input index of each kept element, by key, so
     /// issues of the array's rules name the element's place in the input.
@@ -80,6 +80,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
 
     /// Checks the members no field read (when the check was left until the fields were read): the
     /// unknown ones are reported first, where a check before the fields would have put them.
+    @usableFromInline
     mutating func checkUnreadKeys() {
         guard let decoder = unreadKeysDecoder else { return }
         unreadKeysDecoder = nil
@@ -256,6 +257,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     /// checking it. Warnings of a valid value go to the decoder's ``WarningSink``.
     ///
     /// - Throws: `ValidationError` when any issue is an error.
+    @inlinable
     public mutating func validated(_ model: Model) throws(ValidationError) -> Model {
         checkUnreadKeys()
         // Nested models checked themselves while decoding.
@@ -273,6 +275,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     }
 
     /// The issues with indices into lossy arrays that dropped elements turned into input indices.
+    @usableFromInline
     func inputIndexed(_ issues: [ValidationIssue]) -> [ValidationIssue] {
         guard !keptIndices.isEmpty else { return issues }
         let depth = path.components.count
@@ -318,8 +321,8 @@ public struct DecodedField {
 @usableFromInline
 struct IssueCollector {
     let policy: ValidatedDecodingPolicy
-    var issues: [ValidationIssue] = []
-    var failed = false
+    @usableFromInline var issues: [ValidationIssue] = []
+    @usableFromInline var failed = false
     @usableFromInline var truncated = false
 
     init(policy: ValidatedDecodingPolicy) { self.policy = policy }
@@ -331,6 +334,7 @@ struct IssueCollector {
         failed = true
     }
 
+    @usableFromInline
     mutating func record(_ found: [ValidationIssue]) {
         guard !found.isEmpty else { return }
         issues.append(contentsOf: found)
@@ -346,6 +350,7 @@ struct IssueCollector {
         if issues.count > policy.maximumIssues { truncated = true }
     }
 
+    @usableFromInline
     func aggregate() -> ValidationError {
         var error = ValidationError(issues, limit: policy.maximumIssues)
         // A nested aggregate that was cut short cuts this one short too.

@@ -117,6 +117,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
 
     /// ``run(on:operation:object:path:)``, optionally leaving out nested models (validated decoding has
     /// checked them already).
+    @usableFromInline
     package func run(
         on model: Model, operation: ValidationOperation?, object: ObjectReference?, path: IssuePath,
         includingNested: Bool

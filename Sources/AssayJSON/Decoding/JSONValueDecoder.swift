@@ -160,16 +160,18 @@ final class DecodingState {
     var coercions: [ValidationIssue] = []
     /// The object in which a member was found last, and the key entry after that member: where
     /// the next lookup in the same object starts.
-    var hintObject = -1
-    var hintPosition = 0
+    // A run is single-threaded and these are never accessed overlapping: the dynamic exclusivity
+    // checks a class's stored properties get otherwise cost a runtime call per member looked up.
+    @exclusivity(unchecked) var hintObject = -1
+    @exclusivity(unchecked) var hintPosition = 0
     /// `options.userInfo` as `Decoder.userInfo` types it, converted once per run (the conversion
     /// builds a new dictionary, and models read it for every object).
     let userInfo: [CodingUserInfoKey: Any]
     /// A bit per tape entry: the values keyed containers found by key, so a model can tell which
     /// members of its object it did not read without comparing names (``unreadKeys(of:)``).
-    private var readValues: [UInt64] = []
+    @exclusivity(unchecked) private var readValues: [UInt64] = []
     /// What another module of the package keeps for the run (see ``runAttachment(of:)``).
-    var attachment: AnyObject?
+    @exclusivity(unchecked) var attachment: AnyObject?
 
     init(options: JSONValueDecoder, tape: Tape) {
         self.options = options
