@@ -53,11 +53,16 @@ public enum ValidatedDecoding {
     /// The policy and sink of `decoder`'s `userInfo`, read once per decode run of AssayJSON's
     /// decoder (every model and element reads them).
     static func context(of decoder: any Decoder) -> Context {
-        if let cached = AssayJSON.runAttachment(of: decoder) as? Context { return cached }
+        context(of: decoder, handle: NodeDecoderHandle(decoder))
+    }
+
+    /// ``context(of:)`` with `decoder` already seen as AssayJSON's (or not, `nil`).
+    static func context(of decoder: any Decoder, handle: NodeDecoderHandle?) -> Context {
+        if let cached = handle?.runAttachment as? Context { return cached }
         let context = Context(
             policy: decoder.userInfo[policyKey] as? ValidatedDecodingPolicy ?? .default,
             sink: decoder.userInfo[warningsKey] as? WarningSink)
-        AssayJSON.setRunAttachment(context, of: decoder)
+        handle?.runAttachment = context
         return context
     }
 

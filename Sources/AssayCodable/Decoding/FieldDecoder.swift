@@ -36,26 +36,28 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     var keptIndices: [String: [Int]] = [:]
     /// The decoder, when its unknown keys are found after the fields are read: AssayJSON's decoder
     /// marks the members it looks up, so only the members left unread need their names checked.
-    var unreadKeysDecoder: (any Decoder)?
+    var unreadKeysDecoder: NodeDecoderHandle?
 
     /// Opens the model's container (a value that is not an object, or `null`, throws at once) and
     /// checks its keys against `Key`, as the policy says.
     ///
     /// - Throws: `ValidationError` when `decoder` holds no object.
     public init(_ decoder: any Decoder) throws(ValidationError) {
-        let path = IssueCollector.path(of: decoder)
+        let handle = NodeDecoderHandle(decoder)
+        let path = handle?.path ?? IssuePath(codingPath: decoder.codingPath)
         do {
             container = try decoder.container(keyedBy: Key.self)
         } catch {
             throw ValidationError(IssueCollector.issues(from: error, at: path, expected: "\(Model.self)"))
         }
         self.path = path
-        let context = ValidatedDecoding.context(of: decoder)
+        let context = ValidatedDecoding.context(of: decoder, handle: handle)
         collector = IssueCollector(policy: context.policy)
         sink = context.sink
         guard collector.policy.unknownKeys != .ignore else { return }
-        if AssayJSON.tracksReadKeys(decoder) {
-            unreadKeysDecoder = decoder
+        if let handle, handle.tracksReadKeys {
+            handle.startTrackingReads()
+            unreadKeysDecoder = handle
             return
         }
         let isKnown = { (name: String) in Key(stringValue: name) != nil }
@@ -82,9 +84,9 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     /// unknown ones are reported first, where a check before the fields would have put them.
     @usableFromInline
     mutating func checkUnreadKeys() {
-        guard let decoder = unreadKeysDecoder else { return }
+        guard let handle = unreadKeysDecoder else { return }
         unreadKeysDecoder = nil
-        let unknown = (AssayJSON.unreadKeys(of: decoder) ?? []).filter { Key(stringValue: $0) == nil }
+        let unknown = handle.unreadKeys().filter { Key(stringValue: $0) == nil }
         collector.recordFirst(unknownKeyIssues(unknown))
     }
 

@@ -17,6 +17,9 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     /// How many times normalisers run before a value still changing is reported as
     /// ``IssueCode/unstable``.
     public var maximumNormalizationPasses: Int
+    /// Reads ``Validatable/validationObject`` when the model is `Validatable` (decided once: a cast
+    /// of every model checked to `any Validatable` is a runtime call).
+    private let objectReader: (@Sendable (Model) -> ObjectReference?)?
 
     /// Makes the rules of a type.
     public init(_ rules: [ModelRule<Model>], maximumNormalizationPasses: Int = 8) {
@@ -25,6 +28,15 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         self.compiled = Self.compile(rules)
         self.normalizeOnce = Self.composeNormalizers(rules)
         self.maximumNormalizationPasses = max(1, maximumNormalizationPasses)
+        self.objectReader = Self.makeObjectReader()
+    }
+
+    private static func makeObjectReader() -> (@Sendable (Model) -> ObjectReference?)? {
+        guard let type = Model.self as? any Validatable.Type else { return nil }
+        func reader<V: Validatable>(_: V.Type) -> @Sendable (Model) -> ObjectReference? {
+            { model in (model as? V)?.validationObject }
+        }
+        return reader(type)
     }
 
     /// The rules that apply to one operation, composed into single closures when the rules are
@@ -126,7 +138,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         var context = RuleContext(path: path, phase: operation?.phase ?? .property)
         normalize(&model, context: &context)
         // The object reference is read from the normalised model, and stamped on every issue.
-        context.object = object ?? (model as? any Validatable)?.validationObject
+        context.object = object ?? objectReader?(model)
         for index in context.issues.indices { context.issues[index].object = context.object }
         // An operation of the app's own is composed for this run (they are rare; the built-in ones are
         // composed once).

@@ -170,6 +170,9 @@ final class DecodingState {
     /// A bit per tape entry: the values keyed containers found by key, so a model can tell which
     /// members of its object it did not read without comparing names (``unreadKeys(of:)``).
     @exclusivity(unchecked) private var readValues: [UInt64] = []
+    /// Whether lookups are marked in `readValues`: from the first model that asks for its unread
+    /// keys on (plain decoding does not pay for it).
+    @exclusivity(unchecked) var tracksReads = false
     /// What another module of the package keeps for the run (see ``runAttachment(of:)``).
     @exclusivity(unchecked) var attachment: AnyObject?
 
@@ -285,36 +288,45 @@ package func unknownKeys(of decoder: any Decoder, isKnown: (String) -> Bool) -> 
     return unknown
 }
 
-/// What a module of the package keeps for one decode run of AssayJSON's decoder (AssayCodable keeps
-/// the policy and warning sink it reads from `userInfo` there, instead of looking them up for every
-/// object); `nil` for other decoders or before ``setRunAttachment(_:of:)``.
-package func runAttachment(of decoder: any Decoder) -> AnyObject? {
-    (decoder as? NodeDecoder)?.state.attachment
-}
+/// AssayJSON's decoder seen from the other modules of the package: what AssayCodable's models ask of
+/// it, behind one cast (each `as? NodeDecoder` of an `any Decoder` is a runtime call).
+package struct NodeDecoderHandle {
+    let decoder: NodeDecoder
 
-/// Sets ``runAttachment(of:)``; does nothing for other decoders.
-package func setRunAttachment(_ value: AnyObject, of decoder: any Decoder) {
-    (decoder as? NodeDecoder)?.state.attachment = value
-}
-
-/// Whether ``unreadKeys(of:)`` can answer for `decoder`: it is AssayJSON's and matches keys as
-/// written (no snake_case conversion).
-package func tracksReadKeys(_ decoder: any Decoder) -> Bool {
-    guard let decoder = decoder as? NodeDecoder else { return false }
-    return decoder.state.options.keyDecodingStrategy != .convertFromSnakeCase
-}
-
-/// The keys of the object `decoder` reads whose values no keyed container of this decode looked up
-/// by key, in input order; `nil` when ``tracksReadKeys(_:)`` is false. A model checks these alone
-/// for unknown keys after reading its fields, instead of every key before.
-package func unreadKeys(of decoder: any Decoder) -> [String]? {
-    guard tracksReadKeys(decoder), let decoder = decoder as? NodeDecoder else { return nil }
-    let state = decoder.state
-    var unread: [String] = []
-    decoder.node.forEachMember { key, value in
-        if !state.wasRead(value.index) { unread.append(state.tape.string(at: key)) }
+    /// `decoder` when it is AssayJSON's; `nil` for other decoders.
+    package init?(_ decoder: any Decoder) {
+        guard let node = decoder as? NodeDecoder else { return nil }
+        self.decoder = node
     }
-    return unread
+
+    /// The JSON path of the value read (keys as in the JSON).
+    package var path: IssuePath { decoder.path }
+
+    /// What a module of the package keeps for the decode run (AssayCodable keeps the policy and
+    /// warning sink there, instead of looking them up in `userInfo` for every object).
+    package var runAttachment: AnyObject? {
+        get { decoder.state.attachment }
+        nonmutating set { decoder.state.attachment = newValue }
+    }
+
+    /// Whether ``unreadKeys()`` can answer: keys are matched as written (no snake_case conversion).
+    package var tracksReadKeys: Bool { decoder.state.options.keyDecodingStrategy != .convertFromSnakeCase }
+
+    /// Starts marking the members keyed containers look up, for ``unreadKeys()``: call it before
+    /// the object's fields are read.
+    package func startTrackingReads() { decoder.state.tracksReads = true }
+
+    /// The keys of the object read whose values no keyed container of this decode looked up by
+    /// key, in input order (meaningful when ``tracksReadKeys``). A model checks these alone for
+    /// unknown keys after reading its fields, instead of every key before.
+    package func unreadKeys() -> [String] {
+        let state = decoder.state
+        var unread: [String] = []
+        decoder.node.forEachMember { key, value in
+            if !state.wasRead(value.index) { unread.append(state.tape.string(at: key)) }
+        }
+        return unread
+    }
 }
 
 /// A coding key of any string or index (AssayCodable lists every key of an object with it).

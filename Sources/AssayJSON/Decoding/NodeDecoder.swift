@@ -312,7 +312,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
         state.hintObject = object
         state.hintPosition = tape.next(after: found)
-        state.markRead(found)
+        if state.tracksReads { state.markRead(found) }
         return found
     }
 
