@@ -15,8 +15,9 @@
 /// negation, `^`, `$`, `\b`, `\B`, the class escapes `\d \w \s` (ASCII digits and word characters,
 /// ECMA-262 white space) and their negations, `\p{…}`/`\P{…}` for general categories, common binary
 /// properties and scripts (`\p{Script=Greek}`, `\p{sc=Grek}`, `\p{Script_Extensions=Latin}`,
-/// `\p{scx=Latn}`, from the Unicode 14.0 database), and character escapes (`\t \n \v \f \r \0 \cX \xHH \uHHHH \u{H…}`). Matching works on
-/// Unicode scalars, as ECMA-262 does with the `u` flag.
+/// `\p{scx=Latn}`, from the Unicode 14.0 database), and character escapes
+/// (`\t \n \v \f \r \0 \cX \xHH \uHHHH \u{H…}`). Matching works on Unicode scalars, as ECMA-262 does
+/// with the `u` flag.
 ///
 /// Refused at compile time with a ``RegexSyntaxError`` whose `isUnsupportedFeature` is `true`:
 /// backreferences (`\1`, `\k<name>`) and lookaround (`(?=`, `(?!`, `(?<=`, `(?<!`), which no

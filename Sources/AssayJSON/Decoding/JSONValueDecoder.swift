@@ -122,7 +122,7 @@ public struct JSONValueDecoder: Sendable {
     }
 
     /// ``decodeReportingCoercions(_:from:)-(_,JSONDocument)`` with a run attachment set from the
-    /// start (see ``runAttachment(of:)``): what AssayCodable would otherwise hand over through
+    /// start (see ``NodeDecoderHandle/runAttachment``): what AssayCodable would otherwise hand over through
     /// `userInfo`, whose entries cost a dictionary per decode.
     package func decodeReportingCoercions<T: Decodable>(
         _ type: T.Type, from document: JSONDocument, attachment: AnyObject
@@ -168,12 +168,12 @@ final class DecodingState {
     /// builds a new dictionary, and models read it for every object).
     let userInfo: [CodingUserInfoKey: Any]
     /// A bit per tape entry: the values keyed containers found by key, so a model can tell which
-    /// members of its object it did not read without comparing names (``unreadKeys(of:)``).
+    /// members of its object it did not read without comparing names (``NodeDecoderHandle/unreadKeys()``).
     @exclusivity(unchecked) private var readValues: [UInt64] = []
     /// Whether lookups are marked in `readValues`: from the first model that asks for its unread
     /// keys on (plain decoding does not pay for it).
     @exclusivity(unchecked) var tracksReads = false
-    /// What another module of the package keeps for the run (see ``runAttachment(of:)``).
+    /// What another module of the package keeps for the run (``NodeDecoderHandle/runAttachment``).
     @exclusivity(unchecked) var attachment: AnyObject?
 
     init(options: JSONValueDecoder, tape: Tape) {

@@ -92,7 +92,7 @@ struct Evaluator {
     }
 
     /// Evaluates `instance` recording every schema and keyword applied (``tracedRoot``), for the
-    /// verbose output. Make the evaluator collecting, without a limit.
+    /// verbose output. The evaluator must be collecting, without a limit.
     mutating func runTraced(_ instance: JSONValue) -> Bool {
         trace = Trace()
         tracing = true
