@@ -248,6 +248,23 @@ func decodingError<T>(_ body: () throws -> T) -> ValidationError? {
         #expect(decoded.warnings.isEmpty)
     }
 
+    /// Arrays of scalars decode whole where they can; a bad element is still reported at its index,
+    /// beside every other bad element, and the element rules run on arrays that decoded.
+    @Test(arguments: DecoderKind.allCases)
+    func scalarArraysWholeOrElementByElement(decoder: DecoderKind) throws {
+        let valid = try decoder.decode(Survey.self, #"{"scores": [1, 5], "labels": ["a", "b"], "weights": [0.5]}"#)
+        #expect(valid.value == Survey(scores: [1, 5], labels: ["a", "b"], weights: [0.5]))
+        let badElements = try #require(
+            decodingError {
+                try decoder.decode(Survey.self, #"{"scores": [1, "x", 9, null], "labels": ["a", 3], "weights": [1, "y"]}"#)
+            })
+        #expect(badElements.issues.map(\.path.jsonPointer) == ["/scores/1", "/scores/3", "/labels/1", "/weights/1"])
+        let ruleFailure = try #require(
+            decodingError { try decoder.decode(Survey.self, #"{"scores": [1, 9, 0], "labels": []}"#) })
+        #expect(ruleFailure.issues.map(\.path.jsonPointer) == ["/scores/1", "/scores/2"])
+        #expect(ruleFailure.issues.map(\.code) == [.tooLarge, .tooSmall])
+    }
+
     @Test func unknownKeysWithSnakeCaseKeys() throws {
         var decoder = JSONValueDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase

@@ -117,3 +117,11 @@ struct Booking: Codable, Equatable {
         }
     ]
 }
+
+/// Arrays of scalars, for the decoder's whole-array fast path and its element-by-element fallback.
+@Validatable
+struct Survey: Codable, Equatable {
+    @Validate(.each(.range(1...5))) var scores: [Int]
+    var labels: [String]
+    var weights: [Double]?
+}

@@ -37,6 +37,10 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     /// The decoder, when its unknown keys are found after the fields are read: AssayJSON's decoder
     /// marks the members it looks up, so only the members left unread need their names checked.
     var unreadKeysDecoder: NodeDecoderHandle?
+    /// Whether an array of scalars may first be decoded whole, through the decoder's own fast path
+    /// (AssayJSON's decoder in strict mode, where a failed attempt leaves no coercion warnings); only
+    /// an array that fails is then decoded again element by element, to report each bad element.
+    var decodesScalarArraysWhole = false
 
     /// Opens the model's container (a value that is not an object, or `null`, throws at once) and
     /// checks its keys against `Key`, as the policy says.
@@ -51,6 +55,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
             throw ValidationError(IssueCollector.issues(from: error, at: path, expected: "\(Model.self)"))
         }
         self.path = path
+        decodesScalarArraysWhole = handle?.isStrict ?? false
         let context = ValidatedDecoding.context(of: decoder, handle: handle)
         collector = IssueCollector(policy: context.policy)
         sink = context.sink
@@ -170,6 +175,12 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     /// warnings.
     public mutating func decode<E: Decodable>(_ type: [E].Type, forKey key: Key, lossy: Bool) -> [E]? {
         guard !collector.truncated else { return nil }
+        if decodesScalarArraysWhole,
+            E.self == String.self || E.self == Int.self || E.self == Double.self || E.self == Bool.self,
+            let whole = try? container.decode([E].self, forKey: key)
+        {
+            return whole
+        }
         let elements: [E]?
         do {
             var nested = try container.nestedUnkeyedContainer(forKey: key)

@@ -312,6 +312,10 @@ package struct NodeDecoderHandle {
     /// Whether ``unreadKeys()`` can answer: keys are matched as written (no snake_case conversion).
     package var tracksReadKeys: Bool { decoder.state.options.keyDecodingStrategy != .convertFromSnakeCase }
 
+    /// Whether values are decoded without conversions (``CoercionMode/strict``): a failed attempt
+    /// then leaves nothing behind (no coercion warnings), so it can be made again another way.
+    package var isStrict: Bool { decoder.mode == .strict }
+
     /// Starts marking the members keyed containers look up, for ``unreadKeys()``: call it before
     /// the object's fields are read.
     package func startTrackingReads() { decoder.state.tracksReads = true }
