@@ -256,7 +256,8 @@ func decodingError<T>(_ body: () throws -> T) -> ValidationError? {
         #expect(valid.value == Survey(scores: [1, 5], labels: ["a", "b"], weights: [0.5]))
         let badElements = try #require(
             decodingError {
-                try decoder.decode(Survey.self, #"{"scores": [1, "x", 9, null], "labels": ["a", 3], "weights": [1, "y"]}"#)
+                try decoder.decode(
+                    Survey.self, #"{"scores": [1, "x", 9, null], "labels": ["a", 3], "weights": [1, "y"]}"#)
             })
         #expect(badElements.issues.map(\.path.jsonPointer) == ["/scores/1", "/scores/3", "/labels/1", "/weights/1"])
         let ruleFailure = try #require(
