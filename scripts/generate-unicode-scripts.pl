@@ -40,16 +40,25 @@ for my $index (0 .. $#scripts) {
     print "        " . join(" ", map { "\"$_\": $index," } @aliases) . "\n";
 }
 print "    ]\n\n";
-for my $property (["script", "Script"], ["extensions", "Script_Extensions"]) {
-    my ($name, $ucd) = @$property;
-    print "    /// $ucd per script (in the order of the indices above): the first code point of each range\n";
-    print "    /// that has the value, then the first after it, alternately.\n";
-    print "    static let $name: [[UInt32]] = [\n";
-    for my $script (@scripts) {
-        print "        // $script\n";
-        print list($ucd, $script), "\n";
-    }
-    print "    ]\n";
-    print "\n" if $name eq "script";
+print "    /// Script per script (in the order of the indices above): the first code point of each range\n";
+print "    /// that has the value, then the first after it, alternately.\n";
+print "    static let script: [[UInt32]] = [\n";
+for my $script (@scripts) {
+    print "        // $script\n";
+    print list("Script", $script), "\n";
 }
+print "    ]\n\n";
+print "    /// Script_Extensions, for the scripts where it differs from Script (index → inversion list).\n";
+print "    static let extensionsThatDiffer: [Int: [UInt32]] = [\n";
+for my $index (0 .. $#scripts) {
+    my $script = $scripts[$index];
+    next if join(",", prop_invlist("Script=$script")) eq join(",", prop_invlist("Script_Extensions=$script"));
+    print "        // $script\n";
+    my $body = list("Script_Extensions", $script);
+    $body =~ s/^        \[/        $index: [/;
+    print $body, "\n";
+}
+print "    ]\n\n";
+print "    /// Script_Extensions of script `index`, as an inversion list.\n";
+print "    static func extensions(_ index: Int) -> [UInt32] { extensionsThatDiffer[index] ?? script[index] }\n";
 print "}\n";

@@ -67,7 +67,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         }
         let isKnown = { (name: String) in Key(stringValue: name) != nil }
         let unknown =
-            AssayJSON.unknownKeys(of: decoder, isKnown: isKnown)
+            handle?.unknownKeys(isKnown: isKnown)
             ?? ((try? decoder.container(keyedBy: AnyKey.self))?.allKeys.map(\.stringValue).filter { !isKnown($0) }
                 ?? [])
         collector.record(unknownKeyIssues(unknown))
@@ -92,7 +92,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         guard let handle = unreadKeysDecoder else { return }
         unreadKeysDecoder = nil
         let unknown = handle.unreadKeys().filter { Key(stringValue: $0) == nil }
-        collector.recordFirst(unknownKeyIssues(unknown))
+        collector.record(unknownKeyIssues(unknown), first: true)
     }
 
     /// Whether every field decoded and no error was found so far.
@@ -349,16 +349,13 @@ struct IssueCollector {
 
     @usableFromInline
     mutating func record(_ found: [ValidationIssue]) {
-        guard !found.isEmpty else { return }
-        issues.append(contentsOf: found)
-        if found.contains(where: { $0.severity == .error }) { failed = true }
-        if issues.count > policy.maximumIssues { truncated = true }
+        record(found, first: false)
     }
 
-    /// ``record(_:)``, before the issues recorded so far.
-    mutating func recordFirst(_ found: [ValidationIssue]) {
+    /// Records `found` after the issues recorded so far, or before them with `first`.
+    mutating func record(_ found: [ValidationIssue], first: Bool) {
         guard !found.isEmpty else { return }
-        issues.insert(contentsOf: found, at: 0)
+        issues.insert(contentsOf: found, at: first ? 0 : issues.endIndex)
         if found.contains(where: { $0.severity == .error }) { failed = true }
         if issues.count > policy.maximumIssues { truncated = true }
     }
@@ -416,7 +413,7 @@ struct IssueCollector {
     }
 
     static func path(of decoder: any Decoder) -> IssuePath {
-        jsonPath(of: decoder) ?? IssuePath(codingPath: decoder.codingPath)
+        NodeDecoderHandle(decoder)?.path ?? IssuePath(codingPath: decoder.codingPath)
     }
 
     /// The issues an error thrown while decoding stands for: a nested aggregate's own issues

@@ -144,7 +144,7 @@ enum UnicodePropertyTest: Sendable {
             case "Script", "sc":
                 return UnicodeScripts.names[parts[1]].map { .inversionList(UnicodeScripts.script[$0]) }
             case "Script_Extensions", "scx":
-                return UnicodeScripts.names[parts[1]].map { .inversionList(UnicodeScripts.extensions[$0]) }
+                return UnicodeScripts.names[parts[1]].map { .inversionList(UnicodeScripts.extensions($0)) }
             default: return nil
             }
         }

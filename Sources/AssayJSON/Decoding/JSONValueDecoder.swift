@@ -267,27 +267,6 @@ package func decodingIssue(from error: any Error) -> ValidationIssue? {
     }
 }
 
-/// The JSON path of the value `decoder` reads, when it is AssayJSON's decoder (keys as they are in the
-/// JSON, after key conversion); `nil` for other decoders.
-package func jsonPath(of decoder: any Decoder) -> IssuePath? {
-    (decoder as? NodeDecoder)?.path
-}
-
-/// The keys of the object `decoder` reads that `isKnown` refuses, in input order (after key
-/// conversion, as the keyed container matches them); `nil` when the decoder is not AssayJSON's.
-package func unknownKeys(of decoder: any Decoder, isKnown: (String) -> Bool) -> [String]? {
-    guard let decoder = decoder as? NodeDecoder else { return nil }
-    let snakeCase = decoder.state.options.keyDecodingStrategy == .convertFromSnakeCase
-    let tape = decoder.node.tape
-    var unknown: [String] = []
-    decoder.node.forEachMember { key, _ in
-        let name = tape.string(at: key)
-        let matched = snakeCase ? KeyedNodeContainer<AnyKey>.camelCase(name) : name
-        if !isKnown(matched) { unknown.append(name) }
-    }
-    return unknown
-}
-
 /// AssayJSON's decoder seen from the other modules of the package: what AssayCodable's models ask of
 /// it, behind one cast (each `as? NodeDecoder` of an `any Decoder` is a runtime call).
 package struct NodeDecoderHandle {
@@ -299,7 +278,7 @@ package struct NodeDecoderHandle {
         self.decoder = node
     }
 
-    /// The JSON path of the value read (keys as in the JSON).
+    /// The JSON path of the value read (actual keys, after key conversion).
     package var path: IssuePath { decoder.path }
 
     /// What a module of the package keeps for the decode run (AssayCodable keeps the policy and
@@ -311,6 +290,20 @@ package struct NodeDecoderHandle {
 
     /// Whether ``unreadKeys()`` can answer: keys are matched as written (no snake_case conversion).
     package var tracksReadKeys: Bool { decoder.state.options.keyDecodingStrategy != .convertFromSnakeCase }
+
+    /// The keys of the object read that `isKnown` refuses, in input order (after key conversion, as
+    /// the keyed container matches them).
+    package func unknownKeys(isKnown: (String) -> Bool) -> [String] {
+        let snakeCase = decoder.state.options.keyDecodingStrategy == .convertFromSnakeCase
+        let tape = decoder.state.tape
+        var unknown: [String] = []
+        decoder.node.forEachMember { key, _ in
+            let name = tape.string(at: key)
+            let matched = snakeCase ? KeyedNodeContainer<AnyKey>.camelCase(name) : name
+            if !isKnown(matched) { unknown.append(name) }
+        }
+        return unknown
+    }
 
     /// Whether values are decoded without conversions (``CoercionMode/strict``): a failed attempt
     /// then leaves nothing behind (no coercion warnings), so it can be made again another way.

@@ -112,7 +112,7 @@ struct Evaluator {
         guard collecting, !full else { return }
         var path = instancePath
         if let extra { path.append(extra) }
-        var location = keywordPath.isEmpty ? "" : "/" + keywordPath.map(JSONValue.escape).joined(separator: "/")
+        var location = currentKeywordLocation
         if !keyword.isEmpty { location += "/" + JSONValue.escape(keyword) }
         let error = SchemaError(
             instanceLocation: IssuePath(path), keywordLocation: location,
@@ -126,21 +126,15 @@ struct Evaluator {
     }
 
     /// Whether `node` accepts `value`, without recording errors (for `anyOf`, `not`, `if`, `contains`…).
-    /// While tracing, the subschema's units are kept, at the keyword location `keyword`/`sub` and the
-    /// instance location extended by `component`.
+    /// While tracing, the subschema is applied as any other, so its units are kept at the keyword
+    /// location `keyword`/`sub`, on a child of the instance (`component`) or on the instance itself.
     private mutating func test(
         _ index: Int, _ value: JSONValue, _ evaluated: inout Evaluated?, _ keyword: String, _ sub: String? = nil,
         at component: PathComponent? = nil
     ) -> Bool {
         if tracing {
-            keywordPath.append(keyword)
-            if let sub { keywordPath.append(sub) }
-            if let component { instancePath.append(component) }
-            defer {
-                keywordPath.removeLast(sub == nil ? 1 : 2)
-                if component != nil { instancePath.removeLast() }
-            }
-            return evaluate(index, value, &evaluated)
+            if let component { return child(index, value, component, keyword, sub) }
+            return applyInPlace(index, value, &evaluated, keyword, sub)
         }
         let saved = collecting
         collecting = false
