@@ -88,6 +88,35 @@ import Testing
         }
     }
 
+    @Test func templateEdgeCases() throws {
+        let issue = try #require(Rule<Int>.range(16...50).issues(for: 60, label: "Age").first)
+        let catalog = MessageCatalog.builtIn
+        #expect(catalog.render("no placeholders", for: issue, in: .english) == "no placeholders")
+        #expect(catalog.render("", for: issue, in: .english) == "")
+        #expect(catalog.render("{maximum}", for: issue, in: .english) == "50")
+        #expect(catalog.render("{maximum}{minimum}!", for: issue, in: .english) == "5016!")
+        #expect(catalog.render("≤ {maximum} – «{subject}»", for: issue, in: .english) == "≤ 50 – «Age»")
+        #expect(catalog.render("{unknown} stays", for: issue, in: .english) == "{unknown} stays")
+        #expect(catalog.render("open {maximum", for: issue, in: .english) == "open {maximum")
+        #expect(catalog.render("{maximum} then open {", for: issue, in: .english) == "50 then open {")
+        #expect(catalog.render("{}", for: issue, in: .english) == "{}")
+        #expect(catalog.render("{maximum|year|years}", for: issue, in: .english) == "years")
+        #expect(catalog.render("{maximum|год|года|лет}", for: issue, in: .russian) == "лет")
+        let labelled = MessageCatalog([.english: ["subject": "the field {label} ({label})"]])
+        #expect(labelled.render("{subject}!", for: issue, in: .english) == "the field Age (Age)!")
+    }
+
+    @Test func replacingEveryMatchesTheStandardLibrary() {
+        let cases: [(String, String, String)] = [
+            ("", "~", "~0"), ("abc", "~", "~0"), ("~", "~", "~0"), ("a~b~~c~", "~", "~0"), ("a/b", "/", "~1"),
+            ("{label}", "{label}", "Имя"), ("x {label} y {label}", "{label}", "名前"), ("{labe", "{label}", "z"),
+            ("«{label}»é", "{label}", "L"), ("a_b__c", "_", ""), ("\\\"", "\\", "\\\\"), ("aaaa", "aa", "b"),
+        ]
+        for (text, target, replacement) in cases {
+            #expect(text.replacingEvery(target, with: replacement) == text.replacing(target, with: replacement))
+        }
+    }
+
     @Test func unknownLanguageFallsBackToEnglish() throws {
         let issue = try #require(Rule<Int>.range(1...2).issues(for: 3).first)
         #expect(issue.message(in: try #require(Language("fr"))) == "Value must be between 1 and 2")

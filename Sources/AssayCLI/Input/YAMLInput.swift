@@ -1,3 +1,4 @@
+import AssayCore
 import AssayJSON
 import Yams
 
@@ -213,7 +214,7 @@ enum YAMLInput {
 
     /// A YAML integer as an exact JSON number: decimal (of any size), `0x`, `0o`, with `_` separators.
     private static func integer(_ text: String) -> JSONNumber? {
-        var digits = text.replacing("_", with: "")
+        var digits = text.replacingEvery("_", with: "")
         var negative = false
         if digits.hasPrefix("-") || digits.hasPrefix("+") {
             negative = digits.hasPrefix("-")

@@ -59,59 +59,58 @@ public struct MessageCatalog: Sendable {
     /// the whole message renders in one language.
     func resolvedTemplate(for key: String, code: IssueCode, in language: Language) -> (text: String, language: Language)
     {
-        for candidateLanguage in [language, .english] {
-            guard let entries = templates[candidateLanguage] else { continue }
-            if let text = entries[key] ?? entries[code.identifier] ?? entries["invalid"] {
-                return (text, candidateLanguage)
-            }
+        func lookUp(_ candidate: Language) -> (text: String, language: Language)? {
+            guard let entries = templates[candidate] else { return nil }
+            return (entries[key] ?? entries[code.identifier] ?? entries["invalid"]).map { ($0, candidate) }
         }
-        return ("{subject} is invalid", .english)
+        return lookUp(language) ?? lookUp(.english) ?? ("{subject} is invalid", .english)
     }
 
     /// Fills the placeholders of `template` from `issue`.
     public func render(_ template: String, for issue: ValidationIssue, in language: Language) -> String {
+        // One scan of the template's bytes: text between placeholders is copied as it is (braces are
+        // ASCII, so every cut falls between whole characters).
         var output = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{") {
-            output += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else {
-                output += rest[open...]
-                return output
-            }
-            output += placeholder(rest[rest.index(after: open)..<close], issue: issue, language: language)
-            rest = rest[rest.index(after: close)...]
+        let utf8 = template.utf8
+        var copied = utf8.startIndex
+        var index = copied
+        while let open = utf8[index...].firstIndex(of: UInt8(ascii: "{")) {
+            guard let close = utf8[open...].firstIndex(of: UInt8(ascii: "}")) else { break }
+            output += template[copied..<open]
+            output += placeholder(template[utf8.index(after: open)..<close], issue: issue, language: language)
+            copied = utf8.index(after: close)
+            index = copied
         }
-        output += rest
+        if copied == utf8.startIndex { return template }
+        output += template[copied...]
         return output
     }
 
     private func placeholder(_ body: Substring, issue: ValidationIssue, language: Language) -> String {
-        let parts = body.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-        let name = parts[0]
-        if parts.count > 1 {
-            let forms = Array(parts.dropFirst())
-            let number = parameter(name, issue: issue)
-            return PluralRule.choose(forms, for: number, in: language)
+        if body.utf8.contains(UInt8(ascii: "|")) {
+            let parts = body.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            let number = parameter(parts[0], issue: issue)
+            return PluralRule.choose(Array(parts.dropFirst()), for: number, in: language)
         }
-        if name == "subject" { return subject(for: issue, in: language) }
-        if name.hasPrefix("@") {
+        if body == "subject" { return subject(for: issue, in: language) }
+        if body.utf8.first == UInt8(ascii: "@") {
             // A parameter whose value names another message, e.g. `{@reason}` → key `reason.<value>`.
-            let parameterName = String(name.dropFirst())
+            let parameterName = String(body.dropFirst())
             guard let value = issue.parameters[parameterName] else { return "" }
             let key = "\(parameterName).\(value.description)"
-            for candidate in [language, .english] {
-                if let text = templates[candidate]?[key] { return render(text, for: issue, in: language) }
+            if let text = templates[language]?[key] ?? templates[.english]?[key] {
+                return render(text, for: issue, in: language)
             }
             return value.description
         }
-        switch name {
+        switch body {
         case "value": return issue.value.map { format($0, in: language) } ?? ""
         case "key": return issue.key ?? ""
         case "path": return issue.path.jsonPointer
         case "code": return issue.code.description
         default:
-            if let value = issue.parameters[name] { return format(value, in: language) }
-            return "{\(name)}"
+            if let value = issue.parameters[String(body)] { return format(value, in: language) }
+            return "{\(body)}"
         }
     }
 
@@ -148,7 +147,7 @@ public struct MessageCatalog: Sendable {
         // An app catalog may name the field in each language: key `label.<label or key>`.
         let translated = entries["label." + name]
         let label = translated ?? (language == .english && issue.label == nil ? Self.capitalizingFirst(name) : name)
-        return template.replacing("{label}", with: label)
+        return template == "{label}" ? label : template.replacingEvery("{label}", with: label)
     }
 
     static func capitalizingFirst(_ text: String) -> String {

@@ -107,7 +107,7 @@ public struct IssuePath: Hashable, Sendable, CustomStringConvertible, Expressibl
                     if !result.isEmpty { result += "." }
                     result += key
                 } else {
-                    result += "[\"" + key.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\"]"
+                    result += "[\"" + key.replacingEvery("\\", with: "\\\\").replacingEvery("\"", with: "\\\"") + "\"]"
                 }
             }
         }

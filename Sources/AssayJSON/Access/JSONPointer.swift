@@ -131,7 +131,7 @@ extension JSONValue {
     /// one scan.
     package static func escape(_ token: String) -> String {
         guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
-        return token.replacing("~", with: "~0").replacing("/", with: "~1")
+        return token.replacingEvery("~", with: "~0").replacingEvery("/", with: "~1")
     }
 
     static func arrayIndex(_ token: String) -> Int? {
