@@ -44,7 +44,15 @@ final class SchemaNode: @unchecked Sendable {
 
     /// `absoluteKeywordLocation` of `keyword` in this node.
     func absoluteLocation(of keyword: String) -> String {
-        resourceURI + "#" + pointer + (keyword.isEmpty ? "" : "/" + JSONValue.escape(keyword))
+        var location = resourceURI
+        location.reserveCapacity(resourceURI.utf8.count + pointer.utf8.count + keyword.utf8.count + 2)
+        location += "#"
+        location += pointer
+        if !keyword.isEmpty {
+            location += "/"
+            location += JSONValue.escape(keyword)
+        }
+        return location
     }
 }
 

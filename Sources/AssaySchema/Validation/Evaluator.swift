@@ -171,7 +171,8 @@ struct Evaluator {
         defer {
             sameInstanceDepth = savedDepth
             if collecting {
-                keywordPath.removeLast(sub == nil ? 1 : 2)
+                keywordPath.removeLast()
+                if sub != nil { keywordPath.removeLast() }
                 instancePath.removeLast()
             }
         }
@@ -236,7 +237,13 @@ struct Evaluator {
     }
 
     private var currentKeywordLocation: String {
-        keywordPath.isEmpty ? "" : "/" + keywordPath.map(JSONValue.escape).joined(separator: "/")
+        var location = ""
+        location.reserveCapacity(keywordPath.reduce(0) { $0 + $1.utf8.count + 1 } + 16)
+        for part in keywordPath {
+            location += "/"
+            location += JSONValue.escape(part)
+        }
+        return location
     }
 
     /// Starts the unit of `node` (when `keyword` is `nil`) or of one of its keywords.
@@ -905,7 +912,12 @@ struct Evaluator {
             keywordPath.append(keyword)
             if let sub { keywordPath.append(sub) }
         }
-        defer { if collecting { keywordPath.removeLast(sub == nil ? 1 : 2) } }
+        defer {
+            if collecting {
+                keywordPath.removeLast()
+                if sub != nil { keywordPath.removeLast() }
+            }
+        }
         guard tracker != nil else {
             var none: Evaluated? = nil
             return evaluate(target, value, &none)
