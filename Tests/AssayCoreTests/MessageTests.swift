@@ -115,6 +115,9 @@ import Testing
         for (text, target, replacement) in cases {
             #expect(text.replacingEvery(target, with: replacement) == text.replacing(target, with: replacement))
         }
+        // Code points, not characters, are matched: a `~` that a combining mark follows is still
+        // escaped (RFC 6901 escapes every `~`), where the standard library sees one character `~́`.
+        #expect("a~\u{301}".replacingEvery("~", with: "~0") == "a~0\u{301}")
     }
 
     @Test func unknownLanguageFallsBackToEnglish() throws {
