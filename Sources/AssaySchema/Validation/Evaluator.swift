@@ -112,8 +112,7 @@ struct Evaluator {
         guard collecting, !full else { return }
         var path = instancePath
         if let extra { path.append(extra) }
-        var location = currentKeywordLocation
-        if !keyword.isEmpty { location += "/" + JSONValue.escape(keyword) }
+        let location = keywordLocation(appending: keyword.isEmpty ? nil : keyword)
         let error = SchemaError(
             instanceLocation: IssuePath(path), keywordLocation: location,
             absoluteKeywordLocation: node.absoluteLocation(of: keyword), keyword: keyword, code: code,
@@ -156,8 +155,7 @@ struct Evaluator {
         _ index: Int, _ value: JSONValue, _ component: PathComponent, _ keyword: String, _ sub: String? = nil
     ) -> Bool {
         if collecting {
-            keywordPath.append(keyword)
-            if let sub { keywordPath.append(sub) }
+            pushKeyword(keyword, sub)
             instancePath.append(component)
         }
         instanceDepth += 1
@@ -171,8 +169,7 @@ struct Evaluator {
         defer {
             sameInstanceDepth = savedDepth
             if collecting {
-                keywordPath.removeLast()
-                if sub != nil { keywordPath.removeLast() }
+                popKeyword(hasSub: sub != nil)
                 instancePath.removeLast()
             }
         }
@@ -220,7 +217,7 @@ struct Evaluator {
     private mutating func closeSchemaUnit(_ valid: Bool, _ node: SchemaNode) {
         if valid {
             for (keyword, annotation) in node.annotations {
-                let location = currentKeywordLocation + "/" + JSONValue.escape(keyword)
+                let location = keywordLocation(appending: keyword)
                 let top = trace!.open.count - 1
                 if let position = trace!.open[top].children.firstIndex(where: { $0.keywordLocation == location }) {
                     trace!.open[top].children[position].annotation = annotation
@@ -236,21 +233,38 @@ struct Evaluator {
         closeUnit(valid: valid)
     }
 
-    private var currentKeywordLocation: String {
+    /// The JSON Pointer of the evaluation path so far, with `keyword` after it when given: built by
+    /// appending into one reserved string (errors and trace units each need one).
+    private func keywordLocation(appending keyword: String? = nil) -> String {
         var location = ""
-        location.reserveCapacity(keywordPath.reduce(0) { $0 + $1.utf8.count + 1 } + 16)
+        location.reserveCapacity(keywordPath.reduce(keyword?.utf8.count ?? 0) { $0 + $1.utf8.count + 1 } + 16)
         for part in keywordPath {
             location += "/"
             location += JSONValue.escape(part)
         }
+        if let keyword {
+            location += "/"
+            location += JSONValue.escape(keyword)
+        }
         return location
+    }
+
+    /// Enters `keyword` (and its `sub` entry: a property name, an index) on the evaluation path.
+    private mutating func pushKeyword(_ keyword: String, _ sub: String?) {
+        keywordPath.append(keyword)
+        if let sub { keywordPath.append(sub) }
+    }
+
+    /// Leaves what ``pushKeyword(_:_:)`` entered.
+    private mutating func popKeyword(hasSub: Bool) {
+        keywordPath.removeLast()
+        if hasSub { keywordPath.removeLast() }
     }
 
     /// Starts the unit of `node` (when `keyword` is `nil`) or of one of its keywords.
     @inline(never)
     private mutating func openUnit(keyword: String?, _ node: SchemaNode) {
-        var location = currentKeywordLocation
-        if let keyword { location += "/" + JSONValue.escape(keyword) }
+        let location = keywordLocation(appending: keyword)
         trace!.open.append(
             TraceUnit(
                 keywordLocation: location, absoluteKeywordLocation: node.absoluteLocation(of: keyword ?? ""),
@@ -909,13 +923,11 @@ struct Evaluator {
         _ target: Int, _ value: JSONValue, _ tracker: inout Evaluated?, _ keyword: String, _ sub: String? = nil
     ) -> Bool {
         if collecting {
-            keywordPath.append(keyword)
-            if let sub { keywordPath.append(sub) }
+            pushKeyword(keyword, sub)
         }
         defer {
             if collecting {
-                keywordPath.removeLast()
-                if sub != nil { keywordPath.removeLast() }
+                popKeyword(hasSub: sub != nil)
             }
         }
         guard tracker != nil else {
