@@ -97,5 +97,5 @@ private func addNestedIssues(
 private func nestedIssues<M: Validatable>(of model: M, operation: ValidationOperation?, path: IssuePath)
     -> [ValidationIssue]
 {
-    M.validation.run(on: model, operation: operation, path: path).issues
+    M.validation.issues(of: model, operation: operation, path: path)
 }

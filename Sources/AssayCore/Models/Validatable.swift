@@ -33,7 +33,7 @@ extension Validatable {
     /// Every issue of this value for `operation` (`nil`: an on-demand check), in declaration order.
     /// Normalisers run first, on a copy; the issues are those of the normalised value.
     public func issues(for operation: ValidationOperation? = nil) -> [ValidationIssue] {
-        Self.validation.run(on: self, operation: operation).issues
+        Self.validation.issues(of: self, operation: operation)
     }
 
     /// Whether the value has no error for an on-demand check.
@@ -43,7 +43,7 @@ extension Validatable {
     ///
     /// - Throws: ``ValidationError`` with every issue, when any of them is an error.
     public func validate(for operation: ValidationOperation? = nil) throws(ValidationError) {
-        _ = try validated(for: operation)
+        try ValidationError(issues(for: operation)).throwIfErrors()
     }
 
     /// The value with its normalisers applied, when it is valid for `operation`.

@@ -4,14 +4,14 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     public var rules: [ModelRule<Model>] {
         didSet {
             hasNormalizers = rules.contains { $0.normalizeModel != nil }
-            compiled = Self.compile(rules)
+            compiled = Self.compileBuiltIn(rules)
             normalizeOnce = Self.composeNormalizers(rules)
         }
     }
     /// Whether any rule normalises, known ahead of every run.
     private var hasNormalizers: Bool
-    /// The rules composed into closures for the built-in operations (none, insert, update, delete).
-    private var compiled: [Compiled]
+    /// The rules composed into closures for the built-in operations.
+    private var compiled: BuiltIn
     /// Every normaliser, composed: one pass, telling whether any value changed.
     private var normalizeOnce: @Sendable (inout Model) -> Bool
     /// How many times normalisers run before a value still changing is reported as
@@ -25,7 +25,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     public init(_ rules: [ModelRule<Model>], maximumNormalizationPasses: Int = 8) {
         self.rules = rules
         self.hasNormalizers = rules.contains { $0.normalizeModel != nil }
-        self.compiled = Self.compile(rules)
+        self.compiled = Self.compileBuiltIn(rules)
         self.normalizeOnce = Self.composeNormalizers(rules)
         self.maximumNormalizationPasses = max(1, maximumNormalizationPasses)
         self.objectReader = Self.makeObjectReader()
@@ -33,8 +33,14 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
 
     private static func makeObjectReader() -> (@Sendable (Model) -> ObjectReference?)? {
         guard let type = Model.self as? any Validatable.Type else { return nil }
+        // `V` is `Model` (the metatype was only opened): the model is read as a `V` where it is,
+        // without the copy and run-time cast that `model as? V` costs for every model checked.
         func reader<V: Validatable>(_: V.Type) -> @Sendable (Model) -> ObjectReference? {
-            { model in (model as? V)?.validationObject }
+            { model in
+                withUnsafePointer(to: model) {
+                    UnsafeRawPointer($0).assumingMemoryBound(to: V.self).pointee.validationObject
+                }
+            }
         }
         return reader(type)
     }
@@ -66,10 +72,19 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         return pass
     }
 
-    private static var builtInOperations: [ValidationOperation?] { [nil, .insert, .update, .delete] }
+    /// The composed rules of the built-in operations, each a stored property: an array of them would
+    /// look up its element type's generic metadata for every run.
+    private struct BuiltIn: Sendable {
+        let none: Compiled
+        let insert: Compiled
+        let update: Compiled
+        let delete: Compiled
+    }
 
-    private static func compile(_ rules: [ModelRule<Model>]) -> [Compiled] {
-        builtInOperations.map { compile(rules, for: $0) }
+    private static func compileBuiltIn(_ rules: [ModelRule<Model>]) -> BuiltIn {
+        BuiltIn(
+            none: compile(rules, for: nil), insert: compile(rules, for: .insert), update: compile(rules, for: .update),
+            delete: compile(rules, for: .delete))
     }
 
     private static func compile(_ rules: [ModelRule<Model>], for operation: ValidationOperation?) -> Compiled {
@@ -107,11 +122,11 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
 
     /// The composed rules of a built-in operation, or `nil` for an operation of the app's own.
     private func compiledRules(for operation: ValidationOperation?) -> Compiled? {
-        guard let operation else { return compiled[0] }
+        guard let operation else { return compiled.none }
         switch operation.name {
-        case "insert": return compiled[1]
-        case "update": return compiled[2]
-        case "delete": return compiled[3]
+        case "insert": return compiled.insert
+        case "update": return compiled.update
+        case "delete": return compiled.delete
         default: return nil
         }
     }
@@ -135,8 +150,45 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         includingNested: Bool
     ) -> (model: Model, issues: [ValidationIssue]) {
         var model = model
+        let issues = issues(
+            normalizing: &model, operation: operation, object: object, path: path, includingNested: includingNested)
+        return (model, issues)
+    }
+
+    /// The issues ``run(on:operation:object:path:)`` finds, without handing back the normalised
+    /// model: a model without normalisers is checked where it is, not copied.
+    @usableFromInline
+    package func issues(
+        of model: Model, operation: ValidationOperation?, object: ObjectReference? = nil, path: IssuePath = .root,
+        includingNested: Bool = true
+    ) -> [ValidationIssue] {
+        guard hasNormalizers else {
+            var context = RuleContext(path: path, phase: operation?.phase ?? .property)
+            return check(model, operation: operation, object: object, includingNested: includingNested, &context)
+        }
+        var model = model
+        return issues(
+            normalizing: &model, operation: operation, object: object, path: path, includingNested: includingNested)
+    }
+
+    /// Normalises `model` in place, then returns the issues of its rules (validated decoding checks
+    /// the value being initialised this way: no copy of it is made).
+    @usableFromInline
+    package func issues(
+        normalizing model: inout Model, operation: ValidationOperation?, object: ObjectReference? = nil,
+        path: IssuePath, includingNested: Bool
+    ) -> [ValidationIssue] {
         var context = RuleContext(path: path, phase: operation?.phase ?? .property)
         normalize(&model, context: &context)
+        return check(model, operation: operation, object: object, includingNested: includingNested, &context)
+    }
+
+    /// Runs the property rules, nested models and object checks that apply to `operation` on a model
+    /// already normalised, after the issues `context` holds (of normalising).
+    private func check(
+        _ model: Model, operation: ValidationOperation?, object: ObjectReference?, includingNested: Bool,
+        _ context: inout RuleContext
+    ) -> [ValidationIssue] {
         // The object reference is read from the normalised model, and stamped on every issue.
         context.object = object ?? objectReader?(model)
         for index in context.issues.indices { context.issues[index].object = context.object }
@@ -147,7 +199,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         let propertiesValid = !context.hasErrors
         context.phase = operation?.phase ?? .object
         composed.objectChecks(model, operation, propertiesValid, &context)
-        return (model, context.issues)
+        return context.issues
     }
 
     private func normalize(_ model: inout Model, context: inout RuleContext) {

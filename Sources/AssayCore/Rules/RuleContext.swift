@@ -63,6 +63,10 @@ public struct RuleContext: Sendable {
     }
 
     /// Checks `value` with `rule` at this path followed by `component`; its issues join this context.
+    ///
+    /// Inlinable, so it is specialised where the rules are declared: generic code would look up the
+    /// metadata of `Rule<V>` for every value checked.
+    @inlinable
     public mutating func check<V>(_ value: V, with rule: Rule<V>, at component: PathComponent? = nil) {
         let savedLabel = label
         let depth = path.components.count
