@@ -13,7 +13,6 @@ struct ModelDescription {
         var isOptional: Bool
         var defaultValue: ExprSyntax?
         var isLossy: Bool
-        var isVariable: Bool
         /// `@Required`: the key must be present even when the value may be `null`.
         var mustBePresent: Bool
         var rules: [AttributeSyntax]
@@ -101,7 +100,7 @@ struct ModelDescription {
             let property = Property(
                 name: name, type: type.trimmed, key: key, hasCustomKey: keyAttribute != nil,
                 isOptional: TypeShape(type).isOptional, defaultValue: binding.initializer?.value.trimmed,
-                isLossy: lossy != nil, isVariable: !isLet, mustBePresent: required != nil, rules: rules,
+                isLossy: lossy != nil, mustBePresent: required != nil, rules: rules,
                 normalizers: normalizers)
             if let required, !TypeShape(type).isOptional {
                 diagnostics.append(

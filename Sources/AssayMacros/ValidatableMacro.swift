@@ -238,14 +238,8 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
         for property in model.properties {
             lines.append("self.\(property.name) = _assay_\(property.name)")
         }
-        // Normalisers rewrite `var`s only: copy those back from the checked value.
-        let variables = model.properties.filter(\.isVariable)
-        if variables.isEmpty {
-            lines.append("_ = try _assayFields.validated(self)")
-        } else {
-            lines.append("let _assayValid = try _assayFields.validated(self)")
-            for property in variables { lines.append("self.\(property.name) = _assayValid.\(property.name)") }
-        }
+        // Normalisers rewrite the value being initialised in place.
+        lines.append("try _assayFields.validate(&self)")
         let indented = lines.joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false)
             .map { "    " + $0 }.joined(separator: "\n")
         return """

@@ -102,12 +102,7 @@ func expand(_ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] 
                     self.email = _assay_email
                     self.tags = _assay_tags
                     self.address = _assay_address
-                    let _assayValid = try _assayFields.validated(self)
-                    self.name = _assayValid.name
-                    self.age = _assayValid.age
-                    self.email = _assayValid.email
-                    self.tags = _assayValid.tags
-                    self.address = _assayValid.address
+                    try _assayFields.validate(&self)
                 }
             }
             """)

@@ -17,7 +17,7 @@ import AssayJSON
 ///     }
 ///     self.name = name
 ///     self.age = age
-///     self = try fields.validated(self)
+///     try fields.validate(&self)
 /// }
 /// ```
 ///
@@ -25,46 +25,62 @@ import AssayJSON
 /// `[1].age`). The error thrown is one `ValidationError` holding them all, capped by
 /// ``ValidatedDecodingPolicy/maximumIssues``.
 public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
+    /// Where the fields are read from.
+    @usableFromInline let source: FieldSource<Key>
     /// The container the fields are read from.
-    public let container: KeyedDecodingContainer<Key>
+    public var container: KeyedDecodingContainer<Key> {
+        switch source {
+        case .node(let container): KeyedDecodingContainer(container)
+        case .other(let box): box.container
+        }
+    }
     /// The path of the model in the payload.
     public let path: IssuePath
     @usableFromInline let sink: WarningSink?
     @usableFromInline var collector: IssueCollector
     /// For lossy arrays that dropped elements: the input index of each kept element, by key, so
     /// issues of the array's rules name the element's place in the input.
-    var keptIndices: [String: [Int]] = [:]
+    @usableFromInline var keptIndices: [String: [Int]]
     /// The decoder, when its unknown keys are found after the fields are read: AssayJSON's decoder
     /// marks the members it looks up, so only the members left unread need their names checked.
-    var unreadKeysDecoder: NodeDecoderHandle?
+    @usableFromInline var unreadKeysDecoder: NodeDecoderHandle?
     /// Whether an array of scalars may first be decoded whole, through the decoder's own fast path
     /// (AssayJSON's decoder in strict mode, where a failed attempt leaves no coercion warnings); only
     /// an array that fails is then decoded again element by element, to report each bad element.
-    var decodesScalarArraysWhole = false
+    @usableFromInline let decodesScalarArraysWhole: Bool
 
     /// Opens the model's container (a value that is not an object, or `null`, throws at once) and
     /// checks its keys against `Key`, as the policy says.
     ///
+    /// Inlinable, so it is specialised for the model: generic code would find the field decoder's
+    /// layout and the container's type at run time, for every object decoded.
+    ///
     /// - Throws: `ValidationError` when `decoder` holds no object.
+    @inlinable
     public init(_ decoder: any Decoder) throws(ValidationError) {
-        let handle = NodeDecoderHandle(decoder)
-        let path = handle?.path ?? IssuePath(codingPath: decoder.codingPath)
+        let opening = FieldsOpening(decoder)
         do {
-            container = try decoder.container(keyedBy: Key.self)
+            if let handle = opening.handle {
+                source = .node(try handle.keyedContainer(keyedBy: Key.self))
+            } else {
+                source = .other(KeyedContainerBox(try decoder.container(keyedBy: Key.self)))
+            }
         } catch {
-            throw ValidationError(IssueCollector.issues(from: error, at: path, expected: "\(Model.self)"))
+            throw opening.failure(error, expected: Model.self)
         }
-        self.path = path
-        decodesScalarArraysWhole = handle?.isStrict ?? false
-        let context = ValidatedDecoding.context(of: decoder, handle: handle)
-        collector = IssueCollector(policy: context.policy)
-        sink = context.sink
-        guard collector.policy.unknownKeys != .ignore else { return }
-        if let handle, handle.tracksReadKeys {
-            handle.startTrackingReads()
-            unreadKeysDecoder = handle
-            return
-        }
+        path = opening.path
+        sink = opening.sink
+        collector = IssueCollector(policy: opening.policy)
+        keptIndices = [:]
+        unreadKeysDecoder = opening.unreadKeysDecoder
+        decodesScalarArraysWhole = opening.isStrict
+        if opening.listsKeys { checkKeys(of: decoder, handle: opening.handle) }
+    }
+
+    /// Checks the keys of the object against `Key` before the fields are read (decoders that do not
+    /// tell which members were read).
+    @usableFromInline
+    mutating func checkKeys(of decoder: any Decoder, handle: NodeDecoderHandle?) {
         let isKnown = { (name: String) in Key(stringValue: name) != nil }
         let unknown =
             handle?.unknownKeys(isKnown: isKnown)
@@ -106,25 +122,11 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     public mutating func decode<T: Decodable>(_ type: T.Type, forKey key: Key) -> T? {
         guard !collector.truncated else { return nil }
         do {
-            return try Self.decodeValue(T.self, forKey: key, from: container)
+            return try source.decode(T.self, forKey: key)
         } catch {
             fail(error, key: key, expected: "\(T.self)")
             return nil
         }
-    }
-
-    /// `container.decode(T.self, forKey:)`, through the container's own overload for the common
-    /// scalar types: in the model's module, where this is specialised, the type tests are constants,
-    /// and the decoder's non-generic path replaces a generic one that looks types up at run time.
-    @inlinable
-    static func decodeValue<T: Decodable>(
-        _ type: T.Type, forKey key: Key, from container: KeyedDecodingContainer<Key>
-    ) throws -> T {
-        if T.self == String.self { return try container.decode(String.self, forKey: key) as! T }
-        if T.self == Int.self { return try container.decode(Int.self, forKey: key) as! T }
-        if T.self == Double.self { return try container.decode(Double.self, forKey: key) as! T }
-        if T.self == Bool.self { return try container.decode(Bool.self, forKey: key) as! T }
-        return try container.decode(T.self, forKey: key)
     }
 
     /// Decodes a field with a default: a missing key takes `defaultValue`; a present one must decode.
@@ -134,7 +136,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     )
         -> T?
     {
-        guard container.contains(key) else {
+        guard source.contains(key) else {
             let value = defaultValue()
             return value
         }
@@ -147,8 +149,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     public mutating func decode<T: Decodable>(_ type: T?.Type, forKey key: Key) -> T?? {
         guard !collector.truncated else { return nil }
         do {
-            if T.self == String.self { return .some(try container.decodeIfPresent(String.self, forKey: key) as! T?) }
-            return .some(try container.decodeIfPresent(T.self, forKey: key))
+            return .some(try source.decodeIfPresent(T.self, forKey: key))
         } catch {
             fail(error, key: key, expected: "\(T.self)")
             return nil
@@ -159,7 +160,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     /// is `IssueCode.missing`.
     @inlinable
     public mutating func decode<T: Decodable>(_ type: T?.Type, forKey key: Key, required: Bool) -> T?? {
-        guard required, !collector.truncated, !container.contains(key) else { return decode(type, forKey: key) }
+        guard required, !collector.truncated, !source.contains(key) else { return decode(type, forKey: key) }
         reportMissing(key, expected: "\(T.self) or null")
         return nil
     }
@@ -173,17 +174,24 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
 
     /// Decodes an array field element by element; `lossy` drops bad elements, reporting them as
     /// warnings.
+    @inlinable
     public mutating func decode<E: Decodable>(_ type: [E].Type, forKey key: Key, lossy: Bool) -> [E]? {
         guard !collector.truncated else { return nil }
         if decodesScalarArraysWhole,
             E.self == String.self || E.self == Int.self || E.self == Double.self || E.self == Bool.self,
-            let whole = try? container.decode([E].self, forKey: key)
+            let whole = try? source.decode([E].self, forKey: key)
         {
             return whole
         }
+        return decodeElements(type, forKey: key, lossy: lossy)
+    }
+
+    /// Decodes an array field element by element, each failure recorded.
+    @usableFromInline
+    mutating func decodeElements<E: Decodable>(_ type: [E].Type, forKey key: Key, lossy: Bool) -> [E]? {
         let elements: [E]?
         do {
-            var nested = try container.nestedUnkeyedContainer(forKey: key)
+            var nested = try source.nestedUnkeyedContainer(forKey: key)
             var kept: [Int]? = nil
             elements = collector.decodeElements(&nested, at: fieldPath(key), lossy: lossy, kept: &kept)
             if let kept { keptIndices[key.stringValue] = kept }
@@ -205,7 +213,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     public mutating func decode<E: Decodable>(
         _ type: [E].Type, forKey key: Key, lossy: Bool, default defaultValue: @autoclosure () -> [E]
     ) -> [E]? {
-        guard container.contains(key) else {
+        guard source.contains(key) else {
             let value = defaultValue()
             return value
         }
@@ -227,7 +235,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     public mutating func decode<E: Decodable>(_ type: [E]?.Type, forKey key: Key, lossy: Bool, required: Bool)
         -> [E]??
     {
-        guard required, !collector.truncated, !container.contains(key) else {
+        guard required, !collector.truncated, !source.contains(key) else {
             return decode(type, forKey: key, lossy: lossy)
         }
         reportMissing(key, expected: "\([E].self) or null")
@@ -239,7 +247,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         guard !collector.truncated else { return nil }
         let present: Bool
         do {
-            present = try container.contains(key) && !container.decodeNil(forKey: key)
+            present = try source.contains(key) && !source.decodeNil(forKey: key)
         } catch {
             fail(error, key: key, expected: "\([E].self)")
             return nil
@@ -275,10 +283,28 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         checkUnreadKeys()
         // Nested models checked themselves while decoding.
         let result = Model.validation.run(on: model, operation: nil, object: nil, path: path, includingNested: false)
-        collector.record(inputIndexed(result.issues))
+        try finish(with: result.issues)
+        return result.model
+    }
+
+    /// Normalises the decoded value in place and runs the model's rules on it, as ``validated(_:)``
+    /// does, without copying it (`@Validatable` calls it with `&self` at the end of `init(from:)`).
+    ///
+    /// - Throws: `ValidationError` when any issue is an error.
+    @inlinable
+    public mutating func validate(_ model: inout Model) throws(ValidationError) {
+        checkUnreadKeys()
+        try finish(
+            with: Model.validation.issues(normalizing: &model, operation: nil, path: path, includingNested: false))
+    }
+
+    /// Records the issues of the model's rules; throws every issue when any is an error, or hands the
+    /// warnings of a valid value to the run's sink.
+    @usableFromInline
+    mutating func finish(with issues: [ValidationIssue]) throws(ValidationError) {
+        collector.record(inputIndexed(issues))
         guard !collector.failed else { throw collector.aggregate() }
         sink?.add(collector.issues)
-        return result.model
     }
 
     // MARK: Collecting
@@ -318,6 +344,125 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
 
 }
 
+/// What a ``FieldDecoder`` needs of its decoder besides the container, found without generics (so
+/// the field decoder's inlinable `init` stays small): AssayJSON's decoder behind one cast, the
+/// model's path, the run's policy and warning sink, and how unknown keys are to be found.
+@usableFromInline
+struct FieldsOpening {
+    @usableFromInline let handle: NodeDecoderHandle?
+    @usableFromInline let path: IssuePath
+    @usableFromInline let policy: ValidatedDecodingPolicy
+    @usableFromInline let sink: WarningSink?
+    /// AssayJSON's decoder in strict mode.
+    @usableFromInline let isStrict: Bool
+    /// The decoder whose unread members are checked for unknown keys after the fields are read.
+    @usableFromInline let unreadKeysDecoder: NodeDecoderHandle?
+    /// Whether the object's keys are to be listed and checked before the fields are read.
+    @usableFromInline let listsKeys: Bool
+
+    @usableFromInline
+    init(_ decoder: any Decoder) {
+        let handle = NodeDecoderHandle(decoder)
+        self.handle = handle
+        path = handle?.path ?? IssuePath(codingPath: decoder.codingPath)
+        isStrict = handle?.isStrict ?? false
+        let context = ValidatedDecoding.context(of: decoder, handle: handle)
+        policy = context.policy
+        sink = context.sink
+        if policy.unknownKeys != .ignore, let handle, handle.tracksReadKeys {
+            handle.startTrackingReads()
+            unreadKeysDecoder = handle
+            listsKeys = false
+        } else {
+            unreadKeysDecoder = nil
+            listsKeys = policy.unknownKeys != .ignore
+        }
+    }
+
+    /// The error of a model whose value is not an object.
+    @usableFromInline
+    func failure(_ error: any Error, expected model: Any.Type) -> ValidationError {
+        ValidationError(IssueCollector.issues(from: error, at: path, expected: "\(model)"))
+    }
+}
+
+/// The container a ``FieldDecoder`` reads from: AssayJSON's own, called directly, or another
+/// decoder's, boxed. Either way the field decoder has a layout known at compile time: a
+/// `KeyedDecodingContainer` is a resilient type of the standard library, and a struct holding one
+/// would be copied and destroyed through run-time metadata, twice for every object decoded.
+@usableFromInline
+enum FieldSource<Key: CodingKey> {
+    case node(KeyedNodeContainer<Key>)
+    case other(KeyedContainerBox<Key>)
+
+    /// `decode(T.self, forKey:)`, through the container's own overload for the common scalar types:
+    /// in the model's module, where this is specialised, the type tests are constants, and the
+    /// decoder's non-generic path replaces a generic one that looks types up at run time.
+    @inlinable
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        switch self {
+        case .node(let container): try Self.decode(T.self, forKey: key, from: container)
+        case .other(let box): try Self.decode(T.self, forKey: key, from: box.container)
+        }
+    }
+
+    @inlinable
+    static func decode<T: Decodable, Container: KeyedDecodingContainerProtocol>(
+        _ type: T.Type, forKey key: Key, from container: Container
+    ) throws -> T where Container.Key == Key {
+        if T.self == String.self { return try container.decode(String.self, forKey: key) as! T }
+        if T.self == Int.self { return try container.decode(Int.self, forKey: key) as! T }
+        if T.self == Double.self { return try container.decode(Double.self, forKey: key) as! T }
+        if T.self == Bool.self { return try container.decode(Bool.self, forKey: key) as! T }
+        return try container.decode(T.self, forKey: key)
+    }
+
+    /// `decodeIfPresent(T.self, forKey:)`, through the container's own overloads for strings (and,
+    /// in AssayJSON's container, integers).
+    @inlinable
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        switch self {
+        case .node(let container):
+            if T.self == String.self { return try container.decodeIfPresent(String.self, forKey: key) as! T? }
+            if T.self == Int.self { return try container.decodeIfPresent(Int.self, forKey: key) as! T? }
+            return try container.decodeIfPresent(T.self, forKey: key)
+        case .other(let box):
+            if T.self == String.self { return try box.container.decodeIfPresent(String.self, forKey: key) as! T? }
+            return try box.container.decodeIfPresent(T.self, forKey: key)
+        }
+    }
+
+    @inlinable
+    func contains(_ key: Key) -> Bool {
+        switch self {
+        case .node(let container): container.contains(key)
+        case .other(let box): box.container.contains(key)
+        }
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        switch self {
+        case .node(let container): try container.decodeNil(forKey: key)
+        case .other(let box): try box.container.decodeNil(forKey: key)
+        }
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        switch self {
+        case .node(let container): try container.nestedUnkeyedContainer(forKey: key)
+        case .other(let box): try box.container.nestedUnkeyedContainer(forKey: key)
+        }
+    }
+}
+
+/// Another decoder's keyed container, boxed (see ``FieldSource``).
+@usableFromInline
+final class KeyedContainerBox<Key: CodingKey> {
+    @usableFromInline let container: KeyedDecodingContainer<Key>
+
+    @usableFromInline init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
+}
+
 /// One field's key and decoded value, for checking its rules when its model did not decode.
 public struct DecodedField {
     let key: String
@@ -333,11 +478,12 @@ public struct DecodedField {
 /// The issues of one model or array being decoded, and whether decoding must stop.
 @usableFromInline
 struct IssueCollector {
-    let policy: ValidatedDecodingPolicy
+    @usableFromInline let policy: ValidatedDecodingPolicy
     @usableFromInline var issues: [ValidationIssue] = []
     @usableFromInline var failed = false
     @usableFromInline var truncated = false
 
+    @usableFromInline
     init(policy: ValidatedDecodingPolicy) { self.policy = policy }
 
     mutating func fail(_ error: any Error, at path: IssuePath, expected: String) {

@@ -268,18 +268,36 @@ package func decodingIssue(from error: any Error) -> ValidationIssue? {
 }
 
 /// AssayJSON's decoder seen from the other modules of the package: what AssayCodable's models ask of
-/// it, behind one cast (each `as? NodeDecoder` of an `any Decoder` is a runtime call).
+/// it, behind one check of the decoder's type.
+@usableFromInline
 package struct NodeDecoderHandle {
     let decoder: NodeDecoder
 
     /// `decoder` when it is AssayJSON's; `nil` for other decoders.
     package init?(_ decoder: any Decoder) {
-        guard let node = decoder as? NodeDecoder else { return nil }
+        guard let node = Self.unwrap(decoder) else { return nil }
         self.decoder = node
+    }
+
+    /// The decoder inside the existential when it is a `NodeDecoder`: the existential opened and its
+    /// type compared (a pointer comparison), not the run-time cast `as? NodeDecoder` (hundreds of
+    /// instructions, for every model decoded).
+    private static func unwrap<D: Decoder>(_ decoder: D) -> NodeDecoder? {
+        guard D.self == NodeDecoder.self else { return nil }
+        return withUnsafePointer(to: decoder) { UnsafeRawPointer($0).assumingMemoryBound(to: NodeDecoder.self).pointee }
     }
 
     /// The JSON path of the value read (actual keys, after key conversion).
     package var path: IssuePath { decoder.path }
+
+    /// The keyed container of the object read, as `container(keyedBy:)` opens it but without the
+    /// `KeyedDecodingContainer` around it.
+    ///
+    /// - Throws: The decoder's failure when the value is not an object.
+    @usableFromInline
+    package func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedNodeContainer<Key> {
+        try decoder.keyedNodeContainer(keyedBy: type)
+    }
 
     /// What a module of the package keeps for the decode run (AssayCodable keeps the policy and
     /// warning sink there, instead of looking them up in `userInfo` for every object).

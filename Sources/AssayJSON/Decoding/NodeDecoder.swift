@@ -79,8 +79,14 @@ struct NodeDecoder: Decoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(try keyedNodeContainer(keyedBy: type))
+    }
+
+    /// The keyed container of the object read, unwrapped (``NodeDecoderHandle`` hands it to
+    /// AssayCodable's models, which read their fields from it without the type-erasing box).
+    func keyedNodeContainer<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedNodeContainer<Key> {
         guard tag(of: state.tape.entries[index]) == .objectStart else { throw failure("an object") }
-        return KeyedDecodingContainer(KeyedNodeContainer<Key>(decoder: self))
+        return KeyedNodeContainer<Key>(decoder: self)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -230,7 +236,12 @@ struct NodeDecoder: Decoder {
     }
 }
 
-struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+/// The keyed container of AssayJSON's decoder. AssayCodable's field decoders hold it unwrapped (a
+/// `KeyedDecodingContainer` is a resilient type of the standard library, whose layout is unknown at
+/// compile time: every copy of a value holding one goes through run-time metadata), and call its
+/// methods directly from their inlinable code, hence `@usableFromInline`.
+@usableFromInline
+package struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: NodeDecoder
     /// Members by converted key, built only for `convertFromSnakeCase`.
     let converted: [String: (key: String, node: JSONNode)]?
@@ -246,9 +257,9 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
     }
 
-    var codingPath: [any CodingKey] { decoder.codingPath }
+    @usableFromInline package var codingPath: [any CodingKey] { decoder.codingPath }
 
-    var allKeys: [Key] {
+    @usableFromInline package var allKeys: [Key] {
         if let converted { return converted.keys.compactMap { Key(stringValue: $0) } }
         return decoder.node.members.compactMap { Key(stringValue: $0.key) }
     }
@@ -266,9 +277,9 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return found
     }
 
-    func contains(_ key: Key) -> Bool { member(key) != nil }
+    @usableFromInline package func contains(_ key: Key) -> Bool { member(key) != nil }
 
-    func decodeNil(forKey key: Key) throws -> Bool {
+    @usableFromInline package func decodeNil(forKey key: Key) throws -> Bool {
         guard let found = member(key) else { return true }
         return found.node.isNull
     }
@@ -282,7 +293,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return found
     }
 
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    @usableFromInline package func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let found = try required(key)
         let component = PathComponent.key(found.jsonKey)
         if found.node.isNull, T.self != JSONValue.self {
@@ -291,7 +302,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try decoder.decode(type, found.node, key: key, component: component)
     }
 
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    @usableFromInline package func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let found = member(key), !found.node.isNull else { return nil }
         return try decoder.decode(type, found.node, key: key, component: .key(found.jsonKey))
     }
@@ -316,19 +327,19 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return found
     }
 
-    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+    @usableFromInline package func decode(_ type: String.Type, forKey key: Key) throws -> String {
         if let index = fastIndex(key), let value = decoder.state.tape.stringIfString(at: index) { return value }
         let found = try required(key)
         return try decoder.decodeString(found.node, at: .key(found.jsonKey))
     }
 
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+    @usableFromInline package func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
         if let index = fastIndex(key), let value = decoder.state.tape.smallInteger(at: index) { return value }
         let found = try required(key)
         return try decoder.decodeInteger(Int.self, found.node, at: .key(found.jsonKey))
     }
 
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+    @usableFromInline package func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
         if let index = fastIndex(key), let value = JSONNode(tape: decoder.state.tape, index: index).double {
             return value
         }
@@ -336,13 +347,13 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try decoder.decodeFloatingPoint(Double.self, found.node, at: .key(found.jsonKey))
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+    @usableFromInline package func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
         if let index = fastIndex(key), let value = decoder.state.tape.boolIfBool(at: index) { return value }
         let found = try required(key)
         return try decoder.decodeBool(found.node, at: .key(found.jsonKey))
     }
 
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+    @usableFromInline package func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         if converted == nil {
             guard let index = fastIndex(key) else { return nil }
             let tape = decoder.state.tape
@@ -353,7 +364,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try decoder.decodeString(found.node, at: .key(found.jsonKey))
     }
 
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+    @usableFromInline package func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
         if converted == nil {
             guard let index = fastIndex(key) else { return nil }
             let tape = decoder.state.tape
@@ -369,19 +380,19 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return decoder.child(found.node, key: key, component: .key(found.jsonKey))
     }
 
-    func nestedContainer<NestedKey: CodingKey>(
+    @usableFromInline package func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
         try child(key).container(keyedBy: type)
     }
 
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+    @usableFromInline package func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         try child(key).unkeyedContainer()
     }
 
-    func superDecoder() throws -> any Decoder { decoder }
+    @usableFromInline package func superDecoder() throws -> any Decoder { decoder }
 
-    func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
+    @usableFromInline package func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
 
     /// Foundation's conversion: `manager_id` → `managerId`; leading and trailing underscores kept.
     static func camelCase(_ key: String) -> String {
