@@ -74,10 +74,24 @@ extension JSONValueDecoder {
     ///
     /// - Throws: `ValidationError` with every issue; input that is not JSON is one
     ///   `IssueCode.malformed` issue.
+    ///
+    /// Inlinable, so it is specialised for `T` where it is called: generic code would look up the
+    /// metadata of the result types at run time, for every value decoded.
+    @inlinable
     public func decodeValidated<T: Decodable>(
         _ type: T.Type, from bytes: [UInt8], policy: ValidatedDecodingPolicy = .default
     ) throws(ValidationError) -> Decoded<T> {
-        try run(ValidatedRoot<T>.self, from: bytes, policy: policy) { $0.result }
+        let document = try validatedDocument(bytes)
+        let context = ValidatedDecoding.Context(policy: policy, sink: WarningSink())
+        var coercions: [ValidationIssue] = []
+        let value: T
+        do {
+            // The value's own error (the aggregate of every issue) comes through unwrapped.
+            value = try decodeKeepingErrors(T.self, from: document, attachment: context, coercions: &coercions)
+        } catch {
+            throw rootFailure(error, expected: T.self, policy: policy, document: document)
+        }
+        return Decoded(value: value, warnings: warnings(coercions, context: context, document: document))
     }
 
     /// Decodes and validates an array from UTF-8 JSON, element by element: every bad element is
@@ -112,9 +126,29 @@ extension JSONValueDecoder {
         _ root: Root.Type, from bytes: [UInt8], policy: ValidatedDecodingPolicy,
         _ result: (Root) -> Result<Value, ValidationError>
     ) throws(ValidationError) -> Decoded<Value> {
-        let document: JSONDocument
+        let document = try validatedDocument(bytes)
+        // The policy and sink go to the models through the run's attachment, which they read
+        // before `userInfo` (entries added to `userInfo` cost a dictionary for every decode).
+        let context = ValidatedDecoding.Context(policy: policy, sink: WarningSink())
+        let decoded: (value: Root, coercions: [ValidationIssue])
         do {
-            document = try JSONDocument(parsing: bytes, options: parserOptions)
+            decoded = try decodeReportingCoercions(Root.self, from: document, attachment: context)
+        } catch {
+            throw ValidationError(error.issue)
+        }
+        switch result(decoded.value) {
+        case .success(let value):
+            return Decoded(value: value, warnings: warnings(decoded.coercions, context: context, document: document))
+        case .failure(let error):
+            throw located(error, in: document)
+        }
+    }
+
+    /// The parsed document, or input that is not JSON as one `IssueCode.malformed` issue.
+    @usableFromInline
+    func validatedDocument(_ bytes: [UInt8]) throws(ValidationError) -> JSONDocument {
+        do {
+            return try JSONDocument(parsing: bytes, options: parserOptions)
         } catch {
             var context = RuleContext(phase: .decode)
             context.report(
@@ -124,24 +158,30 @@ extension JSONValueDecoder {
                 ])
             throw ValidationError(context.issues)
         }
-        let sink = WarningSink()
-        // The policy and sink go to the models through the run's attachment, which they read
-        // before `userInfo` (entries added to `userInfo` cost a dictionary for every decode).
-        let context = ValidatedDecoding.Context(policy: policy, sink: sink)
-        let decoded: (value: Root, coercions: [ValidationIssue])
-        do {
-            decoded = try decodeReportingCoercions(Root.self, from: document, attachment: context)
-        } catch {
-            throw ValidationError(error.issue)
-        }
-        switch result(decoded.value) {
-        case .success(let value):
-            return Decoded(value: value, warnings: locate(decoded.coercions + sink.warnings, in: document))
-        case .failure(let error):
-            var located = ValidationError(locate(error.issues, in: document), limit: error.limit)
-            if error.isTruncated { located.markTruncated() }
-            throw located
-        }
+    }
+
+    /// The aggregate error of a root value that did not decode or is not valid, located in the input.
+    @usableFromInline
+    func rootFailure(
+        _ error: any Error, expected: Any.Type, policy: ValidatedDecodingPolicy, document: JSONDocument
+    ) -> ValidationError {
+        var collector = IssueCollector(policy: policy)
+        collector.fail(error, at: .root, expected: "\(expected)")
+        return located(collector.aggregate(), in: document)
+    }
+
+    /// The warnings of a valid value: the lax conversions made, then what the models reported.
+    @usableFromInline
+    func warnings(
+        _ coercions: [ValidationIssue], context: ValidatedDecoding.Context, document: JSONDocument
+    ) -> [ValidationIssue] {
+        locate(coercions + (context.sink?.warnings ?? []), in: document)
+    }
+
+    private func located(_ error: ValidationError, in document: JSONDocument) -> ValidationError {
+        var located = ValidationError(locate(error.issues, in: document), limit: error.limit)
+        if error.isTruncated { located.markTruncated() }
+        return located
     }
 
     /// Adds the line and column of each issue's value in the input, as parameters.

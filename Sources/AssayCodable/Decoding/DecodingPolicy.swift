@@ -66,10 +66,12 @@ public enum ValidatedDecoding {
         return context
     }
 
+    @usableFromInline
     final class Context {
         let policy: ValidatedDecodingPolicy
         let sink: WarningSink?
 
+        @usableFromInline
         init(policy: ValidatedDecodingPolicy, sink: WarningSink?) {
             self.policy = policy
             self.sink = sink

@@ -130,6 +130,21 @@ public struct JSONValueDecoder: Sendable {
         try run(type, document: document, locate: true, attachment: attachment)
     }
 
+    /// Decodes a value from a parsed document with a run attachment (as
+    /// ``decodeReportingCoercions(_:from:attachment:)``), letting the error `T`'s initializer throws
+    /// through as it is (AssayCodable's aggregate of every issue) instead of wrapping it; the lax
+    /// conversions made are appended to `coercions`.
+    @usableFromInline
+    package func decodeKeepingErrors<T: Decodable>(
+        _ type: T.Type, from document: JSONDocument, attachment: AnyObject, coercions: inout [ValidationIssue]
+    ) throws -> T {
+        let state = DecodingState(options: self, tape: document.tape)
+        state.attachment = attachment
+        let value = try NodeDecoder(node: document.root, state: state, link: nil).decodeValue(type)
+        coercions += state.coercions
+        return value
+    }
+
     private func run<T: Decodable>(
         _ type: T.Type, document: JSONDocument, locate: Bool, attachment: AnyObject? = nil
     ) throws(JSONDecodingError) -> (value: T, coercions: [ValidationIssue]) {
