@@ -360,3 +360,17 @@ func decodingError<T>(_ body: () throws -> T) -> ValidationError? {
         #expect(String(decoding: encoded, as: UTF8.self) == #"{"age":3,"email":"a@b.test","name":"Ann"}"#)
     }
 }
+
+@Suite struct HandWrittenDecodingTests {
+    @Test(arguments: DecoderKind.allCases, [true, false])
+    func aHandWrittenInitNormalisesAndReportsEveryIssue(decoder: DecoderKind, inPlace: Bool) throws {
+        let valid = #"{"name": "  Ann Lee  ", "age": 35, "inPlace": \#(inPlace)}"#
+        #expect(try decoder.decode(HandDecodedMember.self, valid).value == HandDecodedMember(name: "Ann Lee", age: 35))
+        let invalid = #"[{"name": " A ", "age": 200, "inPlace": \#(inPlace)}, {"name": 7, "inPlace": \#(inPlace)}]"#
+        let error = try #require(decodingError { try decoder.decodeArray([HandDecodedMember].self, invalid) })
+        #expect(error.issues.map(\.path.jsonPointer) == ["/0/name", "/0/age", "/1/name", "/1/age"])
+        #expect(error.issues.map(\.code) == [.tooShort, .tooLarge, .typeMismatch, .missing])
+        // The rules saw the normalised name: " A " trimmed is one character long.
+        #expect(error.issues[0].value == .string("A"))
+    }
+}

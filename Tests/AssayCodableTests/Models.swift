@@ -125,3 +125,42 @@ struct Survey: Codable, Equatable {
     var labels: [String]
     var weights: [Double]?
 }
+
+/// A model whose `init(from:)` is written by hand with `FieldDecoder`, as its documentation shows;
+/// `inPlace` picks `validate(&self)` (what `@Validatable` writes) or `self = validated(self)`.
+struct HandDecodedMember: Decodable, Validatable, Equatable {
+    var name: String
+    var age: Int
+
+    static let validation: Validation<HandDecodedMember> = [
+        .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespaces) },
+        .property(\.name, "name", .length(2...100)),
+        .property(\.age, "age", .range(1...150)),
+    ]
+
+    /// `inPlace` is read from the container directly, not by the field decoder.
+    enum CodingKeys: String, CodingKey { case name, age, inPlace }
+
+    init(name: String, age: Int) {
+        self.name = name
+        self.age = age
+    }
+
+    init(from decoder: any Decoder) throws {
+        var fields = try FieldDecoder<Self, CodingKeys>(decoder)
+        let name = fields.decode(String.self, forKey: .name)
+        let age = fields.decode(Int.self, forKey: .age)
+        guard let name, let age, fields.isComplete else {
+            throw fields.failure(checking: [DecodedField("name", name), DecodedField("age", age)])
+        }
+        self.name = name
+        self.age = age
+        // The container stays available for what the field decoder does not cover.
+        let inPlace = (try? fields.container.decodeIfPresent(Bool.self, forKey: .inPlace)) ?? nil
+        if inPlace ?? true {
+            try fields.validate(&self)
+        } else {
+            self = try fields.validated(self)
+        }
+    }
+}
