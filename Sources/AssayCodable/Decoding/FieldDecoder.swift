@@ -345,7 +345,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
 }
 
 /// What a ``FieldDecoder`` needs of its decoder besides the container, found without generics (so
-/// the field decoder's inlinable `init` stays small): AssayJSON's decoder behind one cast, the
+/// the field decoder's inlinable `init` stays small): AssayJSON's decoder recognised once, the
 /// model's path, the run's policy and warning sink, and how unknown keys are to be found.
 @usableFromInline
 struct FieldsOpening {
