@@ -89,14 +89,14 @@ public struct ModelRule<Model>: Sendable {
         let offset = MemoryLayout<Model>.offset(of: keyPath)
         let check: @Sendable (V, inout RuleContext) -> Void = { value, context in
             let savedLabel = context.label
-            let savedLocation = context.ruleLocation
             // In place (no copy of the path kept), so the path's storage is reused for every property.
             context.path.components.append(.key(key))
             context.label = label
             checkAll(value, &context)
             context.path.components.removeLast()
             context.label = savedLabel
-            context.ruleLocation = savedLocation
+            // The rule location is left as the last rule set it (not saved and restored, a retain and a
+            // release per property): every rule and object check sets its own before it runs.
         }
         return ModelRule(
             key: key, operations: operations, descriptors: rules.map(\.descriptor), keyPath: keyPath,
