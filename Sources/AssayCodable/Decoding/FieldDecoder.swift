@@ -417,19 +417,23 @@ enum FieldSource<Key: CodingKey> {
         return try container.decode(T.self, forKey: key)
     }
 
-    /// `decodeIfPresent(T.self, forKey:)`, through the container's own overloads for strings (and,
-    /// in AssayJSON's container, integers).
+    /// `decodeIfPresent(T.self, forKey:)`, through the container's own overloads for strings and
+    /// integers.
     @inlinable
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         switch self {
-        case .node(let container):
-            if T.self == String.self { return try container.decodeIfPresent(String.self, forKey: key) as! T? }
-            if T.self == Int.self { return try container.decodeIfPresent(Int.self, forKey: key) as! T? }
-            return try container.decodeIfPresent(T.self, forKey: key)
-        case .other(let box):
-            if T.self == String.self { return try box.container.decodeIfPresent(String.self, forKey: key) as! T? }
-            return try box.container.decodeIfPresent(T.self, forKey: key)
+        case .node(let container): try Self.decodeIfPresent(T.self, forKey: key, from: container)
+        case .other(let box): try Self.decodeIfPresent(T.self, forKey: key, from: box.container)
         }
+    }
+
+    @inlinable
+    static func decodeIfPresent<T: Decodable, Container: KeyedDecodingContainerProtocol>(
+        _ type: T.Type, forKey key: Key, from container: Container
+    ) throws -> T? where Container.Key == Key {
+        if T.self == String.self { return try container.decodeIfPresent(String.self, forKey: key) as! T? }
+        if T.self == Int.self { return try container.decodeIfPresent(Int.self, forKey: key) as! T? }
+        return try container.decodeIfPresent(T.self, forKey: key)
     }
 
     @inlinable

@@ -222,9 +222,7 @@ struct Evaluator {
                 if let position = trace!.open[top].children.firstIndex(where: { $0.keywordLocation == location }) {
                     trace!.open[top].children[position].annotation = annotation
                 } else {
-                    var unit = TraceUnit(
-                        keywordLocation: location, absoluteKeywordLocation: node.absoluteLocation(of: keyword),
-                        instanceLocation: IssuePath(instancePath).jsonPointer)
+                    var unit = traceUnit(keyword: keyword, node)
                     unit.annotation = annotation
                     trace!.open[top].children.append(unit)
                 }
@@ -264,11 +262,16 @@ struct Evaluator {
     /// Starts the unit of `node` (when `keyword` is `nil`) or of one of its keywords.
     @inline(never)
     private mutating func openUnit(keyword: String?, _ node: SchemaNode) {
-        let location = keywordLocation(appending: keyword)
-        trace!.open.append(
-            TraceUnit(
-                keywordLocation: location, absoluteKeywordLocation: node.absoluteLocation(of: keyword ?? ""),
-                instanceLocation: IssuePath(instancePath).jsonPointer))
+        trace!.open.append(traceUnit(keyword: keyword, node))
+    }
+
+    /// A unit, still empty, for `node` (when `keyword` is `nil`) or one of its keywords, at the
+    /// current locations.
+    private func traceUnit(keyword: String?, _ node: SchemaNode) -> TraceUnit {
+        TraceUnit(
+            keywordLocation: keywordLocation(appending: keyword),
+            absoluteKeywordLocation: node.absoluteLocation(of: keyword ?? ""),
+            instanceLocation: IssuePath(instancePath).jsonPointer)
     }
 
     @inline(never)
