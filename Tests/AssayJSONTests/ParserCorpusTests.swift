@@ -92,19 +92,24 @@ enum RFC8259Corpus {
         let laterBytes: [UInt8] = [0x41, 0x7F, 0x80, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF]
         var mismatches: [[UInt8]] = []
         var checked = 0
-        for lead in UInt8(0x80)...0xFF {
-            for second in UInt8(0)...0xFF {
-                for third in laterBytes {
-                    for tail in [[], [0x80], [0x80, 0x7A, 0x7A, 0x7A], [0x7A, 0x7A, 0x7A, 0x7A]] as [[UInt8]] {
-                        let bytes = [0x61, lead, second, third] + tail
-                        let found = bytes.withUnsafeBufferPointer { firstInvalidUTF8(in: $0) }
-                        if found != reference(bytes) { mismatches.append(bytes) }
-                        checked += 1
+        // After one ASCII byte (read one at a time), and after seven and an "é" (the sequence then
+        // follows a word read at once and another sequence, in the same non-ASCII run).
+        let prefixes: [[UInt8]] = [[0x61], Array(repeating: 0x61, count: 7) + [0xC3, 0xA9]]
+        for prefix in prefixes {
+            for lead in UInt8(0x80)...0xFF {
+                for second in UInt8(0)...0xFF {
+                    for third in laterBytes {
+                        for tail in [[], [0x80], [0x80, 0x7A, 0x7A, 0x7A], [0x7A, 0x7A, 0x7A, 0x7A]] as [[UInt8]] {
+                            let bytes = prefix + [lead, second, third] + tail
+                            let found = bytes.withUnsafeBufferPointer { firstInvalidUTF8(in: $0) }
+                            if found != reference(bytes) { mismatches.append(bytes) }
+                            checked += 1
+                        }
                     }
                 }
             }
         }
-        #expect(checked == 128 * 256 * laterBytes.count * 4)
+        #expect(checked == prefixes.count * 128 * 256 * laterBytes.count * 4)
         #expect(mismatches.isEmpty, "first disagreements: \(mismatches.prefix(5))")
         // Valid text in every length class, long enough for the word-at-a-time paths.
         let text = Array("aé€😀 Ωмир 中文 ไทย 🇺🇦".utf8)

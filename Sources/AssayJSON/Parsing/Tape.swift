@@ -70,7 +70,7 @@ final class Tape: @unchecked Sendable {
     }
 
     deinit {
-        entries.baseAddress?.deallocate()
+        EntryBuffer.free(entries.baseAddress)
         ownedCopy?.deallocate()
     }
 

@@ -92,7 +92,7 @@ struct TapeParser {
                     completed = false
                 }
             case UInt8(ascii: "\""):
-                try parseString(asKey: false)
+                if try !scanSimpleString(asKey: false) { try parseString(asKey: false) }
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 try parseNumber()
             case UInt8(ascii: "t"):
@@ -193,7 +193,11 @@ struct TapeParser {
     private mutating func parseKey() throws(JSONParseError) {
         guard position < input.count else { throw fail(.unexpectedEnd, "the input ends where a key should be") }
         guard input[position] == UInt8(ascii: "\"") else { throw unexpected("expected a key in double quotes") }
-        try parseString(asKey: true)
+        if try !scanSimpleString(asKey: true) { try parseString(asKey: true) }
+        if position < input.count, input[position] == UInt8(ascii: ":") {
+            position += 1
+            return
+        }
         skipWhitespace()
         guard position < input.count, input[position] == UInt8(ascii: ":") else {
             throw unexpected("expected \":\" after a key")
@@ -203,52 +207,79 @@ struct TapeParser {
 
     // MARK: Strings
 
-    private mutating func parseString(asKey: Bool) throws(JSONParseError) {
-        let open = position
-        let start = position + 1
+    /// The index of the first quote, backslash or control character at or after `start` (or the
+    /// input's end), read eight bytes at a time; the bytes passed over are or-ed into `highBits`, so
+    /// that non-ASCII text is seen.
+    @inline(__always) private func scanPlainRun(from start: Int, _ highBits: inout UInt64) -> Int {
         var index = start
         let end = input.count
         let base = input.baseAddress!
+        while index + 8 <= end {
+            // Little-endian, so that the lowest bits are the first byte.
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let quote = word ^ 0x2222_2222_2222_2222
+            let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+            let special =
+                (((quote &- 0x0101_0101_0101_0101) & ~quote)
+                    | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
+                    | ((word &- 0x2020_2020_2020_2020) & ~word)) & 0x8080_8080_8080_8080
+            if special == 0 {
+                highBits |= word
+                index += 8
+                continue
+            }
+            // The lowest flagged byte is exact (borrows only run upward): stop there.
+            let ordinary = special.trailingZeroBitCount >> 3
+            highBits |= word & ((1 &<< UInt64(ordinary &* 8)) &- 1)
+            return index + ordinary
+        }
+        while index < end {
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return index }
+            highBits |= UInt64(byte)
+            index += 1
+        }
+        return index
+    }
+
+    /// Scans and records the string whose opening quote is at `position` when it holds no escape
+    /// and no control character (most strings), with non-ASCII text then checked as UTF-8.
+    /// Returns `false`, having changed nothing, for any other string, which ``parseString(asKey:)``
+    /// then reads (and reports on).
+    @inline(__always) private mutating func scanSimpleString(asKey: Bool) throws(JSONParseError) -> Bool {
+        let start = position + 1
         var highBits: UInt64 = 0
-        scan: while true {
-            if index + 8 <= end {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                let quote = word ^ 0x2222_2222_2222_2222
-                let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-                let special =
-                    (((quote &- 0x0101_0101_0101_0101) & ~quote)
-                        | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
-                        | ((word &- 0x2020_2020_2020_2020) & ~word)) & 0x8080_8080_8080_8080
-                if special == 0 {
-                    highBits |= word
-                    index += 8
-                    continue
-                }
-                // The lowest flagged byte is exact (borrows only run upward): jump to it.
-                let ordinary = special.trailingZeroBitCount >> 3
-                highBits |= word & ((1 &<< UInt64(ordinary &* 8)) &- 1)
-                index += ordinary
-            }
-            guard index < end else { throw fail(.unexpectedEnd, "the string is not closed", at: open) }
-            switch input[index] {
-            case UInt8(ascii: "\""):
-                if highBits & 0x8080_8080_8080_8080 != 0 { try validateUTF8(start..<index) }
-                entries.append(entry(.rawString, start))
-                entries.append(UInt64(index - start))
-                if asKey { keySignatures.append(Self.signature(base + start, index - start)) }
-                position = index + 1
-                return
-            case UInt8(ascii: "\\"):
-                break scan
-            case 0..<0x20:
-                throw fail(.controlCharacterInString, "\(describe(index)) must be escaped in a string", at: index)
-            case let byte:
-                highBits |= UInt64(byte)
-                index += 1
-            }
+        let index = scanPlainRun(from: start, &highBits)
+        guard index < input.count, input[index] == UInt8(ascii: "\"") else { return false }
+        if highBits & 0x8080_8080_8080_8080 != 0 { try Self.validateUTF8(start..<index, of: input) }
+        entries.append(entry(.rawString, start))
+        entries.append(UInt64(index &- start))
+        if asKey { keySignatures.append(Self.signature(input.baseAddress! + start, index &- start)) }
+        position = index + 1
+        return true
+    }
+
+    /// Reads a string that ``scanSimpleString(asKey:)`` left: one with escapes, which are decoded
+    /// into `strings`, or a malformed one.
+    private mutating func parseString(asKey: Bool) throws(JSONParseError) {
+        let open = position
+        let start = position + 1
+        let end = input.count
+        var highBits: UInt64 = 0
+        var index = scanPlainRun(from: start, &highBits)
+        guard index < end else { throw fail(.unexpectedEnd, "the string is not closed", at: open) }
+        switch input[index] {
+        case UInt8(ascii: "\""):
+            // Not left by the fast path; read it as it would have.
+            _ = try scanSimpleString(asKey: asKey)
+            return
+        case UInt8(ascii: "\\"):
+            break
+        default:
+            throw fail(.controlCharacterInString, "\(describe(index)) must be escaped in a string", at: index)
         }
         // Escapes: decode into `strings`. The rest of the string is validated as UTF-8 as it is copied.
-        if highBits & 0x8080_8080_8080_8080 != 0 { try validateUTF8(start..<index) }
+        if highBits & 0x8080_8080_8080_8080 != 0 { try Self.validateUTF8(start..<index, of: input) }
         let decodedStart = strings.count
         strings.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<index]))
         while true {
@@ -289,11 +320,13 @@ struct TapeParser {
         }
     }
 
-    private func validateUTF8(_ range: Range<Int>) throws(JSONParseError) {
+    /// Checks `range` of `input` as UTF-8 (static: the parser is not copied to call it).
+    private static func validateUTF8(_ range: Range<Int>, of input: UnsafeBufferPointer<UInt8>) throws(JSONParseError) {
         if let bad = firstInvalidUTF8(in: UnsafeBufferPointer(rebasing: input[range])) {
             let offset = range.lowerBound + bad
-            throw fail(
-                .invalidUTF8, "invalid UTF-8 byte 0x" + String(input[offset], radix: 16, uppercase: true), at: offset)
+            throw JSONParseError(
+                .invalidUTF8, "invalid UTF-8 byte 0x" + String(input[offset], radix: 16, uppercase: true), at: offset,
+                in: input)
         }
     }
 
@@ -465,22 +498,15 @@ struct TapeParser {
             // shared bit (rare for a dozen keys) costs the pairwise comparison.
             var filter: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
             var shared = false
-            for signature in mine {
-                let slot = (signature &* 0x9E37_79B9_7F4A_7C15) >> 56
-                let bit: UInt64 = 1 &<< (slot & 63)
-                switch slot >> 6 {
-                case 0:
-                    shared = shared || filter.0 & bit != 0
-                    filter.0 |= bit
-                case 1:
-                    shared = shared || filter.1 & bit != 0
-                    filter.1 |= bit
-                case 2:
-                    shared = shared || filter.2 & bit != 0
-                    filter.2 |= bit
-                default:
-                    shared = shared || filter.3 & bit != 0
-                    filter.3 |= bit
+            withUnsafeMutableBytes(of: &filter) { raw in
+                // Indexed, not switched over: which word a key falls in is unpredictable.
+                let words = raw.baseAddress!.assumingMemoryBound(to: UInt64.self)
+                for signature in mine {
+                    let slot = (signature &* 0x9E37_79B9_7F4A_7C15) >> 56
+                    let bit: UInt64 = 1 &<< (slot & 63)
+                    let word = Int(truncatingIfNeeded: slot >> 6)
+                    if words[word] & bit != 0 { shared = true }
+                    words[word] |= bit
                 }
             }
             if shared {
@@ -586,6 +612,8 @@ extension String {
 }
 
 /// The tape being written: a growable buffer of entries without the checks of `Array.append`.
+/// Its memory comes from `malloc` (the C allocator answers a plain request faster than an aligned
+/// one) and is freed with `free`, by ``discard()`` or by the ``Tape`` it is handed to.
 struct EntryBuffer {
     private(set) var base: UnsafeMutablePointer<UInt64>
     private(set) var count = 0
@@ -593,7 +621,7 @@ struct EntryBuffer {
 
     init(capacity: Int) {
         self.capacity = max(16, capacity)
-        base = .allocate(capacity: self.capacity)
+        base = Self.reallocate(nil, capacity: self.capacity)
     }
 
     @inline(__always) mutating func append(_ value: UInt64) {
@@ -603,12 +631,15 @@ struct EntryBuffer {
     }
 
     private mutating func grow() {
-        let newCapacity = capacity * 2
-        let newBase = UnsafeMutablePointer<UInt64>.allocate(capacity: newCapacity)
-        newBase.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = newBase
-        capacity = newCapacity
+        capacity *= 2
+        base = Self.reallocate(base, capacity: capacity)
+    }
+
+    private static func reallocate(_ old: UnsafeMutablePointer<UInt64>?, capacity: Int) -> UnsafeMutablePointer<UInt64>
+    {
+        // Out of memory ends the process, as any Swift allocation does.
+        guard let raw = realloc(old, capacity * MemoryLayout<UInt64>.stride) else { fatalError("out of memory") }
+        return raw.bindMemory(to: UInt64.self, capacity: capacity)
     }
 
     @inline(__always) subscript(index: Int) -> UInt64 {
@@ -616,11 +647,22 @@ struct EntryBuffer {
         nonmutating set { base[index] = newValue }
     }
 
-    /// Hands the entries to a ``Tape``, which frees them.
+    /// Hands the entries to a ``Tape``, which frees them with ``free(_:)``.
     func finish() -> UnsafeMutableBufferPointer<UInt64> { UnsafeMutableBufferPointer(start: base, count: count) }
 
     /// Frees the entries when parsing failed.
-    func discard() { base.deallocate() }
+    func discard() { Self.free(base) }
+
+    /// Frees entries made by an entry buffer.
+    static func free(_ entries: UnsafeMutablePointer<UInt64>?) {
+        #if canImport(Glibc)
+        Glibc.free(entries)
+        #elseif canImport(Musl)
+        Musl.free(entries)
+        #else
+        Darwin.free(entries)
+        #endif
+    }
 }
 
 /// A stack in a caller-provided buffer (on the machine stack) that moves to the heap when it outgrows it.
