@@ -191,10 +191,27 @@ final class DecodingState {
     /// What another module of the package keeps for the run (``NodeDecoderHandle/runAttachment``).
     @exclusivity(unchecked) var attachment: AnyObject?
 
+    /// Whether keys are converted from snake_case (``JSONValueDecoder/KeyDecodingStrategy``).
+    let convertsKeys: Bool
+    /// The members of each object decoded with converted keys, by the object's tape index.
+    @exclusivity(unchecked) private var convertedTables: [Int: [String: (key: String, node: JSONNode)]] = [:]
+
     init(options: JSONValueDecoder, tape: Tape) {
         self.options = options
         self.tape = tape
         self.userInfo = options.userInfo
+        self.convertsKeys = options.keyDecodingStrategy == .convertFromSnakeCase
+    }
+
+    /// The members of the object at tape index `index` by their keys converted to camelCase.
+    func convertedMembers(ofObjectAt index: Int) -> [String: (key: String, node: JSONNode)] {
+        if let table = convertedTables[index] { return table }
+        var table: [String: (key: String, node: JSONNode)] = [:]
+        for member in JSONNode(tape: tape, index: index).members {
+            table[KeyedNodeContainer<AnyKey>.camelCase(member.key)] = (member.key, member.value)
+        }
+        convertedTables[index] = table
+        return table
     }
 
     func markRead(_ index: Int) {

@@ -242,19 +242,18 @@ struct NodeDecoder: Decoder {
 /// methods directly from their inlinable code, hence `@usableFromInline`.
 @usableFromInline
 package struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    // The decoder alone (two references): the standard library's box copies the container for
+    // every member it decodes.
     let decoder: NodeDecoder
-    /// Members by converted key, built only for `convertFromSnakeCase`.
-    let converted: [String: (key: String, node: JSONNode)]?
 
     init(decoder: NodeDecoder) {
         self.decoder = decoder
-        if decoder.state.options.keyDecodingStrategy == .convertFromSnakeCase {
-            var table: [String: (key: String, node: JSONNode)] = [:]
-            for member in decoder.node.members { table[Self.camelCase(member.key)] = (member.key, member.value) }
-            converted = table
-        } else {
-            converted = nil
-        }
+    }
+
+    /// Members by converted key with `convertFromSnakeCase` (made once per object, kept by the
+    /// run), else `nil`.
+    private var converted: [String: (key: String, node: JSONNode)]? {
+        decoder.state.convertsKeys ? decoder.state.convertedMembers(ofObjectAt: decoder.index) : nil
     }
 
     @usableFromInline package var codingPath: [any CodingKey] { decoder.codingPath }
@@ -312,7 +311,7 @@ package struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// member found last in this object (``DecodingState/hintPosition``), so members read in the
     /// order they are written are found at the first comparison.
     @inline(__always) private func fastIndex(_ key: Key) -> Int? {
-        guard converted == nil else { return nil }
+        guard !decoder.state.convertsKeys else { return nil }
         var name = key.stringValue
         let state = decoder.state
         let tape = state.tape
@@ -354,7 +353,7 @@ package struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     @usableFromInline package func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        if converted == nil {
+        if !decoder.state.convertsKeys {
             guard let index = fastIndex(key) else { return nil }
             let tape = decoder.state.tape
             if tape.isNull(at: index) { return nil }
@@ -365,7 +364,7 @@ package struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     @usableFromInline package func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        if converted == nil {
+        if !decoder.state.convertsKeys {
             guard let index = fastIndex(key) else { return nil }
             let tape = decoder.state.tape
             if tape.isNull(at: index) { return nil }
