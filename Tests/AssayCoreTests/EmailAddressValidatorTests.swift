@@ -306,6 +306,25 @@ enum EmailCorpus {
 }
 
 @Suite struct EmailFastPathTests {
+    /// The fast path's `atext` bits are RFC 5322's.
+    @Test func atextBitsMatchTheGrammar() {
+        for value in UInt8(0)...0xFF {
+            let expected = value < 0x80 && EmailAddressValidator.isAtext(Unicode.Scalar(value))
+            #expect(EmailAddressValidator.isPlainAtext(value) == expected, "byte \(value)")
+        }
+    }
+
+    /// Ordinary addresses are decided on the fast path (it is not a check that always declines).
+    @Test(arguments: [
+        "a@b.co", "john.doe@example.com", "li5936@web.de", "max9290@yahoo.co.jp", "ana.novak@icloud.com",
+        "!#$%&'*+-/=?^_`{|}~@example.org", "user_name@mail.example.com", "first.last+tag@sub-domain.example.travel",
+    ])
+    func plainAddressesTakeTheFastPath(_ address: String) {
+        var bytes = address
+        let fast = bytes.withUTF8(EmailAddressValidator.isPlainASCIIAddress)
+        #expect(fast)
+    }
+
     /// The plain-ASCII fast path may only accept what every rule accepts, under every option set.
     @Test func fastPathAcceptsOnlyValidAddresses() {
         var corpus = [

@@ -104,25 +104,23 @@ public struct EmailAddressValidator: Sendable {
     package static func isPlainASCIIAddress(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = bytes.count
         guard count >= 3, count <= 254 else { return false }
-        var at = -1
-        for index in 0..<count where bytes[index] == UInt8(ascii: "@") {
-            guard at < 0 else { return false }
-            at = index
-        }
-        guard at > 0, at <= 64, at < count - 1 else { return false }
-        // Local part: atext and single dots, not at either end.
+        // Local part, up to the first `@`: atext and single dots, not at either end. (A second `@`
+        // is no domain byte, so the domain loop turns it away.)
+        var at = 0
         var previousDot = true
-        for index in 0..<at {
-            let byte = bytes[index]
+        while at < count {
+            let byte = bytes[at]
+            if byte == UInt8(ascii: "@") { break }
             if byte == UInt8(ascii: ".") {
                 if previousDot { return false }
                 previousDot = true
             } else {
-                guard plainAtext[Int(byte & 0x7F)] && byte < 0x80 else { return false }
+                guard isPlainAtext(byte) else { return false }
                 previousDot = false
             }
+            at += 1
         }
-        if previousDot { return false }
+        guard at > 0, at <= 64, at < count - 1, !previousDot else { return false }
         // Domain: labels of letters, digits and inner hyphens.
         guard count - at - 1 <= 253 else { return false }
         var labelStart = at + 1
@@ -154,9 +152,13 @@ public struct EmailAddressValidator: Sendable {
         return false
     }
 
-    /// RFC 5322 `atext` for ASCII bytes.
-    private static let plainAtext: [Bool] = (0..<128).map { value in
-        isAtext(Unicode.Scalar(UInt8(value)))
+    /// Whether `byte` is RFC 5322 `atext` (``isAtext(_:)`` for ASCII): a bit per ASCII value in two
+    /// constant words, so the check reads no table.
+    @inline(__always) package static func isPlainAtext(_ byte: UInt8) -> Bool {
+        let low: UInt64 = 0xA3FF_ACFA_0000_0000  // ! # $ % & ' * + - / 0-9 = ?
+        let high: UInt64 = 0x7FFF_FFFF_C7FF_FFFE  // A-Z ^ _ ` a-z { | } ~
+        if byte < 64 { return low >> UInt64(byte) & 1 != 0 }
+        return byte < 128 && high >> UInt64(byte &- 64) & 1 != 0
     }
 
     /// The index after the closing quote of a quoted string starting at 0, or `nil` when malformed.
