@@ -497,13 +497,9 @@ struct IssueCollector {
         failed = true
     }
 
-    @usableFromInline
-    mutating func record(_ found: [ValidationIssue]) {
-        record(found, first: false)
-    }
-
     /// Records `found` after the issues recorded so far, or before them with `first`.
-    mutating func record(_ found: [ValidationIssue], first: Bool) {
+    @usableFromInline
+    mutating func record(_ found: [ValidationIssue], first: Bool = false) {
         guard !found.isEmpty else { return }
         issues.insert(contentsOf: found, at: first ? 0 : issues.endIndex)
         if found.contains(where: { $0.severity == .error }) { failed = true }

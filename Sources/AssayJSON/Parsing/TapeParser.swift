@@ -92,7 +92,7 @@ struct TapeParser {
                     completed = false
                 }
             case UInt8(ascii: "\""):
-                if try !scanSimpleString(asKey: false) { try parseString(asKey: false) }
+                try parseString(asKey: false)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 try parseNumber()
             case UInt8(ascii: "t"):
@@ -193,7 +193,7 @@ struct TapeParser {
     private mutating func parseKey() throws(JSONParseError) {
         guard position < input.count else { throw fail(.unexpectedEnd, "the input ends where a key should be") }
         guard input[position] == UInt8(ascii: "\"") else { throw unexpected("expected a key in double quotes") }
-        if try !scanSimpleString(asKey: true) { try parseString(asKey: true) }
+        try parseString(asKey: true)
         if position < input.count, input[position] == UInt8(ascii: ":") {
             position += 1
             return
@@ -242,40 +242,35 @@ struct TapeParser {
         return index
     }
 
-    /// Scans and records the string whose opening quote is at `position` when it holds no escape
-    /// and no control character (most strings), with non-ASCII text then checked as UTF-8.
-    /// Returns `false`, having changed nothing, for any other string, which ``parseString(asKey:)``
-    /// then reads (and reports on).
-    @inline(__always) private mutating func scanSimpleString(asKey: Bool) throws(JSONParseError) -> Bool {
+    /// Reads the string whose opening quote is at `position`. One without escapes or control
+    /// characters (most strings) is scanned and recorded here, inline, with non-ASCII text then
+    /// checked as UTF-8; any other goes on from where the scan stopped in ``parseEscapedString``.
+    @inline(__always) private mutating func parseString(asKey: Bool) throws(JSONParseError) {
         let start = position + 1
         var highBits: UInt64 = 0
         let index = scanPlainRun(from: start, &highBits)
-        guard index < input.count, input[index] == UInt8(ascii: "\"") else { return false }
+        guard index < input.count, input[index] == UInt8(ascii: "\"") else {
+            try parseEscapedString(asKey: asKey, stoppedAt: index, highBits: highBits)
+            return
+        }
         if highBits & 0x8080_8080_8080_8080 != 0 { try Self.validateUTF8(start..<index, of: input) }
         entries.append(entry(.rawString, start))
         entries.append(UInt64(index &- start))
         if asKey { keySignatures.append(Self.signature(input.baseAddress! + start, index &- start)) }
         position = index + 1
-        return true
     }
 
-    /// Reads a string that ``scanSimpleString(asKey:)`` left: one with escapes, which are decoded
-    /// into `strings`, or a malformed one.
-    private mutating func parseString(asKey: Bool) throws(JSONParseError) {
+    /// The rest of a string whose plain scan stopped at `stop` (not a closing quote): escapes are
+    /// decoded into `strings`; the input's end or a control character is an error.
+    private mutating func parseEscapedString(asKey: Bool, stoppedAt stop: Int, highBits: UInt64)
+        throws(JSONParseError)
+    {
         let open = position
         let start = position + 1
         let end = input.count
-        var highBits: UInt64 = 0
-        var index = scanPlainRun(from: start, &highBits)
+        var index = stop
         guard index < end else { throw fail(.unexpectedEnd, "the string is not closed", at: open) }
-        switch input[index] {
-        case UInt8(ascii: "\""):
-            // Not left by the fast path; read it as it would have.
-            _ = try scanSimpleString(asKey: asKey)
-            return
-        case UInt8(ascii: "\\"):
-            break
-        default:
+        guard input[index] == UInt8(ascii: "\\") else {
             throw fail(.controlCharacterInString, "\(describe(index)) must be escaped in a string", at: index)
         }
         // Escapes: decode into `strings`. The rest of the string is validated as UTF-8 as it is copied.
