@@ -38,6 +38,23 @@ struct ValidateOutputTests {
         one.assertSnapshot("clients-json")
     }
 
+    @Test("many blocks and more workers than cores: the same lines in the same order as one job")
+    func manyBlocksInOrder() throws {
+        let folder = try TemporaryFolder()
+        let records = try Array(Data(contentsOf: URL(fileURLWithPath: clients)))
+        // Twelve copies: about 3.5 MB, so over a dozen blocks are in flight across the workers.
+        let file = try folder.file("many.ndjson", contents: Array(repeating: records, count: 12).flatMap { $0 })
+        let one = try CLIRun(["validate", "--schema", clientSchema, "--format", "json", "--jobs", "1", file])
+        let lines = one.standardOutput.split(separator: "\n")
+        #expect(lines.count == 12_000)
+        #expect(lines.last?.contains(#""line":12000,"#) == true)
+        for jobs in ["2", "5"] {
+            let many = try CLIRun(["validate", "--schema", clientSchema, "--format", "json", "--jobs", jobs, file])
+            #expect(many.status == 1)
+            #expect(many.standardOutput == one.standardOutput, "--jobs \(jobs)")
+        }
+    }
+
     @Test("every invalid record of the ground truth is reported on its line, and no other")
     func clientsAgreeWithGroundTruth() throws {
         let run = try CLIRun(["validate", "--schema", clientSchema, "--format", "json", clients])

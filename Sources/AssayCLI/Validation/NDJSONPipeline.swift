@@ -49,13 +49,13 @@ final class OrderedWorkPool: @unchecked Sendable {
     private var closed = false
     private var running = 0
     private let limit: Int
-    private let checker: DocumentChecker
 
     /// Starts `workers` threads, each checking with its own `makeChecker()` (so that threads share
-    /// no schema objects); the calling thread uses `checker` when it helps.
-    init(workers: Int, checker: DocumentChecker, makeChecker: @escaping @Sendable () -> DocumentChecker) {
+    /// no schema objects). The calling thread only reads, submits and delivers: when it also checked
+    /// batches, the workers emptied the queue while it was busy and sat idle (a third of their time
+    /// with two workers on two cores), since no new batch was read until it finished its own.
+    init(workers: Int, makeChecker: @escaping @Sendable () -> DocumentChecker) {
         self.limit = workers * 3
-        self.checker = checker
         for _ in 0..<workers {
             let thread = Thread { [self] in work(with: makeChecker()) }
             thread.stackSize = 1 << 24
@@ -115,13 +115,6 @@ final class OrderedWorkPool: @unchecked Sendable {
                 condition.unlock()
                 deliver(ready)
                 condition.lock()
-            } else if !queue.isEmpty {
-                // Rather than wait, the calling thread checks a queued batch itself.
-                let batch = queue.removeFirst()
-                condition.unlock()
-                batch.process(with: checker)
-                condition.lock()
-                completed[batch.sequence] = batch
             } else {
                 condition.wait()
             }

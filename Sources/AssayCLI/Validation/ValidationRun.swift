@@ -187,7 +187,7 @@ final class ValidationRun {
             }
         } else {
             let (document, path, schemaSettings) = (schemaDocument, settings.schemaPath, settings.schema)
-            let pool = OrderedWorkPool(workers: settings.jobs, checker: checker) {
+            let pool = OrderedWorkPool(workers: settings.jobs) {
                 SchemaLoader.independentCopy(of: document, path: path, settings: schemaSettings).map {
                     DocumentChecker(schema: $0, limit: checker.limit, reporter: checker.reporter)
                 } ?? checker
