@@ -34,16 +34,23 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         case .other(let box): box.container
         }
     }
-    /// The path of the model in the payload.
-    public let path: IssuePath
+    /// The path of the model in the payload, worked out when it is asked for (an issue is being
+    /// reported): most models have none, and building the path for each would cost more than reading
+    /// its fields.
+    public var path: IssuePath {
+        switch source {
+        case .node(let container): container.path
+        case .other(let box): IssuePath(codingPath: box.container.codingPath)
+        }
+    }
     @usableFromInline let sink: WarningSink?
     @usableFromInline var collector: IssueCollector
     /// For lossy arrays that dropped elements: the input index of each kept element, by key, so
     /// issues of the array's rules name the element's place in the input.
     @usableFromInline var keptIndices: [String: [Int]]
-    /// The decoder, when its unknown keys are found after the fields are read: AssayJSON's decoder
-    /// marks the members it looks up, so only the members left unread need their names checked.
-    @usableFromInline var unreadKeysDecoder: NodeDecoderHandle?
+    /// Whether unknown keys are found after the fields are read: AssayJSON's decoder marks the
+    /// members it looks up, so only the members left unread need their names checked.
+    @usableFromInline var checksUnreadKeys: Bool
     /// Whether an array of scalars may first be decoded whole, through the decoder's own fast path
     /// (AssayJSON's decoder in strict mode, where a failed attempt leaves no coercion warnings); only
     /// an array that fails is then decoded again element by element, to report each bad element.
@@ -66,13 +73,12 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
                 source = .other(KeyedContainerBox(try decoder.container(keyedBy: Key.self)))
             }
         } catch {
-            throw opening.failure(error, expected: Model.self)
+            throw opening.failure(error, expected: Model.self, decoder: decoder)
         }
-        path = opening.path
         sink = opening.sink
         collector = IssueCollector(policy: opening.policy)
         keptIndices = [:]
-        unreadKeysDecoder = opening.unreadKeysDecoder
+        checksUnreadKeys = opening.checksUnreadKeys
         decodesScalarArraysWhole = opening.isStrict
         if opening.listsKeys { checkKeys(of: decoder, handle: opening.handle) }
     }
@@ -105,9 +111,9 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     /// unknown ones are reported first, where a check before the fields would have put them.
     @usableFromInline
     mutating func checkUnreadKeys() {
-        guard let handle = unreadKeysDecoder else { return }
-        unreadKeysDecoder = nil
-        let unknown = handle.unreadKeys().filter { Key(stringValue: $0) == nil }
+        guard checksUnreadKeys, case .node(let container) = source else { return }
+        checksUnreadKeys = false
+        let unknown = container.unreadKeys().filter { Key(stringValue: $0) == nil }
         collector.record(unknownKeyIssues(unknown), first: true)
     }
 
@@ -346,17 +352,16 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
 
 /// What a ``FieldDecoder`` needs of its decoder besides the container, found without generics (so
 /// the field decoder's inlinable `init` stays small): AssayJSON's decoder recognised once, the
-/// model's path, the run's policy and warning sink, and how unknown keys are to be found.
+/// run's policy and warning sink, and how unknown keys are to be found.
 @usableFromInline
 struct FieldsOpening {
     @usableFromInline let handle: NodeDecoderHandle?
-    @usableFromInline let path: IssuePath
     @usableFromInline let policy: ValidatedDecodingPolicy
     @usableFromInline let sink: WarningSink?
     /// AssayJSON's decoder in strict mode.
     @usableFromInline let isStrict: Bool
-    /// The decoder whose unread members are checked for unknown keys after the fields are read.
-    @usableFromInline let unreadKeysDecoder: NodeDecoderHandle?
+    /// Whether the decoder's unread members are checked for unknown keys after the fields are read.
+    @usableFromInline let checksUnreadKeys: Bool
     /// Whether the object's keys are to be listed and checked before the fields are read.
     @usableFromInline let listsKeys: Bool
 
@@ -364,25 +369,25 @@ struct FieldsOpening {
     init(_ decoder: any Decoder) {
         let handle = NodeDecoderHandle(decoder)
         self.handle = handle
-        path = handle?.path ?? IssuePath(codingPath: decoder.codingPath)
         isStrict = handle?.isStrict ?? false
         let context = ValidatedDecoding.context(of: decoder, handle: handle)
         policy = context.policy
         sink = context.sink
         if policy.unknownKeys != .ignore, let handle, handle.tracksReadKeys {
             handle.startTrackingReads()
-            unreadKeysDecoder = handle
+            checksUnreadKeys = true
             listsKeys = false
         } else {
-            unreadKeysDecoder = nil
+            checksUnreadKeys = false
             listsKeys = policy.unknownKeys != .ignore
         }
     }
 
     /// The error of a model whose value is not an object.
     @usableFromInline
-    func failure(_ error: any Error, expected model: Any.Type) -> ValidationError {
-        ValidationError(IssueCollector.issues(from: error, at: path, expected: "\(model)"))
+    func failure(_ error: any Error, expected model: Any.Type, decoder: any Decoder) -> ValidationError {
+        let path = handle?.path ?? IssuePath(codingPath: decoder.codingPath)
+        return ValidationError(IssueCollector.issues(from: error, at: path, expected: "\(model)"))
     }
 }
 

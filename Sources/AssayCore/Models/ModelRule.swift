@@ -81,13 +81,14 @@ public struct ModelRule<Model>: Sendable {
             let location = "\(Model.self).\(key): \(rule.descriptor.name)"
             rulesInOrder = { value, context in
                 previous(value, &context)
-                context.ruleLocation = location
+                if context.locatesIssues { context.ruleLocation = location }
                 rule.check(value, in: &context)
             }
         }
         let checkAll = rulesInOrder
         let offset = MemoryLayout<Model>.offset(of: keyPath)
         let check: @Sendable (V, inout RuleContext) -> Void = { value, context in
+            guard context.locatesIssues else { return checkAll(value, &context) }
             let savedLabel = context.label
             // In place (no copy of the path kept), so the path's storage is reused for every property.
             context.path.components.append(.key(key))
@@ -183,6 +184,7 @@ public struct ModelRule<Model>: Sendable {
             key: nil, operations: operations, descriptors: [.custom(name)], keyPath: nil, isObjectCheck: true,
             condition: condition,
             checkModel: { model, _, context in
+                guard context.locatesIssues else { return body(model, &context) }
                 let saved = context.ruleLocation
                 context.ruleLocation = name
                 body(model, &context)

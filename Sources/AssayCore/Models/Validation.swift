@@ -146,12 +146,12 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     /// checked them already).
     @usableFromInline
     package func run(
-        on model: Model, operation: ValidationOperation?, object: ObjectReference?, path: IssuePath,
-        includingNested: Bool
+        on model: Model, operation: ValidationOperation?, object: ObjectReference?,
+        path: @autoclosure () -> IssuePath, includingNested: Bool
     ) -> (model: Model, issues: [ValidationIssue]) {
         var model = model
         let issues = issues(
-            normalizing: &model, operation: operation, object: object, path: path, includingNested: includingNested)
+            normalizing: &model, operation: operation, object: object, path: path(), includingNested: includingNested)
         return (model, issues)
     }
 
@@ -159,52 +159,81 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     /// model: a model without normalisers is checked where it is, not copied.
     @usableFromInline
     package func issues(
-        of model: Model, operation: ValidationOperation?, object: ObjectReference? = nil, path: IssuePath = .root,
-        includingNested: Bool = true
+        of model: Model, operation: ValidationOperation?, object: ObjectReference? = nil,
+        path: @autoclosure () -> IssuePath = .root, includingNested: Bool = true
     ) -> [ValidationIssue] {
         guard hasNormalizers else {
-            var context = RuleContext(path: path, phase: operation?.phase ?? .property)
-            return check(model, operation: operation, object: object, includingNested: includingNested, &context)
+            return check(
+                model, operation: operation, object: object, path: path, includingNested: includingNested, after: [])
         }
         var model = model
         return issues(
-            normalizing: &model, operation: operation, object: object, path: path, includingNested: includingNested)
+            normalizing: &model, operation: operation, object: object, path: path(), includingNested: includingNested)
     }
 
     /// Normalises `model` in place, then returns the issues of its rules (validated decoding checks
-    /// the value being initialised this way: no copy of it is made).
+    /// the value being initialised this way: no copy of it is made). `path` is worked out only when
+    /// there is an issue to report.
     @usableFromInline
     package func issues(
         normalizing model: inout Model, operation: ValidationOperation?, object: ObjectReference? = nil,
-        path: IssuePath, includingNested: Bool
+        path: @autoclosure () -> IssuePath, includingNested: Bool
     ) -> [ValidationIssue] {
-        var context = RuleContext(path: path, phase: operation?.phase ?? .property)
-        normalize(&model, context: &context)
-        return check(model, operation: operation, object: object, includingNested: includingNested, &context)
+        let normalizing = normalize(&model, phase: operation?.phase ?? .property, path: path)
+        return check(
+            model, operation: operation, object: object, path: path, includingNested: includingNested,
+            after: normalizing)
     }
 
     /// Runs the property rules, nested models and object checks that apply to `operation` on a model
-    /// already normalised, after the issues `context` holds (of normalising).
+    /// already normalised; its issues follow those of normalising it.
     private func check(
-        _ model: Model, operation: ValidationOperation?, object: ObjectReference?, includingNested: Bool,
-        _ context: inout RuleContext
+        _ model: Model, operation: ValidationOperation?, object: ObjectReference?, path: () -> IssuePath,
+        includingNested: Bool, after normalizing: [ValidationIssue]
     ) -> [ValidationIssue] {
-        // The object reference is read from the normalised model, and stamped on every issue.
-        context.object = object ?? objectReader?(model)
-        for index in context.issues.indices { context.issues[index].object = context.object }
         // An operation of the app's own is composed for this run (they are rare; the built-in ones are
         // composed once).
         let composed = compiledRules(for: operation) ?? Self.compile(rules, for: operation)
-        (includingNested ? composed.properties : composed.propertiesWithoutNested)(model, operation, &context)
+        let properties = includingNested ? composed.properties : composed.propertiesWithoutNested
+        let phase = operation?.phase ?? .property
+        // Most models are valid: a first pass tells whether this one is, without locating issues (no
+        // path built or extended for each property, no label or rule location set, no object
+        // reference read). Only a model with an issue is checked again, locating them.
+        if normalizing.isEmpty,
+            Self.passes(model, properties, composed.objectChecks, operation: operation, phase: phase)
+        {
+            return []
+        }
+        var context = RuleContext(path: path(), phase: phase)
+        // The object reference is read from the normalised model, and stamped on every issue.
+        context.object = object ?? objectReader?(model)
+        context.issues = normalizing
+        for index in context.issues.indices { context.issues[index].object = context.object }
+        properties(model, operation, &context)
         let propertiesValid = !context.hasErrors
         context.phase = operation?.phase ?? .object
         composed.objectChecks(model, operation, propertiesValid, &context)
         return context.issues
     }
 
-    private func normalize(_ model: inout Model, context: inout RuleContext) {
-        guard hasNormalizers else { return }
-        for _ in 0..<maximumNormalizationPasses where !normalizeOnce(&model) { return }
+    /// Whether `model` has no issue at all, checked without locating issues.
+    private static func passes(
+        _ model: Model, _ properties: Compiled.Check,
+        _ objectChecks: @Sendable (Model, ValidationOperation?, Bool, inout RuleContext) -> Void,
+        operation: ValidationOperation?, phase: Phase
+    ) -> Bool {
+        var quick = RuleContext(unlocatedIn: phase)
+        properties(model, operation, &quick)
+        guard quick.issues.isEmpty else { return false }
+        quick.phase = operation?.phase ?? .object
+        objectChecks(model, operation, true, &quick)
+        return quick.issues.isEmpty
+    }
+
+    /// Normalises `model` in place; returns the issue of each value that never settles.
+    private func normalize(_ model: inout Model, phase: Phase, path: () -> IssuePath) -> [ValidationIssue] {
+        guard hasNormalizers else { return [] }
+        for _ in 0..<maximumNormalizationPasses where !normalizeOnce(&model) { return [] }
         // Still changing after every pass: one more pass, on a copy and rule by rule, names the values
         // that keep changing.
         var probe = model
@@ -213,13 +242,13 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
             guard let normalize = rule.normalizeModel, normalize(&probe) else { continue }
             changedKeys.append(rule.key ?? "")
         }
+        let path = path()
+        var context = RuleContext(path: path, phase: phase)
         for key in changedKeys {
-            var keyed = context
-            keyed.path = context.path.appending(key: key)
-            keyed.issues = []
-            keyed.report(.unstable, parameters: ["passes": .integer(maximumNormalizationPasses)])
-            context.add(keyed.issues)
+            context.path = path.appending(key: key)
+            context.report(.unstable, parameters: ["passes": .integer(maximumNormalizationPasses)])
         }
+        return context.issues
     }
 
     /// Runs the normalisers and rules of one property on a proposed value.

@@ -20,7 +20,8 @@ extension Rule {
     public static func any(_ rules: [Rule]) -> Rule {
         Rule(RuleDescriptor("or", children: rules.map(\.descriptor))) { value, context in
             for rule in rules {
-                var trial = RuleContext(path: context.path, label: context.label, phase: context.phase)
+                // Only whether the alternative has errors counts: its issues are not located.
+                var trial = RuleContext(unlocatedIn: context.phase)
                 rule.check(value, in: &trial)
                 if !trial.hasErrors { return }
             }
@@ -34,7 +35,7 @@ extension Rule {
     /// The value fails `rule`. Reports ``IssueCode/notAllowed`` when it passes.
     public static func not(_ rule: Rule) -> Rule {
         Rule(RuleDescriptor("not", children: [rule.descriptor])) { value, context in
-            var trial = RuleContext(path: context.path, label: context.label, phase: context.phase)
+            var trial = RuleContext(unlocatedIn: context.phase)
             rule.check(value, in: &trial)
             if !trial.hasErrors { context.report(.notAllowed, value: value, messageKey: "notAllowed.not") }
         }

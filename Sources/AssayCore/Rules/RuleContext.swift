@@ -18,6 +18,13 @@ public struct RuleContext: Sendable {
     public var redactsValues: Bool
     /// The issues reported so far, in order.
     public internal(set) var issues: [ValidationIssue]
+    /// Whether issues are located as they are found: the path extended for each property and
+    /// element, the label and the rule's location set. A first pass over a value that is usually
+    /// valid runs without (``Validation`` does, and the trials of `or` and `not`, whose issues are
+    /// not kept); where it reports anything, the pass runs again, locating. Rules read ``path`` and
+    /// ``label`` to word what they report, not to decide whether to report, so both passes find the
+    /// same issues.
+    @usableFromInline var locatesIssues: Bool
 
     /// Makes an empty context for a value at `path`.
     public init(
@@ -31,6 +38,22 @@ public struct RuleContext: Sendable {
         self.ruleLocation = ruleLocation
         self.redactsValues = redactsValues
         self.issues = []
+        self.locatesIssues = true
+    }
+
+    /// A context that does not locate issues (see ``locatesIssues``): it only tells whether there
+    /// are any.
+    @usableFromInline
+    init(unlocatedIn phase: Phase) {
+        // Every property set here, not through the other initialiser: the context would be copied.
+        path = IssuePath()
+        label = nil
+        self.phase = phase
+        object = nil
+        ruleLocation = nil
+        redactsValues = false
+        issues = []
+        locatesIssues = false
     }
 
     /// Whether any error was reported.
@@ -68,6 +91,7 @@ public struct RuleContext: Sendable {
     /// metadata of `Rule<V>` for every value checked.
     @inlinable
     public mutating func check<V>(_ value: V, with rule: Rule<V>, at component: PathComponent? = nil) {
+        guard locatesIssues else { return rule.check(value, in: &self) }
         let savedLabel = label
         let depth = path.components.count
         if let component {

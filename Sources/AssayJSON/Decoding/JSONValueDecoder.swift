@@ -311,6 +311,8 @@ package struct NodeDecoderHandle {
         self.decoder = node
     }
 
+    init(_ decoder: NodeDecoder) { self.decoder = decoder }
+
     /// The decoder inside the existential when it is a `NodeDecoder`: the existential opened and its
     /// type compared (a pointer comparison), not the run-time cast `as? NodeDecoder` (hundreds of
     /// instructions, for every model decoded).

@@ -250,6 +250,12 @@ package struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         self.decoder = decoder
     }
 
+    /// The JSON path of the object (actual keys, after key conversion).
+    package var path: IssuePath { decoder.path }
+
+    /// The members no lookup has read since ``NodeDecoderHandle/startTrackingReads()``.
+    package func unreadKeys() -> [String] { NodeDecoderHandle(decoder).unreadKeys() }
+
     /// Members by converted key with `convertFromSnakeCase` (made once per object, kept by the
     /// run), else `nil`.
     private var converted: [String: (key: String, node: JSONNode)]? {
