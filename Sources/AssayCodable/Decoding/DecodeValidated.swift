@@ -46,7 +46,7 @@ struct ValidatedElements<Element: Decodable>: Decodable {
             var container = try decoder.unkeyedContainer()
             let elements: [Element]? = collector.decodeElements(&container, at: path, lossy: false)
             if let elements, !collector.failed {
-                ValidatedDecoding.sink(of: decoder)?.add(collector.issues)
+                ValidatedDecoding.addWarnings(collector.issues, of: decoder)
                 result = .success(elements)
                 return
             }
@@ -82,7 +82,7 @@ extension JSONValueDecoder {
         _ type: T.Type, from bytes: [UInt8], policy: ValidatedDecodingPolicy = .default
     ) throws(ValidationError) -> Decoded<T> {
         let document = try validatedDocument(bytes)
-        let context = ValidatedDecoding.Context(policy: policy, sink: WarningSink())
+        let context = ValidatedDecoding.Context(policy: policy, sink: nil)
         var coercions: [ValidationIssue] = []
         let value: T
         do {
@@ -129,7 +129,7 @@ extension JSONValueDecoder {
         let document = try validatedDocument(bytes)
         // The policy and sink go to the models through the run's attachment, which they read
         // before `userInfo` (entries added to `userInfo` cost a dictionary for every decode).
-        let context = ValidatedDecoding.Context(policy: policy, sink: WarningSink())
+        let context = ValidatedDecoding.Context(policy: policy, sink: nil)
         let decoded: (value: Root, coercions: [ValidationIssue])
         do {
             decoded = try decodeReportingCoercions(Root.self, from: document, attachment: context)
@@ -175,7 +175,7 @@ extension JSONValueDecoder {
     func warnings(
         _ coercions: [ValidationIssue], context: ValidatedDecoding.Context, document: JSONDocument
     ) -> [ValidationIssue] {
-        locate(coercions + (context.sink?.warnings ?? []), in: document)
+        locate(coercions + context.warnings, in: document)
     }
 
     private func located(_ error: ValidationError, in document: JSONDocument) -> ValidationError {

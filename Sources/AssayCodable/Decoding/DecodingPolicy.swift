@@ -48,7 +48,11 @@ public enum ValidatedDecoding {
 
     static func policy(of decoder: any Decoder) -> ValidatedDecodingPolicy { context(of: decoder).policy }
 
-    static func sink(of decoder: any Decoder) -> WarningSink? { context(of: decoder).sink }
+    /// Hands the warnings of a value that decoded to the run (see ``Context/add(_:)``).
+    static func addWarnings(_ issues: [ValidationIssue], of decoder: any Decoder) {
+        guard !issues.isEmpty else { return }
+        context(of: decoder).add(issues)
+    }
 
     /// The policy and sink of `decoder`'s `userInfo`, read once per decode run of AssayJSON's
     /// decoder (every model and element reads them).
@@ -66,16 +70,31 @@ public enum ValidatedDecoding {
         return context
     }
 
+    /// The policy of a decode run and where its warnings go: the `userInfo` sink of another
+    /// decoder (shared, so locked), or, for the `decodeValidated` entry points of AssayJSON's decoder,
+    /// the context itself (one run on one thread: no lock, and nothing to make for a run without
+    /// warnings).
     @usableFromInline
     final class Context {
-        let policy: ValidatedDecodingPolicy
+        @usableFromInline let policy: ValidatedDecodingPolicy
         let sink: WarningSink?
+        /// The warnings added when there is no sink.
+        private(set) var collected: [ValidationIssue] = []
 
         @usableFromInline
         init(policy: ValidatedDecodingPolicy, sink: WarningSink?) {
             self.policy = policy
             self.sink = sink
         }
+
+        /// Adds the warnings of a value that decoded.
+        func add(_ issues: [ValidationIssue]) {
+            guard !issues.isEmpty else { return }
+            if let sink { sink.add(issues) } else { collected += issues }
+        }
+
+        /// Every warning added, in order.
+        var warnings: [ValidationIssue] { sink?.warnings ?? collected }
     }
 }
 

@@ -43,7 +43,8 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         case .other(let box): IssuePath(codingPath: box.container.codingPath)
         }
     }
-    @usableFromInline let sink: WarningSink?
+    /// The run's policy, and where the warnings of a valid value go.
+    @usableFromInline let context: ValidatedDecoding.Context
     @usableFromInline var collector: IssueCollector
     /// For lossy arrays that dropped elements: the input index of each kept element, by key, so
     /// issues of the array's rules name the element's place in the input.
@@ -75,8 +76,8 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         } catch {
             throw opening.failure(error, expected: Model.self, decoder: decoder)
         }
-        sink = opening.sink
-        collector = IssueCollector(policy: opening.policy)
+        context = opening.context
+        collector = IssueCollector(policy: opening.context.policy)
         keptIndices = [:]
         checksUnreadKeys = opening.checksUnreadKeys
         decodesScalarArraysWhole = opening.isStrict
@@ -310,7 +311,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     mutating func finish(with issues: [ValidationIssue]) throws(ValidationError) {
         collector.record(inputIndexed(issues))
         guard !collector.failed else { throw collector.aggregate() }
-        sink?.add(collector.issues)
+        context.add(collector.issues)
     }
 
     // MARK: Collecting
@@ -352,12 +353,11 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
 
 /// What a ``FieldDecoder`` needs of its decoder besides the container, found without generics (so
 /// the field decoder's inlinable `init` stays small): AssayJSON's decoder recognised once, the
-/// run's policy and warning sink, and how unknown keys are to be found.
+/// run's context (its policy, and where warnings go), and how unknown keys are to be found.
 @usableFromInline
 struct FieldsOpening {
     @usableFromInline let handle: NodeDecoderHandle?
-    @usableFromInline let policy: ValidatedDecodingPolicy
-    @usableFromInline let sink: WarningSink?
+    @usableFromInline let context: ValidatedDecoding.Context
     /// AssayJSON's decoder in strict mode.
     @usableFromInline let isStrict: Bool
     /// Whether the decoder's unread members are checked for unknown keys after the fields are read.
@@ -370,9 +370,8 @@ struct FieldsOpening {
         let handle = NodeDecoderHandle(decoder)
         self.handle = handle
         isStrict = handle?.isStrict ?? false
-        let context = ValidatedDecoding.context(of: decoder, handle: handle)
-        policy = context.policy
-        sink = context.sink
+        context = ValidatedDecoding.context(of: decoder, handle: handle)
+        let policy = context.policy
         if policy.unknownKeys != .ignore, let handle, handle.tracksReadKeys {
             handle.startTrackingReads()
             checksUnreadKeys = true

@@ -67,7 +67,7 @@ extension ValidatedValue {
         let value = Self.normalized(raw)
         let found = Self.rule.issues(for: value, at: path)
         if found.contains(where: \.isError) { throw ValidationError(found) }
-        ValidatedDecoding.sink(of: decoder)?.add(found)
+        ValidatedDecoding.addWarnings(found, of: decoder)
         self.init(uncheckedRawValue: value)
     }
 

@@ -6,6 +6,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
             hasNormalizers = rules.contains { $0.normalizeModel != nil }
             compiled = Self.compileBuiltIn(rules)
             normalizeOnce = Self.composeNormalizers(rules)
+            propertyRules = Self.propertyRulesByKey(rules)
         }
     }
     /// Whether any rule normalises, known ahead of every run.
@@ -14,6 +15,9 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     private var compiled: BuiltIn
     /// Every normaliser, composed: one pass, telling whether any value changed.
     private var normalizeOnce: @Sendable (inout Model) -> Bool
+    /// The entries of each property (not object checks), by key, for checking one value: a model
+    /// that did not decode has each decoded field checked this way.
+    private var propertyRules: [String: [ModelRule<Model>]]
     /// How many times normalisers run before a value still changing is reported as
     /// ``IssueCode/unstable``.
     public var maximumNormalizationPasses: Int
@@ -27,8 +31,18 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         self.hasNormalizers = rules.contains { $0.normalizeModel != nil }
         self.compiled = Self.compileBuiltIn(rules)
         self.normalizeOnce = Self.composeNormalizers(rules)
+        self.propertyRules = Self.propertyRulesByKey(rules)
         self.maximumNormalizationPasses = max(1, maximumNormalizationPasses)
         self.objectReader = Self.makeObjectReader()
+    }
+
+    private static func propertyRulesByKey(_ rules: [ModelRule<Model>]) -> [String: [ModelRule<Model>]] {
+        var byKey: [String: [ModelRule<Model>]] = [:]
+        for rule in rules where !rule.isObjectCheck {
+            guard let key = rule.key else { continue }
+            byKey[key, default: []].append(rule)
+        }
+        return byKey
     }
 
     private static func makeObjectReader() -> (@Sendable (Model) -> ObjectReference?)? {
@@ -257,7 +271,9 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     ) -> (
         value: Any, issues: [ValidationIssue]
     ) {
-        let matching = rules.filter { rule in
+        // By key, the property's own entries alone are looked at; by key path, every entry.
+        let candidates = keyPath == nil ? key.flatMap { propertyRules[$0] } ?? [] : rules
+        let matching = candidates.filter { rule in
             guard !rule.isObjectCheck, rule.applies(to: operation) else { return false }
             if let keyPath { return rule.keyPath.map { $0 as AnyKeyPath } == keyPath }
             return rule.key == key
