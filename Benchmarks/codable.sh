@@ -20,7 +20,7 @@ BASELINE=$BASELINE_BUILD/release/FoundationBaseline
 TRUTH="${DATA%.ndjson}.invalid.tsv"
 LOG=$(mktemp)
 for round in warmup 1 2 3; do
-    for variant in decode decode-validated foundation-decode foundation-decode-validated; do
+    for variant in decode decode-validated-bare decode-validated foundation-decode foundation-decode-validated; do
         echo "round=$round" >>"$LOG"
         $PIN "$BIN" "$variant" "$DATA" >>"$LOG" 2>&1
     done

@@ -16,6 +16,7 @@ let variants = [
     "foundation-decode",  // Foundation JSONDecoder into the same struct
     "decode-validated",  // JSONValueDecoder into @Validatable ValidatedClient (the schema's rules), all errors
     "foundation-decode-validated",  // Foundation JSONDecoder into the same validated type
+    "decode-validated-bare",  // decodeValidated into @Validatable BareClient: Client's fields, no rules (the machinery)
     "schema-validate",  // AssaySchema on pre-parsed JSONValues: all errors, formats asserted
     "schema-is-valid",  // the same, stopping at the first error (a yes/no answer)
     "schema-validate-document",  // AssaySchema in place on pre-parsed JSONDocuments: all errors, formats asserted
@@ -35,6 +36,7 @@ let path = arguments[2]
 enum LineVariant: String {
     case split, parseTape = "parse-tape", parseTree = "parse-tree", decode, foundationDecode = "foundation-decode"
     case decodeValidated = "decode-validated", foundationDecodeValidated = "foundation-decode-validated"
+    case decodeValidatedBare = "decode-validated-bare"
     case parseSchemaValidate = "parse-schema-validate", parseSchemaIsValid = "parse-schema-is-valid"
 }
 let lineVariant = LineVariant(rawValue: variant)
@@ -87,6 +89,30 @@ struct ValidatedClient: Decodable {
     @Validate(.range(0...100)) var score: Double
     var active: Bool
     @Required @Validate(.uuid) var manager_id: String?
+}
+
+/// `Client` as a `@Validatable` type without a rule (and unknown keys ignored): what validated
+/// decoding costs before any rule is checked.
+@Validatable
+struct BareClient: Decodable {
+    var id: String
+    var name: String
+    var age: Int
+    var email: String
+    var signup: String
+    var address: BareAddress
+    var tags: [String]
+    var score: Double
+    var active: Bool
+    var manager_id: String?
+}
+
+@Validatable
+struct BareAddress: Decodable {
+    var street: String
+    var city: String
+    var postcode: String
+    var country: String
 }
 
 func lineRanges(_ bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
@@ -194,6 +220,11 @@ if variant == "reader-tape" {
                 checksum &+= try decoder.decodeValidated(ValidatedClient.self, from: Array(line), policy: policy).value
                     .age
             } catch { failures += 1; checksum &+= error.issues.count }
+        case .decodeValidatedBare:
+            do { checksum &+= try decoder.decodeValidated(BareClient.self, from: Array(line)).value.age } catch {
+                failures += 1
+                checksum &+= error.issues.count
+            }
         case .foundationDecodeValidated:
             do {
                 checksum &+= try foundation.decodeValidated(ValidatedClient.self, from: Data(line), policy: policy)
