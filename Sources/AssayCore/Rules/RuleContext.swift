@@ -5,6 +5,10 @@
 /// with ``check(_:with:at:)``.
 public struct RuleContext: Sendable {
     /// The path of the value being checked.
+    ///
+    /// Read it (and ``label``) to word an issue, not to decide whether there is one: a model is
+    /// first checked without extending the path for each property, and only a model with an issue
+    /// is checked again with its full path.
     public var path: IssuePath
     /// The human name of the value, if known.
     public var label: String?
