@@ -385,8 +385,7 @@ struct FieldsOpening {
     /// The error of a model whose value is not an object.
     @usableFromInline
     func failure(_ error: any Error, expected model: Any.Type, decoder: any Decoder) -> ValidationError {
-        let path = handle?.path ?? IssuePath(codingPath: decoder.codingPath)
-        return ValidationError(IssueCollector.issues(from: error, at: path, expected: "\(model)"))
+        ValidationError(IssueCollector.issues(from: error, at: IssueCollector.path(of: decoder), expected: "\(model)"))
     }
 }
 

@@ -201,9 +201,10 @@ public struct ModelRule<Model>: Sendable {
             key: key, operations: operations, descriptors: [RuleDescriptor("nested")], keyPath: keyPath,
             isObjectCheck: false, condition: .always,
             checkModel: { model, operation, context in
-                let result = V.validation.run(
-                    on: model[keyPath: keyPath], operation: operation, path: context.path.appending(key: key))
-                context.add(result.issues)
+                // The nested path is built only if the nested model has an issue.
+                context.add(
+                    V.validation.issues(
+                        of: model[keyPath: keyPath], operation: operation, path: context.path.appending(key: key)))
             },
             checkValue: nil, normalizeModel: nil, normalizeValue: nil)
     }
@@ -218,10 +219,10 @@ public struct ModelRule<Model>: Sendable {
             isObjectCheck: false, condition: .always,
             checkModel: { model, operation, context in
                 for (index, element) in model[keyPath: keyPath].enumerated() {
-                    let result = C.Element.validation.run(
-                        on: element, operation: operation,
-                        path: context.path.appending(key: key).appending(index: index))
-                    context.add(result.issues)
+                    context.add(
+                        C.Element.validation.issues(
+                            of: element, operation: operation,
+                            path: context.path.appending(key: key).appending(index: index)))
                 }
             },
             checkValue: nil, normalizeModel: nil, normalizeValue: nil)
