@@ -104,10 +104,13 @@ enum Suite {
                             quick == expected && full.isValid == expected && full.errors.isEmpty == expected
                             && inPlace == expected && inPlaceFull?.isValid == expected
                             && inPlaceFull?.errors.isEmpty == expected && verbose["valid"]?.bool == expected
+                            && (inPlaceFull == nil || inPlaceFull?.errors == full.errors)
                             && verboseProblem == nil
                         detail =
                             "expected \(expected), isValid \(quick), validate \(full.isValid) with \(full.errors.count) errors, "
-                            + "in place \(inPlace.map(String.init) ?? "unparsable"), verbose \(verbose["valid"] ?? .null) "
+                            + "in place \(inPlace.map(String.init) ?? "unparsable") with "
+                            + "\(inPlaceFull.map { $0.errors == full.errors ? "the same errors" : "other errors" } ?? "-"), "
+                            + "verbose \(verbose["valid"] ?? .null) "
                             + (verboseProblem ?? "")
                     case .failure(let error):
                         detail = "does not compile: \(error)"

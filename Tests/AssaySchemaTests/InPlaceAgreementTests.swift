@@ -211,6 +211,14 @@ struct InPlaceAgreementTests {
             #expect(schema.isValid(document) == schema.isValid(document.value), "round \(round): \(record)")
             #expect(inPlace.isValid == tree.isValid, "round \(round): \(record)")
             #expect(inPlace.errors == tree.errors, "round \(round): \(record)")
+            // An invalid document's errors are located in place: with a limit, the same first ones.
+            if !tree.isValid, round % 3 == 0 {
+                for count in [1, 2, 3] {
+                    let limited = schema.validate(document, limit: .first(count)).errors
+                    #expect(limited == schema.validate(document.value, limit: .first(count)).errors, "round \(round)")
+                    #expect(limited.count == min(count, tree.errors.count), "round \(round)")
+                }
+            }
             if !tree.isValid { invalidCount += 1 }
         }
         // The mutations must exercise both answers.
@@ -242,6 +250,9 @@ struct InPlaceAgreementTests {
             for instance in instances {
                 let document = try JSONDocument(parsing: instance)
                 #expect(schema.isValid(document) == schema.isValid(document.value), "\(text) with \(instance)")
+                #expect(
+                    schema.validate(document).errors == schema.validate(document.value).errors,
+                    "\(text) with \(instance)")
             }
         }
         // Each answer checked against the expected one, not only against the tree.

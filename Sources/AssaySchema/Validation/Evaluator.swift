@@ -148,6 +148,54 @@ struct Evaluator {
         return test(index, value, &none, keyword, sub, at: component)
     }
 
+    // MARK: Locating for the in-place evaluator
+
+    // A document the in-place evaluator found invalid is walked again in place
+    // (``TapeEvaluator/locateErrors(_:limit:)``) down to the values that fail; this evaluator, collecting,
+    // keeps the evaluation path as that walk goes and records the errors of the keywords that fail
+    // there, on those values alone. The walk enters schemas, keywords and children in the order
+    // ``evaluate(_:_:_:)`` does, so the errors and their order are those of a whole evaluation.
+
+    /// Whether the error limit is reached.
+    var isFull: Bool { full }
+
+    /// Enters a schema applied to the current value.
+    mutating func enterSchema() { sameInstanceDepth += 1 }
+
+    /// Leaves what ``enterSchema()`` entered.
+    mutating func leaveSchema() { sameInstanceDepth -= 1 }
+
+    /// Enters an in-place applicator keyword (`$ref`).
+    mutating func enterKeyword(_ keyword: String) { pushKeyword(keyword, nil) }
+
+    /// Leaves what ``enterKeyword(_:)`` entered.
+    mutating func leaveKeyword() { popKeyword(hasSub: false) }
+
+    /// Enters a child of the current value (`component`) through `keyword` and its `sub` entry, as
+    /// ``child(_:_:_:_:_:)`` does; returns what ``leaveChild(hasSub:restoring:)`` restores.
+    mutating func enterChild(_ component: PathComponent, _ keyword: String, _ sub: String?) -> Int {
+        pushKeyword(keyword, sub)
+        instancePath.append(component)
+        instanceDepth += 1
+        let saved = sameInstanceDepth
+        sameInstanceDepth = 0
+        return saved
+    }
+
+    /// Leaves what ``enterChild(_:_:_:)`` entered.
+    mutating func leaveChild(hasSub: Bool, restoring saved: Int) {
+        sameInstanceDepth = saved
+        instanceDepth -= 1
+        instancePath.removeLast()
+        popKeyword(hasSub: hasSub)
+    }
+
+    /// Applies one keyword of `node` to `value` at the current locations, recording its errors.
+    mutating func collect(_ keyword: Keyword, _ node: SchemaNode, _ value: JSONValue) -> Bool {
+        var none: Evaluated? = nil
+        return Self.passesQuickly(keyword, value) || apply(keyword, node, value, &none)
+    }
+
     // MARK: Descending
 
     /// Applies `index` to a child of the instance.
@@ -453,7 +501,7 @@ struct Evaluator {
             if rejectsAll {
                 valid = false
                 if !collecting { return false }
-                fail(node, keyword.name, .unknownKey, nil, ["key": .string(name)], value: member, at: .key(name))
+                reportUnknownKey(keyword, node, name, member)
                 if full { return false }
             } else if !child(target, member, .key(name), keyword.name) {
                 valid = false
@@ -461,6 +509,11 @@ struct Evaluator {
             }
         }
         return valid
+    }
+
+    /// Records that `additionalProperties: false` (`keyword` of `node`) rejects the member `name`.
+    mutating func reportUnknownKey(_ keyword: Keyword, _ node: SchemaNode, _ name: String, _ member: JSONValue) {
+        fail(node, keyword.name, .unknownKey, nil, ["key": .string(name)], value: member, at: .key(name))
     }
 
     private mutating func applyPropertyNames(

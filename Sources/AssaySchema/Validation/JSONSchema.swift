@@ -133,14 +133,20 @@ public struct JSONSchema: Sendable {
         return valid ?? isValid(document.value)
     }
 
-    /// Validates a parsed document, collecting errors up to `limit`. A valid document is settled by
-    /// reading it in place where the schema allows it; only an invalid one is turned into a
-    /// `JSONValue` tree and evaluated again to collect its errors. Same answers as
-    /// `validate(document.value, limit:)`, faster.
+    /// Validates a parsed document, collecting errors up to `limit`. Where the schema allows it, the
+    /// document is read in place: a valid one is settled without building any value, and an invalid
+    /// one is walked again down to the values that fail, which alone are built to record their
+    /// errors. Same answers and errors as `validate(document.value, limit:)`, faster.
     public func validate(_ document: JSONDocument, limit: ErrorLimit = .all) -> SchemaValidationResult {
         guard readsDocumentsInPlace else { return validate(document.value, limit: limit) }
         if isValid(document) { return SchemaValidationResult(isValid: true, errors: []) }
-        return collectErrors(document.value, limit: limit)
+        let located = withExtendedLifetime(program) {
+            var evaluator = TapeEvaluator(program: program)
+            return evaluator.locateErrors(document.root, limit: limit.maximum)
+        }
+        // Very deep documents and long reference chains are left to the tree evaluator.
+        guard let located else { return collectErrors(document.value, limit: limit) }
+        return SchemaValidationResult(isValid: false, errors: located)
     }
 
     /// `instance`'s evaluation in the 2020-12 `verbose` output format: one unit per schema and per
@@ -166,12 +172,7 @@ public struct JSONSchema: Sendable {
     public var readsDocumentsInPlace: Bool { inPlace }
 
     private func collectErrors(_ instance: JSONValue, limit: ErrorLimit) -> SchemaValidationResult {
-        let maximum: Int
-        switch limit.kind {
-        case .all: maximum = Int.max
-        case .first(let count): maximum = max(1, count)
-        }
-        var evaluator = Evaluator(schema: self, collecting: true, limit: maximum)
+        var evaluator = Evaluator(schema: self, collecting: true, limit: limit.maximum)
         let valid = evaluator.run(instance)
         return SchemaValidationResult(isValid: valid, errors: evaluator.errors)
     }
@@ -181,6 +182,14 @@ public struct JSONSchema: Sendable {
 public struct ErrorLimit: Sendable, Hashable {
     enum Kind: Hashable { case all, first(Int) }
     let kind: Kind
+
+    /// The most errors kept (at least one).
+    var maximum: Int {
+        switch kind {
+        case .all: return Int.max
+        case .first(let count): return max(1, count)
+        }
+    }
 
     /// Every error.
     public static let all = ErrorLimit(kind: .all)

@@ -14,8 +14,8 @@ import Darwin
 /// materialized only where a keyword needs it (a string for `pattern` or `format`, a number for
 /// `maximum`, an array for `uniqueItems`), then checked by the same code as ``Evaluator`` uses.
 ///
-/// It never records errors; ``JSONSchema`` runs it first and re-evaluates an invalid document on the
-/// tree to collect them. Schemas that need the dynamic scope or annotations (`$dynamicRef`,
+/// It records no errors while it decides; for a document it found invalid, ``locateErrors(_:limit:)``
+/// walks it again to the failing values and has the tree evaluator record their errors. Schemas that need the dynamic scope or annotations (`$dynamicRef`,
 /// `$recursiveRef`, `unevaluatedProperties`, `unevaluatedItems`) are not evaluated here: see
 /// ``JSONSchema/readsDocumentsInPlace``.
 struct TapeEvaluator {
@@ -87,6 +87,154 @@ struct TapeEvaluator {
             view = .empty
         }
         return evaluate(program.root, instance.tapeIndex)
+    }
+
+    /// The errors of a document this evaluator found invalid, up to `limit`, the same and in the same
+    /// order as the tree evaluator's over the whole document: the document is walked in place again,
+    /// down through `$ref`, `properties`, `additionalProperties` and `items` to the values that fail
+    /// (a valid member or element is passed over after the in-place check); there the keywords that
+    /// fail are applied by a collecting tree evaluator to that value alone, materialized once.
+    /// `nil` when this evaluator gave up (depth or reference chain) or found nothing to report: the
+    /// caller then evaluates the whole document on the tree.
+    mutating func locateErrors(_ instance: JSONNode, limit: Int) -> [SchemaError]? {
+        anchor = instance
+        view = instance.tapeView
+        defer {
+            anchor = nil
+            view = .empty
+        }
+        var collector = Evaluator(program: program, collecting: true, limit: limit)
+        let valid = locate(program.root, instance.tapeIndex, &collector)
+        guard !gaveUp, !valid, !collector.errors.isEmpty else { return nil }
+        return collector.errors
+    }
+
+    /// Applies schema `index` to the value at `at` as ``Evaluator/evaluate(_:_:_:)`` does when
+    /// collecting, recording the errors in `collector`: keyword by keyword in the tree evaluator's
+    /// order (`required` and `additionalProperties` are not folded into `properties` here).
+    private mutating func locate(_ index: Int, _ at: Int, _ collector: inout Evaluator) -> Bool {
+        if booleanTable[index] != nil {
+            var none: Evaluated? = nil
+            return collector.evaluate(index, node(at).value, &none)
+        }
+        sameInstanceDepth += 1
+        collector.enterSchema()
+        defer {
+            sameInstanceDepth -= 1
+            collector.leaveSchema()
+        }
+        let schema = nodes[index]
+        let table = program.keywordTable
+        let bounds = table.bounds(of: index)
+        var materialized: JSONValue? = nil
+        var valid = true
+        for position in bounds.start..<bounds.end {
+            let passed = table.keywords[position]._withUnsafeGuaranteedRef {
+                locate($0, of: schema, at, &materialized, &collector)
+            }
+            if gaveUp { return false }
+            if !passed {
+                valid = false
+                if collector.isFull { return false }
+            }
+        }
+        return valid
+    }
+
+    /// Applies one keyword of `schema` to the value at `at`, recording its errors in `collector`.
+    private mutating func locate(
+        _ keyword: Keyword, of schema: SchemaNode, _ at: Int, _ materialized: inout JSONValue?,
+        _ collector: inout Evaluator
+    ) -> Bool {
+        let view = self.view
+        switch keyword.step {
+        case .ref:
+            let target = Int(keyword.operand)
+            if evaluate(target, at) || gaveUp { return true }
+            collector.enterKeyword(keyword.name)
+            defer { collector.leaveKeyword() }
+            return locate(target, at, &collector)
+        case .properties:
+            guard view.isObject(at) else { return true }
+            let names = keyword.utf8Names
+            let targets = keyword.targets
+            var next = 0
+            var valid = true
+            _ = view.allMembers(inObjectAt: at) { key, value in
+                guard let match = names.position(of: key, from: next) else { return true }
+                next = match + 1
+                if child(targets[match], value) || gaveUp { return !gaveUp }
+                valid = false
+                let name = String(decoding: key, as: UTF8.self)
+                locateChild(targets[match], value, .key(name), keyword.name, name, &collector)
+                return !gaveUp && !collector.isFull
+            }
+            return valid
+        case .additionalProperties:
+            guard view.isObject(at) else { return true }
+            let target = Int(keyword.operand)
+            let rejectsAll = booleanTable[target] == false
+            let names = keyword.utf8Names
+            var next = 0
+            var valid = true
+            _ = view.allMembers(inObjectAt: at) { key, value in
+                if let found = names.position(of: key, from: next) {
+                    next = found + 1
+                    return true
+                }
+                if !rejectsAll && (child(target, value) || gaveUp) { return !gaveUp }
+                valid = false
+                let name = String(decoding: key, as: UTF8.self)
+                if rejectsAll {
+                    collector.reportUnknownKey(keyword, schema, name, node(value).value)
+                } else {
+                    locateChild(target, value, .key(name), keyword.name, nil, &collector)
+                }
+                return !gaveUp && !collector.isFull
+            }
+            return valid
+        case .items:
+            guard view.isArray(at) else { return true }
+            let target = Int(keyword.operand)
+            let after = keyword.secondOperand
+            var offset = 0
+            var element = view.firstChild(at)
+            let end = view.end(at)
+            var valid = true
+            while element < end {
+                if offset >= after && !child(target, element) {
+                    if gaveUp { return true }
+                    valid = false
+                    locateChild(target, element, .index(offset), keyword.name, nil, &collector)
+                    if gaveUp || collector.isFull { return false }
+                }
+                offset += 1
+                element = view.next(after: element)
+            }
+            return valid
+        default:
+            // `properties`, the one step that reads its table position, is handled above.
+            if step(keyword, -1, at) == true { return true }
+            if materialized == nil { materialized = node(at).value }
+            return collector.collect(keyword, schema, materialized!)
+        }
+    }
+
+    /// Applies `index` to a child of the value at `at`, which fails it, recording its errors.
+    private mutating func locateChild(
+        _ index: Int, _ at: Int, _ component: PathComponent, _ keyword: String, _ sub: String?,
+        _ collector: inout Evaluator
+    ) {
+        instanceDepth += 1
+        let saved = sameInstanceDepth
+        sameInstanceDepth = 0
+        let savedByCollector = collector.enterChild(component, keyword, sub)
+        defer {
+            collector.leaveChild(hasSub: sub != nil, restoring: savedByCollector)
+            sameInstanceDepth = saved
+            instanceDepth -= 1
+        }
+        _ = locate(index, at, &collector)
     }
 
     /// The value at tape index `at` as a node, for the general path.
