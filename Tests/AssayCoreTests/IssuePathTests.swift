@@ -16,6 +16,10 @@ import Testing
         let path: IssuePath = ["a/b", "m~n", "first name", "quote\"d"]
         #expect(path.jsonPointer == "/a~1b/m~0n/first name/quote\"d")
         #expect(path.codingPath == "[\"a/b\"][\"m~n\"][\"first name\"][\"quote\\\"d\"]")
+        // Non-ASCII keys, an empty key, `~1` written literally, large and zero indices.
+        let odd: IssuePath = ["é/ü", "", "~1", 0, 1_234_567, "日本"]
+        #expect(odd.jsonPointer == "/é~1ü//~01/0/1234567/日本")
+        #expect(IssuePath(jsonPointer: odd.jsonPointer) == odd)
     }
 
     @Test func parsesJSONPointers() {

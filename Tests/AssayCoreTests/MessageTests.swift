@@ -26,6 +26,30 @@ import Testing
         #expect(issue.message(in: .simplifiedChinese) == "值不能大于 10")
     }
 
+    /// Templates are filled on their bytes: text around placeholders in any script, an unclosed
+    /// brace, an unknown placeholder, plural forms, and keys capitalized whatever their first letter.
+    @Test func templatesRenderOnTheirBytes() {
+        let catalog = MessageCatalog([
+            .english: [
+                "a": "Größe {subject}: {minimum} {minimum|item|items} — {nothing} {open", "b": "{subject}",
+                "c": "no placeholders", "d": "{minimum|one}|{minimum}",
+            ]
+        ])
+        func render(_ key: String, _ name: String, _ minimum: Int) -> String {
+            let issue = ValidationIssue(
+                code: .tooShort, path: IssuePath([.key(name)]), parameters: ["minimum": .integer(minimum)],
+                messageKey: key)
+            return issue.message(in: .english, catalog: catalog)
+        }
+        #expect(render("a", "zoë", 1) == "Größe Zoë: 1 item — {nothing} {open")
+        #expect(render("a", "éclair", 3) == "Größe Éclair: 3 items — {nothing} {open")
+        #expect(render("b", "_id", 0) == "_id")
+        #expect(render("b", "Name", 0) == "Name")
+        #expect(render("b", "日本", 0) == "日本")
+        #expect(render("c", "x", 0) == "no placeholders")
+        #expect(render("d", "x", 2) == "one|2")
+    }
+
     @Test func keyIsCapitalizedInEnglishOnly() throws {
         let issue = ValidationIssue(code: .missing, path: ["name"])
         #expect(issue.message(in: .english) == "Name is required")

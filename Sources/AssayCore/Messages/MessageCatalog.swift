@@ -69,26 +69,32 @@ public struct MessageCatalog: Sendable {
     /// Fills the placeholders of `template` from `issue`.
     public func render(_ template: String, for issue: ValidationIssue, in language: Language) -> String {
         // One scan of the template's bytes: text between placeholders is copied as it is (braces are
-        // ASCII, so every cut falls between whole characters).
-        var output = ""
-        let utf8 = template.utf8
-        var copied = utf8.startIndex
-        var index = copied
-        while let open = utf8[index...].firstIndex(of: UInt8(ascii: "{")) {
-            guard let close = utf8[open...].firstIndex(of: UInt8(ascii: "}")) else { break }
-            output += template[copied..<open]
-            output += placeholder(template[utf8.index(after: open)..<close], issue: issue, language: language)
-            copied = utf8.index(after: close)
-            index = copied
+        // ASCII, so every cut falls between whole characters), into bytes made a string once.
+        var text = template
+        return text.withUTF8 { bytes -> String in
+            guard var open = bytes.firstIndex(of: UInt8(ascii: "{")) else { return template }
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + 32)
+            var copied = 0
+            while let close = bytes[open...].firstIndex(of: UInt8(ascii: "}")) {
+                output.append(contentsOf: bytes[copied..<open])
+                let body = String(decoding: bytes[(open + 1)..<close], as: UTF8.self)
+                output.append(contentsOf: placeholder(body, issue: issue, language: language).utf8)
+                copied = close + 1
+                guard let next = bytes[copied...].firstIndex(of: UInt8(ascii: "{")) else { break }
+                open = next
+            }
+            output.append(contentsOf: bytes[copied...])
+            return String(decoding: output, as: UTF8.self)
         }
-        if copied == utf8.startIndex { return template }
-        output += template[copied...]
-        return output
     }
 
-    private func placeholder(_ body: Substring, issue: ValidationIssue, language: Language) -> String {
+    private func placeholder(_ body: String, issue: ValidationIssue, language: Language) -> String {
         if body.utf8.contains(UInt8(ascii: "|")) {
-            let parts = body.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            // `{count|one form|other forms}`: cut on the bytes (a bar is ASCII).
+            let parts = body.utf8.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false).map {
+                String(decoding: $0, as: UTF8.self)
+            }
             let number = parameter(parts[0], issue: issue)
             return PluralRule.choose(Array(parts.dropFirst()), for: number, in: language)
         }
@@ -109,7 +115,7 @@ public struct MessageCatalog: Sendable {
         case "path": return issue.path.jsonPointer
         case "code": return issue.code.description
         default:
-            if let value = issue.parameters[String(body)] { return format(value, in: language) }
+            if let value = issue.parameters[body] { return format(value, in: language) }
             return "{\(body)}"
         }
     }
@@ -151,6 +157,13 @@ public struct MessageCatalog: Sendable {
     }
 
     static func capitalizingFirst(_ text: String) -> String {
+        // Most field names start with an ASCII letter: no Unicode case mapping needed.
+        if let byte = text.utf8.first, byte < 0x80 {
+            guard byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") else { return text }
+            var bytes = Array(text.utf8)
+            bytes[0] -= 0x20
+            return String(decoding: bytes, as: UTF8.self)
+        }
         guard let first = text.first else { return text }
         return first.uppercased() + text.dropFirst()
     }

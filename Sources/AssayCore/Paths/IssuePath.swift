@@ -77,22 +77,10 @@ public struct IssuePath: Hashable, Sendable, CustomStringConvertible, Expressibl
 
     /// The path as a JSON Pointer (RFC 6901): `""` for the root, `/a/0/b~1c` otherwise.
     public var jsonPointer: String {
-        var result = ""
-        for component in components {
-            result += "/"
-            switch component {
-            case .index(let index): result += String(index)
-            case .key(let key):
-                for character in key.unicodeScalars {
-                    switch character {
-                    case "~": result += "~0"
-                    case "/": result += "~1"
-                    default: result.unicodeScalars.append(character)
-                    }
-                }
-            }
-        }
-        return result
+        guard !components.isEmpty else { return "" }
+        var text = PointerText(capacity: components.count * 12)
+        for component in components { text.append(component) }
+        return text.text
     }
 
     /// The path as a Swift coding path: `clients[1].age`; keys that are not identifiers are quoted

@@ -44,15 +44,12 @@ final class SchemaNode: @unchecked Sendable {
 
     /// `absoluteKeywordLocation` of `keyword` in this node.
     func absoluteLocation(of keyword: String) -> String {
-        var location = resourceURI
-        location.reserveCapacity(resourceURI.utf8.count + pointer.utf8.count + keyword.utf8.count + 2)
-        location += "#"
-        location += pointer
-        if !keyword.isEmpty {
-            location += "/"
-            location += JSONValue.escape(keyword)
-        }
-        return location
+        var location = PointerText(capacity: resourceURI.utf8.count + pointer.utf8.count + keyword.utf8.count + 2)
+        location.append(raw: resourceURI)
+        location.append(raw: "#")
+        location.append(raw: pointer)
+        if !keyword.isEmpty { location.append(token: keyword) }
+        return location.text
     }
 }
 

@@ -282,17 +282,10 @@ struct Evaluator {
     /// The JSON Pointer of the evaluation path so far, with `keyword` after it when given: built by
     /// appending into one reserved string (errors and trace units each need one).
     private func keywordLocation(appending keyword: String? = nil) -> String {
-        var location = ""
-        location.reserveCapacity(keywordPath.reduce(keyword?.utf8.count ?? 0) { $0 + $1.utf8.count + 1 } + 16)
-        for part in keywordPath {
-            location += "/"
-            location += JSONValue.escape(part)
-        }
-        if let keyword {
-            location += "/"
-            location += JSONValue.escape(keyword)
-        }
-        return location
+        var location = PointerText(capacity: keywordPath.count * 12 + 16)
+        for part in keywordPath { location.append(token: part) }
+        if let keyword { location.append(token: keyword) }
+        return location.text
     }
 
     /// Enters `keyword` (and its `sub` entry: a property name, an index) on the evaluation path.
