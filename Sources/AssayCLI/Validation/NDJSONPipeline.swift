@@ -26,6 +26,9 @@ final class LineBatch: @unchecked Sendable {
 
     /// Checks every record: what a worker does.
     func process(with checker: DocumentChecker) {
+        // A valid line's report is about a fifth of a benchmark record: room for that up front
+        // instead of a dozen reallocations per block.
+        output.reserveCapacity(block.bytes.count / 4)
         block.forEachRecord { line, record, written in
             let found = checker.checkLine(block.bytes[record], line: line, into: &output)
             documents += 1

@@ -20,12 +20,10 @@ import Darwin
 /// ``JSONSchema/readsDocumentsInPlace``.
 struct TapeEvaluator {
     /// The schema's tables, kept alive by the ``JSONSchema`` whose method makes this evaluator (an
-    /// evaluator lives only for that call); the ones read per value are copied into the fields
-    /// below, which the optimizer reads without reference counting.
+    /// evaluator lives only for that call); the ones read per value are raw views (``TapeTables``),
+    /// so making and dropping an evaluator, once per document, counts no references.
     private unowned(unsafe) let program: TapeProgram
-    private let nodes: [SchemaNode]
-    private let tapeTable: TapeKeywordTable
-    private let booleanTable: [Bool?]
+    private let tables: TapeTables
     private let depthLimit: Int
     private let chainLimit: Int
     /// The tree evaluator, non-collecting, for leaf checks and property names; made when first needed.
@@ -48,9 +46,7 @@ struct TapeEvaluator {
     /// An evaluator for one call of a method of the schema that owns `program`.
     init(program: TapeProgram) {
         self.program = program
-        self.nodes = program.nodes
-        self.tapeTable = program.tapeTable
-        self.booleanTable = program.booleanTable
+        self.tables = program.tables
         self.depthLimit = program.depthLimit
         self.chainLimit = program.chainLimit
     }
@@ -113,7 +109,7 @@ struct TapeEvaluator {
     /// collecting, recording the errors in `collector`: keyword by keyword in the tree evaluator's
     /// order (`required` and `additionalProperties` are not folded into `properties` here).
     private mutating func locate(_ index: Int, _ at: Int, _ collector: inout Evaluator) -> Bool {
-        if booleanTable[index] != nil {
+        if tables.booleans[index] != nil {
             var none: Evaluated? = nil
             return collector.evaluate(index, node(at).value, &none)
         }
@@ -123,7 +119,7 @@ struct TapeEvaluator {
             sameInstanceDepth -= 1
             collector.leaveSchema()
         }
-        let schema = nodes[index]
+        let schema = program.nodes[index]
         let table = program.keywordTable
         let bounds = table.bounds(of: index)
         var materialized: JSONValue? = nil
@@ -173,7 +169,7 @@ struct TapeEvaluator {
         case .additionalProperties:
             guard view.isObject(at) else { return true }
             let target = Int(keyword.operand)
-            let rejectsAll = booleanTable[target] == false
+            let rejectsAll = tables.booleans[target] == false
             let names = keyword.utf8Names
             var next = 0
             var valid = true
@@ -242,17 +238,17 @@ struct TapeEvaluator {
 
     /// Applies schema `index` to the value at tape index `at`.
     private mutating func evaluate(_ index: Int, _ at: Int) -> Bool {
-        if let flag = booleanTable[index] { return flag }
+        if let flag = tables.booleans[index] { return flag }
         sameInstanceDepth += 1
         defer { sameInstanceDepth -= 1 }
         guard sameInstanceDepth <= chainLimit, !gaveUp else {
             gaveUp = true
             return false
         }
-        let bounds = tapeTable.bounds(of: index)
+        let bounds = tables.bounds(of: index)
         var position = bounds.start
         while position < bounds.end {
-            let verdict = tapeTable.keywords[position]._withUnsafeGuaranteedRef { step($0, position, at) }
+            let verdict = tables.keywords[position]._withUnsafeGuaranteedRef { step($0, position, at) }
             guard let verdict else { return evaluateGenerally(index, at, from: position, to: bounds.end) }
             if !verdict { return false }
             position += 1
@@ -265,7 +261,7 @@ struct TapeEvaluator {
     private mutating func evaluateGenerally(_ index: Int, _ at: Int, from start: Int, to end: Int) -> Bool {
         var materialized: JSONValue? = nil
         for position in start..<end {
-            let passed = tapeTable.keywords[position]._withUnsafeGuaranteedRef { keyword -> Bool in
+            let passed = tables.keywords[position]._withUnsafeGuaranteedRef { keyword -> Bool in
                 if let verdict = step(keyword, position, at) { return verdict }
                 let instance = node(at)
                 return apply(keyword, index, instance, &materialized)
@@ -334,7 +330,7 @@ struct TapeEvaluator {
         case .properties:
             // With the `required` and `additionalProperties` folded into it (``TapeKeywordTable/ObjectPlan``).
             guard view.isObject(at) else { return true }
-            let plan = tapeTable.objectPlans[position]
+            let plan = tables.objectPlans[position]
             let names = keyword.utf8Names
             let targets = keyword.targets
             var next = 0
@@ -464,7 +460,7 @@ struct TapeEvaluator {
                 return true
             }
         case .additionalProperties(let target, _, let patterns):
-            let rejectsAll = nodes[target].boolean == false
+            let rejectsAll = tables.booleans[target] == false
             let names = keyword.utf8Names
             var next = 0
             return instance.allMembers { key, value in
@@ -539,7 +535,7 @@ struct TapeEvaluator {
             // an `enum` of a non-string, arrays of other values for `uniqueItems`…): the tree
             // evaluator's own checks, on the value materialized once.
             if materialized == nil { materialized = instance.value }
-            return tree.check(keyword, nodes[index], materialized!)
+            return tree.check(keyword, program.nodes[index], materialized!)
         }
     }
 }
@@ -550,9 +546,8 @@ final class TapeProgram: Sendable {
     let root: Int
     /// The tree evaluator's table, and the in-place evaluator's.
     let keywordTable: KeywordTable
-    let tapeTable: TapeKeywordTable
-    /// Each node's Boolean form (`true`/`false` schemas).
-    let booleanTable: [Bool?]
+    /// The in-place evaluator's tables, as raw views of memory this program owns.
+    let tables: TapeTables
     /// The depth and chain length past which the tree evaluator decides: the in-place evaluator's
     /// own limits, or the schema options' if lower (the tree evaluator then reports them).
     let depthLimit: Int
@@ -565,13 +560,47 @@ final class TapeProgram: Sendable {
         self.nodes = nodes
         self.root = root
         self.keywordTable = KeywordTable(nodes)
-        self.tapeTable = TapeKeywordTable(nodes)
-        self.booleanTable = nodes.map(\.boolean)
+        self.tables = TapeTables(TapeKeywordTable(nodes), booleans: nodes.map(\.boolean))
         self.depthLimit = min(TapeEvaluator.maximumDepth, options.maximumInstanceDepth)
         self.chainLimit = min(TapeEvaluator.maximumChain, options.maximumReferenceDepth)
         self.maximumReferenceDepth = options.maximumReferenceDepth
         self.maximumInstanceDepth = options.maximumInstanceDepth
     }
+
+    deinit { tables.deallocate() }
+}
+
+/// ``TapeKeywordTable`` and each node's Boolean form (`true`/`false` schemas) copied into memory that
+/// a ``TapeProgram`` owns and frees: an evaluator copies these views without counting references.
+/// Written once, read-only after.
+struct TapeTables: @unchecked Sendable {
+    let keywords: UnsafeBufferPointer<Unmanaged<Keyword>>
+    let starts: UnsafeBufferPointer<Int>
+    let objectPlans: UnsafeBufferPointer<TapeKeywordTable.ObjectPlan>
+    let booleans: UnsafeBufferPointer<Bool?>
+
+    init(_ table: TapeKeywordTable, booleans: [Bool?]) {
+        func copy<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
+            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: array.count)
+            _ = buffer.initialize(from: array)
+            return UnsafeBufferPointer(buffer)
+        }
+        keywords = copy(table.keywords)
+        starts = copy(table.starts)
+        objectPlans = copy(table.objectPlans)
+        self.booleans = copy(booleans)
+    }
+
+    /// Frees the memory (the elements are trivial: nothing to deinitialize).
+    func deallocate() {
+        keywords.deallocate()
+        starts.deallocate()
+        objectPlans.deallocate()
+        booleans.deallocate()
+    }
+
+    /// The range of node `index`'s keywords in ``keywords``.
+    @inline(__always) func bounds(of index: Int) -> (start: Int, end: Int) { (starts[index], starts[index + 1]) }
 }
 
 /// Every node's keywords in one flat array, without reference counting (the nodes keep them alive):
@@ -597,9 +626,9 @@ struct KeywordTable: Sendable {
     @inline(__always) func bounds(of index: Int) -> (start: Int, end: Int) { (starts[index], starts[index + 1]) }
 }
 
-/// ``KeywordTable`` for the in-place evaluator: a node's `required` and `additionalProperties` are
-/// folded into its `properties` where they can be, so one pass over an object's members checks all
-/// three (see ``ObjectPlan``).
+/// ``KeywordTable`` for the in-place evaluator (read through ``TapeTables``): a node's `required` and
+/// `additionalProperties` are folded into its `properties` where they can be, so one pass over an
+/// object's members checks all three (see ``ObjectPlan``).
 struct TapeKeywordTable: Sendable {
     let keywords: [Unmanaged<Keyword>]
     let starts: [Int]
@@ -658,7 +687,4 @@ struct TapeKeywordTable: Sendable {
         }
         return (folded, plan)
     }
-
-    /// The range of node `index`'s keywords in ``keywords``.
-    @inline(__always) func bounds(of index: Int) -> (start: Int, end: Int) { (starts[index], starts[index + 1]) }
 }
