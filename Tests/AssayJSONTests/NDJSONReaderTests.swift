@@ -107,10 +107,20 @@ import Testing
 
     @Test func blocksHoldTheSameRecordsAsLines() throws {
         let long = "[\"" + String(repeating: "x", count: NDJSONReader.chunkSize * 3) + "\"]"
+        let chunk = NDJSONReader.chunkSize
+        // Lines of 64 bytes fill a chunk exactly (its last byte is a line break); lines one byte
+        // longer or shorter put the chunk's end inside a line; one line of exactly a chunk, and of
+        // a chunk and a byte; a long line among short ones.
+        func lines(of length: Int, count: Int) -> String {
+            String(repeating: String(repeating: "7", count: length - 1) + "\n", count: count)
+        }
         let cases = [
             "\u{FEFF}{\"a\":1}\r\n\n   \n{\"a\":2}\n\t\r\n{\"a\":3}",
             "", "\n\n", "1\n2\n3\n", "1\n" + long + "\n2", long,
             String(repeating: "{\"k\":\"é\"}\r\n", count: 40_000),
+            lines(of: 64, count: chunk / 64 * 3), lines(of: 65, count: chunk / 65 * 3), lines(of: 63, count: 13_000),
+            lines(of: chunk, count: 2) + "5", lines(of: chunk + 1, count: 2), "1\n" + lines(of: chunk - 1, count: 1),
+            lines(of: 300, count: 2_000) + long + "\n" + lines(of: 300, count: 2_000),
         ]
         for text in cases {
             let path = try file(Array(text.utf8))
@@ -133,5 +143,50 @@ import Testing
         while let block = try reader.nextBlock() { block.forEachRecord { line, _, _ in rest.append(line) } }
         #expect(rest == [2, 3, 4])
         #expect(reader.offset == 8)
+    }
+
+    /// From a pipe, a block comes back as soon as a whole line has arrived: a filter in a pipeline
+    /// does not wait for a full chunk (or the end of the stream) before it answers.
+    @Test func aPipeGivesEachLineWhenItArrives() throws {
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
+        final class Flag: @unchecked Sendable {
+            private let lock = NSLock()
+            private var value = false
+            func set() { lock.withLock { value = true } }
+            var isSet: Bool { lock.withLock { value } }
+        }
+        let answered = DispatchSemaphore(value: 0)
+        let rescued = Flag()
+        let finished = DispatchSemaphore(value: 0)
+        // Should the reader wait for more than the line (the bug this guards against), the end of
+        // the stream after ten seconds lets it return, and the test fails instead of hanging.
+        Thread {
+            if answered.wait(timeout: .now() + 10) == .timedOut {
+                rescued.set()
+                close(writeEnd)
+            }
+            finished.signal()
+        }.start()
+        let first = Array("1\n{\"a\":2}\n{\"b\"".utf8)
+        #expect(write(writeEnd, first, first.count) == first.count)
+        var reader = NDJSONReader(fileDescriptor: readEnd, closeWhenDone: true)
+        var lines: [Int] = []
+        try reader.nextBlock()?.forEachRecord { line, _, _ in lines.append(line) }
+        answered.signal()
+        finished.wait()
+        #expect(!rescued.isSet)
+        #expect(lines == [1, 2])
+        if !rescued.isSet {
+            #expect(write(writeEnd, ":3}", 3) == 3)
+            close(writeEnd)
+        }
+        var rest: [(Int, [UInt8])] = []
+        while let block = try reader.nextBlock() {
+            block.forEachRecord { line, record, _ in rest.append((line, Array(block.bytes[record]))) }
+        }
+        #expect(rest.map(\.0) == [3])
+        #expect(rest.map(\.1) == [Array(#"{"b":3}"#.utf8)])
     }
 }

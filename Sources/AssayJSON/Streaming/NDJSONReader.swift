@@ -139,6 +139,7 @@ public struct NDJSONReader: ~Copyable, Sendable {
     ///
     /// - Throws: ``NDJSONReadError`` when reading fails.
     public mutating func nextBlock() throws(NDJSONReadError) -> NDJSONBlock? {
+        if !atEndOfFile, !buffer[start..<end].contains(0x0A), let block = try readBlockInPlace() { return block }
         var searchFrom = start
         while true {
             let lastNewline = buffer[searchFrom..<end].lastIndex(of: 0x0A)
@@ -157,6 +158,79 @@ public struct NDJSONReader: ~Copyable, Sendable {
             try readMore()
             searchFrom = start + searched
         }
+    }
+
+    /// A block read straight into its own storage, without passing through ``buffer``: the partial
+    /// line left in the buffer, then reads until one brings a line break (or the chunk is full, or
+    /// the stream ends), cut after the last line break; the bytes after it go back into the buffer.
+    /// `nil` when the chunk holds no line break (a line longer than a chunk, left in the buffer for
+    /// the general path) or the stream is empty.
+    private mutating func readBlockInPlace() throws(NDJSONReadError) -> NDJSONBlock? {
+        let leftover = end - start
+        let capacity = Self.chunkSize + leftover
+        var lastBreak = -1
+        var failure: Int32?
+        var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { target, count in
+            let base = target.baseAddress!
+            if leftover > 0 {
+                buffer.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress! + start, count: leftover) }
+            }
+            count = leftover
+            while count < capacity {
+                let got = read(descriptor, base + count, capacity - count)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if got == 0 {
+                    atEndOfFile = true
+                    return
+                }
+                // The last line break of what arrived, searched from its end (it is near the end).
+                let arrived = count
+                var index = count + got - 1
+                while index >= arrived && base[index] != 0x0A { index -= 1 }
+                count += got
+                if index >= arrived {
+                    lastBreak = index
+                    return
+                }
+            }
+        }
+        if let failure { throw NDJSONReadError(path: path, reason: Self.errorText(failure)) }
+        start = 0
+        end = 0
+        if lastBreak < 0 && !atEndOfFile {
+            // No line break in a whole chunk: back into the buffer, which grows as the line needs.
+            if buffer.count < bytes.count + Self.chunkSize {
+                buffer.append(contentsOf: repeatElement(0, count: bytes.count + Self.chunkSize - buffer.count))
+            }
+            buffer.withUnsafeMutableBufferPointer { target in
+                bytes.withUnsafeBufferPointer { target.baseAddress!.initialize(from: $0.baseAddress!, count: $0.count) }
+            }
+            end = bytes.count
+            return nil
+        }
+        if bytes.isEmpty { return nil }
+        if lastBreak >= 0 {
+            // The partial line after the last break waits in the buffer for the next block.
+            let tail = bytes.count - (lastBreak + 1)
+            if tail > 0 {
+                buffer.withUnsafeMutableBufferPointer { target in
+                    bytes.withUnsafeBufferPointer {
+                        target.baseAddress!.initialize(from: $0.baseAddress! + lastBreak + 1, count: tail)
+                    }
+                }
+                end = tail
+                bytes.removeLast(tail)
+            }
+        }
+        let block = NDJSONBlock(firstLine: lineNumber + 1, bytes: bytes, startsStream: isFirstLine)
+        lineNumber += block.lineCount
+        streamOffset += bytes.count
+        isFirstLine = false
+        return block
     }
 
     /// The bytes consumed so far.
