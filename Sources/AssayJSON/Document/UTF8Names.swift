@@ -90,6 +90,14 @@
         return sameBytes(bytes + start, other, length)
     }
 
+    /// ``position(of:from:)-(UnsafeBufferPointer<UInt8>,_)`` with its first try inlined at the call:
+    /// for keys met in the order of the list, which match at `start`.
+    @inlinable @inline(__always)
+    package func position(ofExpected key: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        if start < count && name(start, equals: key) { return start }
+        return position(of: key, from: start)
+    }
+
     /// The position of the name whose bytes are exactly `key`, searching from `start` to the end
     /// and then from the beginning: keys met in the order of the list are found at the first try.
     /// Long lists answer a miss at `start` through their hash table.

@@ -26,8 +26,9 @@ struct TapeEvaluator {
     private let tables: TapeTables
     private let depthLimit: Int
     private let chainLimit: Int
-    /// The tree evaluator, non-collecting, for leaf checks and property names; made when first needed.
-    private var treeEvaluator: Evaluator?
+    /// The tree evaluator, non-collecting, for leaf checks and property names; made when first needed,
+    /// in a box so this evaluator stays small (it is made for every document).
+    private var treeBox: TreeBox?
     private var sameInstanceDepth = 0
     private var instanceDepth = 0
     /// Set when the document nests deeper, or references chain longer, than this evaluator goes:
@@ -52,14 +53,19 @@ struct TapeEvaluator {
     }
 
     /// The tree evaluator, made on first use.
-    private var tree: Evaluator {
+    private var tree: TreeBox {
         mutating get {
-            if let treeEvaluator { return treeEvaluator }
-            let made = Evaluator(program: program, collecting: false, limit: 0)
-            treeEvaluator = made
+            if let treeBox { return treeBox }
+            let made = TreeBox(Evaluator(program: program, collecting: false, limit: 0))
+            treeBox = made
             return made
         }
-        set { treeEvaluator = newValue }
+    }
+
+    /// A tree evaluator kept by reference.
+    private final class TreeBox {
+        var evaluator: Evaluator
+        init(_ evaluator: Evaluator) { self.evaluator = evaluator }
     }
 
     /// Whether `node` accepts every instance it can be given here: no keyword in it needs the dynamic
@@ -336,7 +342,7 @@ struct TapeEvaluator {
             var next = 0
             var found: UInt64 = 0
             let passed = view.allMembers(inObjectAt: at) { key, value in
-                guard let match = names.position(of: key, from: next) else {
+                guard let match = names.position(ofExpected: key, from: next) else {
                     return plan.additional < 0 || child(plan.additional, value)
                 }
                 next = match + 1
@@ -351,7 +357,7 @@ struct TapeEvaluator {
             let names = keyword.utf8Names
             var next = 0
             return view.allMembers(inObjectAt: at) { key, value in
-                guard let found = names.position(of: key, from: next) else { return child(Int(limit), value) }
+                guard let found = names.position(ofExpected: key, from: next) else { return child(Int(limit), value) }
                 next = found + 1
                 return true
             }
@@ -477,7 +483,7 @@ struct TapeEvaluator {
         case .propertyNames(let target):
             return instance.allMembers { key, _ in
                 var none: Evaluated? = nil
-                return tree.evaluate(target, .string(String(decoding: key, as: UTF8.self)), &none)
+                return tree.evaluator.evaluate(target, .string(String(decoding: key, as: UTF8.self)), &none)
             }
         case .dependentSchemas(let pairs):
             guard instance.isObject else { return true }
@@ -520,7 +526,7 @@ struct TapeEvaluator {
             // Not reached: `properties` and `$ref` are always decided by ``step``, the others are
             // evaluated on the tree (canEvaluate). Decide the whole schema on the tree anyway.
             var none: Evaluated? = nil
-            return tree.evaluate(index, instance.value, &none)
+            return tree.evaluator.evaluate(index, instance.value, &none)
         case .maximum(let limit, let exclusive):
             // Integers on both sides compare as integers; anything else exactly, on JSONNumber.
             if let value = instance.int64, let bound = limit.int64 { return exclusive ? value < bound : value <= bound }
@@ -535,7 +541,7 @@ struct TapeEvaluator {
             // an `enum` of a non-string, arrays of other values for `uniqueItems`…): the tree
             // evaluator's own checks, on the value materialized once.
             if materialized == nil { materialized = instance.value }
-            return tree.check(keyword, program.nodes[index], materialized!)
+            return tree.evaluator.check(keyword, program.nodes[index], materialized!)
         }
     }
 }
