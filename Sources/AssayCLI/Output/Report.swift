@@ -38,8 +38,12 @@ struct Reporter: Sendable {
     let color: Bool
     /// The file name as shown (`-` for standard input).
     let file: String
-    /// `{"file":"…"` with the name escaped once, for every JSON line.
-    private let jsonPrefix: [UInt8]
+    /// `{"file":"…","line":` and `{"file":"…","document":` with the name escaped once, and the
+    /// ends of a JSON line, as bytes: a valid document's line is three appends and its number.
+    private let linePrefix: [UInt8]
+    private let documentPrefix: [UInt8]
+    private static let validEnd = Array(#","valid":true,"errors":[]}"#.utf8 + [0x0A])
+    private static let invalidStart = Array(#","valid":false,"errors":["#.utf8)
 
     init(format: OutputFormat, language: Language, color: Bool, file: String) {
         self.format = format
@@ -48,7 +52,8 @@ struct Reporter: Sendable {
         self.file = file
         var prefix = Array(#"{"file":"#.utf8)
         JSONValue.appendQuoted(file, to: &prefix)
-        jsonPrefix = prefix
+        linePrefix = prefix + #","line":"#.utf8
+        documentPrefix = prefix + #","document":"#.utf8
     }
 
     /// Converts schema errors; `sourceLine` gives the line shown for each instance location.
@@ -80,21 +85,19 @@ struct Reporter: Sendable {
     }
 
     private func appendJSON(position: DocumentPosition, errors: [ReportedError], to out: inout [UInt8]) {
-        out.append(contentsOf: jsonPrefix)
         switch position {
         case .line(let line):
-            out.append(contentsOf: #","line":"#.utf8)
+            out.append(contentsOf: linePrefix)
             appendDecimal(line, to: &out)
         case .document(let index):
-            out.append(contentsOf: #","document":"#.utf8)
+            out.append(contentsOf: documentPrefix)
             appendDecimal(index, to: &out)
         }
-        out.append(
-            contentsOf: errors.isEmpty ? #","valid":true,"errors":[]}"#.utf8 : #","valid":false,"errors":["#.utf8)
         guard !errors.isEmpty else {
-            out.append(0x0A)
+            out.append(contentsOf: Self.validEnd)
             return
         }
+        out.append(contentsOf: Self.invalidStart)
         appendUnits(errors, to: &out)
         out.append(contentsOf: "]}\n".utf8)
     }
@@ -155,13 +158,15 @@ func appendDecimal(_ value: Int, to out: inout [UInt8]) {
     var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
     var count = 0
     var rest = value
-    withUnsafeMutableBytes(of: &digits) { buffer in
+    withUnsafeMutableBytes(of: &digits) { raw in
+        let buffer = raw.bindMemory(to: UInt8.self)
         repeat {
             buffer[23 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
             rest /= 10
             count += 1
         } while rest > 0
-        out.append(contentsOf: buffer[(24 - count)...])
+        // A typed buffer: appended with one copy, not byte by byte.
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(24 - count)...]))
     }
 }
 
