@@ -163,15 +163,6 @@ struct ValidateOutputTests {
         #expect(two.standardOutput.split(separator: "\n").count == 2)
     }
 
-    @Test("line and document numbers are written as their decimal digits")
-    func decimalDigits() {
-        for value in [0, 7, 9, 10, 99, 100, 1_000_001, 123_456_789, Int.max, -1, -250] {
-            var out: [UInt8] = [0x2C]
-            appendDecimal(value, to: &out)
-            #expect(out == [0x2C] + Array(String(value).utf8), "\(value)")
-        }
-    }
-
     @Test("JSON output: an anyOf or oneOf error lists what each alternative found in causes")
     func causesInJSONOutput() throws {
         let folder = try TemporaryFolder()

@@ -22,6 +22,15 @@ import Testing
         #expect(IssuePath(jsonPointer: odd.jsonPointer) == odd)
     }
 
+    /// Indices in pointers, and the CLI's line and document numbers, are written as their digits.
+    @Test func decimalDigits() {
+        for value in [0, 7, 9, 10, 99, 100, 1_000_001, 123_456_789, Int.max, -1, -250] {
+            var out: [UInt8] = [0x2C]
+            appendDecimal(value, to: &out)
+            #expect(out == [0x2C] + Array(String(value).utf8), "\(value)")
+        }
+    }
+
     @Test func parsesJSONPointers() {
         #expect(IssuePath(jsonPointer: "") == .root)
         #expect(IssuePath(jsonPointer: "/a~1b/0/m~0n") == IssuePath([.key("a/b"), .index(0), .key("m~n")]))

@@ -42,7 +42,7 @@ struct Reporter: Sendable {
     /// ends of a JSON line, as bytes: a valid document's line is three appends and its number.
     private let linePrefix: [UInt8]
     private let documentPrefix: [UInt8]
-    private static let validEnd = Array(#","valid":true,"errors":[]}"#.utf8 + [0x0A])
+    private static let validEnd: [UInt8] = #","valid":true,"errors":[]}"#.utf8 + [0x0A]
     private static let invalidStart = Array(#","valid":false,"errors":["#.utf8)
 
     init(format: OutputFormat, language: Language, color: Bool, file: String) {
@@ -146,27 +146,6 @@ struct Reporter: Sendable {
             if color { out.append(contentsOf: ANSI.reset.utf8) }
             out.append(0x0A)
         }
-    }
-}
-
-/// Appends the decimal digits of `value` (a line or document number) without making a string.
-func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-    guard value >= 0 else {
-        out.append(contentsOf: String(value).utf8)
-        return
-    }
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    var count = 0
-    var rest = value
-    withUnsafeMutableBytes(of: &digits) { raw in
-        let buffer = raw.bindMemory(to: UInt8.self)
-        repeat {
-            buffer[23 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-            count += 1
-        } while rest > 0
-        // A typed buffer: appended with one copy, not byte by byte.
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(24 - count)...]))
     }
 }
 

@@ -32,7 +32,7 @@ package struct PointerText {
     /// Appends `/` and the decimal digits of `index`.
     package mutating func append(index: Int) {
         bytes.append(UInt8(ascii: "/"))
-        bytes.append(contentsOf: String(index).utf8)
+        appendDecimal(index, to: &bytes)
     }
 
     /// Appends `/` and `component` (a key escaped, or an index).
@@ -45,4 +45,26 @@ package struct PointerText {
 
     /// The text.
     package var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// Appends the decimal digits of `value` (an index, a line or document number) without making a
+/// string.
+package func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+    guard value >= 0 else {
+        out.append(contentsOf: String(value).utf8)
+        return
+    }
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    var count = 0
+    var rest = value
+    withUnsafeMutableBytes(of: &digits) { raw in
+        let buffer = raw.bindMemory(to: UInt8.self)
+        repeat {
+            buffer[23 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            count += 1
+        } while rest > 0
+        // A typed buffer: appended with one copy, not byte by byte.
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(24 - count)...]))
+    }
 }

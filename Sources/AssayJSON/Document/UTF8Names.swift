@@ -90,22 +90,20 @@
         return sameBytes(bytes + start, other, length)
     }
 
-    /// ``position(of:from:)-(UnsafeBufferPointer<UInt8>,_)`` with its first try inlined at the call:
-    /// for keys met in the order of the list, which match at `start`.
+    /// The position of the name whose bytes are exactly `key`, searching from `start` to the end
+    /// and then from the beginning: keys met in the order of the list are found at the first try,
+    /// which is inlined at the call; long lists answer a miss there through their hash table.
     @inlinable @inline(__always)
-    package func position(ofExpected key: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    package func position(of key: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         if start < count && name(start, equals: key) { return start }
-        return position(of: key, from: start)
+        return search(key, from: start)
     }
 
-    /// The position of the name whose bytes are exactly `key`, searching from `start` to the end
-    /// and then from the beginning: keys met in the order of the list are found at the first try.
-    /// Long lists answer a miss at `start` through their hash table.
-    @inlinable
-    package func position(of key: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    /// ``position(of:from:)-(UnsafeBufferPointer<UInt8>,_)`` after its first try.
+    @usableFromInline @inline(never)
+    func search(_ key: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         let start = start < count ? start : 0
         if let buckets {
-            if start < count && name(start, equals: key) { return start }
             var slot = Self.hash(key) & bucketMask
             while buckets[slot] >= 0 {
                 if name(Int(buckets[slot]), equals: key) { return Int(buckets[slot]) }

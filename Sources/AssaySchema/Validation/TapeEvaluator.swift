@@ -342,7 +342,7 @@ struct TapeEvaluator {
             var next = 0
             var found: UInt64 = 0
             let passed = view.allMembers(inObjectAt: at) { key, value in
-                guard let match = names.position(ofExpected: key, from: next) else {
+                guard let match = names.position(of: key, from: next) else {
                     return plan.additional < 0 || child(plan.additional, value)
                 }
                 next = match + 1
@@ -357,7 +357,7 @@ struct TapeEvaluator {
             let names = keyword.utf8Names
             var next = 0
             return view.allMembers(inObjectAt: at) { key, value in
-                guard let found = names.position(ofExpected: key, from: next) else { return child(Int(limit), value) }
+                guard let found = names.position(of: key, from: next) else { return child(Int(limit), value) }
                 next = found + 1
                 return true
             }
