@@ -115,8 +115,13 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
     static func validationDeclaration(_ model: ModelDescription) -> DeclSyntax {
         var entries: [String] = []
         let type = model.typeName
+        // The keys of properties without an entry of their own, so that checking a value by key
+        // knows every property (a key the validation does not know is an error).
+        var bareKeys: [String] = []
         for property in model.properties {
             let keyPath = "\\\(type).\(property.name)"
+            let entryCount = entries.count
+            defer { if entries.count == entryCount { bareKeys.append(key(property)) } }
             for attribute in property.normalizers {
                 for argument in arguments(of: attribute) {
                     entries.append(
@@ -154,8 +159,9 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
         }
         let list = entries.isEmpty ? "" : "\n" + entries.map { "    " + $0 }.joined(separator: ",\n") + ",\n"
         let extra = model.declaresAdditionalRules ? " + \(type).additionalRules.rules" : ""
+        let keys = bareKeys.isEmpty ? "" : ", keys: [" + bareKeys.joined(separator: ", ") + "]"
         return """
-            \(raw: model.access)static let validation: AssayCore.Validation<\(raw: type)> = AssayCore.Validation([\(raw: list)]\(raw: extra))
+            \(raw: model.access)static let validation: AssayCore.Validation<\(raw: type)> = AssayCore.Validation([\(raw: list)]\(raw: extra)\(raw: keys))
             """
     }
 

@@ -418,15 +418,65 @@ struct BadInputTests {
         #expect(lines[1].contains(#""line":2,"valid":true"#))
     }
 
-    @Test("deeply nested documents are refused, not a crash")
+    @Test("deeply nested documents are refused, not a crash, and not validated: exit 2")
     func deepNesting() throws {
         let folder = try TemporaryFolder()
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         let file = try folder.file("deep.ndjson", deep + "\n")
         let yaml = try folder.file("deep.yaml", deep + "\n")
-        let run = try CLIRun(["validate", "--schema", clientSchema, "--quiet", file, yaml])
-        #expect(run.status == 1)
+        let valid = folder.path + "/valid.ndjson"
+        let run = try CLIRun(["validate", "--schema", clientSchema, "--valid-out", valid, file, yaml])
+        #expect(run.status == 2)
         #expect(run.standardOutput.split(separator: "\n").count == 2)
+        #expect(run.standardError.contains("2 documents not validated: over a limit"))
+        #expect(try String(contentsOfFile: valid, encoding: .utf8).isEmpty)
+    }
+
+    @Test("--max-document-bytes and --max-depth: a document over either is not validated (exit 2)")
+    func documentLimits() throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.file("s.json", #"{"type": "array"}"#)
+        let file = try folder.file("d.ndjson", "[1, 2, 3]\n[[[1]]]\n[]\n")
+        let small = try CLIRun(["validate", "--schema", schema, "--max-document-bytes", "5", "--quiet", file])
+        #expect(small.status == 2)
+        #expect(
+            small.standardOutput.contains(
+                "d.ndjson:1: not valid JSON: column 6: the input is 9 bytes long, over the limit of 5"))
+        #expect(!small.standardOutput.contains("d.ndjson:3"))
+        let shallow = try CLIRun(["validate", "--schema", schema, "--max-depth", "2", "--quiet", file])
+        #expect(shallow.status == 2)
+        #expect(shallow.standardOutput.contains("d.ndjson:2: not valid JSON"))
+        let roomy = try CLIRun(["validate", "--schema", schema, "--max-depth", "3", "--quiet", file])
+        #expect(roomy.status == 0)
+        for bad in [["--max-depth", "0"], ["--max-document-bytes", "0"], ["--max-pattern-size", "0"]] {
+            #expect(try CLIRun(["validate", "--schema", schema] + bad + [file]).status == 2)
+        }
+    }
+
+    @Test("an unknown format under --formats assert is a schema error naming the nearest format")
+    func unknownFormats() throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.file("s.json", #"{"properties": {"at": {"format": "date_time"}}}"#)
+        let file = try folder.file("d.ndjson", #"{"at": "whenever"}"# + "\n")
+        let strict = try CLIRun(["validate", "--schema", schema, file])
+        #expect(strict.status == 2)
+        #expect(strict.standardError.contains(#"unknown format "date_time"; did you mean "date-time"?"#))
+        let ignored = try CLIRun(["validate", "--schema", schema, "--unknown-formats", "ignore", "--quiet", file])
+        #expect(ignored.status == 0)
+        let annotated = try CLIRun(["validate", "--schema", schema, "--formats", "annotate", "--quiet", file])
+        #expect(annotated.status == 0)
+    }
+
+    @Test("a pattern over --max-pattern-size is a schema error; under it, it runs")
+    func patternSize() throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.file("s.json", #"{"pattern": "^[^x]{0,99999}y$"}"#)
+        let file = try folder.file("d.ndjson", #""aay""# + "\n")
+        let refused = try CLIRun(["validate", "--schema", schema, file])
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("the pattern expands to more than 10000 instructions"))
+        let small = try folder.file("small.json", #"{"pattern": "^[^x]{0,999}y$"}"#)
+        #expect(try CLIRun(["validate", "--schema", small, "--quiet", file]).status == 0)
     }
 
     @Test("schemas: not JSON, not a valid schema, not compiling, missing")
@@ -478,7 +528,7 @@ struct BadInputTests {
         }
         let bombFile = try folder.file("bomb.yaml", bomb)
         try snapshot(
-            "bad-yaml-alias-bomb", ["validate", "--schema", configSchema, bombFile], folder: folder, expect: 1)
+            "bad-yaml-alias-bomb", ["validate", "--schema", configSchema, bombFile], folder: folder, expect: 2)
         let syntax = try folder.file("syntax.yaml", "service: ok\n---\nservice: [unclosed\n")
         try snapshot("bad-yaml-syntax", ["validate", "--schema", configSchema, syntax], folder: folder, expect: 1)
         let forms = try folder.file("forms.yaml", "a: .inf\n---\n[1, 2]: x\n---\nb: 1\nb: 2\n")

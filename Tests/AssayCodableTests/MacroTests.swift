@@ -67,7 +67,7 @@ func expand(_ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] 
                     .check("consistent", when: .propertiesValid) {
                             Client.consistent($0, &$1)
                         },
-                    ])
+                    ], keys: [CodingKeys.email.stringValue, CodingKeys.tags.stringValue])
 
                 public static func jsonSchema(in exporter: inout AssayCodable.JSONSchemaExporter) -> AssayJSON.JSONValue {
                     exporter.model(Client.self, properties: [

@@ -156,6 +156,48 @@ import Testing
         #expect(throws: RegexSyntaxError.self) { try LinearRegex("(a{1000}){1000}") }
     }
 
+    /// Issue 23: `[^x]{0,99999}y` compiled to 200,000 instructions (11 s to match 16 K characters).
+    /// The automaton is capped (10,000 by default), the cap an option, crossing it a clear error.
+    @Test func countedRepetitionsAreCappedByAnOption() throws {
+        do {
+            _ = try LinearRegex("[^x]{0,99999}y")
+            Issue.record("compiled")
+        } catch {
+            #expect(error.isUnsupportedFeature)
+            #expect(
+                error.reason == "the pattern expands to more than 10000 instructions, the limit on a pattern's size")
+        }
+        let roomy = try LinearRegex("[^x]{0,99999}y", maximumProgramSize: 300_000)
+        #expect(roomy.programSize > 100_000)
+        #expect(roomy.firstMatchExists(in: "aay"))
+        let fits = try LinearRegex("^[^x]{0,4000}y$")
+        #expect(fits.programSize <= LinearRegex.defaultMaximumProgramSize)
+        #expect(fits.firstMatchExists(in: String(repeating: "a", count: 4_000) + "y"))
+        #expect(!fits.firstMatchExists(in: String(repeating: "a", count: 4_001) + "y"))
+        // Nested counts of nothing compile to nothing, at once (they looped 10¹⁰ times).
+        #expect(try LinearRegex("((a{0}){99999}){99999}b").firstMatchExists(in: "b"))
+    }
+
+    /// Issue 23: each range added to a class rebuilt the class's ASCII bitmap from every range so far
+    /// (a 12 KB class took 24 s). Large classes now build in linear time, and still match exactly.
+    @Test func largeClassesCompileAndMatch() throws {
+        let ranges = (0..<3_000).map { index -> String in
+            let low = 0x4E00 + index * 4
+            return "\\u" + String(low, radix: 16) + "-\\u" + String(low + 1, radix: 16)
+        }
+        let regex = try LinearRegex("^[a-c" + ranges.joined() + "]+$")
+        #expect(regex.firstMatchExists(in: "abc\u{4E00}\u{4E01}\u{4E04}"))
+        #expect(!regex.firstMatchExists(in: "\u{4E02}"))
+        #expect(!regex.firstMatchExists(in: "d"))
+        let negated = try LinearRegex("^[^\\d\\sA-Z" + ranges.joined() + "]$")
+        #expect(negated.firstMatchExists(in: "a"))
+        #expect(!negated.firstMatchExists(in: "7") && !negated.firstMatchExists(in: " "))
+        #expect(!negated.firstMatchExists(in: "Q") && !negated.firstMatchExists(in: "\u{4E05}"))
+        #expect(negated.firstMatchExists(in: "\u{4E06}"))
+        #expect(try LinearRegex("^[\\W]$").firstMatchExists(in: "-"))
+        #expect(try !LinearRegex("^[\\W]$").firstMatchExists(in: "_"))
+    }
+
     /// The pattern that a backtracking engine takes exponential time on finishes (no timing
     /// assertion: the point is that the call returns, with the right answer).
     @Test func catastrophicPatternsRunInLinearTime() throws {

@@ -37,11 +37,37 @@ import Testing
         let capped = ValidationError(many, limit: 10)
         #expect(capped.issues.count == 10)
         #expect(capped.isTruncated)
-        #expect(capped.text(in: .english).hasSuffix("… more issues were not kept (limit 10)"))
-        #expect(capped.json(in: .english).hasSuffix(",\"truncated\":true}"))
+        #expect(capped.droppedErrorCount == 90)
+        #expect(
+            capped.text(in: .english).hasSuffix(
+                "… 90 more errors were not kept (kept at most 10 errors and 10 warnings)"))
+        #expect(capped.json(in: .english).hasSuffix(",\"truncated\":true,\"droppedErrors\":90,\"droppedWarnings\":0}"))
         let uncapped = ValidationError(many)
         #expect(uncapped.issues.count == 100)
         #expect(!uncapped.isTruncated)
+    }
+
+    /// Issue 23: 1,001 warnings then an error gave an aggregate of 1,000 warnings, valid to every reader.
+    @Test func warningsNeverCrowdOutAnError() {
+        let warning = issue(.unknownKey, [], severity: .warning)
+        let issues = Array(repeating: warning, count: 1_001) + [issue(.tooLong, ["name"])]
+        let capped = ValidationError(issues, limit: 1_000)
+        #expect(capped.hasErrors)
+        #expect(capped.errors.count == 1)
+        #expect(capped.warnings.count == 1_000)
+        #expect(capped.droppedWarningCount == 1 && capped.droppedErrorCount == 0)
+        #expect(capped.json(in: .english).hasPrefix(#"{"valid":false"#))
+        #expect(capped.text(in: .english).contains("/name: "))
+        #expect(
+            capped.text(in: .english).hasSuffix(
+                "… 1 more warning was not kept (kept at most 1000 errors and 1000 warnings)"))
+        // An error dropped past the limit still makes the aggregate invalid.
+        let onlyDropped = ValidationError([issue(.tooLong, ["a"]), issue(.tooLong, ["b"])], limit: 0)
+        #expect(onlyDropped.issues.isEmpty && onlyDropped.hasErrors && onlyDropped.droppedErrorCount == 2)
+        // Appending a truncated aggregate keeps its counts.
+        var outer = ValidationError(limit: 5)
+        outer.append(contentsOf: capped)
+        #expect(outer.droppedWarningCount == 1 + 995 && outer.errors.count == 1)
     }
 
     @Test func warningsAloneDoNotThrow() throws {

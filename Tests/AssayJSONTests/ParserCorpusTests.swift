@@ -182,6 +182,70 @@ enum RFC8259Corpus {
         #expect(try JSONDocument(parsing: manyUnique).root.count == 100)
     }
 
+    /// Issue 23: keys sharing length and first and last bytes (`k000001`…) or one name repeated were
+    /// compared pairwise, ~10¹⁰ comparisons for 200,000 keys. Now found through a hash of their bytes.
+    @Test func manyKeysSharingAFingerprintAndManyDuplicates() throws {
+        let keys = (0..<200_000).map { "k" + String(1_000_000 + $0).dropFirst() }
+        let unique = "{" + keys.map { "\"\($0)\":1" }.joined(separator: ",") + "}"
+        #expect(try JSONDocument(parsing: unique).root.count == 200_000)
+        do {
+            _ = try JSONDocument(parsing: "{" + keys.map { "\"\($0)\":1" }.joined(separator: ",") + ",\"k100000\":2}")
+            Issue.record("a duplicate among 200,000 keys was not found")
+        } catch {
+            #expect(error.reason == .duplicateKey)
+            #expect(error.detail == #"the key "k100000" appears twice in one object"#)
+        }
+        // 50,000 copies of one key, and of two keys interleaved, under each policy.
+        let copies = "{" + (0..<50_000).map { "\"a\":\($0),\"b\":\(-$0)" }.joined(separator: ",") + "}"
+        #expect(throws: JSONParseError.self) { try JSONDocument(parsing: copies) }
+        let first = try JSONValue(parsing: copies, options: .init(duplicateKeys: .firstWins))
+        #expect(first == ["a": 0, "b": 0])
+        let last = try JSONDocument(parsing: copies, options: .init(duplicateKeys: .lastWins))
+        #expect(last.value == ["a": 49_999, "b": -49_999])
+        #expect(last.root.count == 2)
+        #expect(last.value.jsonString() == #"{"a":49999,"b":-49999}"#)
+    }
+
+    @Test func inputsOverTheSizeLimitAreRefusedBeforeParsing() throws {
+        do {
+            _ = try JSONDocument(parsing: "[1, 2, 3]", options: .init(maximumBytes: 5))
+            Issue.record("accepted")
+        } catch {
+            #expect(error.reason == .sizeLimitExceeded)
+            #expect(error.offset == 5)
+        }
+        #expect(try JSONDocument(parsing: "[1, 2, 3]", options: .init(maximumBytes: 9)).root.count == 3)
+        #expect(JSONParserOptions(maximumBytes: .max).maximumBytes == JSONParserOptions.maximumAllowedBytes)
+    }
+
+    /// Issue 23: the excerpt of an error decoded the whole line (a 1 GB line cost 5 GB). Only a
+    /// window around the column is decoded; the excerpt is the same as before.
+    @Test func theExcerptOfAHugeLineIsAWindow() throws {
+        for (line, expectedColumn) in [
+            (
+                "[\"" + String(repeating: "é", count: 5_000_000) + "\", tru" + String(repeating: "ж", count: 1_000)
+                    + "]",
+                5_000_009
+            ),
+            ("[\"" + String(repeating: "é", count: 20) + "\", tru" + String(repeating: "ж", count: 20) + "]", 29),
+            ("[" + String(repeating: "1,", count: 2_000_000) + "]", 4_000_001),
+        ] {
+            do {
+                _ = try JSONDocument(parsing: line)
+                Issue.record("accepted")
+            } catch {
+                #expect(error.column == expectedColumn)
+                // What the excerpt showed before: the 100 scalars of the line around the column.
+                let scalars = Array(line.unicodeScalars)
+                let from = max(0, min(error.column - 1 - 50, scalars.count - 100))
+                var shown = ""
+                shown.unicodeScalars.append(contentsOf: scalars[from..<min(scalars.count, from + 100)])
+                let expected = shown + "\n" + String(repeating: " ", count: error.column - 1 - from) + "^"
+                #expect(error.excerpt == expected)
+            }
+        }
+    }
+
     @Test func unpairedSurrogatesCanBeReplaced() throws {
         let value = try JSONValue(parsing: #""a\uD800b""#, options: .init(unpairedSurrogates: .replace))
         #expect(value == "a\u{FFFD}b")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AssayCore
+import AssayJSON
 import AssaySchema
 
 /// The `assay` command line: `assay validate` and `assay check-schema`.
@@ -68,6 +69,12 @@ enum FormatMode: String, CaseIterable, ExpressibleByArgument {
     case annotate
 }
 
+/// `--unknown-formats reject|ignore`.
+enum UnknownFormatMode: String, CaseIterable, ExpressibleByArgument {
+    case reject
+    case ignore
+}
+
 /// `--default-dialect 4|6|7|2019-09|2020-12`.
 struct DialectArgument: ExpressibleByArgument {
     let dialect: SchemaDialect
@@ -94,6 +101,20 @@ struct SchemaOptions: ParsableArguments {
     var formats = FormatMode.assert
 
     @Option(
+        help: """
+            With --formats assert, what a format Assay does not know means: reject (the schema does not \
+            compile; the error names the format and the nearest known one) or ignore (it is an annotation).
+            """)
+    var unknownFormats = UnknownFormatMode.reject
+
+    @Option(
+        help: """
+            The largest automaton a pattern may compile to, in instructions (a match costs at most this \
+            much per character); a larger pattern is a schema error.
+            """)
+    var maxPatternSize = LinearRegex.defaultMaximumProgramSize
+
+    @Option(
         name: .customLong("registry"),
         help: ArgumentHelp(
             "Resolve $ref URIs under PREFIX from files in DIR, never from the network (repeatable).",
@@ -102,6 +123,12 @@ struct SchemaOptions: ParsableArguments {
 
     func settings() throws(CLIError) -> SchemaSettings {
         var settings = SchemaSettings(defaultDialect: defaultDialect.dialect, assertFormats: formats == .assert)
+        settings.unknownFormats = unknownFormats == .reject ? .reject : .ignore
+        guard maxPatternSize >= 1, maxPatternSize <= LinearRegex.maximumAllowedProgramSize else {
+            throw CLIError.usage(
+                "--max-pattern-size \(maxPatternSize): needs 1 to \(LinearRegex.maximumAllowedProgramSize)")
+        }
+        settings.maximumPatternSize = maxPatternSize
         for entry in registries {
             guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex,
                 entry.index(after: equals) != entry.endIndex
@@ -135,9 +162,15 @@ struct ValidateCommand: ParsableCommand {
             documents are written as one compact JSON line each. Both files are written to a temporary \
             file and renamed into place only when the run succeeds.
 
+            Limits bound the cost of hostile input: --max-document-bytes (1 GiB) and --max-depth (1,000) \
+            for each document, --max-pattern-size (10,000) for each pattern of the schema. A document over \
+            a limit is reported with the limit it crossed and is not validated: it goes to --quarantine, \
+            never to --valid-out, and the run exits with status 2.
+
             Exit status: 0 every document is valid; 1 at least one document is invalid (a line that is \
             not JSON counts as an invalid document); 2 a usage error, an input that cannot be read, an \
-            output that cannot be written, or a schema that is not valid or does not compile.
+            output that cannot be written, a schema that is not valid or does not compile, or a document \
+            not validated because it crossed a limit.
             """)
 
     @Option(help: "The JSON Schema (JSON, or YAML by extension). Relative $refs resolve to files beside it.")
@@ -159,6 +192,12 @@ struct ValidateCommand: ParsableCommand {
 
     @Option(help: "Errors kept per document; 0 keeps all.")
     var maxErrors = 100
+
+    @Option(help: "The largest document (a JSON file, or one NDJSON line) read, in bytes.")
+    var maxDocumentBytes = JSONParserOptions.defaultMaximumBytes
+
+    @Option(help: "The deepest nesting of arrays and objects read.")
+    var maxDepth = 1_000
 
     @Option(help: "Write the valid lines here (NDJSON), atomically.")
     var validOut: String?
@@ -196,6 +235,14 @@ struct ValidateCommand: ParsableCommand {
         settings.jobs = min(jobs ?? context.processorCount, 256)
         guard maxErrors >= 0 else { throw CLIError.usage("--max-errors \(maxErrors): needs 0 or more") }
         settings.maxErrors = maxErrors
+        guard maxDocumentBytes >= 1, maxDocumentBytes <= JSONParserOptions.maximumAllowedBytes else {
+            throw CLIError.usage(
+                "--max-document-bytes \(maxDocumentBytes): needs 1 to \(JSONParserOptions.maximumAllowedBytes)")
+        }
+        guard maxDepth >= 1, maxDepth <= JSONParserOptions.maximumAllowedDepth else {
+            throw CLIError.usage("--max-depth \(maxDepth): needs 1 to \(JSONParserOptions.maximumAllowedDepth)")
+        }
+        settings.parserOptions = JSONParserOptions(maximumDepth: maxDepth, maximumBytes: maxDocumentBytes)
         settings.validOut = validOut
         settings.quarantine = quarantine
         if let validOut, validOut == quarantine {

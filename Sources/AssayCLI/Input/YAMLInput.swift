@@ -42,6 +42,8 @@ struct YAMLProblem: Error {
     let line: Int?
     /// One line of text.
     let message: String
+    /// Whether the document crossed a limit (size, nesting, aliases) rather than being malformed.
+    var isLimit = false
 }
 
 /// YAML streams turned into JSON values, with limits against hostile input.
@@ -88,9 +90,11 @@ enum YAMLInput {
             case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
                 .composer(let context, let problem, let mark, _):
                 let prefix = context.map { "\($0.text) " } ?? ""
+                // libyaml's own nesting limit is a limit crossed, not malformed YAML.
                 return YAMLProblem(
                     line: mark.line,
-                    message: "not valid YAML: line \(mark.line), column \(mark.column): \(prefix)\(problem)")
+                    message: "not valid YAML: line \(mark.line), column \(mark.column): \(prefix)\(problem)",
+                    isLimit: problem.hasPrefix("Maximum nesting level"))
             case .duplicatedKeysInMapping(let duplicates, _):
                 return YAMLProblem(
                     line: nil, message: "not valid YAML: duplicate keys \(duplicates.sorted().joined(separator: ", "))")
@@ -116,7 +120,8 @@ enum YAMLInput {
             return .failure(
                 YAMLProblem(
                     line: error.line,
-                    message: "the document expands to more than \(maximumValues) values through aliases"))
+                    message: "the document expands to more than \(maximumValues) values through aliases",
+                    isLimit: true))
         } catch {
             return .failure(error)
         }
@@ -128,7 +133,7 @@ enum YAMLInput {
             throw YAMLProblem(line: node.mark?.line, message: "too many values")
         }
         guard depth <= maximumDepth else {
-            throw YAMLProblem(line: node.mark?.line, message: "nesting deeper than \(maximumDepth)")
+            throw YAMLProblem(line: node.mark?.line, message: "nesting deeper than \(maximumDepth)", isLimit: true)
         }
         switch node {
         case .scalar(let scalar):
@@ -144,11 +149,12 @@ enum YAMLInput {
             var members: [(String, JSONValue)] = []
             var seen: Set<String> = []
             var merged: [(String, JSONValue)] = []
+            var mergedNames: Set<String> = []
             for (key, value) in mapping {
                 if case .scalar(let scalar) = key,
                     key.tag.rawValue == Tag.Name.merge.rawValue || (scalar.string == "<<" && scalar.style == .plain)
                 {
-                    try merge(value, into: &merged, depth: depth, budget: &budget)
+                    try merge(value, into: &merged, names: &mergedNames, depth: depth, budget: &budget)
                     continue
                 }
                 guard let name = keyText(key) else {
@@ -169,10 +175,12 @@ enum YAMLInput {
         }
     }
 
-    /// Applies a merge key's value (a mapping, or a sequence of mappings): earlier keys win.
-    private static func merge(_ value: Node, into merged: inout [(String, JSONValue)], depth: Int, budget: inout Int)
-        throws(YAMLProblem)
-    {
+    /// Applies a merge key's value (a mapping, or a sequence of mappings): earlier keys win. `names`
+    /// holds the names already in `merged`, so merging costs time linear in the members merged.
+    private static func merge(
+        _ value: Node, into merged: inout [(String, JSONValue)], names: inout Set<String>, depth: Int,
+        budget: inout Int
+    ) throws(YAMLProblem) {
         let sources: [Node]
         switch value {
         case .mapping: sources = [value]
@@ -183,7 +191,7 @@ enum YAMLInput {
             guard case .object(let object) = try convert(source, depth: depth + 1, budget: &budget) else {
                 throw YAMLProblem(line: source.mark?.line, message: "a merge key (<<) needs a mapping")
             }
-            for (name, member) in object where !merged.contains(where: { $0.0 == name }) {
+            for (name, member) in object where names.insert(name).inserted {
                 merged.append((name, member))
             }
         }

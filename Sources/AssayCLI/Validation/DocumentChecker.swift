@@ -7,17 +7,33 @@ struct DocumentChecker: Sendable {
     let schema: JSONSchema
     let limit: ErrorLimit
     let reporter: Reporter
-    let parserOptions = JSONParserOptions(maximumDepth: 1_000)
+    /// The parser's limits: `--max-document-bytes` and `--max-depth`.
+    var parserOptions = JSONParserOptions(maximumDepth: 1_000)
+
+    /// Whether a parse error is a limit crossed (the document is not validated) rather than bad JSON.
+    static func isLimit(_ error: JSONParseError) -> Bool {
+        error.reason == .depthLimitExceeded || error.reason == .sizeLimitExceeded
+    }
+
+    /// Whether evaluation stopped at a limit (nesting or a chain of references) rather than finishing.
+    static func stoppedAtLimit(_ errors: [SchemaError]) -> Bool { errors.contains { $0.code == .malformed } }
 
     /// Checks one NDJSON line (without its line terminator) and appends its report to `out`.
-    /// Returns the number of errors (0: valid).
-    func checkLine(_ bytes: ArraySlice<UInt8>, line: Int, into out: inout [UInt8]) -> Int {
+    /// Returns the number of errors (0: valid); counts the line in `overLimit` when it crossed a
+    /// limit and so was not validated.
+    func checkLine(_ bytes: ArraySlice<UInt8>, line: Int, into out: inout [UInt8], overLimit: inout Int) -> Int {
         let errors: [ReportedError]
         do {
             let document = try JSONDocument(parsing: bytes, options: parserOptions)
             let result = schema.validate(document, limit: limit)
-            errors = result.isValid ? [] : reporter.errors(result.errors, sourceLine: { _ in line })
+            if result.isValid {
+                errors = []
+            } else {
+                if Self.stoppedAtLimit(result.errors) { overLimit += 1 }
+                errors = reporter.errors(result.errors, sourceLine: { _ in line })
+            }
         } catch {
+            if Self.isLimit(error) { overLimit += 1 }
             errors = reporter.unreadable(Self.parseMessage(error, singleLine: true), line: line)
         }
         reporter.append(position: .line(line), errors: errors, to: &out)
@@ -25,13 +41,16 @@ struct DocumentChecker: Sendable {
     }
 
     /// Checks a whole JSON file as one document.
-    func checkJSONFile(_ bytes: [UInt8], into out: inout [UInt8]) -> (errors: Int, document: JSONDocument?) {
+    func checkJSONFile(_ bytes: [UInt8], into out: inout [UInt8], overLimit: inout Int) -> (
+        errors: Int, document: JSONDocument?
+    ) {
         let errors: [ReportedError]
         var parsed: JSONDocument?
         do {
             let document = try JSONDocument(parsing: bytes, options: parserOptions)
             parsed = document
             let result = schema.validate(document, limit: limit)
+            if Self.stoppedAtLimit(result.errors) { overLimit += 1 }
             errors =
                 result.isValid
                 ? []
@@ -39,6 +58,7 @@ struct DocumentChecker: Sendable {
                     document.location(of: path.components.map(Self.jsonComponent))?.line ?? 1
                 }
         } catch {
+            if Self.isLimit(error) { overLimit += 1 }
             errors = reporter.unreadable(Self.parseMessage(error, singleLine: false), line: error.line)
         }
         reporter.append(position: .document(1), errors: errors, to: &out)
@@ -46,11 +66,14 @@ struct DocumentChecker: Sendable {
     }
 
     /// Checks one YAML document.
-    func checkYAMLDocument(_ document: YAMLDocument, index: Int, into out: inout [UInt8]) -> Int {
+    func checkYAMLDocument(_ document: YAMLDocument, index: Int, into out: inout [UInt8], overLimit: inout Int)
+        -> Int
+    {
         let errors: [ReportedError]
         switch document.value {
         case .success(let value):
             let result = schema.validate(value, limit: limit)
+            if Self.stoppedAtLimit(result.errors) { overLimit += 1 }
             errors =
                 result.isValid
                 ? []
@@ -58,6 +81,7 @@ struct DocumentChecker: Sendable {
                     document.line(of: path.components.map(Self.jsonComponent)) ?? 1
                 }
         case .failure(let problem):
+            if problem.isLimit { overLimit += 1 }
             errors = reporter.unreadable(problem.message, line: problem.line ?? document.node?.mark?.line ?? 1)
         }
         reporter.append(position: .document(index), errors: errors, to: &out)

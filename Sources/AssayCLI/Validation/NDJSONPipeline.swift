@@ -16,6 +16,8 @@ final class LineBatch: @unchecked Sendable {
     var documents = 0
     var invalid = 0
     var errors = 0
+    /// Documents not validated because they crossed a limit (counted among the invalid too).
+    var overLimit = 0
 
     init(sequence: Int, block: NDJSONBlock) {
         self.sequence = sequence
@@ -30,13 +32,13 @@ final class LineBatch: @unchecked Sendable {
         // this object's properties at run time for every line.
         var output: [UInt8] = []
         var lines: [(range: Range<Int>, valid: Bool)] = []
-        var (documents, invalid, errors) = (0, 0, 0)
+        var (documents, invalid, errors, overLimit) = (0, 0, 0, 0)
         // A valid line's report is about a fifth of a benchmark record: room for that up front
         // instead of a dozen reallocations per block.
         output.reserveCapacity(block.bytes.count / 4)
         let bytes = block.bytes
         block.forEachRecord { line, record, written in
-            let found = checker.checkLine(bytes[record], line: line, into: &output)
+            let found = checker.checkLine(bytes[record], line: line, into: &output, overLimit: &overLimit)
             documents += 1
             if found > 0 {
                 invalid += 1
@@ -45,7 +47,7 @@ final class LineBatch: @unchecked Sendable {
             lines.append((written, found == 0))
         }
         (self.output, self.lines) = (output, lines)
-        (self.documents, self.invalid, self.errors) = (documents, invalid, errors)
+        (self.documents, self.invalid, self.errors, self.overLimit) = (documents, invalid, errors, overLimit)
     }
 }
 

@@ -12,6 +12,10 @@ import Foundation
 struct SchemaSettings: Sendable {
     var defaultDialect: SchemaDialect = .draft2020_12
     var assertFormats = true
+    /// `--unknown-formats`: what an asserted format Assay does not know means.
+    var unknownFormats = UnknownFormatPolicy.reject
+    /// `--max-pattern-size`.
+    var maximumPatternSize = LinearRegex.defaultMaximumProgramSize
     /// `PREFIX=DIR` pairs from `--registry`.
     var registries: [(prefix: String, directory: String)] = []
 }
@@ -108,7 +112,8 @@ enum SchemaLoader {
             registry.map(prefix: prefix, toDirectory: directory)
         }
         let options = JSONSchema.Options(
-            defaultDialect: settings.defaultDialect, assertFormats: settings.assertFormats, registry: registry)
+            defaultDialect: settings.defaultDialect, assertFormats: settings.assertFormats, registry: registry,
+            unknownFormats: settings.unknownFormats, maximumPatternSize: settings.maximumPatternSize)
         do {
             return .success(try JSONSchema(document, uri: absolute.absoluteString, options: options))
         } catch {

@@ -45,6 +45,8 @@ struct ValidateSettings: Sendable {
     var validOut: String?
     var quarantine: String?
     var quiet = false
+    /// `--max-document-bytes` and `--max-depth`.
+    var parserOptions = JSONParserOptions(maximumDepth: 1_000)
 }
 
 /// One run of `assay validate`: the schema compiled once, then every input in order.
@@ -54,6 +56,8 @@ final class ValidationRun {
     private var documents = 0
     private var invalid = 0
     private var errors = 0
+    /// Documents that crossed a limit and so were not validated: exit status 2.
+    private var overLimit = 0
     private var validOut: AtomicFile?
     private var quarantine: AtomicFile?
     private var progress: ProgressBar?
@@ -86,9 +90,10 @@ final class ValidationRun {
             for (input, format) in zip(settings.inputs, formats) {
                 let reporter = Reporter(
                     format: settings.outputFormat, language: settings.language, color: color, file: input)
-                let checker = DocumentChecker(
+                var checker = DocumentChecker(
                     schema: schema, limit: settings.maxErrors > 0 ? .first(settings.maxErrors) : .all,
                     reporter: reporter)
+                checker.parserOptions = settings.parserOptions
                 switch format {
                 case .ndjson: try validateNDJSON(input, checker: checker)
                 case .json: try validateJSON(input, checker: checker)
@@ -114,6 +119,7 @@ final class ValidationRun {
             return ExitStatus.failure
         }
         if !settings.quiet { writeSummary(seconds: context.clock() - started) }
+        if overLimit > 0 { return ExitStatus.failure }
         return invalid > 0 ? ExitStatus.invalid : ExitStatus.success
     }
 
@@ -131,6 +137,9 @@ final class ValidationRun {
         let rate = seconds > 0 ? Int((Double(documents) / seconds).rounded()) : documents
         var text = "\(documents) document\(documents == 1 ? "" : "s"), \(invalid) invalid, "
         text += "\(errors) error\(errors == 1 ? "" : "s") in \(Self.seconds(seconds)) s (\(rate) documents/s)"
+        if overLimit > 0 {
+            text += "; \(overLimit) document\(overLimit == 1 ? "" : "s") not validated: over a limit (see --help)"
+        }
         if color { text = (invalid > 0 ? ANSI.red : ANSI.green) + text + ANSI.reset }
         context.standardError.write(text + "\n")
         context.standardError.flush()
@@ -189,7 +198,9 @@ final class ValidationRun {
             let (document, path, schemaSettings) = (schemaDocument, settings.schemaPath, settings.schema)
             let pool = OrderedWorkPool(workers: settings.jobs) {
                 SchemaLoader.independentCopy(of: document, path: path, settings: schemaSettings).map {
-                    DocumentChecker(schema: $0, limit: checker.limit, reporter: checker.reporter)
+                    var copy = DocumentChecker(schema: $0, limit: checker.limit, reporter: checker.reporter)
+                    copy.parserOptions = checker.parserOptions
+                    return copy
                 } ?? checker
             }
             do throws(CLIError) {
@@ -211,6 +222,7 @@ final class ValidationRun {
         documents += batch.documents
         invalid += batch.invalid
         errors += batch.errors
+        overLimit += batch.overLimit
         bytesDelivered += batch.bytes.count
         if validOut != nil || quarantine != nil {
             for (range, valid) in batch.lines {
@@ -232,7 +244,7 @@ final class ValidationRun {
     private func validateJSON(_ input: String, checker: DocumentChecker) throws(CLIError) {
         let bytes = try readWhole(input)
         var out: [UInt8] = []
-        let (found, document) = checker.checkJSONFile(bytes, into: &out)
+        let (found, document) = checker.checkJSONFile(bytes, into: &out, overLimit: &overLimit)
         context.standardOutput.write(out)
         count(errors: found)
         if let document { keep(document.value, valid: found == 0) }
@@ -242,7 +254,7 @@ final class ValidationRun {
         let bytes = try readWhole(input)
         for (index, document) in YAMLInput.documents(bytes).enumerated() {
             var out: [UInt8] = []
-            let found = checker.checkYAMLDocument(document, index: index + 1, into: &out)
+            let found = checker.checkYAMLDocument(document, index: index + 1, into: &out, overLimit: &overLimit)
             context.standardOutput.write(out)
             count(errors: found)
             if case .success(let value) = document.value { keep(value, valid: found == 0) }

@@ -179,8 +179,10 @@ extension JSONValueDecoder {
     }
 
     private func located(_ error: ValidationError, in document: JSONDocument) -> ValidationError {
-        var located = ValidationError(locate(error.issues, in: document), limit: error.limit)
-        if error.isTruncated { located.markTruncated() }
+        var located = ValidationError(
+            locate(error.issues, in: document), limit: error.limit, warningLimit: error.warningLimit)
+        located.countDropped(errors: error.droppedErrorCount, warnings: error.droppedWarningCount)
+        if error.isTruncated && !located.isTruncated { located.markTruncated() }
         return located
     }
 

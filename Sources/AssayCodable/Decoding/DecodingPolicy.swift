@@ -20,9 +20,11 @@ public struct ValidatedDecodingPolicy: Sendable, Hashable {
 
     /// What to do with keys the type does not declare; ``UnknownKeys/ignore`` by default.
     public var unknownKeys: UnknownKeys
-    /// The most issues one decode collects; past it decoding stops and the aggregate error is marked
-    /// truncated (`ValidationError.isTruncated`), so memory stays bounded on huge
-    /// payloads. 1,000 by default.
+    /// The most errors one decode collects, and apart from them the most warnings; 1,000 by
+    /// default. Past the cap of errors decoding stops; warnings past theirs are counted and dropped
+    /// while decoding goes on (so a lossy array still keeps its valid elements). Either way the
+    /// aggregate error is marked truncated (`ValidationError.isTruncated`) with the counts dropped,
+    /// and memory stays bounded on huge payloads.
     public var maximumIssues: Int
     /// Whether every array of models drops its invalid elements (reporting each as a warning)
     /// instead of failing; per property, `@Lossy` asks for the same.

@@ -483,37 +483,74 @@ public struct DecodedField {
 }
 
 /// The issues of one model or array being decoded, and whether decoding must stop.
+///
+/// Errors and warnings are capped apart, each at ``ValidatedDecodingPolicy/maximumIssues``: past
+/// the cap of errors decoding stops (``truncated``); warnings past theirs are counted and dropped,
+/// and decoding goes on, so warnings never hide an error nor stop a lossy array early.
 @usableFromInline
 struct IssueCollector {
     @usableFromInline let policy: ValidatedDecodingPolicy
     @usableFromInline var issues: [ValidationIssue] = []
     @usableFromInline var failed = false
+    /// Whether errors went past the cap: decoding stops.
     @usableFromInline var truncated = false
+    @usableFromInline var errorCount = 0
+    @usableFromInline var warningCount = 0
+    @usableFromInline var droppedErrors = 0
+    @usableFromInline var droppedWarnings = 0
 
     @usableFromInline
     init(policy: ValidatedDecodingPolicy) { self.policy = policy }
 
     mutating func fail(_ error: any Error, at path: IssuePath, expected: String) {
         let found = IssueCollector.issues(from: error, at: path, expected: expected)
-        if let aggregate = error as? ValidationError, aggregate.isTruncated { truncated = true }
+        absorbTruncation(of: error)
         record(found)
         failed = true
     }
 
-    /// Records `found` after the issues recorded so far, or before them with `first`.
+    /// Takes over what a nested aggregate dropped; it stops this decode when errors were dropped.
+    mutating func absorbTruncation(of error: any Error) {
+        guard let aggregate = error as? ValidationError, aggregate.isTruncated else { return }
+        droppedErrors += aggregate.droppedErrorCount
+        droppedWarnings += aggregate.droppedWarningCount
+        if aggregate.droppedErrorCount > 0 || aggregate.droppedWarningCount == 0 { truncated = true }
+    }
+
+    /// Records `found` after the issues recorded so far, or before them with `first`; issues past
+    /// the cap of their severity are counted, not kept.
     @usableFromInline
     mutating func record(_ found: [ValidationIssue], first: Bool = false) {
         guard !found.isEmpty else { return }
-        issues.insert(contentsOf: found, at: first ? 0 : issues.endIndex)
-        if found.contains(where: { $0.severity == .error }) { failed = true }
-        if issues.count > policy.maximumIssues { truncated = true }
+        var kept: [ValidationIssue] = []
+        kept.reserveCapacity(found.count)
+        for issue in found {
+            if issue.severity == .error {
+                failed = true
+                guard errorCount < policy.maximumIssues else {
+                    droppedErrors += 1
+                    truncated = true
+                    continue
+                }
+                errorCount += 1
+            } else {
+                guard warningCount < policy.maximumIssues else {
+                    droppedWarnings += 1
+                    continue
+                }
+                warningCount += 1
+            }
+            kept.append(issue)
+        }
+        issues.insert(contentsOf: kept, at: first ? 0 : issues.endIndex)
     }
 
     @usableFromInline
     func aggregate() -> ValidationError {
         var error = ValidationError(issues, limit: policy.maximumIssues)
+        error.countDropped(errors: droppedErrors, warnings: droppedWarnings)
         // A nested aggregate that was cut short cuts this one short too.
-        if truncated { error.markTruncated() }
+        if truncated && droppedErrors == 0 { error.markTruncated() }
         return error
     }
 
@@ -543,7 +580,7 @@ struct IssueCollector {
             } catch {
                 dropped = true
                 var found = IssueCollector.issues(from: error, at: path.appending(index: index), expected: "\(E.self)")
-                if let aggregate = error as? ValidationError, aggregate.isTruncated { truncated = true }
+                absorbTruncation(of: error)
                 if lossy || policy.lossyCollections {
                     for position in found.indices { found[position].severity = .warning }
                 } else {

@@ -5,17 +5,23 @@ extension ValidationError: CustomNSError, LocalizedError {
     /// `NSCocoaErrorDomain`, the domain of Core Data's validation errors.
     public static var errorDomain: String { NSCocoaErrorDomain }
 
-    /// A single issue keeps its own Core Data number; several give 1560 ("multiple errors").
+    /// A single issue keeps its own Core Data number; several give 1560 ("multiple errors"), as
+    /// does a truncated aggregate.
     public var errorCode: Int {
-        issues.count == 1 ? issues[0].coreDataCode : 1560
+        issues.count == 1 && !isTruncated ? issues[0].coreDataCode : 1560
     }
 
     /// The localized description, and for several issues `NSDetailedErrors` with one `NSError` per
-    /// issue, as Core Data reports them.
+    /// issue, as Core Data reports them. A truncated aggregate also has `AssayDroppedErrors` and
+    /// `AssayDroppedWarnings`, and its description ends with what was dropped.
     public var errorUserInfo: [String: Any] {
-        if issues.count == 1 { return issues[0].nsErrorUserInfo }
+        if issues.count == 1 && !isTruncated { return issues[0].nsErrorUserInfo }
         var info: [String: Any] = [NSLocalizedDescriptionKey: text()]
         info["NSDetailedErrors"] = issues.map(\.nsError)
+        if isTruncated {
+            info["AssayDroppedErrors"] = droppedErrorCount
+            info["AssayDroppedWarnings"] = droppedWarningCount
+        }
         return info
     }
 

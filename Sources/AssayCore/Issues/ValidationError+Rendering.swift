@@ -8,7 +8,7 @@ extension ValidationError {
             let prefix = issue.severity == .warning ? "warning: " : ""
             return issue.path.isRoot ? prefix + message : "\(issue.path.jsonPointer): \(prefix)\(message)"
         }
-        if isTruncated { lines.append("… more issues were not kept (limit \(limit ?? 0))") }
+        if let truncationSummary { lines.append(truncationSummary) }
         return lines.joined(separator: "\n")
     }
 
@@ -22,7 +22,8 @@ extension ValidationError {
     /// `valid` is `false` when any issue is an error. Each unit has `instanceLocation`,
     /// `keywordLocation` (empty when the rule has no location), `absoluteKeywordLocation` when known,
     /// `code`, `error` (the message), `severity` for warnings, and `value` unless redacted.
-    /// `truncated: true` is added when issues were dropped.
+    /// `truncated: true` is added when issues were dropped, with how many errors and warnings
+    /// (`droppedErrors`, `droppedWarnings`).
     public func json(in language: Language = .current, catalog: MessageCatalog = .current) -> String {
         var out = "{\"valid\":\(hasErrors ? "false" : "true"),\"errors\":["
         for (index, issue) in issues.enumerated() {
@@ -39,7 +40,10 @@ extension ValidationError {
             out += "}"
         }
         out += "]"
-        if isTruncated { out += ",\"truncated\":true" }
+        if isTruncated {
+            out +=
+                ",\"truncated\":true,\"droppedErrors\":\(droppedErrorCount),\"droppedWarnings\":\(droppedWarningCount)"
+        }
         return out + "}"
     }
 }

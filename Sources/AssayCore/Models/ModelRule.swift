@@ -204,7 +204,8 @@ public struct ModelRule<Model>: Sendable {
                 // The nested path is built only if the nested model has an issue.
                 context.add(
                     V.validation.issues(
-                        of: model[keyPath: keyPath], operation: operation, path: context.path.appending(key: key)))
+                        of: model[keyPath: keyPath], operation: operation, path: context.path.appending(key: key),
+                        pass: ValidationPass(nestedIn: context)))
             },
             checkValue: nil, normalizeModel: nil, normalizeValue: nil)
     }
@@ -218,11 +219,12 @@ public struct ModelRule<Model>: Sendable {
             key: key, operations: operations, descriptors: [RuleDescriptor("nested")], keyPath: keyPath,
             isObjectCheck: false, condition: .always,
             checkModel: { model, operation, context in
+                let pass = ValidationPass(nestedIn: context)
                 for (index, element) in model[keyPath: keyPath].enumerated() {
                     context.add(
                         C.Element.validation.issues(
                             of: element, operation: operation,
-                            path: context.path.appending(key: key).appending(index: index)))
+                            path: context.path.appending(key: key).appending(index: index), pass: pass))
                 }
             },
             checkValue: nil, normalizeModel: nil, normalizeValue: nil)

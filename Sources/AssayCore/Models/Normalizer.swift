@@ -86,7 +86,7 @@ private func addNestedIssues(
     of value: Any, operation: ValidationOperation?, path: IssuePath, into context: inout RuleContext
 ) {
     if let model = value as? any Validatable {
-        context.add(nestedIssues(of: model, operation: operation, path: path))
+        context.add(nestedIssues(of: model, operation: operation, path: path, pass: ValidationPass(nestedIn: context)))
     } else if let elements = value as? [Any] {
         for (index, element) in elements.enumerated() {
             addNestedIssues(of: element, operation: operation, path: path.appending(index: index), into: &context)
@@ -94,8 +94,8 @@ private func addNestedIssues(
     }
 }
 
-private func nestedIssues<M: Validatable>(of model: M, operation: ValidationOperation?, path: IssuePath)
-    -> [ValidationIssue]
-{
-    M.validation.issues(of: model, operation: operation, path: path)
+private func nestedIssues<M: Validatable>(
+    of model: M, operation: ValidationOperation?, path: IssuePath, pass: ValidationPass
+) -> [ValidationIssue] {
+    M.validation.issues(of: model, operation: operation, path: path, pass: pass)
 }

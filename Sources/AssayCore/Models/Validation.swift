@@ -25,8 +25,26 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     /// of every model checked to `any Validatable` is a runtime call).
     private let objectReader: (@Sendable (Model) -> ObjectReference?)?
 
+    /// The keys of the model's properties that have no entry of their own (``knownKeys`` holds these
+    /// and every key an entry names).
+    public var declaredKeys: Set<String>
+
+    /// The property keys ``Validatable/validate(_:forKey:operation:)`` accepts: those named by an
+    /// entry and the ``declaredKeys``. Any other key is reported as ``IssueCode/unknownKey``.
+    public var knownKeys: Set<String> {
+        declaredKeys.union(rules.lazy.filter { !$0.isObjectCheck }.compactMap(\.key))
+    }
+
     /// Makes the rules of a type.
-    public init(_ rules: [ModelRule<Model>], maximumNormalizationPasses: Int = 8) {
+    ///
+    /// - Parameters:
+    ///   - rules: the entries, in the order they run.
+    ///   - maximumNormalizationPasses: how often normalisers run before a value still changing is
+    ///     reported as ``IssueCode/unstable`` (at least 1).
+    ///   - keys: the keys of properties that have no entry, so that checking a value for one of them
+    ///     by key passes instead of being an unknown key (`@Validatable` lists every property).
+    public init(_ rules: [ModelRule<Model>], maximumNormalizationPasses: Int = 8, keys: [String] = []) {
+        self.declaredKeys = Set(keys)
         self.rules = rules
         self.hasNormalizers = rules.contains { $0.normalizeModel != nil }
         self.compiled = Self.compileBuiltIn(rules)
@@ -171,18 +189,37 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
 
     /// The issues ``run(on:operation:object:path:)`` finds, without handing back the normalised
     /// model: a model without normalisers is checked where it is, not copied.
+    ///
+    /// `pass` says how a nested model is checked inside its parent's passes: in the parent's first
+    /// pass (``ValidationPass/firstOnly``), only whether it has an issue; in the parent's locating
+    /// pass (``ValidationPass/locatingOnly``), its issues located at once. Each nested model is so
+    /// checked at most twice whatever its depth (checked with both passes at every level, models
+    /// nested n deep cost 2ⁿ checks).
     @usableFromInline
     package func issues(
         of model: Model, operation: ValidationOperation?, object: ObjectReference? = nil,
         path: @autoclosure () -> IssuePath = .root, includingNested: Bool = true
     ) -> [ValidationIssue] {
+        issues(
+            of: model, operation: operation, object: object, path: path(), includingNested: includingNested,
+            pass: .both)
+    }
+
+    /// ``issues(of:operation:object:path:includingNested:)`` with the passes to run.
+    package func issues(
+        of model: Model, operation: ValidationOperation?, object: ObjectReference? = nil,
+        path: @autoclosure () -> IssuePath = .root, includingNested: Bool = true, pass: ValidationPass
+    ) -> [ValidationIssue] {
         guard hasNormalizers else {
             return check(
-                model, operation: operation, object: object, path: path, includingNested: includingNested, after: [])
+                model, operation: operation, object: object, path: path, includingNested: includingNested, after: [],
+                pass: pass)
         }
         var model = model
-        return issues(
-            normalizing: &model, operation: operation, object: object, path: path(), includingNested: includingNested)
+        let normalizing = normalize(&model, phase: operation?.phase ?? .property, path: path)
+        return check(
+            model, operation: operation, object: object, path: path, includingNested: includingNested,
+            after: normalizing, pass: pass)
     }
 
     /// Normalises `model` in place, then returns the issues of its rules (validated decoding checks
@@ -203,7 +240,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     /// already normalised; its issues follow those of normalising it.
     private func check(
         _ model: Model, operation: ValidationOperation?, object: ObjectReference?, path: () -> IssuePath,
-        includingNested: Bool, after normalizing: [ValidationIssue]
+        includingNested: Bool, after normalizing: [ValidationIssue], pass: ValidationPass = .both
     ) -> [ValidationIssue] {
         // An operation of the app's own is composed for this run (they are rare; the built-in ones are
         // composed once).
@@ -213,11 +250,27 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         // Most models are valid: a first pass tells whether this one is, without locating issues (no
         // path built or extended for each property, no label or rule location set, no object
         // reference read). Only a model with an issue is checked again, locating them.
-        if normalizing.isEmpty,
-            Self.passes(model, properties, composed.objectChecks, operation: operation, phase: phase)
-        {
-            return []
+        if pass != .locatingOnly {
+            guard normalizing.isEmpty else { return pass == .firstOnly ? normalizing : locate() }
+            let found = Self.firstPassIssues(
+                model, properties, composed.objectChecks, operation: operation, phase: phase)
+            if found.isEmpty || pass == .firstOnly { return found }
         }
+        return locate()
+        func locate() -> [ValidationIssue] {
+            locatedIssues(
+                model, composed: composed, properties: properties, operation: operation, object: object, path: path,
+                after: normalizing)
+        }
+    }
+
+    /// The issues of `model`, located: the checks of ``check(_:operation:object:path:includingNested:after:pass:)``
+    /// with a context that locates them.
+    private func locatedIssues(
+        _ model: Model, composed: Compiled, properties: Compiled.Check, operation: ValidationOperation?,
+        object: ObjectReference?, path: () -> IssuePath, after normalizing: [ValidationIssue]
+    ) -> [ValidationIssue] {
+        let phase = operation?.phase ?? .property
         var context = RuleContext(path: path(), phase: phase)
         // The object reference is read from the normalised model, and stamped on every issue.
         context.object = object ?? objectReader?(model)
@@ -230,18 +283,19 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         return context.issues
     }
 
-    /// Whether `model` has no issue at all, checked without locating issues.
-    private static func passes(
+    /// The issues of `model` found without locating them: empty when it has none (its properties'
+    /// when they have any, else its object checks').
+    private static func firstPassIssues(
         _ model: Model, _ properties: Compiled.Check,
         _ objectChecks: @Sendable (Model, ValidationOperation?, Bool, inout RuleContext) -> Void,
         operation: ValidationOperation?, phase: Phase
-    ) -> Bool {
+    ) -> [ValidationIssue] {
         var quick = RuleContext(unlocatedIn: phase)
         properties(model, operation, &quick)
-        guard quick.issues.isEmpty else { return false }
+        guard quick.issues.isEmpty else { return quick.issues }
         quick.phase = operation?.phase ?? .object
         objectChecks(model, operation, true, &quick)
-        return quick.issues.isEmpty
+        return quick.issues
     }
 
     /// Normalises `model` in place; returns the issue of each value that never settles.
@@ -281,6 +335,12 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         let resolvedKey = key ?? matching.first?.key
         var context = RuleContext(
             path: resolvedKey.map { path.appending(key: $0) } ?? path, phase: operation?.phase ?? .property)
+        if keyPath == nil, let key, candidates.isEmpty, !declaredKeys.contains(key), !knownKeys.contains(key) {
+            // A key the model does not have: an error, never a silent pass (a typo would accept anything).
+            context.path = path
+            context.report(.unknownKey, parameters: ["key": .string(key)])
+            return (value, context.issues)
+        }
         var value = value
         let normalizers = matching.filter { $0.normalizeValue != nil }
         if !normalizers.isEmpty {
@@ -302,4 +362,18 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         for rule in matching { rule.checkValue?(value, &context) }
         return (value, context.issues)
     }
+}
+
+/// How ``Validation`` checks a model: a first pass that only tells whether there is an issue, a
+/// pass that locates the issues, or the first and then, for a model with an issue, the second.
+package enum ValidationPass: Sendable {
+    /// The first pass, then the locating pass for a model with an issue.
+    case both
+    /// The first pass alone: issues unlocated, only their presence meaningful.
+    case firstOnly
+    /// The locating pass alone.
+    case locatingOnly
+
+    /// The pass for a nested model, inside a parent checked with `context`.
+    package init(nestedIn context: RuleContext) { self = context.locatesIssues ? .locatingOnly : .firstOnly }
 }

@@ -11,7 +11,8 @@
 /// ```
 ///
 /// Supported: alternation, groups (capturing, non-capturing, named), greedy and lazy quantifiers
-/// (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}` up to 100,000), `.`, bracket classes with ranges and
+/// (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, as long as the automaton stays within
+/// ``defaultMaximumProgramSize`` or the limit given), `.`, bracket classes with ranges and
 /// negation, `^`, `$`, `\b`, `\B`, the class escapes `\d \w \s` (ASCII digits and word characters,
 /// ECMA-262 white space) and their negations, `\p{…}`/`\P{…}` for general categories, common binary
 /// properties and scripts (`\p{Script=Greek}`, `\p{sc=Grek}`, `\p{Script_Extensions=Latin}`,
@@ -32,23 +33,41 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     /// The same automaton as bit masks, for patterns small enough (most schema patterns).
     private let bitParallel: BitParallelRunner?
 
-    /// The largest automaton a pattern may compile to (after expanding counted repetitions).
-    public static let maximumProgramSize = 200_000
+    /// The default limit on the automaton a pattern compiles to, in instructions (after expanding
+    /// counted repetitions: `[a-z]{1,63}` takes 126, `.{0,4999}` 9,998).
+    ///
+    /// Matching costs at most the program's size per input scalar, so this bounds the cost of a
+    /// match per scalar whatever the pattern: `[^x]{0,99999}` would otherwise be 200,000 instructions
+    /// from 13 characters of pattern.
+    public static let defaultMaximumProgramSize = 10_000
+
+    /// The largest limit a caller may set.
+    public static let maximumAllowedProgramSize = 1_000_000
+
+    /// The size of the compiled automaton, in instructions.
+    public var programSize: Int { program.count }
 
     /// Compiles `source`.
     ///
+    /// - Parameters:
+    ///   - source: the pattern, in ECMA-262 syntax.
+    ///   - maximumProgramSize: the largest automaton accepted, in instructions (default
+    ///     ``defaultMaximumProgramSize``, at most ``maximumAllowedProgramSize``).
     /// - Throws: ``RegexSyntaxError`` for malformed patterns, unsupported features, and patterns whose
-    ///   automaton would exceed ``maximumProgramSize`` instructions.
-    public init(_ source: String) throws(RegexSyntaxError) {
+    ///   automaton would exceed `maximumProgramSize` instructions.
+    public init(_ source: String, maximumProgramSize: Int = LinearRegex.defaultMaximumProgramSize)
+        throws(RegexSyntaxError)
+    {
         var parser = RegexParser(source)
         let tree = try parser.parse()
-        var compiler = RegexCompiler()
+        let limit = min(max(1, maximumProgramSize), Self.maximumAllowedProgramSize)
+        var compiler = RegexCompiler(limit: limit)
         do {
             try compiler.emit(tree)
         } catch {
             throw RegexSyntaxError(
                 pattern: source, offset: 0,
-                reason: "the pattern expands to more than \(Self.maximumProgramSize) instructions",
+                reason: "the pattern expands to more than \(limit) instructions, the limit on a pattern's size",
                 isUnsupportedFeature: true)
         }
         compiler.program.append(.match)
@@ -118,11 +137,12 @@ enum Instruction: Sendable {
 
 struct RegexCompiler {
     struct TooLarge: Error {}
+    let limit: Int
     var program: [Instruction] = []
     var sets: [ScalarSet] = []
 
     private mutating func append(_ instruction: Instruction) throws(TooLarge) -> Int {
-        guard program.count < LinearRegex.maximumProgramSize else { throw TooLarge() }
+        guard program.count < limit else { throw TooLarge() }
         program.append(instruction)
         return program.count - 1
     }
@@ -156,7 +176,13 @@ struct RegexCompiler {
             }
             for jump in jumps { program[jump] = .jump(program.count) }
         case .repetition(let inner, let min, let max):
-            for _ in 0..<min { try emit(inner) }
+            for copy in 0..<min {
+                let before = program.count
+                try emit(inner)
+                // An inner part that compiles to nothing (`(a{0}){99999}`) is nothing however often
+                // it is repeated: stop, or nested counts would loop without ever reaching the limit.
+                if copy == 0 && program.count == before { break }
+            }
             if let max {
                 // Optional copies: split over each, all exiting to the end.
                 var splits: [Int] = []

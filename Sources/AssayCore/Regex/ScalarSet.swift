@@ -19,42 +19,51 @@ struct ScalarSet: Sendable {
 
     static func scalar(_ value: UInt32) -> ScalarSet { ScalarSet(items: [.range(value, value)]) }
 
+    /// Adds an item; the ASCII bitmap is updated for this item alone, so a class of n items is
+    /// built in O(n) (rebuilding the bitmap for every item made large classes quadratic).
     mutating func add(_ item: Item) {
         items.append(item)
-        rebuildBitmap()
+        mark(item)
     }
 
     mutating func add(contentsOf other: ScalarSet) {
         if other.isNegated {
             // Only class escapes (\D, \W, \S, \P{…}) are negated sets added to a class: one property item.
-            for item in other.items {
-                switch item {
-                case .property(let test, let negated): items.append(.property(test, negated: !negated))
-                case .range:
-                    items.append(.property(.predicate(other.withoutNegation), negated: true))
-                    rebuildBitmap()
-                    return
-                }
+            if other.items.contains(where: { if case .range = $0 { true } else { false } }) {
+                add(.property(.predicate(other.withoutNegation), negated: true))
+            } else {
+                for case .property(let test, let negated) in other.items { add(.property(test, negated: !negated)) }
             }
         } else {
-            items.append(contentsOf: other.items)
+            for item in other.items { add(item) }
         }
-        rebuildBitmap()
     }
 
     private var withoutNegation: ScalarSet {
         var copy = self
         copy.isNegated = false
-        copy.rebuildBitmap()
         return copy
     }
 
     private mutating func rebuildBitmap() {
         asciiLow = 0
         asciiHigh = 0
-        for value in UInt32(0)..<128 where rawContains(Unicode.Scalar(value)!) {
-            if value < 64 { asciiLow |= 1 << UInt64(value) } else { asciiHigh |= 1 << UInt64(value - 64) }
+        for item in items { mark(item) }
+    }
+
+    /// Sets the bits of the ASCII scalars `item` holds.
+    private mutating func mark(_ item: Item) {
+        switch item {
+        case .range(let low, let high):
+            guard low < 128, low <= high else { return }
+            for value in low...min(high, 127) { setBit(value) }
+        case .property(let test, let negated):
+            for value in UInt32(0)..<128 where test.matches(Unicode.Scalar(value)!) != negated { setBit(value) }
         }
+    }
+
+    @inline(__always) private mutating func setBit(_ value: UInt32) {
+        if value < 64 { asciiLow |= 1 << UInt64(value) } else { asciiHigh |= 1 << UInt64(value - 64) }
     }
 
     private func rawContains(_ scalar: Unicode.Scalar) -> Bool {

@@ -44,6 +44,8 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         public static let invalidUTF8 = Reason("invalidUTF8")
         /// Arrays and objects nested deeper than the limit.
         public static let depthLimitExceeded = Reason("depthLimitExceeded")
+        /// An input longer than ``JSONParserOptions/maximumBytes``.
+        public static let sizeLimitExceeded = Reason("sizeLimitExceeded")
         /// A key that appears twice in one object (with ``DuplicateKeyPolicy/reject``).
         public static let duplicateKey = Reason("duplicateKey")
         /// Something after the value.
@@ -119,16 +121,25 @@ struct SourceLocation {
             }
             index += 1
         }
+        // The excerpt shows at most 100 scalars around the column, so only a window of the line is
+        // decoded (400 bytes hold 100 scalars of any script): a gigabyte line costs no more than a short one.
+        let window = 400
+        var excerptStart = max(lineStart, offset - window)
+        while excerptStart < offset, bytes[excerptStart] & 0xC0 == 0x80 { excerptStart += 1 }
         var lineEnd = offset
-        while lineEnd < bytes.count, bytes[lineEnd] != 0x0A, bytes[lineEnd] != 0x0D { lineEnd += 1 }
+        while lineEnd < bytes.count, lineEnd - offset < window, bytes[lineEnd] != 0x0A, bytes[lineEnd] != 0x0D {
+            lineEnd += 1
+        }
+        while lineEnd < bytes.count, lineEnd > offset, bytes[lineEnd] & 0xC0 == 0x80 { lineEnd -= 1 }
         // Columns count scalars: continuation bytes (10xxxxxx) do not start a new one.
         var column = 1
         for position in lineStart..<offset where bytes[position] & 0xC0 != 0x80 { column += 1 }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]), as: UTF8.self)
+        var caretColumn = 0
+        for position in excerptStart..<offset where bytes[position] & 0xC0 != 0x80 { caretColumn += 1 }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[excerptStart..<lineEnd]), as: UTF8.self)
         var scalars = Array(text.unicodeScalars).map { scalar -> Unicode.Scalar in
             scalar.value < 0x20 || scalar.value == 0x7F ? " " : scalar
         }
-        var caretColumn = column - 1
         if scalars.count > 100 {
             let from = max(0, min(caretColumn - 50, scalars.count - 100))
             scalars = Array(scalars[from..<min(scalars.count, from + 100)])

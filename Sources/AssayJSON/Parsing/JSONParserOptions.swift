@@ -14,6 +14,12 @@ public struct JSONParserOptions: Sendable, Hashable {
     public var duplicateKeys: DuplicateKeyPolicy
     /// What to do with a `\u` escape of half a surrogate pair. Default ``UnpairedSurrogatePolicy/reject``.
     public var unpairedSurrogates: UnpairedSurrogatePolicy
+    /// The largest input accepted, in bytes; a longer one is a
+    /// ``JSONParseError/Reason/sizeLimitExceeded`` error before any of it is parsed. Default 1 GiB
+    /// (``defaultMaximumBytes``), at most ``maximumAllowedBytes``.
+    public var maximumBytes: Int {
+        didSet { maximumBytes = min(max(0, maximumBytes), Self.maximumAllowedBytes) }
+    }
     /// Whether a UTF-8 byte order mark at the start is skipped (RFC 8259 §8.1 allows a parser to
     /// ignore it) rather than rejected. Default `true`.
     public var skipsByteOrderMark: Bool
@@ -22,18 +28,26 @@ public struct JSONParserOptions: Sendable, Hashable {
     /// limit keeps every operation on a parsed value within a thread's stack.
     public static let maximumAllowedDepth = 1_000
 
+    /// The default ``maximumBytes``: 1 GiB.
+    public static let defaultMaximumBytes = 1 << 30
+
+    /// The largest ``maximumBytes``: 4 GiB − 1, as the parsed form records offsets in 32 bits.
+    public static let maximumAllowedBytes = Int(UInt32.max)
+
     /// Makes options.
     public init(
         maximumDepth: Int = 512, duplicateKeys: DuplicateKeyPolicy = .reject,
-        unpairedSurrogates: UnpairedSurrogatePolicy = .reject, skipsByteOrderMark: Bool = true
+        unpairedSurrogates: UnpairedSurrogatePolicy = .reject, skipsByteOrderMark: Bool = true,
+        maximumBytes: Int = JSONParserOptions.defaultMaximumBytes
     ) {
         self.maximumDepth = min(max(1, maximumDepth), Self.maximumAllowedDepth)
+        self.maximumBytes = min(max(0, maximumBytes), Self.maximumAllowedBytes)
         self.duplicateKeys = duplicateKeys
         self.unpairedSurrogates = unpairedSurrogates
         self.skipsByteOrderMark = skipsByteOrderMark
     }
 
-    /// The defaults: depth 512, duplicate keys and unpaired surrogates rejected, a BOM skipped.
+    /// The defaults: depth 512, at most 1 GiB, duplicate keys and unpaired surrogates rejected, a BOM skipped.
     public static let `default` = JSONParserOptions()
 }
 

@@ -48,6 +48,11 @@ struct TapeParser {
     }
 
     mutating func parse() throws(JSONParseError) {
+        guard input.count <= options.maximumBytes else {
+            throw fail(
+                .sizeLimitExceeded, "the input is \(input.count) bytes long, over the limit of \(options.maximumBytes)",
+                at: options.maximumBytes)
+        }
         if options.skipsByteOrderMark, input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF {
             position = 3
         }
@@ -485,7 +490,6 @@ struct TapeParser {
         let end = payload(of: entries[start])
         let first = keySignatures.count - count
         defer { keySignatures.removeLast(count) }
-        var duplicates: [(first: Int, second: Int)] = []
         let mine = UnsafeBufferPointer(rebasing: keySignatures.buffer[first..<keySignatures.count])
         var found = false
         if count <= 32 {
@@ -520,28 +524,48 @@ struct TapeParser {
             }
         }
         guard found else { return }
-        // A fingerprint matched: compare the keys themselves.
-        var keys: [Int] = []
+        // A fingerprint matched: find the equal keys through a hash of their bytes, so the cost stays
+        // linear however many keys share a fingerprint (200,000 keys `k000001…` share a handful) or a
+        // name (50,000 copies of one key). Each name has one live entry, the one kept so far.
+        let keepsLast = options.duplicateKeys == .lastWins
+        var kept: [Int: Int] = [:]  // hash → the live key of a name with that hash
+        var collisions: [Int: [Int]] = [:]  // hash → the live keys of other names with that hash
+        var killed = false
         var index = start + 2
         while index < end {
-            keys.append(index)
+            let key = index
             index = nextValue(after: index + 2)
+            let hash = withKeyBytes(key) { bytes in
+                var hasher = Hasher()
+                hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+                return hasher.finalize()
+            }
+            guard let other = kept[hash] else {
+                kept[hash] = key
+                continue
+            }
+            var earlier: Int?
+            if keysEqual(other, key) {
+                earlier = other
+                if keepsLast { kept[hash] = key }
+            } else if let chain = collisions[hash], let slot = chain.firstIndex(where: { keysEqual($0, key) }) {
+                earlier = chain[slot]
+                if keepsLast { collisions[hash]![slot] = key }
+            } else {
+                collisions[hash, default: []].append(key)
+            }
+            guard let earlier else { continue }
+            switch options.duplicateKeys {
+            case .reject:
+                let offset = payload(of: entries[key]) - 1
+                let name = withKeyBytes(key) { String(decoding: $0, as: UTF8.self) }
+                throw fail(.duplicateKey, "the key \"\(name)\" appears twice in one object", at: offset)
+            case .firstWins: kill(key)
+            case .lastWins: kill(earlier)
+            }
+            killed = true
         }
-        for i in 0..<keys.count {
-            for j in (i + 1)..<keys.count where keysEqual(keys[i], keys[j]) { duplicates.append((keys[i], keys[j])) }
-        }
-        guard !duplicates.isEmpty else { return }
-        switch options.duplicateKeys {
-        case .reject:
-            let second = duplicates.min { $0.second < $1.second }!.second
-            let offset = payload(of: entries[second]) - 1
-            let name = withKeyBytes(second) { String(decoding: $0, as: UTF8.self) }
-            throw fail(.duplicateKey, "the key \"\(name)\" appears twice in one object", at: offset)
-        case .firstWins:
-            for pair in duplicates { kill(pair.second) }
-        case .lastWins:
-            for pair in duplicates { kill(pair.first) }
-        }
+        guard killed else { return }
         var alive = 0
         index = start + 2
         while index < end {

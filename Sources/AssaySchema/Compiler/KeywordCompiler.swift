@@ -118,7 +118,7 @@ struct KeywordCompiler {
 
     private func regex(_ keyword: String, _ source: String) -> LinearRegex? {
         do {
-            return try LinearRegex(source)
+            return try LinearRegex(source, maximumProgramSize: compiler.options.maximumPatternSize)
         } catch {
             let kind =
                 error.isUnsupportedFeature ? "uses a feature the linear-time engine refuses" : "is not a valid pattern"
@@ -370,6 +370,15 @@ struct KeywordCompiler {
             return
         }
         let known = SchemaFormat(rawValue: name)
+        if known == nil, compiler.options.assertFormats, compiler.options.unknownFormats == .reject {
+            let suggestion = SchemaFormat.nearest(to: name).map { "; did you mean \"\($0.rawValue)\"?" } ?? ""
+            report(
+                "format",
+                "unknown format \"\(name)\"\(suggestion) (known: "
+                    + SchemaFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                    + "; unknown formats can be let through as annotations)")
+            return
+        }
         if compiler.options.assertFormats || info.vocabularies.formatAssertion {
             if known == .hostname && draft <= .draft6 {
                 add("format", .format(.rfc1123Hostname))

@@ -10,7 +10,8 @@ import Foundation
 /// The `format` values Assay checks when formats are asserted.
 ///
 /// Formats apply to strings only: a number with `format: "email"` is valid, as the specification
-/// says. Unknown formats are accepted (they are annotations).
+/// says. Unknown formats are accepted (they are annotations), unless
+/// ``JSONSchema/Options/unknownFormats`` rejects them when the schema is compiled.
 public enum SchemaFormat: String, Sendable, CaseIterable {
     case email
     case idnEmail = "idn-email"
@@ -31,6 +32,37 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
     case duration
     case uuid
     case regex
+
+    /// The known format nearest to `name` (a misspelling such as `date_time` or `e-mail`): the one
+    /// fewest edits away, compared without case and with `_` read as `-`, if it is at most a third
+    /// of the name's length away (and at least 2); `nil` when none is that near.
+    public static func nearest(to name: String) -> SchemaFormat? {
+        let typed = Array(name.lowercased().replacingEvery("_", with: "-").unicodeScalars.prefix(64))
+        var best: (format: SchemaFormat, distance: Int)?
+        for format in allCases {
+            let distance = editDistance(typed, Array(format.rawValue.unicodeScalars))
+            if distance < (best?.distance ?? Int.max) { best = (format, distance) }
+        }
+        guard let best, best.distance <= max(2, typed.count / 3) else { return nil }
+        return best.format
+    }
+
+    /// Levenshtein distance (insertions, deletions, substitutions), in O(m × n).
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
 
     /// Whether `text` is valid for the format.
     public func isValid(_ text: String) -> Bool {

@@ -33,15 +33,27 @@ public struct JSONSchema: Sendable {
         /// How deeply nested an instance may be: deeper values fail with a `malformed` error instead
         /// of exhausting the stack. The JSON parser's own limit (512) is below it by default.
         public var maximumInstanceDepth: Int
+        /// What an asserted `format` that Assay does not know means (with ``assertFormats``):
+        /// ``UnknownFormatPolicy/ignore`` (the default, as the specification has it: the value
+        /// passes) or ``UnknownFormatPolicy/reject`` (a schema error naming the format and the
+        /// nearest known one, so a typo such as `date_time` cannot pass everything).
+        public var unknownFormats: UnknownFormatPolicy
+        /// The largest automaton a `pattern`, `patternProperties` name or `format: "regex"` value may
+        /// compile to, in instructions (``LinearRegex/defaultMaximumProgramSize`` by default): a match
+        /// costs at most this much per character.
+        public var maximumPatternSize: Int
 
         /// Options with the defaults: 2020-12, formats as annotations, an empty registry.
         public init(
             defaultDialect: SchemaDialect = .draft2020_12, assertFormats: Bool = false,
             registry: SchemaRegistry = SchemaRegistry(), maximumSchemaDepth: Int = 512,
             maximumReferenceDepth: Int = 256,
-            maximumInstanceDepth: Int = 1_000
+            maximumInstanceDepth: Int = 1_000, unknownFormats: UnknownFormatPolicy = .ignore,
+            maximumPatternSize: Int = LinearRegex.defaultMaximumProgramSize
         ) {
             self.maximumInstanceDepth = maximumInstanceDepth
+            self.unknownFormats = unknownFormats
+            self.maximumPatternSize = maximumPatternSize
             self.defaultDialect = defaultDialect
             self.assertFormats = assertFormats
             self.registry = registry
@@ -226,4 +238,12 @@ public struct SchemaCompilationError: Error, Sendable, Hashable, CustomStringCon
         "the schema does not compile (\(problems.count) \(problems.count == 1 ? "problem" : "problems")):\n"
             + problems.map { "  " + $0.description }.joined(separator: "\n")
     }
+}
+
+/// What an asserted `format` Assay does not know means.
+public enum UnknownFormatPolicy: Sendable, Hashable {
+    /// The value passes (the specification's rule: unknown formats are annotations).
+    case ignore
+    /// The schema does not compile: a problem names the format and suggests the nearest known one.
+    case reject
 }
