@@ -160,6 +160,14 @@ enum EmailCorpus {
         EmailCase("us\u{7F}er@example.com", .controlCharacter, .default, "DEL"),
         EmailCase("us\u{85}er@example.com", .controlCharacter, .default, "a C1 control"),
         EmailCase("us\u{0}er@example.com", .controlCharacter, .default, "NUL"),
+        // Issue 23: invisible format characters (Cf) were accepted in the local part.
+        EmailCase("us\u{200B}er@example.com", .invisibleCharacter, .default, "a zero-width space"),
+        EmailCase("us\u{200D}er@example.com", .invisibleCharacter, .default, "a zero-width joiner"),
+        EmailCase("user\u{202E}moc.elpmaxe@example.com", .invisibleCharacter, .default, "a right-to-left override"),
+        EmailCase("\u{FEFF}user@example.com", .invisibleCharacter, .default, "a byte order mark"),
+        EmailCase("us\u{0604}er@example.com", .invisibleCharacter, .default, "an Arabic number mark above"),
+        EmailCase("user@exam\u{2066}ple.com", .invisibleCharacter, .default, "a left-to-right isolate"),
+        EmailCase("\"us\u{200B}er\"@example.com", .invisibleCharacter, .rfc, "quoted, too"),
         EmailCase("user@\(l64).com", .labelTooLong),
         EmailCase("u@" + Array(repeating: l63, count: 4).joined(separator: ".") + ".com", .domainTooLong),
         EmailCase(

@@ -111,9 +111,41 @@ import Testing
         #expect(n("-6").isMultiple(of: n("3")))
         #expect(n("1e400").isMultiple(of: n("2")))
         #expect(!n("1e-400").isMultiple(of: n("2")))
-        // A hostile divisor: the answer still comes in bounded time.
-        _ = n("1e100000").isMultiple(of: n("1e-100000"))
+        // Extreme exponents are decided exactly, never through `Double` (issue 23: `1e-10000`
+        // against 7 was answered from Doubles, wrongly).
+        #expect(!n("1e-10000").isMultiple(of: n("7")))
+        #expect(n("7e10000").isMultiple(of: n("7")))
+        #expect(!n("7e10000").isMultiple(of: n("3")))
+        #expect(n("1e100000").isMultiple(of: n("1e-100000")))
+        #expect(!n("1e-100000").isMultiple(of: n("1e100000")))
+        #expect(n("1e999999999").isMultiple(of: n("2.5e-999999999")))
+        #expect(n("1e999999999").isMultiple(of: n("1024")))
+        #expect(n("1e999999999").isMultiple(of: n("0.0000001953125")))  // 5⁹ × 10⁻¹³
+        #expect(!n("1e999999999").isMultiple(of: n("3")))
+        #expect(n("3e-999999999").isMultiple(of: n("1e-999999999")))
+        #expect(!n("3e-999999998").isMultiple(of: n("7e-999999999")))
+        #expect(n("21e-999999998").isMultiple(of: n("7e-999999999")))
+        #expect(n("0.000244140625").isMultiple(of: n("0.000000059604644775390625")))  // 2^-12 of 2^-24
+        #expect(!n("0.000244140625").isMultiple(of: n("0.001")))
+        #expect(n("5e3").isMultiple(of: n("625")))  // 5000 = 8 × 625
+        #expect(!n("5e3").isMultiple(of: n("3125")))
+        #expect(n("16e2").isMultiple(of: n("64")))  // 1600 = 25 × 64
+        #expect(!n("16e2").isMultiple(of: n("128")))
+        // Against brute force on small numbers with exponents.
+        for a in 1...60 {
+            for b in 1...40 {
+                for (ea, eb) in [(0, 0), (1, 0), (0, 1), (2, -1), (-1, -2), (-2, 1), (3, 3)] {
+                    let scale = 4  // both as integers times 10^-4
+                    let x = a * Int(pow10(ea + scale))
+                    let y = b * Int(pow10(eb + scale))
+                    let expected = x % y == 0
+                    #expect(n("\(a)e\(ea)").isMultiple(of: n("\(b)e\(eb)")) == expected, "\(a)e\(ea) of \(b)e\(eb)")
+                }
+            }
+        }
     }
+
+    private func pow10(_ power: Int) -> Double { (0..<power).reduce(1.0) { value, _ in value * 10 } }
 
     @Test func viewsAreExactOrNil() {
         #expect(n("12").int == 12)

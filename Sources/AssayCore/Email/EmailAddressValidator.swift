@@ -66,6 +66,7 @@ public struct EmailAddressValidator: Sendable {
         for scalar in scalars {
             if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return .controlCharacter }
             if !options.allowsInternational && !scalar.isASCII { return .nonASCIINotAllowed }
+            if !scalar.isASCII && scalar.properties.generalCategory == .format { return .invisibleCharacter }
         }
         let localEnd: Int
         let isQuoted = scalars[0] == "\""

@@ -59,6 +59,10 @@ public struct EmailRejection: Error, Hashable, Sendable, CustomStringConvertible
     public static let reservedHyphens = EmailRejection("reservedHyphens")
     /// A control character anywhere.
     public static let controlCharacter = EmailRejection("controlCharacter")
+    /// An invisible format character anywhere (Unicode category Cf: zero-width spaces and joiners,
+    /// bidirectional overrides and isolates such as U+202E, U+FEFF, U+0604): it would make two
+    /// addresses that look the same differ, or show an address in another order than it is.
+    public static let invisibleCharacter = EmailRejection("invisibleCharacter")
     /// White space outside a quoted local part.
     public static let whitespace = EmailRejection("whitespace")
 }

@@ -108,6 +108,24 @@ struct BigUInt: Hashable, Sendable, Comparable {
         normalize()
     }
 
+    /// Divides by a small nonzero `divisor` in place; returns the remainder.
+    mutating func divide(by divisor: UInt32) -> UInt32 {
+        var remainder: UInt64 = 0
+        for index in limbs.indices.reversed() {
+            let current = remainder << 32 | UInt64(limbs[index])
+            limbs[index] = UInt32(current / UInt64(divisor))
+            remainder = current % UInt64(divisor)
+        }
+        normalize()
+        return UInt32(remainder)
+    }
+
+    /// The number of trailing zero bits (how often 2 divides it); 0 for zero.
+    var trailingZeroBitCount: Int {
+        guard let first = limbs.firstIndex(where: { $0 != 0 }) else { return 0 }
+        return first * 32 + limbs[first].trailingZeroBitCount
+    }
+
     /// `self mod divisor` by binary long division; `divisor` must not be zero.
     func remainder(dividingBy divisor: BigUInt) -> BigUInt {
         precondition(!divisor.isZero)

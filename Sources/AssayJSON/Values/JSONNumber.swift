@@ -383,13 +383,15 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
         return 0
     }
 
-    /// The most decimal digits ``isMultiple(of:)`` works with exactly; beyond, it answers from `Double`.
-    public static let maximumExactDigits = 10_000
-
-    /// Whether `self` ÷ `divisor` is an integer, computed exactly (`0.07` is a multiple of `0.01`;
-    /// `1e400` is a multiple of `7`? — decided exactly). `false` for a zero divisor. When the
-    /// aligned operands would need more than ``maximumExactDigits`` digits, the answer comes from
-    /// `Double` division, so the time stays bounded for hostile inputs.
+    /// Whether `self` ÷ `divisor` is an integer, computed exactly for every pair of JSON numbers
+    /// (`0.07` is a multiple of `0.01`; `1e-10000` is not a multiple of `7`, `7e10000` is). `false`
+    /// for a zero divisor.
+    ///
+    /// The numbers are never expanded by their exponents: with `self` = A·10ᵖ and `divisor` = B·10^q
+    /// (A and B integers), for p ≥ q, A·10^(p−q) is a multiple of B exactly when A is a multiple of
+    /// B without its factors 2 and 5, and A·10^(p−q) holds as many factors 2 and 5 as B; for p < q,
+    /// B·10^(q−p) exceeds A unless q − p is below A's digit count. So the cost depends on the
+    /// digits written, not on the exponents (`1e999999999` costs no more than `1`).
     public func isMultiple(of divisor: JSONNumber) -> Bool {
         if case .integer(let a) = storage, case .integer(let b) = divisor.storage {
             return b != 0 && a % b == 0
@@ -398,20 +400,31 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
         let b = divisor.parts
         if b.digits.isEmpty { return false }
         if a.digits.isEmpty { return true }
-        let common = min(a.exponent, b.exponent)
-        let aShift = a.exponent - common
-        let bShift = b.exponent - common
-        if a.digits.count + aShift > Self.maximumExactDigits || b.digits.count + bShift > Self.maximumExactDigits {
-            guard let x = double, let y = divisor.double, y != 0 else { return false }
-            let quotient = x / y
-            return quotient.isFinite && quotient == quotient.rounded()
-        }
-        // |a| / |b| with both scaled to integers.
-        if a.digits.count + aShift < b.digits.count + bShift { return false }
-        var dividend = BigUInt(decimalDigits: a.digits)
-        dividend.multiplyByPowerOfTen(aShift)
+        let dividend = BigUInt(decimalDigits: a.digits)
         var divisorValue = BigUInt(decimalDigits: b.digits)
-        divisorValue.multiplyByPowerOfTen(bShift)
+        guard a.exponent >= b.exponent else {
+            // A must be a multiple of B·10^shift; that is larger than A once 10^shift is.
+            let shift = b.exponent - a.exponent
+            guard shift < a.digits.count else { return false }
+            divisorValue.multiplyByPowerOfTen(shift)
+            return dividend.remainder(dividingBy: divisorValue).isZero
+        }
+        // A·10^shift, where shift may be huge: its factors 2 and 5 number shift plus A's own.
+        let shift = a.exponent - b.exponent
+        let twos = divisorValue.trailingZeroBitCount
+        for _ in 0..<twos { _ = divisorValue.divide(by: 2) }
+        var fives = 0
+        while true {
+            var copy = divisorValue
+            guard copy.divide(by: 5) == 0 else { break }
+            divisorValue = copy
+            fives += 1
+        }
+        if twos > shift, dividend.trailingZeroBitCount < twos - shift { return false }
+        if fives > shift {
+            var copy = dividend
+            for _ in 0..<(fives - shift) where copy.divide(by: 5) != 0 { return false }
+        }
         return dividend.remainder(dividingBy: divisorValue).isZero
     }
 }

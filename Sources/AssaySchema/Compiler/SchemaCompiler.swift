@@ -155,28 +155,36 @@ final class SchemaCompiler {
         {
             let resolved = URIReference(base).resolving(id)
             if dialect.draft <= .draft7 && id.hasPrefix("#") {
-                anchors[base + "#" + String(id.dropFirst())] = location
+                register(anchor: base + "#" + String(id.dropFirst()), at: location)
             } else {
                 let newBase = resolved.withoutFragment.description
                 if let schema = object["$schema"]?.string, let (found, vocabulary) = dialectNamed(schema, at: newBase) {
                     dialect = found
                     vocabularies = vocabulary
                 }
-                if resources[newBase] == nil || resources[newBase] == location {
+                if let other = resources[newBase], other != location {
+                    // Two resources with one URI: a reference to it could mean either.
+                    problems.append(
+                        SchemaProblem(
+                            location: uriOf(location),
+                            message:
+                                "\(dialect.idKeyword) \"\(newBase)\" is also the URI of the schema at \(uriOf(other)); two schema resources cannot share a URI"
+                        ))
+                } else {
                     resources[newBase] = location
                 }
                 base = newBase
                 resourcePointer = ""
                 if dialect.draft <= .draft7, let fragment = resolved.fragment, !fragment.isEmpty {
-                    anchors[newBase + "#" + fragment] = location
+                    register(anchor: newBase + "#" + fragment, at: location)
                 }
             }
         }
         if dialect.draft >= .draft2019, let anchor = object["$anchor"]?.string {
-            anchors[base + "#" + anchor] = location
+            register(anchor: base + "#" + anchor, at: location)
         }
         if dialect.draft >= .draft2020, let anchor = object["$dynamicAnchor"]?.string {
-            anchors[base + "#" + anchor] = location
+            register(anchor: base + "#" + anchor, at: location)
             dynamicAnchorNames[base, default: [:]][anchor] = location
         }
         let info = Info(base: base, dialect: dialect, resourcePointer: resourcePointer, vocabularies: vocabularies)
@@ -212,6 +220,27 @@ final class SchemaCompiler {
                 for (name, value) in members where value.isSchemaShaped { child(value, keyword, name) }
             }
         }
+    }
+
+    /// Records a plain-name fragment; the same name at another place of the same resource is a
+    /// problem (a reference to it could mean either).
+    private func register(anchor uri: String, at location: Location) {
+        if let other = anchors[uri], other != location {
+            problems.append(
+                SchemaProblem(
+                    location: uriOf(location),
+                    message:
+                        "the anchor \"\(uri)\" is also defined at \(uriOf(other)); anchors must be unique in a resource"
+                ))
+            return
+        }
+        anchors[uri] = location
+    }
+
+    /// A location as its document's URI and a JSON Pointer fragment.
+    private func uriOf(_ location: Location) -> String {
+        let document = documentsByURI.first { $0.value == location.document }?.key ?? "#"
+        return document + "#" + location.pointer
     }
 
     /// The info of a location no walk reached (a `$ref` into an unknown keyword): indexed now from

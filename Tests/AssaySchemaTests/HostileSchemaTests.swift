@@ -1,0 +1,82 @@
+import AssayCore
+import AssayJSON
+import AssaySchema
+import Testing
+
+private func compile(_ text: String, options: JSONSchema.Options = .init()) throws -> JSONSchema {
+    try JSONSchema(parsing: text, options: options)
+}
+
+/// Issue 23's findings in schemas: dishonest or unbounded answers from schemas nobody tuned for.
+@Suite struct HostileSchemaTests {
+    @Test func twoResourcesWithOneIdAreASchemaError() throws {
+        let error = try #require(throws: SchemaCompilationError.self) {
+            try compile(
+                #"""
+                {"$defs": {"a": {"$id": "https://example.com/x", "type": "string"},
+                           "b": {"$id": "https://example.com/x", "type": "integer"}},
+                 "$ref": "https://example.com/x"}
+                """#)
+        }
+        #expect(error.problems.contains { $0.message.contains(#""https://example.com/x" is also the URI of"#) })
+        // An `$id` inside `enum` or `const` is data, not a resource.
+        let data = try compile(
+            #"""
+            {"$id": "https://example.com/root", "enum": [{"$id": "https://example.com/root"}],
+             "properties": {"c": {"const": {"$id": "https://example.com/root"}}}}
+            """#)
+        #expect(data.isValid(try JSONValue(parsing: #"{"$id": "https://example.com/root"}"#)))
+    }
+
+    @Test func twoAnchorsWithOneNameInOneResourceAreASchemaError() throws {
+        let error = try #require(throws: SchemaCompilationError.self) {
+            try compile(##"{"$defs": {"a": {"$anchor": "x"}, "b": {"$anchor": "x"}}, "$ref": "#x"}"##)
+        }
+        #expect(error.problems.contains { $0.message.contains("anchors must be unique in a resource") })
+        // The same name in two resources is fine.
+        _ = try compile(
+            #"""
+            {"$defs": {"a": {"$id": "https://example.com/a", "$anchor": "x"},
+                       "b": {"$id": "https://example.com/b", "$anchor": "x"}}}
+            """#)
+        // Draft 7's `$id: "#x"` anchors likewise.
+        #expect(throws: SchemaCompilationError.self) {
+            try compile(
+                ##"""
+                {"$schema": "http://json-schema.org/draft-07/schema#",
+                 "definitions": {"a": {"$id": "#x"}, "b": {"$id": "#x"}}}
+                """##)
+        }
+    }
+
+    @Test func unknownFormatsAreRejectedWhenAskedWithTheNearestSuggested() throws {
+        let text = #"{"format": "date_time"}"#
+        // The specification's default: an unknown format is an annotation, asserted or not.
+        #expect(try compile(text, options: .init(assertFormats: true)).isValid(try JSONValue(parsing: #""soon""#)))
+        let error = try #require(throws: SchemaCompilationError.self) {
+            try compile(text, options: .init(assertFormats: true, unknownFormats: .reject))
+        }
+        #expect(error.problems[0].message.hasPrefix(#"unknown format "date_time"; did you mean "date-time"?"#))
+        // Only asserted formats are checked for being known.
+        _ = try compile(text, options: .init(assertFormats: false, unknownFormats: .reject))
+        #expect(SchemaFormat.nearest(to: "e-mail") == .email)
+        #expect(SchemaFormat.nearest(to: "UUID") == .uuid)
+        #expect(SchemaFormat.nearest(to: "ipv-4") == .ipv4)
+        #expect(SchemaFormat.nearest(to: "phone-number") == nil)
+    }
+
+    @Test func multipleOfIsExactAtExtremeExponents() throws {
+        let seven = try compile(#"{"multipleOf": 7}"#)
+        #expect(!seven.isValid(try JSONValue(parsing: "1e-10000")))
+        #expect(seven.isValid(try JSONValue(parsing: "7e10000")))
+        let tiny = try compile(#"{"multipleOf": 1e-10000}"#)
+        #expect(tiny.isValid(try JSONValue(parsing: "3")))
+        #expect(!tiny.isValid(try JSONValue(parsing: "3e-10001")))
+    }
+
+    @Test func patternSizeIsAnOption() throws {
+        #expect(throws: SchemaCompilationError.self) { try compile(#"{"pattern": "[^x]{0,99999}y"}"#) }
+        let roomy = try compile(#"{"pattern": "[^x]{0,99999}y"}"#, options: .init(maximumPatternSize: 300_000))
+        #expect(roomy.isValid(try JSONValue(parsing: #""aay""#)))
+    }
+}
