@@ -20,4 +20,5 @@ _ = mallopt(M_TRIM_THRESHOLD, 64 << 20)
 _ = mallopt(M_MMAP_THRESHOLD, 64 << 20)
 #endif
 
+SignalCleanup.install()
 exit(AssayTool.main(Array(CommandLine.arguments.dropFirst())))

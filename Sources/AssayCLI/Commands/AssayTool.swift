@@ -159,8 +159,13 @@ struct ValidateCommand: ParsableCommand {
 
             --valid-out and --quarantine receive the valid and the invalid NDJSON lines verbatim, in input \
             order, so that together they hold every non-blank input line exactly once; JSON and YAML \
-            documents are written as one compact JSON line each. Both files are written to a temporary \
-            file and renamed into place only when the run succeeds.
+            documents are written as one compact JSON line each. A regular file (or a symbolic link to \
+            one: the target is replaced, the link stays) is written to a temporary file beside it and \
+            renamed into place only when the run succeeds; a new file gets the umask's mode, a replaced \
+            one keeps its own. /dev/stdout, /dev/fd/N, a FIFO or a terminal is written in place, as a \
+            stream. A write error stops the run (status 2); so does a closed standard output. SIGINT, \
+            SIGTERM and SIGHUP stop it with status 130, 143 and 129: temporary files are removed and \
+            every destination is left as it was.
 
             Limits bound the cost of hostile input: --max-document-bytes (1 GiB) and --max-depth (1,000) \
             for each document, --max-pattern-size (10,000) for each pattern of the schema. A document over \

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,9 +10,10 @@ import Darwin
 ///
 /// Writes are buffered and flushed in large blocks. The first write error is kept (``failure``) and
 /// later writes are dropped, so the caller checks once, at the end, instead of after every line.
-/// A sink is written by one thread at a time (the command line writes only from its main thread);
-/// it is `Sendable` so that a ``CommandContext`` can be handed to a command.
+/// A sink may be shared between threads: every access holds its lock (the command line writes
+/// only from its main thread, so the lock is never contended there).
 public final class ByteSink: @unchecked Sendable {
+    private let lock = NSLock()
     private enum Target {
         case descriptor(Int32)
         case memory
@@ -20,8 +23,9 @@ public final class ByteSink: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var stored: [UInt8] = []
     private let flushThreshold: Int
+    private var firstFailure: String?
     /// The first write error, as text (`"No space left on device"`), or `nil`.
-    public private(set) var failure: String?
+    public var failure: String? { lock.withLock { firstFailure } }
 
     /// A sink that writes to a file descriptor it does not own.
     public init(fileDescriptor: Int32, flushThreshold: Int = 1 << 16) {
@@ -38,8 +42,10 @@ public final class ByteSink: @unchecked Sendable {
 
     /// Everything written so far to an in-memory sink.
     public var contents: [UInt8] {
-        flush()
-        return stored
+        lock.withLock {
+            flushLocked()
+            return stored
+        }
     }
 
     /// Everything written so far to an in-memory sink, as text.
@@ -47,9 +53,11 @@ public final class ByteSink: @unchecked Sendable {
 
     /// Appends bytes.
     public func write<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        guard failure == nil else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        guard firstFailure == nil else { return }
         buffer.append(contentsOf: bytes)
-        if buffer.count >= flushThreshold { flush() }
+        if buffer.count >= flushThreshold { flushLocked() }
     }
 
     /// Appends text as UTF-8.
@@ -59,10 +67,12 @@ public final class ByteSink: @unchecked Sendable {
     }
 
     /// Writes out what is buffered.
-    public func flush() {
+    public func flush() { lock.withLock { flushLocked() } }
+
+    private func flushLocked() {
         guard !buffer.isEmpty else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
-        guard failure == nil else { return }
+        guard firstFailure == nil else { return }
         switch target {
         case .memory:
             stored.append(contentsOf: buffer)
@@ -73,7 +83,7 @@ public final class ByteSink: @unchecked Sendable {
                     let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
                     if written < 0 {
                         if errno == EINTR { continue }
-                        failure = String(cString: strerror(errno))
+                        firstFailure = String(cString: strerror(errno))
                         return
                     }
                     offset += written

@@ -58,8 +58,10 @@ final class ValidationRun {
     private var errors = 0
     /// Documents that crossed a limit and so were not validated: exit status 2.
     private var overLimit = 0
-    private var validOut: AtomicFile?
-    private var quarantine: AtomicFile?
+    private var validOut: OutputFile?
+    private var quarantine: OutputFile?
+    /// Set when a write failed: the run stops at the next block.
+    private var writeFailure: CLIError?
     private var progress: ProgressBar?
     /// The NDJSON bytes written out so far (for the progress bar).
     private var bytesDelivered = 0
@@ -82,8 +84,8 @@ final class ValidationRun {
                 close(try FileReading.open(input))
             }
             let formats = try settings.inputs.map { input throws(CLIError) in try format(of: input) }
-            if let path = settings.validOut { validOut = try AtomicFile(path: path) }
-            if let path = settings.quarantine { quarantine = try AtomicFile(path: path) }
+            if let path = settings.validOut { validOut = try OutputFile(path: path) }
+            if let path = settings.quarantine { quarantine = try OutputFile(path: path) }
             let color =
                 context.outputIsTerminal && context.environment["NO_COLOR"] == nil
                 && context.environment["TERM"] != "dumb"
@@ -193,6 +195,7 @@ final class ValidationRun {
             while let batch = try nextBatch() {
                 batch.process(with: checker)
                 deliver(batch)
+                if let writeFailure { throw writeFailure }
             }
         } else {
             let (document, path, schemaSettings) = (schemaDocument, settings.schemaPath, settings.schema)
@@ -204,7 +207,10 @@ final class ValidationRun {
                 } ?? checker
             }
             do throws(CLIError) {
-                while let batch = try nextBatch() { pool.submit(batch, deliver: deliver) }
+                while let batch = try nextBatch() {
+                    pool.submit(batch, deliver: deliver)
+                    if let writeFailure { throw writeFailure }
+                }
             } catch {
                 pool.finish { _ in }
                 throw error
@@ -232,6 +238,18 @@ final class ValidationRun {
             }
         }
         progress?.update(bytes: bytesDelivered, documents: documents)
+        if writeFailure == nil { writeFailure = failedWrite() }
+    }
+
+    /// The first output that could not be written (standard output, `--valid-out`, `--quarantine`).
+    private func failedWrite() -> CLIError? {
+        if let failure = context.standardOutput.failure {
+            return CLIError.io("standard output cannot be written: \(failure)")
+        }
+        for file in [validOut, quarantine].compactMap({ $0 }) {
+            if let failure = file.sink.failure { return CLIError.io("\(file.path): cannot be written: \(failure)") }
+        }
+        return nil
     }
 
     // MARK: JSON and YAML
@@ -247,7 +265,8 @@ final class ValidationRun {
         let (found, document) = checker.checkJSONFile(bytes, into: &out, overLimit: &overLimit)
         context.standardOutput.write(out)
         count(errors: found)
-        if let document { keep(document.value, valid: found == 0) }
+        if let document { keep(document.value, valid: found == 0 && overLimit == 0) }
+        if let failure = failedWrite() { throw failure }
     }
 
     private func validateYAML(_ input: String, checker: DocumentChecker) throws(CLIError) {
@@ -258,6 +277,7 @@ final class ValidationRun {
             context.standardOutput.write(out)
             count(errors: found)
             if case .success(let value) = document.value { keep(value, valid: found == 0) }
+            if let failure = failedWrite() { throw failure }
         }
     }
 
