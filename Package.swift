@@ -108,6 +108,12 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "ScalingProbe",
+            dependencies: ["AssayCore"],
+            path: "Benchmarks/Sources/ScalingProbe",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "StoreBench",
             dependencies: ["AssayGRDB", "RosterKit", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/Sources/StoreBench",

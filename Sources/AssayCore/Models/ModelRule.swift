@@ -201,11 +201,12 @@ public struct ModelRule<Model>: Sendable {
             key: key, operations: operations, descriptors: [RuleDescriptor("nested")], keyPath: keyPath,
             isObjectCheck: false, condition: .always,
             checkModel: { model, operation, context in
-                // The nested path is built only if the nested model has an issue.
-                context.add(
-                    V.validation.issues(
-                        of: model[keyPath: keyPath], operation: operation, path: context.path.appending(key: key),
-                        pass: ValidationPass(nestedIn: context)))
+                guard context.locatesIssues else {
+                    context.add(
+                        V.validation.issues(of: model[keyPath: keyPath], operation: operation, pass: .firstOnly))
+                    return
+                }
+                V.validation.locateNested(model[keyPath: keyPath], operation: operation, in: &context, at: [.key(key)])
             },
             checkValue: nil, normalizeModel: nil, normalizeValue: nil)
     }
@@ -219,12 +220,13 @@ public struct ModelRule<Model>: Sendable {
             key: key, operations: operations, descriptors: [RuleDescriptor("nested")], keyPath: keyPath,
             isObjectCheck: false, condition: .always,
             checkModel: { model, operation, context in
-                let pass = ValidationPass(nestedIn: context)
                 for (index, element) in model[keyPath: keyPath].enumerated() {
-                    context.add(
-                        C.Element.validation.issues(
-                            of: element, operation: operation,
-                            path: context.path.appending(key: key).appending(index: index), pass: pass))
+                    guard context.locatesIssues else {
+                        context.add(C.Element.validation.issues(of: element, operation: operation, pass: .firstOnly))
+                        continue
+                    }
+                    C.Element.validation.locateNested(
+                        element, operation: operation, in: &context, at: [.key(key), .index(index)])
                 }
             },
             checkValue: nil, normalizeModel: nil, normalizeValue: nil)

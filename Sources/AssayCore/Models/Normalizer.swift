@@ -74,28 +74,32 @@ extension ModelRule {
             key: key, operations: operations, descriptors: [RuleDescriptor("nested")], keyPath: keyPath,
             isObjectCheck: false, condition: .always,
             checkModel: { model, operation, context in
-                addNestedIssues(
-                    of: model[keyPath: keyPath], operation: operation, path: context.path.appending(key: key),
-                    into: &context)
+                addNestedIssues(of: model[keyPath: keyPath], operation: operation, at: [.key(key)], into: &context)
             },
             checkValue: nil, normalizeModel: nil, normalizeValue: nil)
     }
 }
 
+/// Checks the models `value` holds at the context's path followed by `components`: in a first pass
+/// only whether they have issues, in a locating pass their issues located in place.
 private func addNestedIssues(
-    of value: Any, operation: ValidationOperation?, path: IssuePath, into context: inout RuleContext
+    of value: Any, operation: ValidationOperation?, at components: [PathComponent], into context: inout RuleContext
 ) {
     if let model = value as? any Validatable {
-        context.add(nestedIssues(of: model, operation: operation, path: path, pass: ValidationPass(nestedIn: context)))
+        checkNested(model, operation: operation, at: components, into: &context)
     } else if let elements = value as? [Any] {
         for (index, element) in elements.enumerated() {
-            addNestedIssues(of: element, operation: operation, path: path.appending(index: index), into: &context)
+            addNestedIssues(of: element, operation: operation, at: components + [.index(index)], into: &context)
         }
     }
 }
 
-private func nestedIssues<M: Validatable>(
-    of model: M, operation: ValidationOperation?, path: IssuePath, pass: ValidationPass
-) -> [ValidationIssue] {
-    M.validation.issues(of: model, operation: operation, path: path, pass: pass)
+private func checkNested<M: Validatable>(
+    _ model: M, operation: ValidationOperation?, at components: [PathComponent], into context: inout RuleContext
+) {
+    guard context.locatesIssues else {
+        context.add(M.validation.issues(of: model, operation: operation, pass: .firstOnly))
+        return
+    }
+    M.validation.locateNested(model, operation: operation, in: &context, at: components)
 }

@@ -189,12 +189,6 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
 
     /// The issues ``run(on:operation:object:path:)`` finds, without handing back the normalised
     /// model: a model without normalisers is checked where it is, not copied.
-    ///
-    /// `pass` says how a nested model is checked inside its parent's passes: in the parent's first
-    /// pass (``ValidationPass/firstOnly``), only whether it has an issue; in the parent's locating
-    /// pass (``ValidationPass/locatingOnly``), its issues located at once. Each nested model is so
-    /// checked at most twice whatever its depth (checked with both passes at every level, models
-    /// nested n deep cost 2ⁿ checks).
     @usableFromInline
     package func issues(
         of model: Model, operation: ValidationOperation?, object: ObjectReference? = nil,
@@ -205,7 +199,11 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
             pass: .both)
     }
 
-    /// ``issues(of:operation:object:path:includingNested:)`` with the passes to run.
+    /// ``issues(of:operation:object:path:includingNested:)`` with the passes to run. A nested model
+    /// is checked inside its parent's first pass with ``ValidationPass/firstOnly`` (only whether it
+    /// has an issue) and inside its parent's locating pass by ``locateNested(_:operation:in:at:)``
+    /// (its issues located at once), so each is checked at most twice whatever its depth (checked
+    /// with both passes at every level, models nested n deep cost 2ⁿ checks).
     package func issues(
         of model: Model, operation: ValidationOperation?, object: ObjectReference? = nil,
         path: @autoclosure () -> IssuePath = .root, includingNested: Bool = true, pass: ValidationPass
@@ -250,18 +248,17 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         // Most models are valid: a first pass tells whether this one is, without locating issues (no
         // path built or extended for each property, no label or rule location set, no object
         // reference read). Only a model with an issue is checked again, locating them.
-        if pass != .locatingOnly {
-            guard normalizing.isEmpty else { return pass == .firstOnly ? normalizing : locate() }
-            let found = Self.firstPassIssues(
-                model, properties, composed.objectChecks, operation: operation, phase: phase)
-            if found.isEmpty || pass == .firstOnly { return found }
-        }
-        return locate()
-        func locate() -> [ValidationIssue] {
-            locatedIssues(
+        guard normalizing.isEmpty else {
+            if pass == .firstOnly { return normalizing }
+            return locatedIssues(
                 model, composed: composed, properties: properties, operation: operation, object: object, path: path,
                 after: normalizing)
         }
+        let found = Self.firstPassIssues(model, properties, composed.objectChecks, operation: operation, phase: phase)
+        if found.isEmpty || pass == .firstOnly { return found }
+        return locatedIssues(
+            model, composed: composed, properties: properties, operation: operation, object: object, path: path,
+            after: normalizing)
     }
 
     /// The issues of `model`, located: the checks of ``check(_:operation:object:path:includingNested:after:pass:)``
@@ -281,6 +278,44 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         context.phase = operation?.phase ?? .object
         composed.objectChecks(model, operation, propertiesValid, &context)
         return context.issues
+    }
+
+    /// Checks a nested model inside its parent's locating pass: its issues are appended to `context`
+    /// at the parent's path followed by `components`, extended in place. Building a new path for
+    /// every level instead would cost time quadratic in the depth of models nested in each other.
+    package func locateNested(
+        _ model: Model, operation: ValidationOperation?, in context: inout RuleContext, at components: [PathComponent]
+    ) {
+        let saved = (
+            object: context.object, phase: context.phase, label: context.label, location: context.ruleLocation,
+            redacts: context.redactsValues
+        )
+        let depth = context.path.components.count
+        context.path.components.append(contentsOf: components)
+        (context.label, context.ruleLocation, context.redactsValues) = (nil, nil, false)
+        defer {
+            context.path.components.removeLast(context.path.components.count - depth)
+            (context.object, context.phase, context.label) = (saved.object, saved.phase, saved.label)
+            (context.ruleLocation, context.redactsValues) = (saved.location, saved.redacts)
+        }
+        var model = model
+        let phase = operation?.phase ?? .property
+        let path = context.path
+        let normalizing = normalize(&model, phase: phase, path: { path })
+        let composed = compiledRules(for: operation) ?? Self.compile(rules, for: operation)
+        let start = context.issues.count
+        context.object = objectReader?(model)
+        context.phase = phase
+        context.add(
+            normalizing.map { issue in
+                var stamped = issue
+                stamped.object = context.object
+                return stamped
+            })
+        composed.properties(model, operation, &context)
+        let propertiesValid = !context.issues[start...].contains { $0.severity == .error }
+        context.phase = operation?.phase ?? .object
+        composed.objectChecks(model, operation, propertiesValid, &context)
     }
 
     /// The issues of `model` found without locating them: empty when it has none (its properties'
@@ -364,16 +399,11 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     }
 }
 
-/// How ``Validation`` checks a model: a first pass that only tells whether there is an issue, a
-/// pass that locates the issues, or the first and then, for a model with an issue, the second.
+/// How ``Validation`` checks a model: a first pass that only tells whether there is an issue, then
+/// for a model with an issue a pass that locates them; or the first pass alone.
 package enum ValidationPass: Sendable {
     /// The first pass, then the locating pass for a model with an issue.
     case both
     /// The first pass alone: issues unlocated, only their presence meaningful.
     case firstOnly
-    /// The locating pass alone.
-    case locatingOnly
-
-    /// The pass for a nested model, inside a parent checked with `context`.
-    package init(nestedIn context: RuleContext) { self = context.locatesIssues ? .locatingOnly : .firstOnly }
 }

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Issue 23's scaling benchmark: each hostile input doubled four times, run end to end through the
+release `assay` binary (and ScalingProbe for nested models), instructions counted by callgrind
+(stable on this shared host, unlike seconds) and peak memory by /usr/bin/time.
+
+    Benchmarks/scaling.py [--bin DIR] [--cases a,b] [--quick]
+
+DIR holds `assay` and `ScalingProbe` (default .build/release, built first). For each case it prints
+the instructions above an empty input's at each size, the growth exponent of the last doubling and
+of a least-squares fit over all five sizes (1.0 = linear, 2.0 = quadratic), instructions per input
+byte at the largest size, and the peak RSS there. A case that exceeds --limit seconds natively at a
+size stops there (the old code's quadratic cases), and the row says so.
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def json_keys(n):
+    """An object of n distinct keys k000001… that share length and first and last bytes in tens."""
+    return "{" + ",".join('"k%07d":1' % i for i in range(n)) + "}\n"
+
+
+def json_duplicates(n):
+    return "{" + ",".join('"a":%d' % i for i in range(n)) + "}\n"
+
+
+def error_excerpt(n):
+    # One NDJSON line of n bytes of two-byte letters, not closed: the error's excerpt is built at the end.
+    return '["' + "é" * (n // 2) + "\n"
+
+
+def regex_class(n):
+    # A `format: "regex"` instance: a class of n/12 ranges (\\uXXXX-\\uXXXX each, as JSON text).
+    count = max(1, n // 28)
+    ranges = "".join("\\\\u%04X-\\\\u%04X" % (0x4E00 + 4 * i, 0x4E01 + 4 * i) for i in range(count))
+    return '"[' + ranges + ']"\n'
+
+
+def counted_match(n):
+    return '"' + "a" * n + 'y"\n'
+
+
+def yaml_merge(n):
+    # Mappings of 8 keys each, every one merged into the next: `<<` over ever larger documents.
+    lines = []
+    count = max(1, n // 120)
+    for i in range(count):
+        lines.append("m%d: &m%d" % (i, i))
+        if i > 0:
+            lines.append("  <<: *m%d" % (i - 1))
+        for k in range(8):
+            lines.append("  k%d_%d: %d" % (i, k, k))
+    return "\n".join(lines) + "\n"
+
+
+CASES = {
+    # name: (what, generator, sizes in units, unit name, schema, extension, assay arguments)
+    "json-many-keys": ("JSON parse: one object of n keys sharing fingerprints", json_keys,
+                       [12_500, 25_000, 50_000, 100_000, 200_000], "keys", "{}", "json", []),
+    "json-duplicates": ("JSON parse: n copies of one key (reported at the second)", json_duplicates,
+                        [3_125, 6_250, 12_500, 25_000, 50_000], "copies", "{}", "json", []),
+    "ndjson-error-excerpt": ("NDJSON: an unclosed line of n bytes (the error's excerpt)", error_excerpt,
+                             [4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20], "bytes", "{}", "ndjson", []),
+    "regex-class": ('format: "regex": a class of n bytes compiled', regex_class,
+                    [750, 1_500, 3_000, 6_000, 12_000], "bytes", '{"format": "regex"}', "ndjson", []),
+    "regex-counted": ("pattern [^x]{0,99999}y against n characters", counted_match,
+                      [1_000, 2_000, 4_000, 8_000, 16_000], "chars", '{"pattern": "[^x]{0,99999}y"}', "ndjson", []),
+    "yaml-merge": ("YAML: merge keys (<<) chained through n bytes", yaml_merge,
+                   [19_000, 37_500, 75_000, 150_000, 300_000], "bytes", "{}", "yaml", []),
+    "nested-models": ("Validatable models nested n deep, the innermost bad, issues()", None,
+                      [4, 8, 16, 32, 64], "levels", None, None, []),
+}
+
+
+def command(bin_dir, case, path, schema_path, size):
+    if case == "nested-models":
+        return [os.path.join(bin_dir, "ScalingProbe"), "nested", str(size)]
+    args = [os.path.join(bin_dir, "assay"), "validate", "--schema", schema_path, "--quiet", "--jobs", "1",
+            "--format", "json", path]
+    return args + CASES[case][6]
+
+
+def callgrind(cmd):
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, "cg.out")
+        subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + cmd,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(out) as handle:
+            for line in handle:
+                if line.startswith("summary:") or line.startswith("totals:"):
+                    return int(line.split()[1])
+    return None
+
+
+def native(cmd, limit):
+    """Seconds and peak RSS (KB), or None when it ran past `limit` seconds."""
+    with tempfile.NamedTemporaryFile() as rss:
+        start = time.time()
+        try:
+            subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss.name] + cmd, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, timeout=limit)
+        except subprocess.TimeoutExpired:
+            return None
+        seconds = time.time() - start
+        return seconds, int(open(rss.name).read().split()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", default=os.path.join(ROOT, ".build/release"))
+    parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--limit", type=float, default=60.0)
+    parser.add_argument("--no-build", action="store_true")
+    arguments = parser.parse_args()
+    if not arguments.no_build:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "assay"], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+        subprocess.run(["swift", "build", "-c", "release", "--product", "ScalingProbe"], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+    # valgrind cannot read the debug information of Swift 6.3's binaries: count on stripped copies.
+    stripped = tempfile.mkdtemp(prefix="assay-scaling-")
+    for name in ["assay", "ScalingProbe"]:
+        subprocess.run(["strip", "--strip-debug", "-o", os.path.join(stripped, name),
+                        os.path.join(arguments.bin, name)], check=True)
+    arguments.bin = stripped
+    print("| entry point | sizes | instructions above empty input, by size | exponent (last doubling) | exponent (fit) | instructions / unit at the largest | peak RSS at the largest |")
+    print("|---|---|---|---:|---:|---:|---:|")
+    for case in arguments.cases.split(","):
+        what, generate, sizes, unit, schema, extension, _ = CASES[case]
+        with tempfile.TemporaryDirectory() as folder:
+            schema_path = os.path.join(folder, "schema.json")
+            if schema is not None:
+                open(schema_path, "w").write(schema)
+
+            def path_for(size):
+                if generate is None:
+                    return None
+                path = os.path.join(folder, "input-%d.%s" % (size, extension))
+                with open(path, "w") as handle:
+                    handle.write(generate(size) if size > 0 else ("{}\n" if extension != "yaml" else "{}\n"))
+                return path
+
+            base = callgrind(command(arguments.bin, case, path_for(0) if generate else None, schema_path,
+                                     0 if case == "nested-models" else 0))
+            counts = []
+            note = ""
+            rss = None
+            for size in sizes:
+                path = path_for(size)
+                cmd = command(arguments.bin, case, path, schema_path, size)
+                timed = native(cmd, arguments.limit)
+                if timed is None:
+                    note = " (stopped: over %d s natively at %d %s)" % (arguments.limit, size, unit)
+                    break
+                rss = timed[1]
+                total = callgrind(cmd)
+                counts.append((size, max(1, total - base)))
+                if path:
+                    os.remove(path)
+        if len(counts) >= 2:
+            last = math.log(counts[-1][1] / counts[-2][1], counts[-1][0] / counts[-2][0])
+            xs = [math.log(s) for s, _ in counts]
+            ys = [math.log(c) for _, c in counts]
+            mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+            fit = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+        else:
+            last = fit = float("nan")
+        per = counts[-1][1] / counts[-1][0] if counts else float("nan")
+        shown = ", ".join("%s: %.1f M" % (format(s, ","), c / 1e6) for s, c in counts)
+        print("| %s | %s–%s %s | %s%s | %.2f | %.2f | %.1f | %s |" % (
+            what, format(sizes[0], ","), format(sizes[-1], ","), unit, shown, note, last, fit, per,
+            "%.1f MB" % (rss / 1024) if rss else "–"))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
