@@ -49,15 +49,14 @@ def counted_match(n):
 
 
 def yaml_merge(n):
-    # Mappings of 8 keys each, every one merged into the next: `<<` over ever larger documents.
-    lines = []
-    count = max(1, n // 120)
-    for i in range(count):
-        lines.append("m%d: &m%d" % (i, i))
-        if i > 0:
-            lines.append("  <<: *m%d" % (i - 1))
-        for k in range(8):
-            lines.append("  k%d_%d: %d" % (i, k, k))
+    # n/12 one-key mappings under anchors, all merged into one mapping by one `<<` of a sequence of
+    # aliases: the document expands to twice its values, while each merged key was searched for
+    # among every key merged before it.
+    count = max(1, n // 24)
+    lines = ["defs:"]
+    lines += ["  - &a%d {k%d: %d}" % (i, i, i) for i in range(count)]
+    lines.append("merged:")
+    lines.append("  <<: [" + ", ".join("*a%d" % i for i in range(count)) + "]")
     return "\n".join(lines) + "\n"
 
 
@@ -73,7 +72,7 @@ CASES = {
                     [750, 1_500, 3_000, 6_000, 12_000], "bytes", '{"format": "regex"}', "ndjson", []),
     "regex-counted": ("pattern [^x]{0,99999}y against n characters", counted_match,
                       [1_000, 2_000, 4_000, 8_000, 16_000], "chars", '{"pattern": "[^x]{0,99999}y"}', "ndjson", []),
-    "yaml-merge": ("YAML: merge keys (<<) chained through n bytes", yaml_merge,
+    "yaml-merge": ("YAML: one merge key (<<) of n/24 aliased mappings", yaml_merge,
                    [19_000, 37_500, 75_000, 150_000, 300_000], "bytes", "{}", "yaml", []),
     "nested-models": ("Validatable models nested n deep, the innermost bad, issues()", None,
                       [4, 8, 16, 32, 64], "levels", None, None, []),

@@ -6,8 +6,9 @@ import Glibc
 import Darwin
 #endif
 
-// The one hostile input of issue 23 that the command line cannot reach: `@Validatable`-style models
-// nested in each other, the innermost value bad, checked on demand. `ScalingProbe nested DEPTH`.
+// Probes for docs/robustness.md where the command line cannot reach: `ScalingProbe nested DEPTH`
+// checks models nested DEPTH deep, the innermost value bad, on demand (issue 23's exponential case);
+// `ScalingProbe email` gives EmailAddressValidator's verdict on each line of standard input.
 
 /// A model that holds the next one.
 struct Chain: Validatable, Sendable {
@@ -21,8 +22,23 @@ struct Chain: Validatable, Sendable {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count == 2, arguments[1] == "email" {
+    // `ScalingProbe email`: one address per line on standard input; for each, `valid` or the reason
+    // EmailAddressValidator's defaults give (Benchmarks/email_compare.py compares them with a peer).
+    let validator = EmailAddressValidator()
+    var output = ""
+    while let line = readLine(strippingNewline: true) {
+        output += (validator.rejection(for: line).map(\.identifier) ?? "valid") + "\n"
+        if output.utf8.count > 1 << 16 {
+            print(output, terminator: "")
+            output = ""
+        }
+    }
+    print(output, terminator: "")
+    exit(0)
+}
 guard arguments.count == 3, arguments[1] == "nested", let depth = Int(arguments[2]) else {
-    print("usage: ScalingProbe nested DEPTH")
+    print("usage: ScalingProbe nested DEPTH | ScalingProbe email")
     exit(2)
 }
 var chain = Chain(value: -1, next: [])

@@ -39,8 +39,8 @@ public struct JSONSchema: Sendable {
         /// nearest known one, so a typo such as `date_time` cannot pass everything).
         public var unknownFormats: UnknownFormatPolicy
         /// The largest automaton a `pattern`, `patternProperties` name or `format: "regex"` value may
-        /// compile to, in instructions (``LinearRegex/defaultMaximumProgramSize`` by default): a match
-        /// costs at most this much per character.
+        /// compile to, in instructions (AssayCore's `LinearRegex.defaultMaximumProgramSize`, 10,000, by
+        /// default): a match costs at most this much per character.
         public var maximumPatternSize: Int
 
         /// Options with the defaults: 2020-12, formats as annotations, an empty registry.

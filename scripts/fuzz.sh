@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (Fuzz/) and runs one of them, or all.
+#
+#   scripts/fuzz.sh TARGET SECONDS [LIBFUZZER OPTIONS…]   one target for SECONDS
+#   scripts/fuzz.sh all SECONDS                            every target, one after the other
+#
+# TARGET: json, ndjson, yaml, schema-compile, schema-validate, regex, email, decode. Each starts from
+# its checked-in seeds in Fuzz/Corpus/TARGET; what it finds goes to a working corpus in
+# .build-fuzz/corpus/TARGET (kept between runs, never checked in) and crashes, leaks and slow inputs
+# to .build-fuzz/artifacts/. Exits non-zero on the first finding, with the reproducing input's path:
+# add it to Fuzz/Regressions/TARGET/ and to a test, then fix it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+targets=(json ndjson yaml schema-compile schema-validate regex email decode)
+
+if [ $# -lt 2 ]; then
+    echo "usage: scripts/fuzz.sh TARGET|all SECONDS [libFuzzer options…]" >&2
+    exit 2
+fi
+target="$1"
+seconds="$2"
+shift 2
+
+scratch="$root/.build-fuzz"
+mkdir -p "$scratch"
+# Every module is built with AddressSanitizer and libFuzzer's coverage instrumentation (what
+# -sanitize=fuzzer turns on), but libFuzzer itself is linked only into the fuzz binary (Fuzz/Package.swift):
+# with --sanitize=fuzzer, the macro tool AssayCodable needs would get libFuzzer's `main` besides its own.
+if ! (cd Fuzz && swift build -c release --scratch-path "$scratch" -Xswiftc -sanitize=address \
+    -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp -Xswiftc -enable-testing \
+    >"$scratch/build.log" 2>&1); then
+    tail -40 "$scratch/build.log" >&2
+    echo "fuzz.sh: the fuzz targets did not build (log: $scratch/build.log)" >&2
+    exit 2
+fi
+binary="$scratch/release/AssayFuzz"
+
+run_one() {
+    local name="$1"
+    local corpus="$scratch/corpus/$name"
+    local artifacts="$scratch/artifacts/$name/"
+    mkdir -p "$corpus" "$artifacts"
+    local seeds=("$root/Fuzz/Corpus/$name")
+    [ -d "$root/Fuzz/Regressions/$name" ] && seeds+=("$root/Fuzz/Regressions/$name")
+    echo "== $name: $seconds s"
+    ASSAY_FUZZ_TARGET="$name" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$binary" \
+        "$corpus" "${seeds[@]}" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
+        -artifact_prefix="$artifacts" -print_final_stats=1 "$@" 2>&1 |
+        grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written|oracle failed|ALARM|Done )" || true
+    local status=${PIPESTATUS[0]}
+    if [ "$status" != 0 ]; then
+        echo "fuzz.sh: $name found a problem (exit $status); the input is in $artifacts" >&2
+        return 1
+    fi
+}
+
+if [ "$target" = all ]; then
+    for name in "${targets[@]}"; do run_one "$name" "$@"; done
+else
+    run_one "$target" "$@"
+fi
