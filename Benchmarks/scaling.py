@@ -15,6 +15,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -103,10 +104,14 @@ def native(cmd, limit):
     """Seconds and peak RSS (KB), or None when it ran past `limit` seconds."""
     with tempfile.NamedTemporaryFile() as rss:
         start = time.time()
+        # In a session of its own, so that a timeout stops the command and not only /usr/bin/time.
+        process = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", rss.name] + cmd, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, start_new_session=True)
         try:
-            subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss.name] + cmd, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, timeout=limit)
+            process.wait(timeout=limit)
         except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
             return None
         seconds = time.time() - start
         return seconds, int(open(rss.name).read().split()[-1])

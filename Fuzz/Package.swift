@@ -1,7 +1,14 @@
 // swift-tools-version: 6.0
 // libFuzzer targets for Assay, in a package of their own: they build only with the fuzzer runtime
 // (`scripts/fuzz.sh` builds and runs them), so the main package never sees them.
+import Foundation
 import PackageDescription
+
+// libFuzzer without its `main` (scripts/fuzz.sh says where the toolchain keeps it): main.swift hands
+// control to LLVMFuzzerRunDriver. With -sanitize=fuzzer, libFuzzer's own `main` would clash with the
+// `main` SwiftPM gives every executable, and with the macro tool's.
+let fuzzerLibraries =
+    ProcessInfo.processInfo.environment["ASSAY_FUZZER_LIBRARIES"] ?? "/opt/swift/usr/lib/clang/21/lib/linux"
 
 let package = Package(
     name: "AssayFuzz",
@@ -16,10 +23,12 @@ let package = Package(
                 .product(name: "AssayCodable", package: "Assay"),
                 .product(name: "AssayCLI", package: "Assay"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])],
-            // libFuzzer (and its `main`) is linked into this executable alone: the macro tool that
-            // AssayCodable builds has a `main` of its own.
-            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-sanitize=address", "-L", fuzzerLibraries, "-lclang_rt.fuzzer_no_main-x86_64", "-lstdc++",
+                ])
+            ]
         )
     ]
 )

@@ -21,9 +21,14 @@ fi
 target="$1"
 seconds="$2"
 shift 2
+extra=("$@")
 
 scratch="$root/.build-fuzz"
 mkdir -p "$scratch"
+# Where the toolchain keeps libclang_rt.fuzzer_no_main (Fuzz/Package.swift links it).
+toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")
+ASSAY_FUZZER_LIBRARIES=$(dirname "$(find "$toolchain/lib" -name 'libclang_rt.fuzzer_no_main-x86_64.a' | head -1)")
+export ASSAY_FUZZER_LIBRARIES
 # Every module is built with AddressSanitizer and libFuzzer's coverage instrumentation (what
 # -sanitize=fuzzer turns on), but libFuzzer itself is linked only into the fuzz binary (Fuzz/Package.swift):
 # with --sanitize=fuzzer, the macro tool AssayCodable needs would get libFuzzer's `main` besides its own.
@@ -46,8 +51,8 @@ run_one() {
     echo "== $name: $seconds s"
     ASSAY_FUZZ_TARGET="$name" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$binary" \
         "$corpus" "${seeds[@]}" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
-        -artifact_prefix="$artifacts" -print_final_stats=1 "$@" 2>&1 |
-        grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written|oracle failed|ALARM|Done )" || true
+        -artifact_prefix="$artifacts" -print_final_stats=1 ${extra[@]+"${extra[@]}"} 2>&1 |
+        grep -E "^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written|oracle failed|ALARM|Done )" || true
     local status=${PIPESTATUS[0]}
     if [ "$status" != 0 ]; then
         echo "fuzz.sh: $name found a problem (exit $status); the input is in $artifacts" >&2
@@ -56,7 +61,7 @@ run_one() {
 }
 
 if [ "$target" = all ]; then
-    for name in "${targets[@]}"; do run_one "$name" "$@"; done
+    for name in "${targets[@]}"; do run_one "$name"; done
 else
     run_one "$target" "$@"
 fi

@@ -17,19 +17,18 @@ enum Target: String, CaseIterable {
     case decode
 }
 
-nonisolated(unsafe) private var target: Target = {
+nonisolated(unsafe) private let target: Target = {
     let name = getenv("ASSAY_FUZZ_TARGET").map { String(cString: $0) } ?? "json"
     guard let found = Target(rawValue: name) else {
         let names = Target.allCases.map(\.rawValue).joined(separator: ", ")
-        fputs("ASSAY_FUZZ_TARGET=\(name): unknown; use one of \(names)\n", stderr)
+        report("ASSAY_FUZZ_TARGET=\(name): unknown; use one of \(names)")
         exit(2)
     }
     return found
 }()
 
 /// libFuzzer's entry point: one input for the target `ASSAY_FUZZ_TARGET` names.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     switch target {
     case .json: fuzzJSON(bytes)
@@ -52,9 +51,15 @@ private func split(_ bytes: [UInt8]) -> ([UInt8], [UInt8]) {
 
 private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition {
-        fputs("oracle failed: \(message())\n", stderr)
+        report("oracle failed: \(message())")
         abort()
     }
+}
+
+/// A line on standard error.
+private func report(_ text: String) {
+    var line = text + "\n"
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
 }
 
 private func fuzzJSON(_ bytes: [UInt8]) {
@@ -133,7 +138,7 @@ private func fuzzEmail(_ bytes: [UInt8]) {
 @Validatable
 struct FuzzAddress: Codable, Sendable {
     @Validate(.length(1...40)) var street: String
-    @Validate(.pattern("^[0-9]{5}$")) var zip: String?
+    @Validate(.length(5...5), .charset(.digits)) var zip: String?
 }
 
 @Validatable
@@ -141,7 +146,7 @@ struct FuzzClient: Codable, Sendable {
     @Normalize(.trimmed) @Validate(.length(2...100), .charset(.letters + .marks + .spaces)) var name: String
     @Validate(.range(1...150)) var age: Int
     @Validate(.email()) var email: String?
-    @Lossy @Validate(.count(...5)) var tags: [String] = []
+    @Lossy @Validate(.count(...5), .each(.length(1...20))) var tags: [String] = []
     var address: FuzzAddress?
     var friends: [FuzzClient] = []
 }
