@@ -300,8 +300,9 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         }
         var model = model
         let phase = operation?.phase ?? .property
-        let path = context.path
-        let normalizing = normalize(&model, phase: phase, path: { path })
+        // The path is read only when a value never settles: holding a copy of it here would make the
+        // nested models' appends copy its storage, level after level.
+        let normalizing = normalize(&model, phase: phase, path: { context.path })
         let composed = compiledRules(for: operation) ?? Self.compile(rules, for: operation)
         let start = context.issues.count
         context.object = objectReader?(model)
