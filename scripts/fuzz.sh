@@ -49,13 +49,14 @@ run_one() {
     local seeds=("$root/Fuzz/Corpus/$name")
     [ -d "$root/Fuzz/Regressions/$name" ] && seeds+=("$root/Fuzz/Regressions/$name")
     echo "== $name: $seconds s"
+    local log="$scratch/$name.log"
+    local status=0
     ASSAY_FUZZ_TARGET="$name" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$binary" \
         "$corpus" "${seeds[@]}" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
-        -artifact_prefix="$artifacts" -print_final_stats=1 ${extra[@]+"${extra[@]}"} 2>&1 |
-        grep -E "^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written|oracle failed|ALARM|Done )" || true
-    local status=${PIPESTATUS[0]}
+        -artifact_prefix="$artifacts" -print_final_stats=1 ${extra[@]+"${extra[@]}"} >"$log" 2>&1 || status=$?
+    grep -E "^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY|Test unit written|oracle failed|ALARM|Done )" "$log" || true
     if [ "$status" != 0 ]; then
-        echo "fuzz.sh: $name found a problem (exit $status); the input is in $artifacts" >&2
+        echo "fuzz.sh: $name found a problem (exit $status; log: $log); the input is in $artifacts" >&2
         return 1
     fi
 }

@@ -206,6 +206,27 @@ enum RFC8259Corpus {
         #expect(last.value.jsonString() == #"{"a":49999,"b":-49999}"#)
     }
 
+    /// Found by the `json` fuzz target: exponents saturated at about 10¹⁶, so `6784e099999999999999999`
+    /// parsed to another number than it says, and wrote back as text that parsed to a third.
+    @Test func exponentsBeyondFifteenDigitsAreRefusedNotRounded() throws {
+        for text in ["6784e099999999999999999", "1e1000000000000000", "-2.5E-1000000000000000"] {
+            do {
+                _ = try JSONDocument(parsing: text)
+                Issue.record("accepted \(text)")
+            } catch {
+                #expect(error.reason == .invalidNumber)
+                #expect(error.detail == "an exponent of more than 15 digits cannot be kept exactly")
+            }
+            #expect(JSONNumber(text: text) == nil)
+        }
+        // Fifteen significant digits, leading zeros aside, are kept exactly and round-trip.
+        for text in ["1e999999999999999", "7e-000000000000000000999999999999999", "1E+0000000000000000001"] {
+            let value = try JSONValue(parsing: text)
+            #expect(try JSONValue(parsing: value.jsonBytes()) == value)
+        }
+        #expect(try JSONValue(parsing: "1e999999999999999") != (try JSONValue(parsing: "1e999999999999998")))
+    }
+
     @Test func inputsOverTheSizeLimitAreRefusedBeforeParsing() throws {
         do {
             _ = try JSONDocument(parsing: "[1, 2, 3]", options: .init(maximumBytes: 5))

@@ -455,6 +455,14 @@ struct TapeParser {
             let exponentStart = index
             while index < end, input[index] >= 0x30 && input[index] <= 0x39 { index += 1 }
             if index == exponentStart { throw fail(.invalidNumber, "an exponent needs digits", at: index) }
+            var significant = exponentStart
+            while significant < index - 1, input[significant] == 0x30 { significant += 1 }
+            if index - significant > JSONNumber.maximumExponentDigits {
+                throw fail(
+                    .invalidNumber,
+                    "an exponent of more than \(JSONNumber.maximumExponentDigits) digits cannot be kept exactly",
+                    at: exponentStart)
+            }
         }
         position = index
         if isInteger && digits <= 18 {

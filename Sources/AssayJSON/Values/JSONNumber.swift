@@ -90,9 +90,17 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
             let digits = index
             while index < end, bytes[index] >= 0x30 && bytes[index] <= 0x39 { index += 1 }
             if index == digits { return nil }
+            var significant = digits
+            while significant < index - 1, bytes[significant] == 0x30 { significant += 1 }
+            if index - significant > maximumExponentDigits { return nil }
         }
         return index - start
     }
+
+    /// The most significant digits an exponent may have: |exponent| < 10¹⁵. Beyond, a value could not
+    /// be kept exactly (exponents are machine integers), so such a number is refused rather than
+    /// rounded: `1e1000000000000000` and `1e1000000000000001` would otherwise be equal.
+    public static let maximumExponentDigits = 15
 
     /// Builds a number from a literal already known to be valid.
     init(literal bytes: UnsafeBufferPointer<UInt8>) {
@@ -128,8 +136,8 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
                 index += 1
             }
             while index < bytes.count {
-                // Saturate: exponents beyond ±10^15 are far outside anything representable anyway.
-                if exponent < 1_000_000_000_000_000 { exponent = exponent * 10 + Int(bytes[index] &- 0x30) }
+                // At most 15 significant digits (``maximumExponentDigits``: the parser refuses more).
+                exponent = exponent &* 10 &+ Int(bytes[index] &- 0x30)
                 index += 1
             }
             if exponentNegative { exponent = -exponent }
