@@ -25,9 +25,6 @@ final class OutputFile: @unchecked Sendable {
     private let replacement: (temporary: String, destination: String, slot: Int)?
     private var finished = false
 
-    /// Whether the output is written in place, as a stream.
-    var isStream: Bool { replacement == nil }
-
     /// Opens the output: a temporary file beside the destination, or the stream itself.
     ///
     /// - Throws: ``CLIError`` naming the file when it cannot be written.
@@ -115,22 +112,13 @@ final class OutputFile: @unchecked Sendable {
 
     // MARK: Resolving the destination
 
-    enum Destination: Equatable {
+    enum Destination {
         /// An open descriptor of this process (`/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/1`).
         case descriptor(Int32)
         /// Something that is not a regular file: written in place.
         case stream(String)
         /// A regular file (with its status when it exists), replaced through a temporary file.
         case file(String, stat?)
-
-        static func == (lhs: Destination, rhs: Destination) -> Bool {
-            switch (lhs, rhs) {
-            case (.descriptor(let a), .descriptor(let b)): return a == b
-            case (.stream(let a), .stream(let b)): return a == b
-            case (.file(let a, let x), .file(let b, let y)): return a == b && (x == nil) == (y == nil)
-            default: return false
-            }
-        }
     }
 
     /// Where writing to `path` goes: symbolic links followed (at most 40), descriptors of this

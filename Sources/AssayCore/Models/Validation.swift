@@ -371,7 +371,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         let resolvedKey = key ?? matching.first?.key
         var context = RuleContext(
             path: resolvedKey.map { path.appending(key: $0) } ?? path, phase: operation?.phase ?? .property)
-        if keyPath == nil, let key, candidates.isEmpty, !declaredKeys.contains(key), !knownKeys.contains(key) {
+        if keyPath == nil, let key, candidates.isEmpty, !knownKeys.contains(key) {
             // A key the model does not have: an error, never a silent pass (a typo would accept anything).
             context.path = path
             context.report(.unknownKey, parameters: ["key": .string(key)])
