@@ -450,17 +450,19 @@ struct TapeParser {
         }
         if index < end, input[index] | 0x20 == UInt8(ascii: "e") {
             isInteger = false
+            let mantissa = (negative ? start + 1 : start)..<index
             index += 1
+            let negativeExponent = index < end && input[index] == UInt8(ascii: "-")
             if index < end, input[index] == UInt8(ascii: "+") || input[index] == UInt8(ascii: "-") { index += 1 }
             let exponentStart = index
             while index < end, input[index] >= 0x30 && input[index] <= 0x39 { index += 1 }
             if index == exponentStart { throw fail(.invalidNumber, "an exponent needs digits", at: index) }
-            var significant = exponentStart
-            while significant < index - 1, input[significant] == 0x30 { significant += 1 }
-            if index - significant > JSONNumber.maximumExponentDigits {
+            let fits = JSONNumber.exponentIsKept(
+                input, mantissa: mantissa, exponent: exponentStart..<index, negativeExponent: negativeExponent)
+            if !fits {
                 throw fail(
                     .invalidNumber,
-                    "an exponent of more than \(JSONNumber.maximumExponentDigits) digits cannot be kept exactly",
+                    "a number's exponent beyond ±\(JSONNumber.maximumExponent) cannot be kept exactly",
                     at: exponentStart)
             }
         }

@@ -65,12 +65,14 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
         self = number
     }
 
-    /// The length of the JSON number literal starting at `start`, or `nil` when none starts there.
+    /// The length of the JSON number literal starting at `start`, or `nil` when none starts there
+    /// (or its exponent is beyond ``maximumExponent``).
     static func literalLength(_ bytes: UnsafeMutableBufferPointer<UInt8>, from start: Int) -> Int? {
         var index = start
         let end = bytes.count
         if index < end, bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < end else { return nil }
+        let mantissaStart = index
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else if bytes[index] >= 0x31 && bytes[index] <= 0x39 {
@@ -85,22 +87,56 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
             if index == digits { return nil }
         }
         if index < end, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            let mantissa = mantissaStart..<index
             index += 1
+            let negativeExponent = index < end && bytes[index] == UInt8(ascii: "-")
             if index < end, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             let digits = index
             while index < end, bytes[index] >= 0x30 && bytes[index] <= 0x39 { index += 1 }
             if index == digits { return nil }
-            var significant = digits
-            while significant < index - 1, bytes[significant] == 0x30 { significant += 1 }
-            if index - significant > maximumExponentDigits { return nil }
+            let fits = exponentIsKept(
+                UnsafeBufferPointer(bytes), mantissa: mantissa, exponent: digits..<index,
+                negativeExponent: negativeExponent)
+            if !fits { return nil }
         }
         return index - start
     }
 
-    /// The most significant digits an exponent may have: |exponent| < 10¹⁵. Beyond, a value could not
-    /// be kept exactly (exponents are machine integers), so such a number is refused rather than
-    /// rounded: `1e1000000000000000` and `1e1000000000000001` would otherwise be equal.
-    public static let maximumExponentDigits = 15
+    /// The largest magnitude of a number's exponent in scientific form (`d.ddd × 10^e`): beyond, a value
+    /// could not be kept exactly (exponents are machine integers), so such a number is refused rather
+    /// than rounded (`1e1000000000000000` and `1e1000000000000001` would otherwise be equal). The bound
+    /// is on the value, not on the literal's exponent field, so every number read is written back in a
+    /// form that reads again (`12.5e999999999999999` is `1.25e1000000000000000`, refused).
+    public static let maximumExponent = 999_999_999_999_999
+
+    /// Whether the literal whose mantissa (digits and point, no sign) and exponent digits are at these
+    /// positions has a scientific exponent within ``maximumExponent``. Linear in the literal; exponents
+    /// of up to 12 digits are decided without reading the mantissa (a mantissa has < 2³² digits).
+    static func exponentIsKept(
+        _ bytes: UnsafeBufferPointer<UInt8>, mantissa: Range<Int>, exponent: Range<Int>, negativeExponent: Bool
+    ) -> Bool {
+        var significant = exponent.lowerBound
+        while significant < exponent.upperBound - 1, bytes[significant] == 0x30 { significant += 1 }
+        let count = exponent.upperBound - significant
+        if count <= 12 { return true }
+        if count > 18 { return false }
+        var value = 0
+        for index in significant..<exponent.upperBound { value = value * 10 + Int(bytes[index] - 0x30) }
+        if negativeExponent { value = -value }
+        var point = mantissa.upperBound
+        var firstNonZero: Int?
+        for index in mantissa {
+            if bytes[index] == UInt8(ascii: ".") {
+                point = index
+            } else if firstNonZero == nil, bytes[index] != 0x30 {
+                firstNonZero = index
+            }
+            if firstNonZero != nil, point != mantissa.upperBound { break }
+        }
+        guard let first = firstNonZero else { return true }  // zero
+        let scientific = first < point ? value + (point - first) - 1 : value - (first - point)
+        return abs(scientific) <= maximumExponent
+    }
 
     /// Builds a number from a literal already known to be valid.
     init(literal bytes: UnsafeBufferPointer<UInt8>) {
@@ -136,7 +172,7 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
                 index += 1
             }
             while index < bytes.count {
-                // At most 15 significant digits (``maximumExponentDigits``: the parser refuses more).
+                // At most 18 significant digits (``maximumExponent``: the parser refuses more).
                 exponent = exponent &* 10 &+ Int(bytes[index] &- 0x30)
                 index += 1
             }
