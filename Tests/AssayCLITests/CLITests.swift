@@ -441,7 +441,7 @@ struct BadInputTests {
         #expect(small.status == 2)
         #expect(
             small.standardOutput.contains(
-                "d.ndjson:1: not valid JSON: column 6: the input is 9 bytes long, over the limit of 5"))
+                "d.ndjson:1: not valid JSON: the line is 9 bytes long, over the limit of 5 (--max-document-bytes)"))
         #expect(!small.standardOutput.contains("d.ndjson:3"))
         let shallow = try CLIRun(["validate", "--schema", schema, "--max-depth", "2", "--quiet", file])
         #expect(shallow.status == 2)
@@ -450,6 +450,39 @@ struct BadInputTests {
         #expect(roomy.status == 0)
         for bad in [["--max-depth", "0"], ["--max-document-bytes", "0"], ["--max-pattern-size", "0"]] {
             #expect(try CLIRun(["validate", "--schema", schema] + bad + [file]).status == 2)
+        }
+    }
+
+    @Test("a line over --max-document-bytes is not held: reported, and copied whole to the quarantine")
+    func longLinesAreStreamedToTheQuarantine() throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.file("s.json", #"{"type": "array"}"#)
+        // A line of several read chunks (not held), one just over the limit (held with its
+        // neighbours, reported the same way), valid and invalid short lines around them.
+        let long = "[\"" + String(repeating: "z", count: 3 << 20) + "\"]"
+        let nearly = "[" + String(repeating: "1,", count: 600) + "1]"
+        let text = "[1]\n" + long + "\r\n{}\n" + nearly + "\n[2]\n" + long
+        let file = try folder.file("d.ndjson", text)
+        for jobs in ["1", "2"] {
+            let valid = folder.path + "/valid-\(jobs).ndjson"
+            let quarantine = folder.path + "/bad-\(jobs).ndjson"
+            let run = try CLIRun([
+                "validate", "--schema", schema, "--max-document-bytes", "1000", "--jobs", jobs, "--valid-out", valid,
+                "--quarantine", quarantine, file,
+            ])
+            #expect(run.status == 2)
+            let lines = run.standardOutput.split(separator: "\n")
+            let over = "bytes long, over the limit of 1000 (--max-document-bytes)"
+            #expect(
+                lines.contains { $0.hasSuffix("d.ndjson:2: not valid JSON: the line is \(long.utf8.count) \(over)") })
+            #expect(
+                lines.contains { $0.hasSuffix("d.ndjson:4: not valid JSON: the line is \(nearly.utf8.count) \(over)") })
+            #expect(
+                lines.contains { $0.hasSuffix("d.ndjson:6: not valid JSON: the line is \(long.utf8.count) \(over)") })
+            #expect(run.standardError.contains("3 documents not validated: over a limit"))
+            #expect(try String(contentsOfFile: valid, encoding: .utf8) == "[1]\n[2]\n")
+            let kept = try String(contentsOfFile: quarantine, encoding: .utf8)
+            #expect(kept == long + "\r\n{}\n" + nearly + "\n" + long + "\n", "\(kept.utf8.count) bytes")
         }
     }
 

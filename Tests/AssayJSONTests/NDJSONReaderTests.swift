@@ -189,4 +189,73 @@ import Testing
         #expect(rest.map(\.0) == [3])
         #expect(rest.map(\.1) == [Array(#"{"b":3}"#.utf8)])
     }
+
+    /// A line over ``NDJSONReader/maximumLineBytes`` is not held whole: ``next()`` skips it with its
+    /// length, ``nextBlock()`` hands it over in pieces of at most the limit plus a chunk, which put
+    /// together are the line; the lines around it are read as usual either way.
+    @Test func linesOverTheLimitAreSkippedOrHandedOverInPieces() throws {
+        let chunk = NDJSONReader.chunkSize
+        let limit = 1_000
+        let long = "[\"" + String(repeating: "y", count: chunk * 5 + 17) + "\"]"
+        let cases: [(text: String, lengths: [Int], over: [Bool])] = [
+            ("{\"a\":1}\n" + long + "\r\n{\"a\":2}\n", [7, long.utf8.count, 7], [false, true, false]),
+            ("\u{FEFF}" + long + "\n1\n" + long, [long.utf8.count, 1, long.utf8.count], [true, false, true]),
+            (
+                String(repeating: "2", count: limit) + "\n" + String(repeating: "3", count: limit + 1),
+                [limit, limit + 1], [false, true]
+            ),
+        ]
+        for (text, lengths, over) in cases {
+            let path = try file(Array(text.utf8))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            var reader = try NDJSONReader(path: path)
+            reader.maximumLineBytes = limit
+            var records: [NDJSONRecord] = []
+            while let record = try reader.next() { records.append(record) }
+            #expect(records.map(\.length) == lengths)
+            #expect(records.map(\.isOverLimit) == over)
+            #expect(records.map(\.line) == Array(1...lengths.count))
+            for record in records where record.isOverLimit {
+                #expect(record.bytes.isEmpty)
+                #expect(throws: JSONParseError.self) { try record.parse() }
+                do {
+                    _ = try record.parse()
+                } catch {
+                    #expect(error.reason == .sizeLimitExceeded)
+                    #expect(error.detail == "the line is \(record.length) bytes long, over the limit of \(limit)")
+                    #expect(error.line == record.line)
+                }
+            }
+            for record in records where !record.isOverLimit { _ = try record.parse() }
+
+            // In blocks: the same lines; the long ones in pieces that make the line as written.
+            var blockReader = try NDJSONReader(path: path)
+            blockReader.maximumLineBytes = limit
+            var lines: [(line: Int, bytes: [UInt8])] = []
+            var pieces: [UInt8] = []
+            while let block = try blockReader.nextBlock() {
+                if let part = block.longLine {
+                    #expect(block.bytes.count <= (part.isFirst ? limit + chunk : chunk))
+                    #expect(part.isFirst == pieces.isEmpty)
+                    pieces += block.bytes
+                    let withoutReturn = part.isLast && pieces.last == 0x0D ? 1 : 0
+                    #expect(part.length == pieces.count - withoutReturn)
+                    if part.isLast {
+                        lines.append((part.line, pieces))
+                        pieces = []
+                    }
+                } else {
+                    block.forEachRecord { line, _, written in lines.append((line, Array(block.bytes[written]))) }
+                }
+            }
+            #expect(lines.map(\.line) == Array(1...lengths.count))
+            let written = Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false).filter {
+                !$0.isEmpty
+            }.map { Array($0.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }) }
+            // Compared as a whole, reported by length (the lines are megabytes long).
+            #expect(lines.map(\.bytes) == written, "\(lines.map(\.bytes.count)) vs \(written.map(\.count))")
+            #expect(blockReader.offset == text.utf8.count)
+            #expect(reader.offset == text.utf8.count)
+        }
+    }
 }

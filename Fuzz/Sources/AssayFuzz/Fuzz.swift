@@ -72,23 +72,69 @@ private func fuzzJSON(_ bytes: [UInt8]) {
     }
 }
 
-private func fuzzNDJSON(_ bytes: [UInt8]) {
+/// A reader of `bytes` through a pipe (closed for writing, so reads see its end).
+private func pipeReader(_ bytes: [UInt8], maximumLineBytes: Int? = nil) -> NDJSONReader? {
     var descriptors: [Int32] = [0, 0]
-    guard pipe(&descriptors) == 0 else { return }
-    let prefix = Array(bytes.prefix(32_768))  // what a pipe holds without a reader
-    _ = prefix.withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) }
+    guard pipe(&descriptors) == 0 else { return nil }
+    _ = bytes.withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) }
     close(descriptors[1])
     var reader = NDJSONReader(fileDescriptor: descriptors[0], closeWhenDone: true)
-    var byLine: [[UInt8]] = []
+    if let maximumLineBytes { reader.maximumLineBytes = maximumLineBytes }
+    return reader
+}
+
+private func fuzzNDJSON(_ bytes: [UInt8]) {
+    let prefix = Array(bytes.prefix(32_768))  // what a pipe holds without a reader
+    guard var reader = pipeReader(prefix) else { return }
+    var byLine: [Int: [UInt8]] = [:]
     while let record = try? reader.next() {
-        byLine.append(record.bytes)
+        byLine[record.line] = record.bytes
         _ = try? record.parse()
     }
     // Blocks give the same records as lines.
     let block = NDJSONBlock(firstLine: 1, bytes: prefix, startsStream: true)
-    var byBlock: [[UInt8]] = []
-    block.forEachRecord { _, record, _ in byBlock.append(Array(prefix[record])) }
+    var byBlock: [Int: [UInt8]] = [:]
+    block.forEachRecord { line, record, _ in byBlock[line] = Array(prefix[record]) }
     check(byBlock == byLine, "NDJSON blocks and lines")
+    // With a small line limit, lines over it come in pieces (blocks) or are skipped (lines); put
+    // together, a piece's line is the record (plus a final \r), or a blank line the reader skips.
+    let limit = 16
+    guard var pieces = pipeReader(prefix, maximumLineBytes: limit),
+        var skips = pipeReader(prefix, maximumLineBytes: limit)
+    else { return }
+    var seen: [Int: [UInt8]] = [:]
+    var long: [UInt8] = []
+    while let block = try? pieces.nextBlock() {
+        if let part = block.longLine {
+            check(part.isFirst == long.isEmpty, "first piece")
+            long += block.bytes
+            guard part.isLast else { continue }
+            let record = long.last == 0x0D ? Array(long.dropLast()) : long
+            check(part.length == record.count, "long line length")
+            if let expected = byLine[part.line] {
+                check(record == expected, "long line bytes")
+            } else {
+                check(record.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }, "long blank line")
+            }
+            seen[part.line] = record
+            long = []
+        } else {
+            block.forEachRecord { line, record, _ in seen[line] = Array(block.bytes[record]) }
+        }
+    }
+    check(byLine.keys.allSatisfy { seen[$0] == byLine[$0] }, "small-limit blocks and lines")
+    // Skipped lines: whether a line just over the limit is whole or skipped depends on where reads
+    // end, so a skipped line is compared by length with the line read whole (or is blank).
+    var lineNumbers: Set<Int> = []
+    while let record = try? skips.next() {
+        lineNumbers.insert(record.line)
+        if record.isOverLimit {
+            check(byLine[record.line].map { $0.count == record.length } ?? true, "small-limit skipped line")
+        } else {
+            check(byLine[record.line] == record.bytes, "small-limit lines")
+        }
+    }
+    check(byLine.keys.allSatisfy { lineNumbers.contains($0) }, "small-limit lines all there")
 }
 
 private func fuzzSchemaCompile(_ bytes: [UInt8]) {

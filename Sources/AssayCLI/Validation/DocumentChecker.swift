@@ -22,6 +22,10 @@ struct DocumentChecker: Sendable {
     /// Returns the number of errors (0: valid); counts the line in `overLimit` when it crossed a
     /// limit and so was not validated.
     func checkLine(_ bytes: ArraySlice<UInt8>, line: Int, into out: inout [UInt8], overLimit: inout Int) -> Int {
+        if bytes.count > parserOptions.maximumBytes {
+            // Reported as a line the reader did not hold (``checkLongLine``), whichever way it came.
+            return checkLongLine(line: line, length: bytes.count, into: &out, overLimit: &overLimit)
+        }
         let errors: [ReportedError]
         do {
             let document = try JSONDocument(parsing: bytes, options: parserOptions)
@@ -36,6 +40,17 @@ struct DocumentChecker: Sendable {
             if Self.isLimit(error) { overLimit += 1 }
             errors = reporter.unreadable(Self.parseMessage(error, singleLine: true), line: line)
         }
+        reporter.append(position: .line(line), errors: errors, to: &out)
+        return errors.count
+    }
+
+    /// Reports a line longer than `--max-document-bytes`, which is not parsed (nor held whole).
+    func checkLongLine(line: Int, length: Int, into out: inout [UInt8], overLimit: inout Int) -> Int {
+        overLimit += 1
+        let message =
+            "not valid JSON: the line is \(length) bytes long, over the limit of \(parserOptions.maximumBytes) "
+            + "(--max-document-bytes)"
+        let errors = reporter.unreadable(message, line: line)
         reporter.append(position: .line(line), errors: errors, to: &out)
         return errors.count
     }

@@ -28,6 +28,15 @@ final class LineBatch: @unchecked Sendable {
 
     /// Checks every record: what a worker does.
     func process(with checker: DocumentChecker) {
+        if let part = block.longLine {
+            // A piece of a line over the limit: reported once, with its last piece.
+            guard part.isLast else { return }
+            var overLimit = 0
+            let found = checker.checkLongLine(
+                line: part.line, length: part.length, into: &output, overLimit: &overLimit)
+            (documents, invalid, errors, self.overLimit) = (1, 1, found, overLimit)
+            return
+        }
         // Counted in locals, stored once: the closure would otherwise check exclusive access to
         // this object's properties at run time for every line.
         var output: [UInt8] = []

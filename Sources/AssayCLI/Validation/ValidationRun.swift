@@ -180,6 +180,7 @@ final class ValidationRun {
         {
             progress = ProgressBar(sink: context.standardError, total: size, clock: context.clock)
         }
+        reader.maximumLineBytes = settings.parserOptions.maximumBytes
         bytesDelivered = 0
         var sequence = 0
         func nextBatch() throws(CLIError) -> LineBatch? {
@@ -230,7 +231,13 @@ final class ValidationRun {
         errors += batch.errors
         overLimit += batch.overLimit
         bytesDelivered += batch.bytes.count
-        if validOut != nil || quarantine != nil {
+        if let part = batch.block.longLine {
+            // A line over the limit goes to the quarantine piece by piece, never held whole.
+            if let sink = quarantine?.sink {
+                sink.write(batch.bytes)
+                if part.isLast { sink.write(CollectionOfOne(0x0A)) }
+            }
+        } else if validOut != nil || quarantine != nil {
             for (range, valid) in batch.lines {
                 guard let sink = (valid ? validOut : quarantine)?.sink else { continue }
                 sink.write(batch.bytes[range])

@@ -12,20 +12,47 @@ public struct NDJSONRecord: Sendable {
     public let line: Int
     /// The byte offset of the line's first byte in the stream.
     public let offset: Int
-    /// The line's bytes, without its line terminator (`\n` or `\r\n`) or a leading byte order mark.
+    /// The line's bytes, without its line terminator (`\n` or `\r\n`) or a leading byte order mark;
+    /// empty for a line longer than the reader's ``NDJSONReader/maximumLineBytes``, which is not held.
     public let bytes: [UInt8]
+    /// The line's length in bytes (without its line terminator): `bytes.count`, or more for a line
+    /// longer than the reader's limit.
+    public let length: Int
+    /// The reader's limit when the line crossed it.
+    private let crossedLimit: Int?
 
     /// Makes a record.
     public init(line: Int, offset: Int, bytes: [UInt8]) {
         self.line = line
         self.offset = offset
         self.bytes = bytes
+        self.length = bytes.count
+        self.crossedLimit = nil
     }
+
+    /// A line that was longer than `limit`, skipped without being held.
+    init(line: Int, offset: Int, skippedLength: Int, limit: Int) {
+        self.line = line
+        self.offset = offset
+        self.bytes = []
+        self.length = skippedLength
+        self.crossedLimit = limit
+    }
+
+    /// Whether the line was longer than the reader's ``NDJSONReader/maximumLineBytes`` (so
+    /// ``bytes`` is empty and ``parse(options:)`` throws).
+    public var isOverLimit: Bool { crossedLimit != nil }
 
     /// Parses the line. A failure reports the stream's line number and the column in the line.
     ///
-    /// - Throws: ``JSONParseError`` located in the stream.
+    /// - Throws: ``JSONParseError`` located in the stream; its reason is
+    ///   ``JSONParseError/Reason/sizeLimitExceeded`` for a line over the reader's limit.
     public func parse(options: JSONParserOptions = .default) throws(JSONParseError) -> JSONDocument {
+        if let crossedLimit {
+            throw JSONParseError(
+                reason: .sizeLimitExceeded, detail: NDJSONReader.overLimitDetail(length: length, limit: crossedLimit),
+                offset: offset + crossedLimit, line: line, column: 1, excerpt: "")
+        }
         do {
             return try JSONDocument(parsing: bytes, options: options)
         } catch {
@@ -63,9 +90,22 @@ public struct NDJSONReadError: Error, Sendable, Hashable, CustomStringConvertibl
 /// }
 /// ```
 ///
-/// Memory stays at the read buffer plus the longest line, whatever the stream's length. The reader
-/// owns its file descriptor (it cannot be copied) and closes it when it goes away.
+/// Memory stays at the read buffer plus the longest line, whatever the stream's length, and a line
+/// longer than ``maximumLineBytes`` is not held: ``next()`` skips it (its record ``NDJSONRecord/isOverLimit``)
+/// and ``nextBlock()`` hands it over in pieces (``NDJSONBlock/longLine``), so that it can still be
+/// copied somewhere. The reader owns its file descriptor (it cannot be copied) and closes it when it
+/// goes away.
 public struct NDJSONReader: ~Copyable, Sendable {
+    /// The longest line held whole, in bytes (without its terminator); a longer one is skipped or
+    /// handed over in pieces, never held. Default ``JSONParserOptions/defaultMaximumBytes``, the
+    /// parser's own limit; set both together. At least 1.
+    public var maximumLineBytes = JSONParserOptions.defaultMaximumBytes {
+        didSet { maximumLineBytes = max(1, maximumLineBytes) }
+    }
+    /// The line being handed over in pieces: its number, where it starts, its length so far.
+    private var longLine: (line: Int, offset: Int, length: Int)?
+    /// Whether the long line's last byte so far is `\r`.
+    private var longLineEndsWithReturn = false
     private let descriptor: Int32
     private let closesDescriptor: Bool
     /// The path being read, or `-` for standard input.
@@ -118,7 +158,17 @@ public struct NDJSONReader: ~Copyable, Sendable {
     /// - Throws: ``NDJSONReadError`` when reading fails.
     public mutating func next() throws(NDJSONReadError) -> NDJSONRecord? {
         while true {
-            guard let (lineStart, lineEnd, consumed) = try nextLineBounds() else { return nil }
+            if longLine != nil {
+                // A line over the limit: read to its end, holding a chunk at a time.
+                var part = try continueLongLine()
+                while !part.isLast { part = try continueLongLine() }
+                return NDJSONRecord(
+                    line: part.line, offset: part.offset, skippedLength: part.length, limit: maximumLineBytes)
+            }
+            guard let (lineStart, lineEnd, consumed) = try nextLineBounds() else {
+                if longLine != nil { continue }
+                return nil
+            }
             lineNumber += 1
             let offset = streamOffset
             streamOffset += consumed
@@ -139,7 +189,17 @@ public struct NDJSONReader: ~Copyable, Sendable {
     ///
     /// - Throws: ``NDJSONReadError`` when reading fails.
     public mutating func nextBlock() throws(NDJSONReadError) -> NDJSONBlock? {
-        if !atEndOfFile, !buffer[start..<end].contains(0x0A), let block = try readBlockInPlace() { return block }
+        if longLine != nil {
+            let part = try continueLongLine()
+            return NDJSONBlock(firstLine: part.line, bytes: part.bytes, startsStream: false, longLine: part)
+        }
+        if !atEndOfFile, !buffer[start..<end].contains(0x0A) {
+            if end - start > maximumLineBytes {
+                let part = startLongLine()
+                return NDJSONBlock(firstLine: part.line, bytes: part.bytes, startsStream: false, longLine: part)
+            }
+            if let block = try readBlockInPlace() { return block }
+        }
         var searchFrom = start
         while true {
             let lastNewline = buffer[searchFrom..<end].lastIndex(of: 0x0A)
@@ -154,10 +214,94 @@ public struct NDJSONReader: ~Copyable, Sendable {
                 return block
             }
             if atEndOfFile { return nil }
+            if end - start > maximumLineBytes {
+                let part = startLongLine()
+                return NDJSONBlock(firstLine: part.line, bytes: part.bytes, startsStream: false, longLine: part)
+            }
             let searched = end - start
             try readMore()
             searchFrom = start + searched
         }
+    }
+
+    /// Starts handing over the partial line in the buffer, longer than ``maximumLineBytes``: its first
+    /// piece is what the buffer holds (without a byte order mark at the stream's start), copied out
+    /// only when `keepingBytes`.
+    private mutating func startLongLine(keepingBytes: Bool = true) -> NDJSONLongLinePart {
+        var first = start
+        if isFirstLine, end - start >= 3, buffer[start] == 0xEF, buffer[start + 1] == 0xBB, buffer[start + 2] == 0xBF {
+            first += 3
+        }
+        lineNumber += 1
+        let part = NDJSONLongLinePart(
+            line: lineNumber, offset: streamOffset + (first - start), length: end - first, isFirst: true,
+            isLast: false, bytes: keepingBytes ? Array(buffer[first..<end]) : [])
+        longLine = (part.line, part.offset, part.length)
+        longLineEndsWithReturn = buffer[end - 1] == 0x0D
+        streamOffset += end - start
+        start = 0
+        end = 0
+        // The buffer grew to hold the line up to the limit; that memory goes back.
+        if buffer.count > 2 * Self.chunkSize { buffer = [UInt8](repeating: 0, count: Self.chunkSize) }
+        isFirstLine = false
+        return part
+    }
+
+    /// The next piece of the line being handed over: one read, up to its line break or the stream's end.
+    private mutating func continueLongLine() throws(NDJSONReadError) -> NDJSONLongLinePart {
+        guard let (line, offset, length) = longLine else { preconditionFailure("no long line") }
+        var failure: Int32?
+        var got = 0
+        let chunk = [UInt8](unsafeUninitializedCapacity: Self.chunkSize) { target, count in
+            while true {
+                let result = read(descriptor, target.baseAddress!, Self.chunkSize)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                } else {
+                    got = result
+                }
+                break
+            }
+            count = got
+        }
+        if let failure { throw NDJSONReadError(path: path, reason: Self.errorText(failure)) }
+        if got == 0 {
+            atEndOfFile = true
+            longLine = nil
+            return NDJSONLongLinePart(
+                line: line, offset: offset, length: length - (longLineEndsWithReturn ? 1 : 0), isFirst: false,
+                isLast: true, bytes: [])
+        }
+        let newline = chunk.firstIndex(of: 0x0A)
+        if newline != 0 { longLineEndsWithReturn = chunk[(newline ?? got) - 1] == 0x0D }
+        guard let newline else {
+            longLine = (line, offset, length + got)
+            streamOffset += got
+            return NDJSONLongLinePart(
+                line: line, offset: offset, length: length + got, isFirst: false, isLast: false, bytes: chunk)
+        }
+        // The rest of the read is the start of the next lines: into the (empty) buffer.
+        let rest = got - (newline + 1)
+        if rest > 0 {
+            buffer.withUnsafeMutableBufferPointer { target in
+                chunk.withUnsafeBufferPointer {
+                    target.baseAddress!.initialize(from: $0.baseAddress! + newline + 1, count: rest)
+                }
+            }
+        }
+        start = 0
+        end = rest
+        streamOffset += newline + 1
+        longLine = nil
+        return NDJSONLongLinePart(
+            line: line, offset: offset, length: length + newline - (longLineEndsWithReturn ? 1 : 0), isFirst: false,
+            isLast: true, bytes: Array(chunk[..<newline]))
+    }
+
+    /// The detail of the error for a line of `length` bytes over `limit`.
+    static func overLimitDetail(length: Int, limit: Int) -> String {
+        "the line is \(length) bytes long, over the limit of \(limit)"
     }
 
     /// A block read straight into its own storage, without passing through ``buffer``: the partial
@@ -281,6 +425,10 @@ public struct NDJSONReader: ~Copyable, Sendable {
                 start = end
                 return (lineStart, end, end - lineStart)
             }
+            if end - start > maximumLineBytes {
+                _ = startLongLine(keepingBytes: false)  // ``next()`` reads it to its end
+                return nil
+            }
             let searched = end - start
             try readMore()
             searchFrom = start + searched
@@ -301,8 +449,9 @@ public struct NDJSONReader: ~Copyable, Sendable {
             buffer.append(contentsOf: repeatElement(0, count: max(Self.chunkSize, buffer.count)))
         }
         while true {
+            // A chunk at most, so that a line is seen to cross the limit within a chunk of it.
             let count = buffer.withUnsafeMutableBufferPointer { pointer in
-                read(descriptor, pointer.baseAddress! + end, pointer.count - end)
+                read(descriptor, pointer.baseAddress! + end, min(pointer.count - end, Self.chunkSize))
             }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -335,6 +484,17 @@ public struct NDJSONBlock: Sendable {
     public let bytes: [UInt8]
     /// Whether the block starts the stream (where a byte order mark is skipped).
     public let startsStream: Bool
+    /// Set when the block is a piece of a line longer than the reader's
+    /// ``NDJSONReader/maximumLineBytes``: ``bytes`` then holds that piece (no line break), and
+    /// ``forEachRecord(_:)`` calls nothing.
+    public let longLine: NDJSONLongLinePart?
+
+    init(firstLine: Int, bytes: [UInt8], startsStream: Bool, longLine: NDJSONLongLinePart? = nil) {
+        self.firstLine = firstLine
+        self.bytes = bytes
+        self.startsStream = startsStream
+        self.longLine = longLine
+    }
 
     /// The number of lines in the block.
     var lineCount: Int {
@@ -354,6 +514,7 @@ public struct NDJSONBlock: Sendable {
     /// in ``bytes`` (as ``NDJSONReader/next()`` returns it: no line terminator, no byte order mark) and
     /// the range of the line as written (with a final `\r`, without the `\n` or a byte order mark).
     public func forEachRecord(_ body: (_ line: Int, _ record: Range<Int>, _ written: Range<Int>) -> Void) {
+        if longLine != nil { return }
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             var line = firstLine
@@ -373,4 +534,24 @@ public struct NDJSONBlock: Sendable {
             }
         }
     }
+}
+
+/// Where a piece of a line longer than ``NDJSONReader/maximumLineBytes`` belongs: the line is handed
+/// over in pieces (``NDJSONBlock/longLine``), the first holding what was read up to the limit, the
+/// next one read each, the last ending at the line break (or the stream's end). Together the pieces
+/// are the line as written, without its `\n` and without a byte order mark at the stream's start.
+public struct NDJSONLongLinePart: Sendable {
+    /// The 1-based line number.
+    public let line: Int
+    /// The byte offset of the line's first byte in the stream.
+    public let offset: Int
+    /// The line's length in bytes up to the end of this piece; in the last piece, the whole line's
+    /// without a final `\r` (as ``NDJSONRecord/length`` counts it).
+    public let length: Int
+    /// Whether this is the line's first piece.
+    public let isFirst: Bool
+    /// Whether this is the line's last piece.
+    public let isLast: Bool
+    /// The piece's bytes (the same as the block's).
+    let bytes: [UInt8]
 }
