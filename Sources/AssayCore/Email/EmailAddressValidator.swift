@@ -1,3 +1,5 @@
+import Foundation
+
 /// A syntax validator for email addresses after RFC 5321 (`Mailbox`), RFC 5322 (`atext`) and
 /// RFC 6531/6532 (internationalised addresses), that names the reason for every rejection.
 ///
@@ -187,6 +189,7 @@ public struct EmailAddressValidator: Sendable {
 
     private func dotStringProblem(_ local: ArraySlice<Unicode.Scalar>) -> EmailRejection? {
         if local.first == "." { return .leadingDot }
+        if let first = local.first, !first.isASCII, Self.isMark(first) { return .leadingCombiningMark }
         if local.last == "." { return .trailingDot }
         var previousWasDot = false
         for scalar in local {
@@ -279,9 +282,10 @@ public struct EmailAddressValidator: Sendable {
             if label.count >= 4, label[label.startIndex + 2] == "-", label[label.startIndex + 3] == "-" {
                 let prefix = String(String.UnicodeScalarView(label.prefix(2))).lowercased()
                 guard prefix == "xn" else { return .failure(.reservedHyphens) }
-                let encoded = String(String.UnicodeScalarView(label.dropFirst(4)))
+                // DNS names are case-insensitive: `XN--BCHER-KVA` is `xn--bcher-kva`.
+                let encoded = String(String.UnicodeScalarView(label.dropFirst(4))).lowercased()
                 // An A-label is ASCII, so ASCII mode accepts it too; it must decode to a valid U-label.
-                guard let decoded = Punycode.decode(encoded), !decoded.unicodeScalars.allSatisfy(\.isASCII),
+                guard let decoded = Punycode.decode(encoded), Self.isALabelOfValidULabel(decoded),
                     uLabelCharactersValid(Array(decoded.unicodeScalars)[...])
                 else { return .failure(.invalidPunycode) }
             }
@@ -289,12 +293,40 @@ public struct EmailAddressValidator: Sendable {
         }
         guard options.allowsInternational else { return .failure(.nonASCIINotAllowed) }
         guard uLabelCharactersValid(label) else { return .failure(.invalidDomainCharacter) }
-        if label.count >= 4, label[label.startIndex + 2] == "-", label[label.startIndex + 3] == "-" {
-            return .failure(.reservedHyphens)
-        }
+        // In NFC, as IDNA reads it: `xń--` (n and a combining acute) is `xń--`, hyphens third and fourth.
+        let composed = Array(
+            String(String.UnicodeScalarView(label)).precomposedStringWithCanonicalMapping.unicodeScalars)
+        if composed.count >= 4, composed[2] == "-", composed[3] == "-" { return .failure(.reservedHyphens) }
         let aLabelLength = 4 + Punycode.encode(String(String.UnicodeScalarView(label))).utf8.count
         if aLabelLength > 63 { return .failure(.labelTooLong) }
         return .success(aLabelLength)
+    }
+
+    /// Whether `decoded`, the U-label an A-label decodes to, is one IDNA 2008 allows (RFC 5891 §5.4,
+    /// RFC 5892): not ASCII only; every code point stable under NFKC case folding (so no upper case,
+    /// no compatibility forms, nothing default-ignorable), bar the six RFC 5892 §2.6 lists as PVALID;
+    /// in NFC; no hyphen at either end or in the third and fourth places. A U-label written as such
+    /// is mapped first (UTS 46: `Пример` is `пример`), so only A-labels, which must be exact, are held
+    /// to this.
+    static func isALabelOfValidULabel(_ decoded: String) -> Bool {
+        let scalars = Array(decoded.unicodeScalars)
+        guard !scalars.allSatisfy(\.isASCII), scalars.first != "-", scalars.last != "-" else { return false }
+        if scalars.count >= 4, scalars[2] == "-", scalars[3] == "-" { return false }
+        for scalar in scalars where scalar.properties.changesWhenNFKCCaseFolded {
+            switch scalar.value {
+            case 0x00DF, 0x03C2, 0x06FD, 0x06FE, 0x0F0B, 0x3007: continue  // RFC 5892 §2.6: PVALID
+            default: return false
+            }
+        }
+        return Array(decoded.precomposedStringWithCanonicalMapping.unicodeScalars) == scalars
+    }
+
+    /// Whether `scalar` is a combining mark (Mn, Mc, Me).
+    static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
     }
 
     /// An approximation of IDNA 2008's PVALID code points: letters, combining marks (not first),

@@ -53,7 +53,9 @@ public struct EmailRejection: Error, Hashable, Sendable, CustomStringConvertible
     public static let invalidDomainLiteral = EmailRejection("invalidDomainLiteral")
     /// A non-ASCII character in ASCII-only mode.
     public static let nonASCIINotAllowed = EmailRejection("nonASCIINotAllowed")
-    /// An `xn--` label that is not valid Punycode, or decodes to an invalid label.
+    /// An `xn--` label that is not valid Punycode, or decodes to a label that is not a valid U-label
+    /// (IDNA 2008: a code point the protocol disallows — upper case, a compatibility form —, not in
+    /// NFC, hyphens at either end or in the third and fourth places).
     public static let invalidPunycode = EmailRejection("invalidPunycode")
     /// A label with `--` in its third and fourth places that is not an `xn--` A-label.
     public static let reservedHyphens = EmailRejection("reservedHyphens")
@@ -63,6 +65,9 @@ public struct EmailRejection: Error, Hashable, Sendable, CustomStringConvertible
     /// bidirectional overrides and isolates such as U+202E, U+FEFF, U+0604): it would make two
     /// addresses that look the same differ, or show an address in another order than it is.
     public static let invisibleCharacter = EmailRejection("invisibleCharacter")
+    /// A combining mark (Unicode M*) first in the local part: with nothing of its own to combine
+    /// with, it renders on the character before the address.
+    public static let leadingCombiningMark = EmailRejection("leadingCombiningMark")
     /// White space outside a quoted local part.
     public static let whitespace = EmailRejection("whitespace")
 }

@@ -86,6 +86,7 @@ extension BuiltInMessages {
         "reason.invalidPunycode": "a part of the domain starting with xn-- is not valid Punycode",
         "reason.reservedHyphens": "a part of the domain has hyphens in its third and fourth places",
         "reason.controlCharacter": "it contains a control character",
+        "reason.leadingCombiningMark": "the part before the @ starts with a combining mark",
         "reason.invisibleCharacter": "it contains an invisible formatting character",
         "reason.whitespace": "it contains white space",
     ]

@@ -86,6 +86,7 @@ extension BuiltInMessages {
         "reason.invalidPunycode": "часть домена, начинающаяся с xn--, не является корректным Punycode",
         "reason.reservedHyphens": "в части домена дефисы стоят на третьем и четвёртом местах",
         "reason.controlCharacter": "он содержит управляющий символ",
+        "reason.leadingCombiningMark": "часть до @ начинается с комбинируемого знака",
         "reason.invisibleCharacter": "он содержит невидимый символ форматирования",
         "reason.whitespace": "он содержит пробельный символ",
     ]

@@ -83,6 +83,7 @@ extension BuiltInMessages {
         "reason.invalidPunycode": "以 xn-- 开头的域名部分不是有效的 Punycode",
         "reason.reservedHyphens": "域名的某一部分在第三和第四位含有连字符",
         "reason.controlCharacter": "包含控制字符",
+        "reason.leadingCombiningMark": "@ 之前的部分以组合用字符开头",
         "reason.invisibleCharacter": "包含不可见的格式字符",
         "reason.whitespace": "包含空白字符",
     ]
