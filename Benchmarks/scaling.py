@@ -123,6 +123,8 @@ def main():
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--limit", type=float, default=60.0)
     parser.add_argument("--no-build", action="store_true")
+    parser.add_argument("--sizes", help="comma-separated sizes for every case named (e.g. the 1 GB error line: "
+                        "--cases ndjson-error-excerpt --sizes 62500000,125000000,250000000,500000000,1000000000)")
     arguments = parser.parse_args()
     if not arguments.no_build:
         subprocess.run(["swift", "build", "-c", "release", "--product", "assay"], cwd=ROOT, check=True,
@@ -139,6 +141,8 @@ def main():
     print("|---|---|---|---:|---:|---:|---:|")
     for case in arguments.cases.split(","):
         what, generate, sizes, unit, schema, extension, _ = CASES[case]
+        if arguments.sizes:
+            sizes = [int(size) for size in arguments.sizes.split(",")]
         with tempfile.TemporaryDirectory() as folder:
             schema_path = os.path.join(folder, "schema.json")
             if schema is not None:
