@@ -6,6 +6,7 @@ let package = Package(
     name: "Assay",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
+        .library(name: "AssayRegex", targets: ["AssayRegex"]),
         .library(name: "AssayCore", targets: ["AssayCore"]),
         .library(name: "AssayJSON", targets: ["AssayJSON"]),
         .library(name: "AssaySchema", targets: ["AssaySchema"]),
@@ -23,8 +24,14 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
+        // ECMA-262 patterns in linear time; depends on nothing else in Assay.
+        .target(
+            name: "AssayRegex",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .target(
             name: "AssayCore",
+            dependencies: ["AssayRegex"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
@@ -34,7 +41,7 @@ let package = Package(
         ),
         .target(
             name: "AssaySchema",
-            dependencies: ["AssayCore", "AssayJSON"],
+            dependencies: ["AssayRegex", "AssayCore", "AssayJSON"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .macro(
@@ -61,7 +68,7 @@ let package = Package(
         .target(
             name: "AssayCLI",
             dependencies: [
-                "AssayCore", "AssayJSON", "AssaySchema",
+                "AssayRegex", "AssayCore", "AssayJSON", "AssaySchema",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -80,7 +87,8 @@ let package = Package(
         .executableTarget(
             name: "AssayExamples",
             dependencies: [
-                "AssayCore", "AssayJSON", "AssaySchema", "AssayCodable", "AssayGRDB", "AssaySeedModels", "RosterKit",
+                "AssayRegex", "AssayCore", "AssayJSON", "AssaySchema", "AssayCodable", "AssayGRDB", "AssaySeedModels",
+                "RosterKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -157,7 +165,12 @@ let package = Package(
         ),
         .testTarget(
             name: "AssayCoreTests",
-            dependencies: ["AssayCore", "AssaySeedModels"],
+            dependencies: ["AssayCore", "AssayRegex", "AssaySeedModels"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "AssayRegexTests",
+            dependencies: ["AssayRegex"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

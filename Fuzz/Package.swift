@@ -17,6 +17,7 @@ let package = Package(
         .executableTarget(
             name: "AssayFuzz",
             dependencies: [
+                .product(name: "AssayRegex", package: "Assay"),
                 .product(name: "AssayCore", package: "Assay"),
                 .product(name: "AssayJSON", package: "Assay"),
                 .product(name: "AssaySchema", package: "Assay"),

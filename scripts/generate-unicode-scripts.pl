@@ -1,9 +1,9 @@
 #!/usr/bin/env perl
-# Writes Sources/AssayCore/Regex/UnicodeScripts.swift: the Unicode Script and Script_Extensions
+# Writes Sources/AssayRegex/UnicodeScripts.swift: the Unicode Script and Script_Extensions
 # properties as inversion lists, for the pattern engine's \p{Script=…} and \p{Script_Extensions=…}.
 # Swift's Unicode.Scalar.Properties has no script property, so the tables come from perl's
 # Unicode database (Unicode::UCD). Run from the repository root:
-#     perl scripts/generate-unicode-scripts.pl > Sources/AssayCore/Regex/UnicodeScripts.swift
+#     perl scripts/generate-unicode-scripts.pl > Sources/AssayRegex/UnicodeScripts.swift
 use strict;
 use warnings;
 use Unicode::UCD qw(prop_invlist prop_values prop_value_aliases);

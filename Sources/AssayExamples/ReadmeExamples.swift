@@ -5,6 +5,7 @@ import AssayCodable
 import AssayCore
 import AssayGRDB
 import AssayJSON
+import AssayRegex
 import AssaySchema
 import Foundation
 import GRDB

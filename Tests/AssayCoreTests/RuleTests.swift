@@ -1,3 +1,4 @@
+import AssayRegex
 import Foundation
 import Testing
 

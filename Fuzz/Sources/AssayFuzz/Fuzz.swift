@@ -4,6 +4,7 @@ import AssaySchema
 @testable import AssayCLI
 @testable import AssayCore
 @testable import AssayJSON
+@testable import AssayRegex
 
 #if canImport(Glibc)
 import Glibc

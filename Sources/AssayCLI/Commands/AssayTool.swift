@@ -1,6 +1,7 @@
 import ArgumentParser
 import AssayCore
 import AssayJSON
+import AssayRegex
 import AssaySchema
 
 /// The `assay` command line: `assay validate` and `assay check-schema`.

@@ -1,5 +1,6 @@
 import AssayCore
 import AssayJSON
+import AssayRegex
 import AssaySchema
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,5 @@
+import AssayRegex
+
 extension Rule where Value: StringProtocol & Sendable {
     /// The string's length lies in `bounds`: `.length(2...100)`.
     ///
@@ -76,9 +78,9 @@ extension Rule where Value: StringProtocol & Sendable {
     }
 
     /// The string matches the ECMA-262 regular expression `source` somewhere (anchor it with `^…$`
-    /// to match it whole), in time linear in the string's length (see ``LinearRegex``).
+    /// to match it whole), in time linear in the string's length (see AssayRegex's `LinearRegex`).
     ///
-    /// - Throws: ``RegexSyntaxError`` when `source` is not a regular expression this engine runs,
+    /// - Throws: `RegexSyntaxError` (AssayRegex) when `source` is not a regular expression this engine runs,
     ///   with the offset and reason.
     public static func pattern(_ source: String) throws(RegexSyntaxError) -> Rule {
         let regex = try LinearRegex(source)

@@ -1,5 +1,6 @@
 import AssayCore
 import AssayJSON
+import AssayRegex
 
 /// Compiles the keywords of one schema object, reporting every malformed keyword.
 struct KeywordCompiler {

@@ -1,5 +1,6 @@
 import AssayCore
 import AssayJSON
+import AssayRegex
 
 /// One compiled schema (or subschema): its keywords with their operands, and where it lives.
 ///

@@ -1,5 +1,6 @@
 import AssayCore
 import AssayJSON
+import AssayRegex
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

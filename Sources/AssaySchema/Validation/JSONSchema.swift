@@ -1,5 +1,6 @@
 import AssayCore
 import AssayJSON
+import AssayRegex
 
 /// A compiled JSON Schema: compile once, then validate any number of instances from any number of
 /// threads at once.

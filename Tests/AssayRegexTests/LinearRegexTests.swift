@@ -1,6 +1,6 @@
 import Testing
 
-@testable import AssayCore
+@testable import AssayRegex
 
 @Suite struct LinearRegexTests {
     /// (pattern, input, matches)
