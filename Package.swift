@@ -117,7 +117,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ScalingProbe",
-            dependencies: ["AssayCore"],
+            dependencies: ["AssayCore", "AssayRegex"],
             path: "Benchmarks/Sources/ScalingProbe",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -10,8 +10,9 @@
 /// regex.firstMatchExists(in: String(repeating: "a", count: 100_000) + "!")   // false, at once
 /// ```
 ///
-/// Supported: alternation, groups (capturing, non-capturing, named), greedy and lazy quantifiers
-/// (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, as long as the automaton stays within
+/// Supported: alternation, groups (capturing, non-capturing, named), lookahead and lookbehind
+/// (`(?=…)`, `(?!…)`, `(?<=…)`, `(?<!…)`, nested, still linear: see below), greedy and lazy
+/// quantifiers (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, as long as the automata stay within
 /// ``defaultMaximumProgramSize`` or the limit given), `.`, bracket classes with ranges and
 /// negation, `^`, `$`, `\b`, `\B`, the class escapes `\d \w \s` (ASCII digits and word characters,
 /// ECMA-262 white space) and their negations, `\p{…}`/`\P{…}` for general categories, common binary
@@ -20,14 +21,21 @@
 /// (`\t \n \v \f \r \0 \cX \xHH \uHHHH \u{H…}`). Matching works on Unicode scalars, as ECMA-262 does
 /// with the `u` flag.
 ///
+/// A pattern with lookarounds decides each of them at every position of the input first, by one run
+/// of its own automaton (Barrière and Pit-Claudel, PLDI 2024), so `^(?=.*[A-Z])(?=.*\d).{8,}$` costs
+/// a few passes over the input, never a backtracking search.
+///
 /// Refused at compile time with a ``RegexSyntaxError`` whose `isUnsupportedFeature` is `true`:
-/// backreferences (`\1`, `\k<name>`) and lookaround (`(?=`, `(?!`, `(?<=`, `(?<!`), which no
-/// linear-time engine can run. An unknown property or script name is a syntax error.
+/// backreferences (`\1`, `\k<name>`), which no linear-time engine runs in general. An unknown
+/// property or script name is a syntax error.
 public struct LinearRegex: Sendable, CustomStringConvertible {
     /// The pattern as written.
     public let source: String
     private let program: [Instruction]
     private let sets: [ScalarSet]
+    /// The lookarounds' own automata, innermost first (a lookaround's table is computed before
+    /// those of the lookarounds that contain it).
+    private let lookarounds: [Lookaround]
     /// Whether the pattern starts with `^` in every alternative (no need to try later start positions).
     private let isAnchoredAtStart: Bool
     /// The same automaton as bit masks, for patterns small enough (most schema patterns).
@@ -44,8 +52,8 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     /// The largest limit a caller may set.
     public static let maximumAllowedProgramSize = 1_000_000
 
-    /// The size of the compiled automaton, in instructions.
-    public var programSize: Int { program.count }
+    /// The size of the compiled automaton, in instructions (the lookarounds' automata included).
+    public var programSize: Int { program.count + lookarounds.reduce(0) { $0 + $1.program.count } }
 
     /// Compiles `source`.
     ///
@@ -74,6 +82,7 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
         self.source = source
         self.program = compiler.program
         self.sets = compiler.sets
+        self.lookarounds = compiler.lookarounds
         self.isAnchoredAtStart = Self.anchored(tree)
         self.bitParallel = BitParallelRunner(program: compiler.program, sets: compiler.sets)
     }
@@ -88,28 +97,47 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
 
     /// Whether the pattern matches somewhere in `text`.
     public func firstMatchExists(in text: String) -> Bool {
-        let scalars = text.unicodeScalars
-        if let bitParallel { return bitParallel.run(scalars, anchored: isAnchoredAtStart) }
-        return PikeRunner(program: program, sets: sets).run(scalars, anchored: isAnchoredAtStart)
+        firstMatchExists(in: text.unicodeScalars)
     }
 
     /// Whether the pattern matches somewhere in ASCII text given as bytes (every byte below 0x80;
     /// other bytes are read as the Latin-1 scalar of the same value).
     public func firstMatchExists(inASCII bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let scalars = bytes.lazy.map { Unicode.Scalar($0) }
-        if let bitParallel { return bitParallel.run(scalars, anchored: isAnchoredAtStart) }
-        return PikeRunner(program: program, sets: sets).run(scalars, anchored: isAnchoredAtStart)
+        firstMatchExists(in: bytes.lazy.map { Unicode.Scalar($0) })
     }
 
     /// Whether the pattern matches somewhere in `scalars`.
     public func firstMatchExists<C: Collection>(in scalars: C) -> Bool where C.Element == Unicode.Scalar {
+        if !lookarounds.isEmpty { return firstMatchExistsWithLookarounds(in: Array(scalars)) }
         if let bitParallel { return bitParallel.run(scalars, anchored: isAnchoredAtStart) }
         return PikeRunner(program: program, sets: sets).run(scalars, anchored: isAnchoredAtStart)
     }
 
     /// Runs the general Pike VM even where the bit-parallel runner applies (to compare them in tests).
     func firstMatchExistsWithPikeVM<C: Collection>(in scalars: C) -> Bool where C.Element == Unicode.Scalar {
-        PikeRunner(program: program, sets: sets).run(scalars, anchored: isAnchoredAtStart)
+        if !lookarounds.isEmpty { return firstMatchExistsWithLookarounds(in: Array(scalars)) }
+        return PikeRunner(program: program, sets: sets).run(scalars, anchored: isAnchoredAtStart)
+    }
+
+    /// The method of Barrière and Pit-Claudel ("Linear Matching of JavaScript Regular Expressions",
+    /// PLDI 2024): each lookaround is decided at every position of the input at once, innermost
+    /// first, by one unanchored run of its own automaton — forwards for a lookbehind (a match ending
+    /// at a position), backwards over the reversed pattern for a lookahead (a match starting there);
+    /// the main automaton then reads a lookaround as a positional assertion from its table. Each run
+    /// costs its automaton's size per scalar, so the whole costs O(pattern size × input length).
+    private func firstMatchExistsWithLookarounds(in scalars: [Unicode.Scalar]) -> Bool {
+        var tables: [[Bool]] = []
+        tables.reserveCapacity(lookarounds.count)
+        for lookaround in lookarounds {
+            let runner = PositionRunner(program: lookaround.program, sets: sets, input: scalars, tables: tables)
+            var table = runner.matchPositions(forward: lookaround.behind)
+            if lookaround.negated {
+                for index in table.indices { table[index].toggle() }
+            }
+            tables.append(table)
+        }
+        return PositionRunner(program: program, sets: sets, input: scalars, tables: tables)
+            .firstMatchExists(anchored: isAnchoredAtStart)
     }
 
     /// Whether matching uses the bit-parallel runner.
@@ -132,17 +160,32 @@ enum Instruction: Sendable {
     case assertStart
     case assertEnd
     case wordBoundary(negated: Bool)
+    /// Holds where the lookaround of this index holds (its table, computed before the run).
+    case lookaround(Int)
     case match
+}
+
+/// A lookaround's automaton: its pattern (reversed, for a lookahead, which is run backwards).
+struct Lookaround: Sendable {
+    let program: [Instruction]
+    let behind: Bool
+    let negated: Bool
 }
 
 struct RegexCompiler {
     struct TooLarge: Error {}
     let limit: Int
+    /// Instructions emitted in every automaton: the limit holds for their sum.
+    private var used = 0
     var program: [Instruction] = []
     var sets: [ScalarSet] = []
+    var lookarounds: [Lookaround] = []
+
+    init(limit: Int) { self.limit = limit }
 
     private mutating func append(_ instruction: Instruction) throws(TooLarge) -> Int {
-        guard program.count < limit else { throw TooLarge() }
+        guard used < limit else { throw TooLarge() }
+        used += 1
         program.append(instruction)
         return program.count - 1
     }
@@ -160,6 +203,15 @@ struct RegexCompiler {
             _ = try append(.assertEnd)
         case .wordBoundary(let negated):
             _ = try append(.wordBoundary(negated: negated))
+        case .lookaround(let inner, let behind, let negated):
+            // Its own automaton (lookarounds inside it get theirs first), then a test of its table.
+            let outer = program
+            program = []
+            try emit(behind ? inner : inner.reversed)
+            _ = try append(.match)
+            lookarounds.append(Lookaround(program: program, behind: behind, negated: negated))
+            program = outer
+            _ = try append(.lookaround(lookarounds.count - 1))
         case .concatenation(let nodes):
             for node in nodes { try emit(node) }
         case .alternation(let nodes):
@@ -267,9 +319,106 @@ struct PikeRunner {
             case .wordBoundary(let negated):
                 let boundary = ScalarSet.isWordCharacter(previous) != ScalarSet.isWordCharacter(next)
                 if boundary != negated { stack.append(pc + 1) }
+            case .lookaround:
+                preconditionFailure("patterns with lookarounds run on PositionRunner")
             }
         }
         return false
+    }
+}
+
+/// The Pike VM over an array of scalars, in either direction, with the lookarounds' tables: what
+/// patterns with lookarounds run on. Positions are the gaps between scalars, 0 through the count;
+/// every assertion tests an absolute position, whichever way the run goes.
+struct PositionRunner {
+    let program: [Instruction]
+    let sets: [ScalarSet]
+    let input: [Unicode.Scalar]
+    /// For each lookaround, whether it holds at each position.
+    let tables: [[Bool]]
+
+    /// For each position, whether a match of the automaton ends there (forwards) or starts there
+    /// (backwards, the automaton being of the reversed pattern): one unanchored run.
+    func matchPositions(forward: Bool) -> [Bool] {
+        let count = input.count
+        var result = [Bool](repeating: false, count: count + 1)
+        var current = SparseSet(capacity: program.count)
+        var next = SparseSet(capacity: program.count)
+        var stack: [Int] = []
+        var position = forward ? 0 : count
+        while true {
+            if addThread(0, into: &current, stack: &stack, at: position) { result[position] = true }
+            guard forward ? position < count : position > 0 else { return result }
+            let scalar = forward ? input[position] : input[position - 1]
+            let following = forward ? position + 1 : position - 1
+            next.clear()
+            var matched = false
+            for pc in current.elements {
+                if case .set(let setIndex) = program[pc], sets[setIndex].contains(scalar) {
+                    if addThread(pc + 1, into: &next, stack: &stack, at: following) { matched = true }
+                }
+            }
+            swap(&current, &next)
+            position = following
+            if matched { result[position] = true }
+        }
+    }
+
+    /// Whether the automaton matches somewhere (at the start only, when `anchored`), forwards.
+    func firstMatchExists(anchored: Bool) -> Bool {
+        let count = input.count
+        var current = SparseSet(capacity: program.count)
+        var next = SparseSet(capacity: program.count)
+        var stack: [Int] = []
+        var position = 0
+        while true {
+            if position == 0 || !anchored {
+                if addThread(0, into: &current, stack: &stack, at: position) { return true }
+            }
+            if position == count || (current.isEmpty && anchored) { return false }
+            let scalar = input[position]
+            next.clear()
+            for pc in current.elements {
+                if case .set(let setIndex) = program[pc], sets[setIndex].contains(scalar) {
+                    if addThread(pc + 1, into: &next, stack: &stack, at: position + 1) { return true }
+                }
+            }
+            swap(&current, &next)
+            position += 1
+        }
+    }
+
+    /// Follows the ε-transitions from `pc` at `position`, all of them; returns whether a match
+    /// was among them.
+    private func addThread(_ pc: Int, into list: inout SparseSet, stack: inout [Int], at position: Int) -> Bool {
+        var matched = false
+        stack.append(pc)
+        while let pc = stack.popLast() {
+            guard list.insert(pc) else { continue }
+            switch program[pc] {
+            case .match:
+                matched = true
+            case .set:
+                break
+            case .jump(let target):
+                stack.append(target)
+            case .split(let first, let second):
+                stack.append(second)
+                stack.append(first)
+            case .assertStart:
+                if position == 0 { stack.append(pc + 1) }
+            case .assertEnd:
+                if position == input.count { stack.append(pc + 1) }
+            case .wordBoundary(let negated):
+                let previous = position > 0 ? input[position - 1] : nil
+                let next = position < input.count ? input[position] : nil
+                let boundary = ScalarSet.isWordCharacter(previous) != ScalarSet.isWordCharacter(next)
+                if boundary != negated { stack.append(pc + 1) }
+            case .lookaround(let index):
+                if tables[index][position] { stack.append(pc + 1) }
+            }
+        }
+        return matched
     }
 }
 
@@ -292,7 +441,10 @@ struct BitParallelRunner: Sendable {
     init?(program: [Instruction], sets: [ScalarSet]) {
         guard program.count <= 64 else { return nil }
         for instruction in program {
-            if case .wordBoundary = instruction { return nil }
+            switch instruction {
+            case .wordBoundary, .lookaround: return nil
+            default: continue
+            }
         }
         count = program.count
         var closures = [UInt64](repeating: 0, count: 4 * (program.count + 1))
@@ -336,7 +488,7 @@ struct BitParallelRunner: Sendable {
             case .split(let first, let second): stack.append(contentsOf: [second, first])
             case .assertStart: if atStart { stack.append(pc + 1) }
             case .assertEnd: if atEnd { stack.append(pc + 1) }
-            case .wordBoundary: break
+            case .wordBoundary, .lookaround: break
             }
         }
         return mask

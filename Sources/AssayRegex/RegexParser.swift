@@ -8,6 +8,21 @@ indirect enum RegexNode: Sendable {
     case startAnchor
     case endAnchor
     case wordBoundary(negated: Bool)
+    /// `(?=…)`, `(?!…)`, `(?<=…)`, `(?<!…)`: whether the inner pattern matches just after (or just
+    /// before) the position, or does not.
+    case lookaround(RegexNode, behind: Bool, negated: Bool)
+
+    /// The node matching the reversed strings: what a lookahead runs backwards from the end of the
+    /// input. Positional assertions (anchors, word boundaries, lookarounds) test absolute positions,
+    /// so they stay as they are.
+    var reversed: RegexNode {
+        switch self {
+        case .concatenation(let nodes): return .concatenation(nodes.reversed().map(\.reversed))
+        case .alternation(let nodes): return .alternation(nodes.map(\.reversed))
+        case .repetition(let inner, let min, let max): return .repetition(inner.reversed, min: min, max: max)
+        case .empty, .set, .startAnchor, .endAnchor, .wordBoundary, .lookaround: return self
+        }
+    }
 }
 
 /// Parses ECMA-262 pattern syntax (as with the `u` flag, with Annex B's literal `{`, `}` and `]`
@@ -17,6 +32,9 @@ struct RegexParser {
     private let scalars: [Unicode.Scalar]
     private var position = 0
     private var groupDepth = 0
+    /// The names of the groups so far: a name given twice is a syntax error (as in V8; ES2025 allows
+    /// it in different alternatives, which node 20 does not).
+    private var groupNames: Set<String> = []
     static let maximumGroupDepth = 256
     static let maximumRepetition = 100_000
 
@@ -84,6 +102,11 @@ struct RegexParser {
             position += 2
             isAssertion = true
         case "(":
+            // With the `u` flag, no assertion may be quantified, lookarounds included (a group
+            // around one may: `((?=a))*`).
+            isAssertion =
+                peek(1) == "?"
+                && (peek(2) == "=" || peek(2) == "!" || (peek(2) == "<" && (peek(3) == "=" || peek(3) == "!")))
             atom = try parseGroup()
         case ".":
             position += 1
@@ -159,14 +182,17 @@ struct RegexParser {
     private mutating func parseGroup() throws(RegexSyntaxError) -> RegexNode {
         let start = position
         position += 1
+        var lookaround: (behind: Bool, negated: Bool)?
         if current == "?" {
             switch peek(1) {
             case ":":
                 position += 2
             case "=", "!":
-                throw error("lookahead is not supported by the linear-time engine", at: start, unsupported: true)
+                lookaround = (false, peek(1) == "!")
+                position += 2
             case "<" where peek(2) == "=" || peek(2) == "!":
-                throw error("lookbehind is not supported by the linear-time engine", at: start, unsupported: true)
+                lookaround = (true, peek(2) == "!")
+                position += 3
             case "<":
                 position += 2
                 let nameStart = position
@@ -177,6 +203,8 @@ struct RegexParser {
                     position += 1
                 }
                 guard current == ">", position > nameStart else { throw error("invalid group name") }
+                let name = String(String.UnicodeScalarView(scalars[nameStart..<position]))
+                guard groupNames.insert(name).inserted else { throw error("duplicate group name", at: nameStart) }
                 position += 1
             default:
                 throw error("invalid group")
@@ -188,6 +216,7 @@ struct RegexParser {
         groupDepth -= 1
         guard current == ")" else { throw error("missing \")\"", at: start) }
         position += 1
+        if let lookaround { return .lookaround(inner, behind: lookaround.behind, negated: lookaround.negated) }
         return inner
     }
 

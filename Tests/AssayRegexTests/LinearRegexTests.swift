@@ -142,7 +142,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["(a)\\1", "(?<n>a)\\k<n>", "a(?=b)", "a(?!b)", "(?<=a)b", "(?<!a)b", "a{100001}"])
+    @Test(arguments: ["(a)\\1", "(?<n>a)\\k<n>", "(?<n>a)(?=\\k<n>)", "a{100001}"])
     func refusesWhatALinearEngineCannotRun(_ pattern: String) {
         do {
             _ = try LinearRegex(pattern)
@@ -258,5 +258,90 @@ import Testing
         #expect(!(try LinearRegex("^[a-z]{1,80}$")).usesBitParallelRunner)
         #expect(!(try LinearRegex("^[a-z][a-z0-9-]{0,31}$")).usesBitParallelRunner)
         #expect(try LinearRegex("^[a-z]{1,80}$").firstMatchExists(in: String(repeating: "q", count: 80)))
+    }
+
+    /// Lookarounds, each answer as V8 gives it (`new RegExp(pattern, "u").test(input)`, node 20):
+    /// the password rule and `ui5-manifest`'s path pattern among them, nested, with captures inside,
+    /// at the ends of the input, over non-BMP scalars.
+    static let lookaroundCases: [(String, String, Bool)] = [
+        ("^(?=.*[A-Z])(?=.*\\d).{8,}$", "Passw0rdX", true),
+        ("^(?=.*[A-Z])(?=.*\\d).{8,}$", "password1", false),
+        ("^(?=.*[A-Z])(?=.*\\d).{8,}$", "PASSWORD", false),
+        ("^(?=.*[A-Z])(?=.*\\d).{8,}$", "Pa1", false),
+        ("^((\\.(?!\\.)\\/)?\\w+\\/?)+$", "./abc/def", true),
+        ("^((\\.(?!\\.)\\/)?\\w+\\/?)+$", "../abc", false),
+        ("^((\\.(?!\\.)\\/)?\\w+\\/?)+$", "abc/./def", true),
+        ("foo(?!bar)", "foobar", false),
+        ("foo(?!bar)", "foobaz", true),
+        ("foo(?!bar)", "foobarfoo", true),
+        ("(?<=\\$)\\d+", "cost $42", true),
+        ("(?<=\\$)\\d+", "cost 42", false),
+        ("(?<!\\$)\\b\\d+", "cost $42", false),
+        ("(?<!\\$)\\b\\d+", "cost 42", true),
+        ("^(?!.*(.)\\u0000)", "abc", true),
+        ("(?<=(?<!a)b)c", "bc", true),
+        ("(?<=(?<!a)b)c", "abc", false),
+        ("(?<=(?<!a)b)c", "xbc", true),
+        ("a(?=b(?=c))", "abc", true),
+        ("a(?=b(?=c))", "abd", false),
+        ("(?=a)", "", false),
+        ("(?!a)", "", true),
+        ("^(?<=^)a", "a", true),
+        ("a(?<=a)", "a", true),
+        ("(?<=ab)", "ab", true),
+        ("(?<=ab)", "a", false),
+        ("(?<=a.c)d", "abcd", true),
+        ("(?<=a.c)d", "abd", false),
+        ("(?<![a-z])\\d", "a1", false),
+        ("(?<![a-z])\\d", "-1", true),
+        ("^(?:(?!ab).)*$", "xxaxbx", true),
+        ("^(?:(?!ab).)*$", "xxabx", false),
+        ("\\b(?=\\w{3}\\b)\\w+", "ab abc abcd", true),
+        ("\\b(?=\\w{3}\\b)\\w+", "ab abcd", false),
+        ("^(?=😀).$", "😀", true),
+        ("^(?=.{2}$)..", "😀😀", true),
+        ("(?<=^|,)x(?=,|$)", "a,x,b", true),
+        ("(?<=^|,)x(?=,|$)", "a,xy,b", false),
+        ("^(?!$)", "", false),
+        ("^(?!$)", "a", true),
+        ("(?<=\\p{Lu})\\p{Ll}", "aB c", false),
+        ("(?<=\\p{Lu})\\p{Ll}", "Ab", true),
+        ("((?<=a)|(?<=b))c", "bc", true),
+        ("((?<=a)|(?<=b))c", "cc", false),
+    ]
+
+    @Test(arguments: lookaroundCases)
+    func lookaroundsAgreeWithV8(pattern: String, input: String, matches: Bool) throws {
+        let regex = try LinearRegex(pattern)
+        #expect(regex.firstMatchExists(in: input) == matches)
+        #expect(regex.firstMatchExistsWithPikeVM(in: input.unicodeScalars) == matches)
+    }
+
+    /// A lookaround costs one run of its automaton over the input, whatever the nesting: the
+    /// password rule on 200,000 characters, and lookarounds in a loop that a backtracking engine
+    /// would try at every position of every iteration.
+    @Test func lookaroundsStayLinear() throws {
+        let long = String(repeating: "a", count: 200_000)
+        #expect(try LinearRegex("^(?=.*[A-Z])(?=.*\\d).{8,}$").firstMatchExists(in: long) == false)
+        #expect(try LinearRegex("^(?:(?!b)(?<=a|^).)*$").firstMatchExists(in: long))
+        #expect(try LinearRegex("^(?:(?=(a+)+$)a)*!$").firstMatchExists(in: long) == false)
+    }
+
+    @Test func lookaroundsCannotBeQuantified() {
+        for pattern in ["a(?=b)*", "(?<=a)+b", "(?!a){2}"] {
+            #expect(throws: RegexSyntaxError.self) { try LinearRegex(pattern) }
+        }
+    }
+
+    /// As V8 (node 20) has it: a group name given twice is a syntax error; a group around a
+    /// lookaround may be quantified, the lookaround itself not.
+    @Test func groupNamesAndQuantifiedLookaroundGroups() throws {
+        #expect(throws: RegexSyntaxError.self) { try LinearRegex("(?<a>x)|(?<a>y)") }
+        #expect(throws: RegexSyntaxError.self) { try LinearRegex("(?<a>x)(?<a>y)") }
+        #expect(try LinearRegex("(?<a>x)(?<b>y)").firstMatchExists(in: "xy"))
+        #expect(try LinearRegex("^((?=a)a)*$").firstMatchExists(in: "aaa"))
+        #expect(try LinearRegex("^((?=a)a)*$").firstMatchExists(in: "aab") == false)
+        #expect(try LinearRegex("^(?:(?<!b)[ab])+$").firstMatchExists(in: "aab"))
+        #expect(try LinearRegex("^(?:(?<!b)[ab])+$").firstMatchExists(in: "aba") == false)
     }
 }

@@ -1,4 +1,6 @@
 import AssayCore
+import AssayRegex
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +10,8 @@ import Darwin
 
 // Probes for docs/robustness.md where the command line cannot reach: `ScalingProbe nested DEPTH`
 // checks models nested DEPTH deep, the innermost value bad, on demand (issue 23's exponential case);
-// `ScalingProbe email` gives EmailAddressValidator's verdict on each line of standard input.
+// `ScalingProbe email` gives EmailAddressValidator's verdict on each line of standard input;
+// `ScalingProbe regex` LinearRegex's on each `[pattern, input]` line (Benchmarks/regex_differential.py).
 
 /// A model that holds the next one.
 struct Chain: Validatable, Sendable {
@@ -29,6 +32,32 @@ if arguments.count == 2, arguments[1] == "email" {
     var output = ""
     while let line = readLine(strippingNewline: true) {
         output += (validator.rejection(for: line).map(\.identifier) ?? "valid") + "\n"
+        if output.utf8.count > 1 << 16 {
+            print(output, terminator: "")
+            output = ""
+        }
+    }
+    print(output, terminator: "")
+    exit(0)
+}
+if arguments.count == 2, arguments[1] == "regex" {
+    // One JSON array `[pattern, input]` per line; for each, `1` (matches somewhere), `0`, or
+    // `E unsupported: reason` / `E syntax: reason` when the pattern does not compile. Patterns repeat: the last is kept.
+    var compiled: (String, Result<LinearRegex, RegexSyntaxError>)?
+    var output = ""
+    while let line = readLine(strippingNewline: true) {
+        guard let pair = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String], pair.count == 2 else {
+            print("bad line: \(line)")
+            exit(2)
+        }
+        if compiled?.0 != pair[0] {
+            compiled = (pair[0], Result { () throws(RegexSyntaxError) in try LinearRegex(pair[0]) })
+        }
+        switch compiled!.1 {
+        case .success(let regex): output += regex.firstMatchExists(in: pair[1]) ? "1\n" : "0\n"
+        case .failure(let error):
+            output += (error.isUnsupportedFeature ? "E unsupported: " : "E syntax: ") + error.reason + "\n"
+        }
         if output.utf8.count > 1 << 16 {
             print(output, terminator: "")
             output = ""

@@ -224,8 +224,8 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
         return true
     }
 
-    /// ECMA-262 pattern syntax. Backreferences and lookaround are valid ECMA-262 (the linear engine
-    /// refuses to run them, but they are not malformed).
+    /// ECMA-262 pattern syntax. Backreferences are valid ECMA-262 (the linear engine refuses to run
+    /// them, but they are not malformed).
     static func isECMARegex(_ text: String) -> Bool {
         do {
             _ = try LinearRegex(text)
