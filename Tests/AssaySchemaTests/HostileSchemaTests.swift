@@ -1,6 +1,7 @@
 import AssayCore
 import AssayJSON
 import AssaySchema
+import Foundation
 import Testing
 
 private func compile(_ text: String, options: JSONSchema.Options = .init()) throws -> JSONSchema {
@@ -78,5 +79,51 @@ private func compile(_ text: String, options: JSONSchema.Options = .init()) thro
         #expect(throws: SchemaCompilationError.self) { try compile(#"{"pattern": "[^x]{0,99999}y"}"#) }
         let roomy = try compile(#"{"pattern": "[^x]{0,99999}y"}"#, options: .init(maximumPatternSize: 300_000))
         #expect(roomy.isValid(try JSONValue(parsing: #""aay""#)))
+    }
+
+    /// Runs `body` on a thread whose stack is `size` bytes (a secondary thread on Apple platforms
+    /// has 512 KB), and waits for it.
+    private func onSmallStack(_ size: Int, _ body: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            body()
+            done.signal()
+        }
+        thread.stackSize = size
+        thread.start()
+        done.wait()
+    }
+
+    /// Found under ThreadSanitizer: evaluation recursed about 2 KB of stack per level of the document
+    /// (release build), so a document 300 deep — under the parser's limit of 1,000 — overflowed a
+    /// 512 KB stack and crashed the process; building the tree and writing it recursed too. The tree
+    /// is built and written without recursion now, and evaluation stops with an error (not a
+    /// verdict) when the thread's stack runs short.
+    @Test func deepDocumentsOnSmallStacksAreErrorsNotCrashes() throws {
+        let recursive = try JSONSchema(
+            JSONValue(parsing: ##"{"type": ["array", "integer"], "items": {"$ref": "#"}}"##))
+        let text = String(repeating: "[", count: 999) + "1" + String(repeating: "]", count: 999)
+        let bad = String(repeating: "[", count: 999) + "\"x\"" + String(repeating: "]", count: 999)
+        for size in [256 << 10, 512 << 10] {
+            onSmallStack(size) {
+                let options = JSONParserOptions(maximumDepth: JSONParserOptions.maximumAllowedDepth)
+                guard let document = try? JSONDocument(parsing: text, options: options),
+                    let wrong = try? JSONDocument(parsing: bad, options: options)
+                else {
+                    Issue.record("not parsed")
+                    return
+                }
+                let value = document.value
+                #expect(value.jsonBytes().count == text.utf8.count)
+                let result = recursive.validate(document)
+                // Either the whole depth fitted (valid) or evaluation stopped short (an error saying so).
+                #expect(result.isValid || result.errors.contains { $0.code == .malformed })
+                let treeResult = recursive.validate(value)
+                #expect(treeResult.isValid || treeResult.errors.contains { $0.code == .malformed })
+                let invalid = recursive.validate(wrong)
+                #expect(!invalid.isValid)
+                #expect(!recursive.isValid(wrong.value))
+            }
+        }
     }
 }

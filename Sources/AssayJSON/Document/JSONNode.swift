@@ -120,22 +120,79 @@ public struct JSONNode: Sendable {
     }
 
     /// The value as an owned tree.
+    ///
+    /// Built without recursion, so a document nested as deep as the parser allows is built on a
+    /// thread with a small stack too.
     public var value: JSONValue {
-        switch tag(of: tape.entries[index]) {
+        if let scalar = scalarValue(at: index) { return scalar }
+        var stack = [OpenContainer(tape: tape, at: index)]
+        while true {
+            let top = stack.count - 1
+            let position = stack[top].position
+            if position < stack[top].end {
+                var valueIndex = position
+                if stack[top].isObject {
+                    if tag(of: tape.entries[position]) == .deadKey {
+                        stack[top].position = tape.next(after: position + 2)
+                        continue
+                    }
+                    stack[top].key = tape.string(at: position)
+                    valueIndex = position + 2
+                }
+                stack[top].position = tape.next(after: valueIndex)
+                if let scalar = scalarValue(at: valueIndex) {
+                    stack[top].append(scalar)
+                } else {
+                    stack.append(OpenContainer(tape: tape, at: valueIndex))
+                }
+                continue
+            }
+            let closed = stack.removeLast().value
+            if stack.isEmpty { return closed }
+            stack[stack.count - 1].append(closed)
+        }
+    }
+
+    /// The value at tape index `at` when it is not a container; `nil` for an array or object.
+    private func scalarValue(at position: Int) -> JSONValue? {
+        switch tag(of: tape.entries[position]) {
         case .null: return .null
         case .true: return .bool(true)
         case .false: return .bool(false)
-        case .integer, .numberText: return .number(tape.number(at: index))
-        case .rawString, .escapedString, .deadKey: return .string(tape.string(at: index))
-        case .arrayStart: return .array(elements.map(\.value))
-        case .objectStart:
-            var members: [JSONObject.Element] = []
-            members.reserveCapacity(Int(tape.entries[index + 1]))
-            forEachMember { key, value in members.append((tape.string(at: key), value.value)) }
-            return .object(JSONObject(uniqueMembers: members))
+        case .integer, .numberText: return .number(tape.number(at: position))
+        case .rawString, .escapedString, .deadKey: return .string(tape.string(at: position))
+        case .arrayStart, .objectStart: return nil
         case .arrayEnd, .objectEnd: return .null
         }
     }
+}
+
+/// An array or object being built by ``JSONNode/value``: where its next child is, and what it holds.
+private struct OpenContainer {
+    let isObject: Bool
+    let end: Int
+    var position: Int
+    var elements: [JSONValue] = []
+    var members: [JSONObject.Element] = []
+    /// The key of the member whose value is being built.
+    var key = ""
+
+    init(tape: Tape, at index: Int) {
+        isObject = tag(of: tape.entries[index]) == .objectStart
+        end = payload(of: tape.entries[index])
+        position = index + 2
+        if isObject {
+            members.reserveCapacity(Int(tape.entries[index + 1]))
+        } else {
+            elements.reserveCapacity(Int(tape.entries[index + 1]))
+        }
+    }
+
+    mutating func append(_ child: JSONValue) {
+        if isObject { members.append((key, child)) } else { elements.append(child) }
+    }
+
+    var value: JSONValue { isObject ? .object(JSONObject(uniqueMembers: members)) : .array(elements) }
 }
 
 extension JSONValue {

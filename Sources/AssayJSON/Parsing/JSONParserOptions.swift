@@ -24,8 +24,9 @@ public struct JSONParserOptions: Sendable, Hashable {
     /// ignore it) rather than rejected. Default `true`.
     public var skipsByteOrderMark: Bool
 
-    /// The largest ``maximumDepth``: values are also compared, hashed and written recursively, so the
-    /// limit keeps every operation on a parsed value within a thread's stack.
+    /// The largest ``maximumDepth``: values are also compared and hashed recursively, so the limit
+    /// keeps those operations within a thread's stack (building a value's tree and writing it do not
+    /// recurse; schema evaluation stops with an error when the stack runs short).
     public static let maximumAllowedDepth = 1_000
 
     /// The default ``maximumBytes``: 1 GiB.

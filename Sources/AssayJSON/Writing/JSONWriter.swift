@@ -39,44 +39,66 @@ struct JSONWriter {
         output.reserveCapacity(256)
     }
 
+    /// An array or object being written: its children and the next one to write.
+    private enum OpenContainer {
+        case array([JSONValue], next: Int)
+        case object([JSONObject.Element], next: Int)
+    }
+
+    /// Writes `value` without recursion (a value nested as deep as the parser allows is written on a
+    /// thread with a small stack too).
     mutating func write(_ value: JSONValue, indent: Int) {
-        switch value {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let b): output.append(contentsOf: (b ? "true" : "false").utf8)
-        case .number(let n): output.append(contentsOf: n.description.utf8)
-        case .string(let s): writeString(s)
-        case .array(let elements):
-            if elements.isEmpty {
-                output.append(contentsOf: "[]".utf8)
-                return
+        var stack: [OpenContainer] = []
+        var pending: JSONValue? = value
+        while true {
+            if let value = pending {
+                pending = nil
+                switch value {
+                case .null: output.append(contentsOf: "null".utf8)
+                case .bool(let b): output.append(contentsOf: (b ? "true" : "false").utf8)
+                case .number(let n): output.append(contentsOf: n.description.utf8)
+                case .string(let s): writeString(s)
+                case .array(let elements):
+                    if elements.isEmpty {
+                        output.append(contentsOf: "[]".utf8)
+                    } else {
+                        output.append(UInt8(ascii: "["))
+                        stack.append(.array(elements, next: 0))
+                    }
+                case .object(let object):
+                    if object.isEmpty {
+                        output.append(contentsOf: "{}".utf8)
+                    } else {
+                        output.append(UInt8(ascii: "{"))
+                        let members =
+                            options.contains(.sortedKeys)
+                            ? object.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : Array(object)
+                        stack.append(.object(members, next: 0))
+                    }
+                }
             }
-            output.append(UInt8(ascii: "["))
-            for (position, element) in elements.enumerated() {
-                if position > 0 { output.append(UInt8(ascii: ",")) }
-                newline(indent + 1)
-                write(element, indent: indent + 1)
-            }
-            newline(indent)
-            output.append(UInt8(ascii: "]"))
-        case .object(let object):
-            if object.isEmpty {
-                output.append(contentsOf: "{}".utf8)
-                return
-            }
-            output.append(UInt8(ascii: "{"))
-            let members =
-                options.contains(.sortedKeys)
-                ? object.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : Array(object)
-            for (position, member) in members.enumerated() {
-                if position > 0 { output.append(UInt8(ascii: ",")) }
-                newline(indent + 1)
-                writeString(member.key)
+            guard let top = stack.popLast() else { return }
+            switch top {
+            case .array(let elements, let next) where next < elements.count:
+                if next > 0 { output.append(UInt8(ascii: ",")) }
+                newline(indent + stack.count + 1)
+                pending = elements[next]
+                stack.append(.array(elements, next: next + 1))
+            case .object(let members, let next) where next < members.count:
+                if next > 0 { output.append(UInt8(ascii: ",")) }
+                newline(indent + stack.count + 1)
+                writeString(members[next].key)
                 output.append(UInt8(ascii: ":"))
                 if options.contains(.prettyPrinted) { output.append(UInt8(ascii: " ")) }
-                write(member.value, indent: indent + 1)
+                pending = members[next].value
+                stack.append(.object(members, next: next + 1))
+            case .array:
+                newline(indent + stack.count)
+                output.append(UInt8(ascii: "]"))
+            case .object:
+                newline(indent + stack.count)
+                output.append(UInt8(ascii: "}"))
             }
-            newline(indent)
-            output.append(UInt8(ascii: "}"))
         }
     }
 

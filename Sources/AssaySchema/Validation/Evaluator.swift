@@ -54,6 +54,9 @@ struct Evaluator {
     /// How deep in the instance evaluation is.
     private var instanceDepth = 0
     private let maximumInstanceDepth: Int
+    /// Where the machine stack runs short (``MachineStack/limit()``), once evaluation goes deep;
+    /// `nil` until then.
+    private var stackLimit: UInt?
     /// For the verbose output: the units being built, outermost first (`nil` unless tracing). While
     /// tracing, every keyword is evaluated and subschemas tried by `anyOf`, `not`, `if`… keep their
     /// errors and locations.
@@ -239,6 +242,27 @@ struct Evaluator {
             at: component)
     }
 
+    /// Whether the machine stack has less than ``MachineStack/margin`` left.
+    @inline(never)
+    private mutating func stackIsShort() -> Bool {
+        if stackLimit == nil { stackLimit = MachineStack.limit() }
+        return MachineStack.currentAddress() < stackLimit!
+    }
+
+    @inline(never)
+    private mutating func reportShortStack(_ node: SchemaNode, _ value: JSONValue) {
+        guard !overflowReported || collecting else { return }
+        overflowReported = true
+        fail(
+            node, "", .malformed, "malformed",
+            [
+                "detail": .string(
+                    "the value is nested too deep for this thread's stack (\(instanceDepth) levels, \(sameInstanceDepth) schemas on the last)"
+                )
+            ],
+            value: value)
+    }
+
     @inline(never)
     private mutating func reportReferenceOverflow(_ node: SchemaNode, _ value: JSONValue) {
         guard !overflowReported || collecting else { return }
@@ -343,6 +367,12 @@ struct Evaluator {
         defer { sameInstanceDepth -= 1 }
         guard sameInstanceDepth <= maximumReferenceDepth else {
             reportReferenceOverflow(node, value)
+            return finish(false, node)
+        }
+        // The depth limits bound the recursion, not the stack it takes: on a thread with a small
+        // stack, a deep document stops here with an error instead of overflowing it.
+        if instanceDepth + sameInstanceDepth > 16, stackIsShort() {
+            reportShortStack(node, value)
             return finish(false, node)
         }
         let enteredResource = scope.last != node.resourceRoot

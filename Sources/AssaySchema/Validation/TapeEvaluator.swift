@@ -31,6 +31,8 @@ struct TapeEvaluator {
     private var treeBox: TreeBox?
     private var sameInstanceDepth = 0
     private var instanceDepth = 0
+    /// Where the machine stack runs short, once evaluation goes deep; `nil` until then.
+    private var stackLimit: UInt?
     /// Set when the document nests deeper, or references chain longer, than this evaluator goes:
     /// its answer is then void and the tree evaluator decides (its frames are smaller, and it
     /// reports the limits' errors).
@@ -239,6 +241,13 @@ struct TapeEvaluator {
         _ = locate(index, at, &collector)
     }
 
+    /// Whether the machine stack has less than ``MachineStack/margin`` left.
+    @inline(never)
+    private mutating func stackIsShort() -> Bool {
+        if stackLimit == nil { stackLimit = MachineStack.limit() }
+        return MachineStack.currentAddress() < stackLimit!
+    }
+
     /// The value at tape index `at` as a node, for the general path.
     private func node(_ at: Int) -> JSONNode { anchor!.node(atTapeIndex: at) }
 
@@ -248,6 +257,11 @@ struct TapeEvaluator {
         sameInstanceDepth += 1
         defer { sameInstanceDepth -= 1 }
         guard sameInstanceDepth <= chainLimit, !gaveUp else {
+            gaveUp = true
+            return false
+        }
+        // On a thread with a small stack, the tree evaluator decides (and reports it).
+        if instanceDepth + sameInstanceDepth > 16, stackIsShort() {
             gaveUp = true
             return false
         }
