@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ALPHABET = ["a", "b", "c", "A", "B", "1", "2", " ", "-", ".", "_", "é", "e\u0301", "Ω", "ж", "😀", "\U00010400",
             "\n", "\u2028", "$", "/"]
 LITERALS = ["a", "b", "c", "A", "1", " ", "-", "é", "Ω", "😀", "\\.", "\\/", "\\$", "\\u{1F600}", "\\u00e9",
-            "\\x41", "\\n", "\\t"]
+            "\\x41", "\\n", "\\t", "\\&", "\\%", "{", "}", "]", "\\{", "\\]"]
 CLASSES = [".", "\\d", "\\w", "\\s", "\\D", "\\W", "\\S", "[abc]", "[^a]", "[a-c]", "[^\\d\\s]", "[A-Za-z0-9_]",
            "\\p{Lu}", "\\p{L}", "\\P{L}", "\\p{Script=Greek}", "\\p{Nd}", "[\\p{Lu}\\d]", "[😀-\\u{1F64F}]",
            "[.-]", "[\\-a]", "[^]", "[\\b]"]
@@ -30,7 +30,8 @@ ASSERTIONS = ["^", "$", "\\b", "\\B"]
 
 
 def pattern(rng, depth=0):
-    """A random pattern as text (always valid ECMA-262 in `u` mode)."""
+    """A random pattern as text (now and then with an escape of ASCII punctuation that `u` mode
+    refuses and Assay accepts by choice, or a lone brace that both refuse)."""
     alternatives = [sequence(rng, depth) for _ in range(rng.choice([1, 1, 1, 2, 3]))]
     return "|".join(alternatives)
 
@@ -77,13 +78,21 @@ NODE = r"""
 const fs = require('fs');
 const lines = fs.readFileSync(process.argv[2], 'utf8').split('\n');
 const out = [];
-let last = null, regex = null, sticky = null, failure = null;
+let last = null, regex = null, sticky = null, failure = null, rewritten = '';
 for (const line of lines) {
   if (!line) continue;
   const [p, s] = JSON.parse(line);
   if (p !== last) {
     last = p; regex = null; failure = null;
+    rewritten = '';
     try { regex = new RegExp(p, 'u'); sticky = new RegExp(p, 'uy'); } catch (e) { failure = 'E ' + e.message; }
+    if (failure && failure.includes('Invalid escape')) {
+      // \& and \% are the characters for Assay, by choice; V8's `u` mode refuses them: compare
+      // with the pattern that spells them plainly.
+      const plain = p.replace(/\\([&%])/g, '$1');
+      try { regex = new RegExp(plain, 'u'); sticky = new RegExp(plain, 'uy'); failure = null; rewritten = 'r'; }
+      catch (e) { failure = 'E ' + e.message; }
+    }
   }
   if (failure) { out.push(failure); continue; }
   // The verdict by the standard: a match tried at every code point (RegExpBuiltinExec advances
@@ -100,7 +109,7 @@ for (const line of lines) {
     spec = sticky.test(s);
   }
   const plain = regex.test(s);
-  out.push((spec ? '1' : '0') + (plain === spec ? '' : 'q'));
+  out.push((spec ? '1' : '0') + (plain === spec ? '' : 'q') + rewritten);
 }
 fs.writeFileSync(process.argv[3], out.join('\n') + '\n');
 """
@@ -210,9 +219,13 @@ def main():
     kinds = collections.Counter()
     examples = collections.defaultdict(list)
     quirks = 0
+    documented = 0
     for (source, text), theirs, ours in zip(pairs, v8, assay):
         if theirs == "T":
             continue
+        if theirs.endswith("r"):
+            documented += 1
+            theirs = theirs[:-1]
         if theirs.endswith("q"):
             # V8's search found a match only by starting inside a surrogate pair (see NODE): the
             # standard's verdict, which Assay must give, is the other.
@@ -231,10 +244,13 @@ def main():
         if len(examples[kind]) < arguments.examples:
             examples[kind].append((source, text))
     patterns = len(set(source for source, _ in pairs))
+    differ = len(pairs) - agree - sum(1 for verdict in v8 if verdict == "T")
     print("%d pairs (%d patterns, seed %d): %d agree, %d differ" % (len(pairs), patterns, arguments.seed, agree,
-                                                                    len(pairs) - agree))
+                                                                    differ))
     print("(compared with the standard's verdict; in %d pairs V8's own search differs from it by starting inside"
           " a surrogate pair)" % quirks)
+    print("(%d pairs escape & or %% as \\& or \\%%, which `u` mode refuses and Assay reads as the character by choice:"
+          " V8 ran them spelled plainly)" % documented)
     unanswered = sum(1 for verdict in v8 if verdict == "T")
     if slow:
         print("V8 did not answer %d pairs of %d patterns within %d s (backtracking; Assay answered them):"
@@ -245,7 +261,7 @@ def main():
         print("\n%s: %d" % (kind, count))
         for source, text in examples[kind]:
             print("    %s    on %s" % (json.dumps(source, ensure_ascii=False), json.dumps(text, ensure_ascii=False)))
-    sys.exit(0 if agree + unanswered == len(pairs) else 1)
+    sys.exit(0 if differ == 0 else 1)
 
 
 if __name__ == "__main__":

@@ -25,8 +25,8 @@ indirect enum RegexNode: Sendable {
     }
 }
 
-/// Parses ECMA-262 pattern syntax (as with the `u` flag, with Annex B's literal `{`, `}` and `]`
-/// where they cannot start a quantifier or close a class) into a ``RegexNode``.
+/// Parses ECMA-262 pattern syntax as with the `u` flag (a lone `{`, `}` or `]` is an error), except
+/// that an escaped ASCII punctuation character is that character (`\&`), into a ``RegexNode``.
 struct RegexParser {
     private let source: String
     private let scalars: [Unicode.Scalar]
@@ -119,6 +119,9 @@ struct RegexParser {
             throw error("nothing to repeat")
         case "{" where quantifierBounds(at: position) != nil:
             throw error("nothing to repeat")
+        case "{", "}", "]":
+            // Literal only in Annex B's non-Unicode mode; with the `u` flag, as V8 has it, an error.
+            throw error("a lone \"\(scalar)\" must be escaped (\\\(scalar))")
         default:
             position += 1
             atom = .set(.scalar(scalar.value))
@@ -321,8 +324,15 @@ struct RegexParser {
             position = close + 1
             return ScalarSet(items: [.property(test, negated: false)], negated: scalar == "P")
         default:
-            // Identity escapes: syntax characters and "/" (ECMA-262 with the u flag).
-            if "^$\\.*+?()[]{}|/".unicodeScalars.contains(scalar) { return .scalar(scalar.value) }
+            // Identity escapes: ECMA-262's `u` mode allows the syntax characters and "/" only; any
+            // ASCII punctuation is accepted as itself (`\&`, `\%`, `\-`, `\'`), as real schemas expect
+            // and Annex B, Blaze and jsonschema-rs allow. A deviation from V8, documented. Letters,
+            // digits and everything beyond ASCII stay errors (`\a`, `\é`: reserved for new escapes).
+            if scalar.isASCII, scalar.properties.generalCategory != .control, !scalar.properties.isAlphabetic,
+                !("0"..."9").contains(scalar), scalar != " "
+            {
+                return .scalar(scalar.value)
+            }
             throw error("invalid escape \\\(scalar)", at: start)
         }
     }
