@@ -2,8 +2,12 @@
 ///
 /// Patterns from schemas and configuration are untrusted input. A backtracking engine (the
 /// standard library's `Regex` among them) can take exponential time on patterns such as `^(a+)+$`;
-/// `LinearRegex` compiles to a Thompson automaton and simulates it breadth-first (a Pike VM), so a
-/// match takes at most O(pattern size × input length) steps, whatever the pattern.
+/// `LinearRegex` compiles to a Thompson automaton and never backtracks, so a match takes at most
+/// O(pattern size × input length) steps, whatever the pattern. The automaton runs as a
+/// deterministic one built lazily, state by state as inputs reach them, and kept between matches
+/// in a cache of bounded size (a table lookup per ASCII scalar once warm); patterns with word
+/// boundaries run on a breadth-first simulation (a Pike VM, or bit masks for automata of up to 64
+/// instructions), and so do matches on threads that find every cache of the pattern in use.
 ///
 /// ```swift
 /// let regex = try LinearRegex("^(a+)+$")
@@ -40,6 +44,9 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     private let isAnchoredAtStart: Bool
     /// The same automaton as bit masks, for patterns small enough (most schema patterns).
     private let bitParallel: BitParallelRunner?
+    /// The same automaton made deterministic as the input needs it, for patterns without
+    /// lookarounds and word boundaries.
+    private let dfa: LazyDFA?
 
     /// The default limit on the automaton a pattern compiles to, in instructions (after expanding
     /// counted repetitions: `[a-z]{1,63}` takes 126, `.{0,4999}` 9,998).
@@ -85,6 +92,7 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
         self.lookarounds = compiler.lookarounds
         self.isAnchoredAtStart = Self.anchored(tree)
         self.bitParallel = BitParallelRunner(program: compiler.program, sets: compiler.sets)
+        self.dfa = LazyDFA(program: compiler.program, sets: compiler.sets, anchored: isAnchoredAtStart)
     }
 
     /// The pattern.
@@ -97,26 +105,51 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
 
     /// Whether the pattern matches somewhere in `text`.
     public func firstMatchExists(in text: String) -> Bool {
-        firstMatchExists(in: text.unicodeScalars)
+        if dfa != nil {
+            var text = text
+            // Read through `self` (binding the automaton first made a counted copy of it per call).
+            if let answer = text.withUTF8({ self.dfa.unsafelyUnwrapped.run(bytes: $0, latin1: false) }) {
+                return answer
+            }
+        }
+        return firstMatchExists(in: text.unicodeScalars, engine: .automatic)
     }
 
     /// Whether the pattern matches somewhere in ASCII text given as bytes (every byte below 0x80;
     /// other bytes are read as the Latin-1 scalar of the same value).
     public func firstMatchExists(inASCII bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        firstMatchExists(in: bytes.lazy.map { Unicode.Scalar($0) })
+        if let dfa, let answer = dfa.run(bytes: bytes, latin1: true) { return answer }
+        return firstMatchExists(in: bytes.lazy.map { Unicode.Scalar($0) }, engine: .automatic)
     }
 
     /// Whether the pattern matches somewhere in `scalars`.
     public func firstMatchExists<C: Collection>(in scalars: C) -> Bool where C.Element == Unicode.Scalar {
+        if dfa != nil, let view = scalars as? String.UnicodeScalarView { return firstMatchExists(in: String(view)) }
+        return firstMatchExists(in: scalars, engine: .automatic)
+    }
+
+    /// The automata a match can run on: the fastest that applies (`automatic`), or one of them, to
+    /// compare them in tests.
+    enum Engine {
+        case automatic, lazyDFA, bitParallel, pikeVM
+    }
+
+    /// Whether the pattern matches somewhere in `scalars`, on `engine` — or on the Pike VM (with the
+    /// lookarounds' tables where there are lookarounds) when that engine does not apply.
+    func firstMatchExists<C: Collection>(in scalars: C, engine: Engine) -> Bool where C.Element == Unicode.Scalar {
         if !lookarounds.isEmpty { return firstMatchExistsWithLookarounds(in: Array(scalars)) }
-        if let bitParallel { return bitParallel.run(scalars, anchored: isAnchoredAtStart) }
+        if engine == .automatic || engine == .lazyDFA, let dfa, let answer = dfa.run(scalars: scalars) {
+            return answer
+        }
+        if engine == .automatic || engine == .bitParallel, let bitParallel {
+            return bitParallel.run(scalars, anchored: isAnchoredAtStart)
+        }
         return PikeRunner(program: program, sets: sets).run(scalars, anchored: isAnchoredAtStart)
     }
 
-    /// Runs the general Pike VM even where the bit-parallel runner applies (to compare them in tests).
+    /// Runs the general Pike VM even where a faster automaton applies (to compare them in tests).
     func firstMatchExistsWithPikeVM<C: Collection>(in scalars: C) -> Bool where C.Element == Unicode.Scalar {
-        if !lookarounds.isEmpty { return firstMatchExistsWithLookarounds(in: Array(scalars)) }
-        return PikeRunner(program: program, sets: sets).run(scalars, anchored: isAnchoredAtStart)
+        firstMatchExists(in: scalars, engine: .pikeVM)
     }
 
     /// The method of Barrière and Pit-Claudel ("Linear Matching of JavaScript Regular Expressions",
@@ -140,8 +173,14 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
             .firstMatchExists(anchored: isAnchoredAtStart)
     }
 
-    /// Whether matching uses the bit-parallel runner.
+    /// Whether the bit-parallel runner applies (where the lazy DFA's caches are all taken).
     var usesBitParallelRunner: Bool { bitParallel != nil }
+
+    /// Whether matching uses the lazy DFA.
+    var usesLazyDFA: Bool { dfa != nil && lookarounds.isEmpty }
+
+    /// How often the lazy DFA's caches were cleared for want of room.
+    var lazyDFAClearings: Int { dfa?.clearings ?? 0 }
 
     private static func anchored(_ node: RegexNode) -> Bool {
         switch node {

@@ -164,10 +164,23 @@ private func fuzzRegex(_ bytes: [UInt8]) {
     let pattern = String(decoding: patternBytes, as: UTF8.self)
     guard let regex = try? LinearRegex(pattern) else { return }
     let subject = String(decoding: subjectBytes, as: UTF8.self)
-    // The bit-parallel runner (when it applies) and the Pike VM agree.
-    check(
-        regex.firstMatchExists(in: subject) == regex.firstMatchExistsWithPikeVM(in: subject.unicodeScalars),
-        "bit-parallel and Pike VM")
+    // Every automaton that applies agrees with the Pike VM: the lazy DFA (through the string's
+    // UTF-8 and through its scalars, the second time from a warm cache) and the bit-parallel runner.
+    let scalars = subject.unicodeScalars
+    let verdict = regex.firstMatchExistsWithPikeVM(in: scalars)
+    check(regex.firstMatchExists(in: subject) == verdict, "automatic engine and Pike VM")
+    for engine in [LinearRegex.Engine.lazyDFA, .bitParallel, .lazyDFA] {
+        check(regex.firstMatchExists(in: scalars, engine: engine) == verdict, "\(engine) and Pike VM")
+    }
+    // And a backtracking matcher over the same syntax tree agrees (lookarounds included), when it
+    // finishes within its budget on short subjects.
+    guard subject.unicodeScalars.count <= 64, var parser = Optional(RegexParser(pattern)),
+        let tree = try? parser.parse()
+    else { return }
+    let reference = ReferenceMatcher(Array(subject.unicodeScalars))
+    if let expected = reference.matchesSomewhere(tree) {
+        check(verdict == expected, "linear engine and backtracking reference")
+    }
 }
 
 private func fuzzEmail(_ bytes: [UInt8]) {

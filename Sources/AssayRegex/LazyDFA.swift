@@ -1,0 +1,384 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The question validation asks — is there a match? — answered by a deterministic automaton built
+/// lazily from the Thompson program, one state at a time as the input reaches it (the method of
+/// RE2 and Rust's `regex`). A state is the set of the program's consuming instructions that are
+/// live (an ε-closure) with whether a match is reached there, or at the end of the input; its
+/// transitions are filled in on first use. An ASCII scalar then costs one table lookup; a scalar
+/// beyond ASCII, one hash lookup.
+///
+/// Memory is bounded: each cache holds at most ``memoryLimit`` bytes of states and transitions; a
+/// cache that would grow past it is cleared and built again from the state at hand, so a step
+/// never costs more than computing one state — O(program size) — and a match stays linear in the
+/// input whatever the pattern. Several caches let threads match one pattern at once, each under its
+/// own lock; a caller who finds every cache taken runs the non-caching automata instead.
+///
+/// Applies to patterns without lookarounds and word boundaries (whose tests need the scalars on
+/// both sides of a position).
+final class LazyDFA: Sendable {
+    /// The bytes one cache may hold (states, their transitions, the map from a state's key to it).
+    static let memoryLimit = 256 * 1024
+    /// Caches per pattern: as many threads can use the automaton at once.
+    static let cacheCount = 4
+    /// Programs larger than this are not worth classifying ASCII by (128 tests per instruction):
+    /// they run on the Pike VM.
+    static let maximumProgramSize = 20_000
+
+    let shape: DFAShape
+    private let caches: [DFACache]
+
+    init?(program: [Instruction], sets: [ScalarSet], anchored: Bool) {
+        guard program.count <= Self.maximumProgramSize else { return nil }
+        for instruction in program {
+            switch instruction {
+            case .wordBoundary, .lookaround: return nil
+            default: continue
+            }
+        }
+        shape = DFAShape(program: program, sets: sets, anchored: anchored)
+        caches = (0..<Self.cacheCount).map { _ in DFACache() }
+    }
+
+    /// Runs `body` with a cache nobody else holds, or returns `nil` when every one is taken.
+    @inline(__always)
+    private func withCache(_ body: (DFACache) -> Bool) -> Bool? {
+        for cache in caches where cache.lock.tryLock() {
+            defer { cache.lock.unlock() }
+            return body(cache)
+        }
+        return nil
+    }
+
+    /// How often the caches were cleared for want of room (for tests of the memory bound).
+    var clearings: Int {
+        caches.reduce(0) { total, cache in
+            cache.lock.lock()
+            defer { cache.lock.unlock() }
+            return total + cache.clearingCount
+        }
+    }
+
+    /// Whether the pattern matches somewhere in UTF-8 text (or Latin-1 text, each byte a scalar,
+    /// when `latin1`); `nil` when every cache is in use.
+    func run(bytes: UnsafeBufferPointer<UInt8>, latin1: Bool) -> Bool? {
+        withCache { $0.run(bytes: bytes, latin1: latin1, shape: shape) }
+    }
+
+    /// Whether the pattern matches somewhere in `scalars`; `nil` when every cache is in use.
+    func run<C: Collection>(scalars: C) -> Bool? where C.Element == Unicode.Scalar {
+        withCache { $0.run(scalars: scalars, shape: shape) }
+    }
+}
+
+/// What every cache of one pattern shares: the program, and ASCII sorted into classes of scalars
+/// that no instruction tells apart (a transition table has a column per class, not per scalar).
+struct DFAShape: Sendable {
+    let program: [Instruction]
+    let sets: [ScalarSet]
+    let anchored: Bool
+    /// Whether `$` occurs: the end of the input then needs a closure of its own.
+    let hasEndAssertion: Bool
+    /// For each instruction, the set it consumes (`-1` when it consumes nothing).
+    let setOf: [Int32]
+    /// For each ASCII scalar, its class.
+    let asciiClass: [UInt8]
+    /// The number of classes (at most 128): a state's row in the transition table.
+    let classCount: Int
+
+    init(program: [Instruction], sets: [ScalarSet], anchored: Bool) {
+        self.program = program
+        self.sets = sets
+        self.anchored = anchored
+        var hasEndAssertion = false
+        var setOf = [Int32](repeating: -1, count: program.count)
+        var consuming: [Int] = []
+        for (pc, instruction) in program.enumerated() {
+            switch instruction {
+            case .set(let index):
+                setOf[pc] = Int32(index)
+                consuming.append(pc)
+            case .assertEnd: hasEndAssertion = true
+            default: break
+            }
+        }
+        self.hasEndAssertion = hasEndAssertion
+        self.setOf = setOf
+        // Two ASCII scalars are of one class when every consuming instruction accepts both or neither.
+        let words = (consuming.count + 63) / 64
+        var classOfSignature: [[UInt64]: UInt8] = [:]
+        var asciiClass = [UInt8](repeating: 0, count: 128)
+        for value in 0..<128 {
+            let scalar = Unicode.Scalar(UInt8(value))
+            var signature = [UInt64](repeating: 0, count: words)
+            for (ordinal, pc) in consuming.enumerated() where sets[Int(setOf[pc])].contains(scalar) {
+                signature[ordinal >> 6] |= 1 << UInt64(ordinal & 63)
+            }
+            if let known = classOfSignature[signature] {
+                asciiClass[value] = known
+            } else {
+                let next = UInt8(classOfSignature.count)
+                classOfSignature[signature] = next
+                asciiClass[value] = next
+            }
+        }
+        self.asciiClass = asciiClass
+        self.classCount = classOfSignature.count
+    }
+}
+
+/// One thread's lazily built automaton: used only under `lock`, which is why its properties need no
+/// run-time exclusivity checks (they cost more than a DFA step).
+final class DFACache: @unchecked Sendable {
+    let lock = TryLock()
+
+    /// A state's flags.
+    static let matchNow: UInt8 = 1
+    static let matchAtEnd: UInt8 = 2
+    static let dead: UInt8 = 4
+    /// The flags that end a run before the end of the input.
+    static let stopping: UInt8 = matchNow | dead
+
+    /// `table[state * classCount + class]`: the next state, or -1 when not yet computed.
+    @exclusivity(unchecked) private var table: [Int32] = []
+    @exclusivity(unchecked) private var flags: [UInt8] = []
+    /// Each state's live consuming instructions.
+    @exclusivity(unchecked) private var live: [[Int32]] = []
+    /// A state's key (its live instructions, then its flags as a negative number) to the state.
+    @exclusivity(unchecked) private var stateOfKey: [[Int32]: Int32] = [:]
+    /// Transitions on scalars beyond ASCII: `state << 21 | scalar` to the next state.
+    @exclusivity(unchecked) private var beyondASCII: [UInt64: Int32] = [:]
+    @exclusivity(unchecked) private var start: Int32 = -1
+    @exclusivity(unchecked) private var bytesUsed = 0
+    /// Incremented when the cache is cleared: a state number read before is void after.
+    @exclusivity(unchecked) private var clearings = 0
+    var clearingCount: Int { clearings }
+
+    // Scratch space for closures.
+    @exclusivity(unchecked) private var visited: [UInt32] = []
+    @exclusivity(unchecked) private var generation: UInt32 = 0
+    @exclusivity(unchecked) private var stack: [Int32] = []
+    @exclusivity(unchecked) private var targets: [Int32] = []
+
+    private func prepare(_ shape: DFAShape) {
+        if visited.count != shape.program.count + 1 {
+            visited = [UInt32](repeating: 0, count: shape.program.count + 1)
+        }
+    }
+
+    func run(bytes: UnsafeBufferPointer<UInt8>, latin1: Bool, shape: DFAShape) -> Bool {
+        prepare(shape)
+        var state = startState(shape)
+        var index = 0
+        let count = bytes.count
+        let stride = shape.classCount
+        while true {
+            // The fast loop: ASCII whose transitions are known, through states that do not stop.
+            (state, index) = shape.asciiClass.withUnsafeBufferPointer { classes in
+                table.withUnsafeBufferPointer { table in
+                    flags.withUnsafeBufferPointer { flags in
+                        var state = Int(state)
+                        var index = index
+                        while index < count, flags[state] & Self.stopping == 0 {
+                            let byte = bytes[index]
+                            guard byte < 0x80 else { break }
+                            let next = table[state &* stride &+ Int(classes[Int(byte)])]
+                            guard next >= 0 else { break }
+                            state = Int(next)
+                            index &+= 1
+                        }
+                        return (Int32(state), index)
+                    }
+                }
+            }
+            let stateFlags = flags[Int(state)]
+            if index == count { return stateFlags & Self.matchAtEnd != 0 }
+            if stateFlags & Self.matchNow != 0 { return true }
+            if stateFlags & Self.dead != 0 { return false }
+            // A transition not yet computed, or a scalar beyond ASCII.
+            let byte = bytes[index]
+            if byte < 0x80 || latin1 {
+                state = step(state, Unicode.Scalar(byte), shape)
+                index += 1
+            } else {
+                let (scalar, length) = Self.decode(bytes, at: index)
+                state = step(state, scalar, shape)
+                index += length
+            }
+        }
+    }
+
+    func run<C: Collection>(scalars: C, shape: DFAShape) -> Bool where C.Element == Unicode.Scalar {
+        prepare(shape)
+        var state = startState(shape)
+        for scalar in scalars {
+            let stateFlags = flags[Int(state)]
+            if stateFlags & Self.matchNow != 0 { return true }
+            if stateFlags & Self.dead != 0 { return false }
+            state = step(state, scalar, shape)
+        }
+        return flags[Int(state)] & Self.matchAtEnd != 0
+    }
+
+    /// The scalar at `index` of valid UTF-8 (what a `String` holds), and its length in bytes.
+    @inline(__always)
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int) {
+        let lead = UInt32(bytes[index])
+        var value: UInt32
+        var length: Int
+        if lead < 0xE0 {
+            value = lead & 0x1F
+            length = 2
+        } else if lead < 0xF0 {
+            value = lead & 0x0F
+            length = 3
+        } else {
+            value = lead & 0x07
+            length = 4
+        }
+        length = min(length, bytes.count - index)
+        for offset in 1..<max(length, 1) { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", max(length, 1))
+    }
+
+    /// The state after `state` reads `scalar`, computed and remembered if new.
+    private func step(_ state: Int32, _ scalar: Unicode.Scalar, _ shape: DFAShape) -> Int32 {
+        if scalar.isASCII {
+            let slot = Int(state) * shape.classCount + Int(shape.asciiClass[Int(scalar.value)])
+            let known = table[slot]
+            if known >= 0 { return known }
+            let before = clearings
+            let next = transition(state, scalar, shape)
+            if clearings == before { table[slot] = next }
+            return next
+        }
+        let key = UInt64(state) << 21 | UInt64(scalar.value)
+        if let known = beyondASCII[key] { return known }
+        let before = clearings
+        let next = transition(state, scalar, shape)
+        if clearings == before {
+            reserve(48, shape)
+            if clearings == before { beyondASCII[key] = next }
+        }
+        return next
+    }
+
+    private func startState(_ shape: DFAShape) -> Int32 {
+        if start < 0 {
+            targets.removeAll(keepingCapacity: true)
+            targets.append(0)
+            start = state(forTargets: shape, atStart: true)
+        }
+        return start
+    }
+
+    /// Computes the state after `state` reads `scalar`: the instructions after those that accept it
+    /// (and the first instruction again, when the pattern is not anchored), closed.
+    private func transition(_ state: Int32, _ scalar: Unicode.Scalar, _ shape: DFAShape) -> Int32 {
+        targets.removeAll(keepingCapacity: true)
+        for pc in live[Int(state)] where shape.sets[Int(shape.setOf[Int(pc)])].contains(scalar) {
+            targets.append(pc + 1)
+        }
+        if !shape.anchored { targets.append(0) }
+        return self.state(forTargets: shape, atStart: false)
+    }
+
+    /// The state whose threads start at `targets`, found or made.
+    private func state(forTargets shape: DFAShape, atStart: Bool) -> Int32 {
+        var key = closure(shape, atStart: atStart, atEnd: false)
+        var stateFlags: UInt8 = 0
+        if key.last == -1 {
+            key.removeLast()
+            stateFlags |= Self.matchNow | Self.matchAtEnd
+        } else if shape.hasEndAssertion {
+            if closure(shape, atStart: atStart, atEnd: true).last == -1 { stateFlags |= Self.matchAtEnd }
+        }
+        key.sort()
+        if key.isEmpty && stateFlags & Self.matchAtEnd == 0 { stateFlags |= Self.dead }
+        key.append(-1 - Int32(stateFlags))
+        if let known = stateOfKey[key] { return known }
+        reserve(shape.classCount * 4 + key.count * 8 + 96, shape)
+        let number = Int32(flags.count)
+        table.append(contentsOf: repeatElement(-1, count: shape.classCount))
+        flags.append(stateFlags)
+        live.append(Array(key.dropLast()))
+        stateOfKey[key] = number
+        return number
+    }
+
+    /// Makes room for `bytes` more, clearing the cache when it would pass its limit.
+    private func reserve(_ bytes: Int, _ shape: DFAShape) {
+        if bytesUsed + bytes > LazyDFA.memoryLimit && !flags.isEmpty {
+            table.removeAll(keepingCapacity: true)
+            flags.removeAll(keepingCapacity: true)
+            live.removeAll()
+            stateOfKey.removeAll()
+            beyondASCII.removeAll()
+            start = -1
+            bytesUsed = 0
+            clearings += 1
+        }
+        bytesUsed += bytes
+    }
+
+    /// The consuming instructions reachable from `targets` without input, with `-1` last when the
+    /// match instruction is among them.
+    private func closure(_ shape: DFAShape, atStart: Bool, atEnd: Bool) -> [Int32] {
+        generation &+= 1
+        if generation == 0 {
+            for index in visited.indices { visited[index] = 0 }
+            generation = 1
+        }
+        var result: [Int32] = []
+        var matched = false
+        stack.removeAll(keepingCapacity: true)
+        stack.append(contentsOf: targets.reversed())
+        while let pc = stack.popLast() {
+            let at = Int(pc)
+            guard at < shape.program.count, visited[at] != generation else { continue }
+            visited[at] = generation
+            switch shape.program[at] {
+            case .set: result.append(pc)
+            case .match: matched = true
+            case .jump(let target): stack.append(Int32(target))
+            case .split(let first, let second):
+                stack.append(Int32(second))
+                stack.append(Int32(first))
+            case .assertStart: if atStart { stack.append(pc + 1) }
+            case .assertEnd: if atEnd { stack.append(pc + 1) }
+            case .wordBoundary, .lookaround: preconditionFailure("not run on the lazy DFA")
+            }
+        }
+        if matched { result.append(-1) }
+        return result
+    }
+}
+
+/// A mutex that is only ever tried, never waited for: a `pthread_mutex_t` at a stable address.
+final class TryLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Takes the lock if nobody holds it; returns whether it did.
+    @inline(__always) func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+
+    /// Waits for the lock (only to read statistics).
+    func lock() { pthread_mutex_lock(mutex) }
+
+    @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import AssayRegex
+
+@Suite struct LazyDFATests {
+    static let patterns = [
+        "^[A-Z0-9][A-Z0-9 -]{1,8}[A-Z0-9]$", "^a*$", "a|b", "^(ab|a)c$", "x+y", "^$", "$", "^", "", "colou?r",
+        "^[^a-c]+$", "\\d{3}-\\d{4}", "^(a|b)*abb$", "[é-ü]", "^\\p{L}+$", "^.{2,3}$", "(?:)", "a{0}b",
+        "^(postgres|sqlite)://", "\\s", "^\\S+@\\S+$", "b$", "^a|b$", "^[a-z]{1,80}$", "^[a-z][a-z0-9-]{0,31}$",
+        "(a|b)*a(a|b){5}", "^(?:[\\p{L}\\p{M}]+[ '-]?)+$", "😀+$", "^[^😀]$", "a$|^b", "(^|x)y($|z)", "[\\s\\S]",
+        "^(\\d{1,3}\\.){3}\\d{1,3}$", "^.*$", "^(?:a|ab)(?:c|bcd)(?:d*)$", "\\u{10FFFF}", "^\\P{Lu}*$",
+    ]
+    static let inputs = [
+        "", "a", "b", "ab", "abc", "ac", "aac", "xy", "xxxy", "color", "colour", "colouur", "def", "abd",
+        "555-1234", "abb", "aabb", "babb", "é", "ü", "e", "Ωmega", "ab1", "SW1A 1AA", "sw1a", "12345",
+        "12345678901", "postgres://x", "mysql://x", "a b", "ann@example.com", "@", "ba", "x\u{1F600}y",
+        "vip", "churn-risk", "9lives", "😀", "😀😀", "a😀", "\n", "a\nb", "Jean-Luc O'Neil", "Zoë Ångström",
+        "192.168.0.1", "1.2.3", "abcd", "abbcdd", "bbbbbbbbbab", "aaaaaa", "ababab", "\u{10FFFF}", "ÀÉ",
+        "yz", "xy", "x", "xyz", String(repeating: "a", count: 81), String(repeating: "q", count: 80),
+    ]
+
+    /// The lazy DFA answers as the Pike VM and the bit-parallel runner do, through every entry
+    /// point: a `String` (its UTF-8 read in place), scalars, and ASCII bytes.
+    @Test func agreesWithTheOtherAutomata() throws {
+        for pattern in Self.patterns {
+            let regex = try LinearRegex(pattern)
+            #expect(regex.usesLazyDFA, "\(pattern)")
+            // Twice: the second time every transition is already in the cache.
+            for _ in 0..<2 {
+                for input in Self.inputs {
+                    let expected = regex.firstMatchExistsWithPikeVM(in: input.unicodeScalars)
+                    #expect(regex.firstMatchExists(in: input) == expected, "\(pattern) on \(input)")
+                    #expect(
+                        regex.firstMatchExists(in: input.unicodeScalars, engine: .lazyDFA) == expected,
+                        "\(pattern) on \(input)")
+                    #expect(
+                        regex.firstMatchExists(in: input.unicodeScalars) == expected, "\(pattern) on \(input)")
+                    if regex.usesBitParallelRunner {
+                        #expect(
+                            regex.firstMatchExists(in: input.unicodeScalars, engine: .bitParallel) == expected,
+                            "\(pattern) on \(input)")
+                    }
+                    if input.utf8.allSatisfy({ $0 < 0x80 }) {
+                        var copy = input
+                        #expect(copy.withUTF8 { regex.firstMatchExists(inASCII: $0) } == expected)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Bytes beyond ASCII given to `firstMatchExists(inASCII:)` are Latin-1 scalars, not UTF-8.
+    @Test func latin1Bytes() throws {
+        let regex = try LinearRegex("^\\u00E9+$")
+        let bytes: [UInt8] = [0xE9, 0xE9]
+        #expect(bytes.withUnsafeBufferPointer { regex.firstMatchExists(inASCII: $0) })
+    }
+
+    /// A pattern whose deterministic automaton has 2¹⁵ states — the fifteenth scalar from the end
+    /// must be an `a` — on 40,000 random scalars: the cache is cleared again and again instead of
+    /// growing past its limit, and every answer is still the Pike VM's.
+    @Test func memoryStaysBoundedWhereTheAutomatonIsExponential() throws {
+        let regex = try LinearRegex("^(a|b)*a(a|b){14}$")
+        var generator = SystemRandomNumberGenerator()
+        let random = String((0..<40_000).map { _ in Bool.random(using: &generator) ? "a" : "b" })
+        for tail in ["a" + String(repeating: "b", count: 14), "b" + String(repeating: "a", count: 14)] {
+            let input = random + tail
+            #expect(regex.firstMatchExists(in: input) == tail.hasPrefix("a"))
+            #expect(regex.firstMatchExistsWithPikeVM(in: input.unicodeScalars) == tail.hasPrefix("a"))
+        }
+        #expect(regex.lazyDFAClearings > 0)
+    }
+
+    /// Threads matching one pattern at once each get a cache of their own (or the non-caching
+    /// automata when all are taken) and the same answers.
+    @Test func threadsShareOnePattern() async throws {
+        let regex = try LinearRegex("^[a-z]+(-[a-z0-9]+)*@[a-z]+\\.[a-z]{2,}$")
+        let inputs = ["ann@example.com", "ann-2@example.org", "Ann@example.com", "ann@example.c", "a-b-c@x.io"]
+        let expected = inputs.map { regex.firstMatchExistsWithPikeVM(in: $0.unicodeScalars) }
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var wrong = 0
+                    for round in 0..<2_000 {
+                        let index = round % inputs.count
+                        if regex.firstMatchExists(in: inputs[index]) != expected[index] { wrong += 1 }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+        #expect(expected == [true, true, false, false, true])
+    }
+
+    /// Word boundaries and lookarounds need the scalars on both sides of a position: those patterns
+    /// run on the other automata.
+    @Test func boundariesAndLookaroundsDoNotUseIt() throws {
+        #expect(!(try LinearRegex("\\bword\\b")).usesLazyDFA)
+        #expect(!(try LinearRegex("a(?=b)")).usesLazyDFA)
+        #expect(try LinearRegex("^[a-z]{1,80}$").usesLazyDFA)
+    }
+}
