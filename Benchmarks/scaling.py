@@ -3,7 +3,7 @@
 release `assay` binary (and ScalingProbe for nested models), instructions counted by callgrind
 (stable on this shared host, unlike seconds) and peak memory by /usr/bin/time.
 
-    Benchmarks/scaling.py [--bin DIR] [--cases a,b] [--quick]
+    Benchmarks/scaling.py [--bin DIR] [--cases a,b|redos] [--quick]
 
 DIR holds `assay` and `ScalingProbe` (default .build/release, built first). For each case it prints
 the instructions above an empty input's at each size, the growth exponent of the last doubling and
@@ -61,6 +61,30 @@ def yaml_merge(n):
     return "\n".join(lines) + "\n"
 
 
+# Issue 24's corpus of known ReDoS patterns (nested quantifiers, overlapping alternations, with and
+# without lookarounds), each against a subject that makes a backtracking engine try every way to
+# split it before failing: (name, pattern, the subject's repeated part, its end).
+REDOS = [
+    ("redos-nested-plus", "^(a+)+$", "a", "!"),
+    ("redos-overlapping-alternation", "^(a|aa)+$", "a", "!"),
+    ("redos-words", "^(\\w+\\s?)*$", "a", "!"),
+    ("redos-dot-star-a", "^(.*a){12}$", "a", "!"),
+    ("redos-email-owasp", "^([a-zA-Z0-9])(([\\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}"
+     "(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$", "a", "!"),
+    ("redos-x-plus-x-plus", "(x+x+)+y", "x", ""),
+    ("redos-lookahead-inside-loop", "^(?:(?=a)(a|aa))+$", "a", "!"),
+    ("redos-lookahead-of-nested", "^(?=(a+)+b)", "a", ""),
+    ("redos-lookbehind-in-loop", "^(?:a(?<=(a|aa)+))+$", "a", "!"),
+    ("redos-negative-lookahead-star", "^(?:(?!x)(a|a?))*$", "a", "x"),
+]
+
+
+def redos_subject(repeated, end):
+    def generate(n):
+        return json.dumps(repeated * (n - len(end)) + end) + "\n"
+    return generate
+
+
 CASES = {
     # name: (what, generator, sizes in units, unit name, schema, extension, assay arguments)
     "json-many-keys": ("JSON parse: one object of n keys sharing fingerprints", json_keys,
@@ -78,6 +102,10 @@ CASES = {
     "nested-models": ("Validatable models nested n deep, the innermost bad, issues()", None,
                       [4, 8, 16, 32, 64], "levels", None, None, []),
 }
+for _name, _pattern, _repeated, _end in REDOS:
+    CASES[_name] = ("pattern `%s` against %s…%s (n characters)" % (_pattern, _repeated * 3, _end),
+                    redos_subject(_repeated, _end), [62_500, 125_000, 250_000, 500_000, 1_000_000], "chars",
+                    json.dumps({"pattern": _pattern}), "ndjson", [])
 
 
 def command(bin_dir, case, path, schema_path, size):
@@ -139,7 +167,10 @@ def main():
     arguments.bin = stripped
     print("| entry point | sizes | instructions above empty input, by size | exponent (last doubling) | exponent (fit) | instructions / unit at the largest | peak RSS at the largest |")
     print("|---|---|---|---:|---:|---:|---:|")
-    for case in arguments.cases.split(","):
+    names = arguments.cases.split(",")
+    if names == ["redos"]:
+        names = [name for name, _, _, _ in REDOS]
+    for case in names:
         what, generate, sizes, unit, schema, extension, _ = CASES[case]
         if arguments.sizes:
             sizes = [int(size) for size in arguments.sizes.split(",")]

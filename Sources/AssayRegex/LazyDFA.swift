@@ -70,6 +70,15 @@ final class LazyDFA: Sendable {
         withCache { $0.run(bytes: bytes, latin1: latin1, shape: shape) }
     }
 
+    /// Marks in `result` each position of `input` where a match ends (running `forward`) or starts
+    /// (running backwards, the automaton being of the reversed pattern); `false` when every cache
+    /// is in use and nothing was marked. `result` holds a `false` per position on entry.
+    func matchPositions(
+        in input: UnsafeBufferPointer<Unicode.Scalar>, forward: Bool, into result: UnsafeMutableBufferPointer<Bool>
+    ) -> Bool {
+        withCache { $0.matchPositions(in: input, forward: forward, into: result, shape: shape) } ?? false
+    }
+
     /// Whether the pattern matches somewhere in `scalars`; `nil` when every cache is in use.
     func run<C: Collection>(scalars: C) -> Bool? where C.Element == Unicode.Scalar {
         withCache { $0.run(scalars: scalars, shape: shape) }
@@ -223,6 +232,30 @@ final class DFACache: @unchecked Sendable {
             state = step(state, scalar, shape)
         }
         return flags[Int(state)] & Self.matchAtEnd != 0
+    }
+
+    func matchPositions(
+        in input: UnsafeBufferPointer<Unicode.Scalar>, forward: Bool, into result: UnsafeMutableBufferPointer<Bool>,
+        shape: DFAShape
+    ) -> Bool {
+        prepare(shape)
+        var state = startState(shape)
+        var position = forward ? 0 : input.count
+        while true {
+            let stateFlags = flags[Int(state)]
+            if forward ? position == input.count : position == 0 {
+                if stateFlags & Self.matchAtEnd != 0 { result[position] = true }
+                return true
+            }
+            if stateFlags & Self.matchNow != 0 { result[position] = true }
+            if forward {
+                state = step(state, input[position], shape)
+                position += 1
+            } else {
+                state = step(state, input[position - 1], shape)
+                position -= 1
+            }
+        }
     }
 
     /// The scalar at `index` of valid UTF-8 (what a `String` holds), and its length in bytes.

@@ -47,6 +47,9 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     /// The same automaton made deterministic as the input needs it, for patterns without
     /// lookarounds and word boundaries.
     private let dfa: LazyDFA?
+    /// Buffers that matches of a pattern with lookarounds reuse (the input, the tables, the thread
+    /// lists): allocating them per match cost more than matching short strings.
+    private let scratch: [LookaroundScratch]
 
     /// The default limit on the automaton a pattern compiles to, in instructions (after expanding
     /// counted repetitions: `[a-z]{1,63}` takes 126, `.{0,4999}` 9,998).
@@ -93,6 +96,7 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
         self.isAnchoredAtStart = Self.anchored(tree)
         self.bitParallel = BitParallelRunner(program: compiler.program, sets: compiler.sets)
         self.dfa = LazyDFA(program: compiler.program, sets: compiler.sets, anchored: isAnchoredAtStart)
+        self.scratch = compiler.lookarounds.isEmpty ? [] : (0..<LazyDFA.cacheCount).map { _ in LookaroundScratch() }
     }
 
     /// The pattern.
@@ -137,7 +141,7 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     /// Whether the pattern matches somewhere in `scalars`, on `engine` — or on the Pike VM (with the
     /// lookarounds' tables where there are lookarounds) when that engine does not apply.
     func firstMatchExists<C: Collection>(in scalars: C, engine: Engine) -> Bool where C.Element == Unicode.Scalar {
-        if !lookarounds.isEmpty { return firstMatchExistsWithLookarounds(in: Array(scalars)) }
+        if !lookarounds.isEmpty { return firstMatchExistsWithLookarounds(in: scalars) }
         if engine == .automatic || engine == .lazyDFA, let dfa, let answer = dfa.run(scalars: scalars) {
             return answer
         }
@@ -158,19 +162,45 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     /// at a position), backwards over the reversed pattern for a lookahead (a match starting there);
     /// the main automaton then reads a lookaround as a positional assertion from its table. Each run
     /// costs its automaton's size per scalar, so the whole costs O(pattern size × input length).
-    private func firstMatchExistsWithLookarounds(in scalars: [Unicode.Scalar]) -> Bool {
-        var tables: [[Bool]] = []
-        tables.reserveCapacity(lookarounds.count)
-        for lookaround in lookarounds {
-            let runner = PositionRunner(program: lookaround.program, sets: sets, input: scalars, tables: tables)
-            var table = runner.matchPositions(forward: lookaround.behind)
-            if lookaround.negated {
-                for index in table.indices { table[index].toggle() }
-            }
-            tables.append(table)
+    private func firstMatchExistsWithLookarounds<C: Collection>(in scalars: C) -> Bool
+    where C.Element == Unicode.Scalar {
+        for buffers in scratch where buffers.lock.tryLock() {
+            defer { buffers.lock.unlock() }
+            return firstMatchExistsWithLookarounds(in: scalars, using: buffers)
         }
-        return PositionRunner(program: program, sets: sets, input: scalars, tables: tables)
-            .firstMatchExists(anchored: isAnchoredAtStart)
+        return firstMatchExistsWithLookarounds(in: scalars, using: LookaroundScratch())
+    }
+
+    private func firstMatchExistsWithLookarounds<C: Collection>(in scalars: C, using buffers: LookaroundScratch) -> Bool
+    where C.Element == Unicode.Scalar {
+        buffers.input.removeAll(keepingCapacity: true)
+        buffers.input.append(contentsOf: scalars)
+        let stride = buffers.input.count + 1
+        buffers.tables.removeAll(keepingCapacity: true)
+        buffers.tables.append(contentsOf: repeatElement(false, count: stride * lookarounds.count))
+        let capacity = max(program.count, lookarounds.reduce(0) { max($0, $1.program.count) })
+        buffers.reserve(capacity)
+        return buffers.input.withUnsafeBufferPointer { input in
+            buffers.tables.withUnsafeMutableBufferPointer { tables in
+                for (index, lookaround) in lookarounds.enumerated() {
+                    let runner = PositionRunner(
+                        program: lookaround.program, sets: sets, input: input, tables: tables, stride: stride)
+                    let table = UnsafeMutableBufferPointer(rebasing: tables[(index * stride)..<((index + 1) * stride)])
+                    if !(lookaround.dfa?.matchPositions(in: input, forward: lookaround.behind, into: table) ?? false) {
+                        runner.matchPositions(
+                            forward: lookaround.behind, into: table, current: &buffers.current, next: &buffers.next,
+                            stack: &buffers.stack)
+                    }
+                    if lookaround.negated {
+                        for position in table.indices { table[position].toggle() }
+                    }
+                }
+                return PositionRunner(program: program, sets: sets, input: input, tables: tables, stride: stride)
+                    .firstMatchExists(
+                        anchored: isAnchoredAtStart, current: &buffers.current, next: &buffers.next,
+                        stack: &buffers.stack)
+            }
+        }
     }
 
     /// Whether the bit-parallel runner applies (where the lazy DFA's caches are all taken).
@@ -209,6 +239,26 @@ struct Lookaround: Sendable {
     let program: [Instruction]
     let behind: Bool
     let negated: Bool
+    /// The same automaton as a lazy DFA, where it has no lookarounds or word boundaries inside; for
+    /// a lookahead, run backwards, its anchors change places (`$` holds where the run starts).
+    let dfa: LazyDFA?
+
+    init(program: [Instruction], sets: [ScalarSet], behind: Bool, negated: Bool) {
+        self.program = program
+        self.behind = behind
+        self.negated = negated
+        let runOrder =
+            behind
+            ? program
+            : program.map { instruction -> Instruction in
+                switch instruction {
+                case .assertStart: return .assertEnd
+                case .assertEnd: return .assertStart
+                default: return instruction
+                }
+            }
+        dfa = LazyDFA(program: runOrder, sets: sets, anchored: false)
+    }
 }
 
 struct RegexCompiler {
@@ -248,7 +298,7 @@ struct RegexCompiler {
             program = []
             try emit(behind ? inner : inner.reversed)
             _ = try append(.match)
-            lookarounds.append(Lookaround(program: program, behind: behind, negated: negated))
+            lookarounds.append(Lookaround(program: program, sets: sets, behind: behind, negated: negated))
             program = outer
             _ = try append(.lookaround(lookarounds.count - 1))
         case .concatenation(let nodes):
@@ -372,22 +422,24 @@ struct PikeRunner {
 struct PositionRunner {
     let program: [Instruction]
     let sets: [ScalarSet]
-    let input: [Unicode.Scalar]
-    /// For each lookaround, whether it holds at each position.
-    let tables: [[Bool]]
+    let input: UnsafeBufferPointer<Unicode.Scalar>
+    /// For each lookaround, whether it holds at each position: `tables[index * stride + position]`.
+    let tables: UnsafeMutableBufferPointer<Bool>
+    let stride: Int
 
     /// For each position, whether a match of the automaton ends there (forwards) or starts there
-    /// (backwards, the automaton being of the reversed pattern): one unanchored run.
-    func matchPositions(forward: Bool) -> [Bool] {
+    /// (backwards, the automaton being of the reversed pattern): one unanchored run. `result` holds
+    /// a `false` per position on entry.
+    func matchPositions(
+        forward: Bool, into result: UnsafeMutableBufferPointer<Bool>, current: inout SparseSet,
+        next: inout SparseSet, stack: inout [Int]
+    ) {
         let count = input.count
-        var result = [Bool](repeating: false, count: count + 1)
-        var current = SparseSet(capacity: program.count)
-        var next = SparseSet(capacity: program.count)
-        var stack: [Int] = []
+        current.clear()
         var position = forward ? 0 : count
         while true {
             if addThread(0, into: &current, stack: &stack, at: position) { result[position] = true }
-            guard forward ? position < count : position > 0 else { return result }
+            guard forward ? position < count : position > 0 else { return }
             let scalar = forward ? input[position] : input[position - 1]
             let following = forward ? position + 1 : position - 1
             next.clear()
@@ -404,11 +456,9 @@ struct PositionRunner {
     }
 
     /// Whether the automaton matches somewhere (at the start only, when `anchored`), forwards.
-    func firstMatchExists(anchored: Bool) -> Bool {
+    func firstMatchExists(anchored: Bool, current: inout SparseSet, next: inout SparseSet, stack: inout [Int]) -> Bool {
         let count = input.count
-        var current = SparseSet(capacity: program.count)
-        var next = SparseSet(capacity: program.count)
-        var stack: [Int] = []
+        current.clear()
         var position = 0
         while true {
             if position == 0 || !anchored {
@@ -454,10 +504,28 @@ struct PositionRunner {
                 let boundary = ScalarSet.isWordCharacter(previous) != ScalarSet.isWordCharacter(next)
                 if boundary != negated { stack.append(pc + 1) }
             case .lookaround(let index):
-                if tables[index][position] { stack.append(pc + 1) }
+                if tables[index * stride + position] { stack.append(pc + 1) }
             }
         }
         return matched
+    }
+}
+
+/// The buffers of one match with lookarounds, reused by the next (used only under `lock`).
+final class LookaroundScratch: @unchecked Sendable {
+    let lock = TryLock()
+    @exclusivity(unchecked) var input: [Unicode.Scalar] = []
+    @exclusivity(unchecked) var tables: [Bool] = []
+    @exclusivity(unchecked) var current = SparseSet(capacity: 0)
+    @exclusivity(unchecked) var next = SparseSet(capacity: 0)
+    @exclusivity(unchecked) var stack: [Int] = []
+
+    /// Makes the thread lists hold up to `capacity` instructions.
+    func reserve(_ capacity: Int) {
+        if current.capacity < capacity {
+            current = SparseSet(capacity: capacity)
+            next = SparseSet(capacity: capacity)
+        }
     }
 }
 
@@ -581,6 +649,8 @@ struct SparseSet {
         dense = Array(repeating: 0, count: capacity)
         sparse = Array(repeating: 0, count: capacity)
     }
+
+    var capacity: Int { dense.count }
 
     var isEmpty: Bool { count == 0 }
 

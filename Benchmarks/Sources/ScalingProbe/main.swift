@@ -11,7 +11,9 @@ import Darwin
 // Probes for docs/robustness.md where the command line cannot reach: `ScalingProbe nested DEPTH`
 // checks models nested DEPTH deep, the innermost value bad, on demand (issue 23's exponential case);
 // `ScalingProbe email` gives EmailAddressValidator's verdict on each line of standard input;
-// `ScalingProbe regex` LinearRegex's on each `[pattern, input]` line (Benchmarks/regex_differential.py).
+// `ScalingProbe regex` LinearRegex's on each `[pattern, input]` line (Benchmarks/regex_differential.py);
+// `ScalingProbe regex-bench FILE ROUNDS` times LinearRegex on each `{"pattern", "subjects"}` line of
+// FILE (Benchmarks/regex_bench.py).
 
 /// A model that holds the next one.
 struct Chain: Validatable, Sendable {
@@ -66,8 +68,35 @@ if arguments.count == 2, arguments[1] == "regex" {
     print(output, terminator: "")
     exit(0)
 }
+if arguments.count == 4, arguments[1] == "regex-bench", let rounds = Int(arguments[3]) {
+    // For each line: the matches among the subjects, and the best of ROUNDS timed passes over them
+    // (nanoseconds), or `E` when the pattern does not compile.
+    let text = try String(contentsOfFile: arguments[2], encoding: .utf8)
+    for line in text.split(separator: "\n") {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            let pattern = object["pattern"] as? String, let subjects = object["subjects"] as? [String]
+        else {
+            print("bad line")
+            exit(2)
+        }
+        guard let regex = try? LinearRegex(pattern) else {
+            print("E")
+            continue
+        }
+        var best = UInt64.max
+        var matches = 0
+        for _ in 0..<rounds {
+            matches = 0
+            let start = DispatchTime.now().uptimeNanoseconds
+            for subject in subjects where regex.firstMatchExists(in: subject) { matches += 1 }
+            best = min(best, DispatchTime.now().uptimeNanoseconds - start)
+        }
+        print(matches, best)
+    }
+    exit(0)
+}
 guard arguments.count == 3, arguments[1] == "nested", let depth = Int(arguments[2]) else {
-    print("usage: ScalingProbe nested DEPTH | ScalingProbe email")
+    print("usage: ScalingProbe nested DEPTH | email | regex | regex-bench FILE ROUNDS")
     exit(2)
 }
 var chain = Chain(value: -1, next: [])
