@@ -33,15 +33,29 @@ final class LazyDFA: Sendable {
     let shape: DFAShape
     private let caches: [DFACache]
 
-    init?(program: [Instruction], sets: [ScalarSet], anchored: Bool) {
+    /// The most context bits a positional automaton reads at a position (the end, a word boundary,
+    /// one per lookaround): its table has a column per class and combination of them.
+    static let maximumContextBits = 6
+
+    /// A DFA of `program`, or `nil` where it does not apply: an automaton with word boundaries or
+    /// lookarounds is only made `positional` — to run over an input whose every position's context
+    /// (the end, a word boundary there, the lookarounds' tables) is known before it runs.
+    init?(program: [Instruction], sets: [ScalarSet], anchored: Bool, positional: Bool = false, lookaroundCount: Int = 0)
+    {
         guard program.count <= Self.maximumProgramSize else { return nil }
+        var hasBoundary = false
         for instruction in program {
             switch instruction {
-            case .wordBoundary, .lookaround: return nil
+            case .wordBoundary: hasBoundary = true
+            case .lookaround: if !positional { return nil }
             default: continue
             }
         }
-        shape = DFAShape(program: program, sets: sets, anchored: anchored)
+        if hasBoundary && !positional { return nil }
+        if positional && 1 + (hasBoundary ? 1 : 0) + lookaroundCount > Self.maximumContextBits { return nil }
+        shape = DFAShape(
+            program: program, sets: sets, anchored: anchored,
+            context: positional ? DFAContext(hasBoundary: hasBoundary, lookaroundCount: lookaroundCount) : nil)
         caches = (0..<Self.cacheCount).map { _ in DFACache() }
     }
 
@@ -79,6 +93,12 @@ final class LazyDFA: Sendable {
         withCache { $0.matchPositions(in: input, forward: forward, into: result, shape: shape) } ?? false
     }
 
+    /// Whether the pattern matches somewhere in `input` (a positional automaton), the lookarounds'
+    /// tables being `tables[index * (input.count + 1) + position]`; `nil` when every cache is in use.
+    func run(positions input: UnsafeBufferPointer<Unicode.Scalar>, tables: UnsafeMutableBufferPointer<Bool>) -> Bool? {
+        withCache { $0.run(positions: input, tables: tables, shape: shape) }
+    }
+
     /// Whether the pattern matches somewhere in `scalars`; `nil` when every cache is in use.
     func run<C: Collection>(scalars: C) -> Bool? where C.Element == Unicode.Scalar {
         withCache { $0.run(scalars: scalars, shape: shape) }
@@ -91,6 +111,10 @@ struct DFAShape: Sendable {
     let program: [Instruction]
     let sets: [ScalarSet]
     let anchored: Bool
+    /// For a positional automaton, what it reads at each position besides the scalar.
+    let context: DFAContext?
+    /// The combinations of context bits: 1 for an automaton that is not positional.
+    let contextCount: Int
     /// Whether `$` occurs: the end of the input then needs a closure of its own.
     let hasEndAssertion: Bool
     /// For each instruction, the set it consumes (`-1` when it consumes nothing).
@@ -100,10 +124,12 @@ struct DFAShape: Sendable {
     /// The number of classes (at most 128): a state's row in the transition table.
     let classCount: Int
 
-    init(program: [Instruction], sets: [ScalarSet], anchored: Bool) {
+    init(program: [Instruction], sets: [ScalarSet], anchored: Bool, context: DFAContext?) {
         self.program = program
         self.sets = sets
         self.anchored = anchored
+        self.context = context
+        self.contextCount = context.map { 1 << $0.bits } ?? 1
         var hasEndAssertion = false
         var setOf = [Int32](repeating: -1, count: program.count)
         var consuming: [Int] = []
@@ -141,6 +167,36 @@ struct DFAShape: Sendable {
     }
 }
 
+/// What a positional automaton knows of a position before it runs: bit 0, whether it is the end of
+/// the input; then, where the pattern has `\b` or `\B`, whether a word boundary is there; then
+/// whether each lookaround holds there.
+struct DFAContext: Sendable {
+    let hasBoundary: Bool
+    let lookaroundCount: Int
+
+    var bits: Int { 1 + (hasBoundary ? 1 : 0) + lookaroundCount }
+    var firstLookaroundBit: Int { hasBoundary ? 2 : 1 }
+
+    /// The context at `position`.
+    @inline(__always)
+    func at(
+        _ position: Int, of input: UnsafeBufferPointer<Unicode.Scalar>, tables: UnsafeMutableBufferPointer<Bool>
+    ) -> Int {
+        let count = input.count
+        var context = position == count ? 1 : 0
+        if hasBoundary {
+            let before = position > 0 ? input[position - 1] : nil
+            let after = position < count ? input[position] : nil
+            if ScalarSet.isWordCharacter(before) != ScalarSet.isWordCharacter(after) { context |= 2 }
+        }
+        let first = firstLookaroundBit
+        for index in 0..<lookaroundCount where tables[index * (count + 1) + position] {
+            context |= 1 << (first + index)
+        }
+        return context
+    }
+}
+
 /// One thread's lazily built automaton: used only under `lock`, which is why its properties need no
 /// run-time exclusivity checks (they cost more than a DFA step).
 final class DFACache: @unchecked Sendable {
@@ -163,6 +219,8 @@ final class DFACache: @unchecked Sendable {
     /// Transitions on scalars beyond ASCII: `state << 21 | scalar` to the next state.
     @exclusivity(unchecked) private var beyondASCII: [UInt64: Int32] = [:]
     @exclusivity(unchecked) private var start: Int32 = -1
+    /// A positional automaton's start state for each context of position 0 (`-1`: not yet made).
+    @exclusivity(unchecked) private var starts: [Int32] = []
     @exclusivity(unchecked) private var bytesUsed = 0
     /// Incremented when the cache is cleared: a state number read before is void after.
     @exclusivity(unchecked) private var clearings = 0
@@ -241,9 +299,30 @@ final class DFACache: @unchecked Sendable {
         prepare(shape)
         var state = startState(shape)
         var position = forward ? 0 : input.count
+        let end = forward ? input.count : 0
+        let stride = shape.classCount
         while true {
+            // The fast loop: ASCII scalars whose transitions are known.
+            (state, position) = shape.asciiClass.withUnsafeBufferPointer { classes in
+                table.withUnsafeBufferPointer { table in
+                    flags.withUnsafeBufferPointer { flags in
+                        var state = Int(state)
+                        var position = position
+                        while position != end {
+                            if flags[state] & Self.matchNow != 0 { result[position] = true }
+                            let value = (forward ? input[position] : input[position &- 1]).value
+                            guard value < 0x80 else { break }
+                            let next = table[state &* stride &+ Int(classes[Int(value)])]
+                            guard next >= 0 else { break }
+                            state = Int(next)
+                            position = forward ? position &+ 1 : position &- 1
+                        }
+                        return (Int32(state), position)
+                    }
+                }
+            }
             let stateFlags = flags[Int(state)]
-            if forward ? position == input.count : position == 0 {
+            if position == end {
                 if stateFlags & Self.matchAtEnd != 0 { result[position] = true }
                 return true
             }
@@ -258,10 +337,59 @@ final class DFACache: @unchecked Sendable {
         }
     }
 
+    func run(
+        positions input: UnsafeBufferPointer<Unicode.Scalar>, tables: UnsafeMutableBufferPointer<Bool>,
+        shape: DFAShape
+    ) -> Bool {
+        guard let context = shape.context else { preconditionFailure("not a positional automaton") }
+        prepare(shape)
+        if starts.count != shape.contextCount { starts = [Int32](repeating: -1, count: shape.contextCount) }
+        let first = context.at(0, of: input, tables: tables)
+        if starts[first] < 0 {
+            targets.removeAll(keepingCapacity: true)
+            targets.append(0)
+            let made = state(forTargets: shape, atStart: true, context: first)
+            starts[first] = made
+        }
+        var state = starts[first]
+        var position = 0
+        let count = input.count
+        let columns = shape.contextCount
+        let stride = shape.classCount &* columns
+        while true {
+            // The fast loop: ASCII scalars whose transitions, in the next position's context, are known.
+            (state, position) = shape.asciiClass.withUnsafeBufferPointer { classes in
+                table.withUnsafeBufferPointer { table in
+                    flags.withUnsafeBufferPointer { flags in
+                        var state = Int(state)
+                        var position = position
+                        while position < count, flags[state] & Self.stopping == 0 {
+                            let value = input[position].value
+                            guard value < 0x80 else { break }
+                            let following = context.at(position &+ 1, of: input, tables: tables)
+                            let next = table[state &* stride &+ Int(classes[Int(value)]) &* columns &+ following]
+                            guard next >= 0 else { break }
+                            state = Int(next)
+                            position &+= 1
+                        }
+                        return (Int32(state), position)
+                    }
+                }
+            }
+            let stateFlags = flags[Int(state)]
+            if stateFlags & Self.matchNow != 0 { return true }
+            if position == count || stateFlags & Self.dead != 0 { return false }
+            let next = context.at(position + 1, of: input, tables: tables)
+            state = step(state, input[position], shape, context: next)
+            position += 1
+        }
+    }
+
     /// The scalar at `index` of valid UTF-8 (what a `String` holds), and its length in bytes.
     @inline(__always)
-    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int) {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int) {
         let lead = UInt32(bytes[index])
+        if lead < 0x80 { return (Unicode.Scalar(UInt8(lead)), 1) }
         var value: UInt32
         var length: Int
         if lead < 0xE0 {
@@ -280,20 +408,22 @@ final class DFACache: @unchecked Sendable {
     }
 
     /// The state after `state` reads `scalar`, computed and remembered if new.
-    private func step(_ state: Int32, _ scalar: Unicode.Scalar, _ shape: DFAShape) -> Int32 {
+    private func step(_ state: Int32, _ scalar: Unicode.Scalar, _ shape: DFAShape, context: Int = 0) -> Int32 {
         if scalar.isASCII {
-            let slot = Int(state) * shape.classCount + Int(shape.asciiClass[Int(scalar.value)])
+            let slot =
+                (Int(state) * shape.classCount + Int(shape.asciiClass[Int(scalar.value)])) * shape.contextCount
+                + context
             let known = table[slot]
             if known >= 0 { return known }
             let before = clearings
-            let next = transition(state, scalar, shape)
+            let next = transition(state, scalar, shape, context: context)
             if clearings == before { table[slot] = next }
             return next
         }
-        let key = UInt64(state) << 21 | UInt64(scalar.value)
+        let key = UInt64(state) << 28 | UInt64(context) << 21 | UInt64(scalar.value)
         if let known = beyondASCII[key] { return known }
         let before = clearings
-        let next = transition(state, scalar, shape)
+        let next = transition(state, scalar, shape, context: context)
         if clearings == before {
             reserve(48, shape)
             if clearings == before { beyondASCII[key] = next }
@@ -312,32 +442,39 @@ final class DFACache: @unchecked Sendable {
 
     /// Computes the state after `state` reads `scalar`: the instructions after those that accept it
     /// (and the first instruction again, when the pattern is not anchored), closed.
-    private func transition(_ state: Int32, _ scalar: Unicode.Scalar, _ shape: DFAShape) -> Int32 {
+    private func transition(_ state: Int32, _ scalar: Unicode.Scalar, _ shape: DFAShape, context: Int) -> Int32 {
         targets.removeAll(keepingCapacity: true)
         for pc in live[Int(state)] where shape.sets[Int(shape.setOf[Int(pc)])].contains(scalar) {
             targets.append(pc + 1)
         }
         if !shape.anchored { targets.append(0) }
-        return self.state(forTargets: shape, atStart: false)
+        return self.state(forTargets: shape, atStart: false, context: context)
     }
 
-    /// The state whose threads start at `targets`, found or made.
-    private func state(forTargets shape: DFAShape, atStart: Bool) -> Int32 {
-        var key = closure(shape, atStart: atStart, atEnd: false)
+    /// The state whose threads start at `targets`, found or made. A positional automaton's closure
+    /// is taken in the context of its position (the end included), so its match flag is final.
+    private func state(forTargets shape: DFAShape, atStart: Bool, context: Int = 0) -> Int32 {
+        var key = closure(shape, atStart: atStart, atEnd: false, context: context)
         var stateFlags: UInt8 = 0
         if key.last == -1 {
             key.removeLast()
             stateFlags |= Self.matchNow | Self.matchAtEnd
-        } else if shape.hasEndAssertion {
+        } else if shape.context == nil && shape.hasEndAssertion {
             if closure(shape, atStart: atStart, atEnd: true).last == -1 { stateFlags |= Self.matchAtEnd }
         }
         key.sort()
-        if key.isEmpty && stateFlags & Self.matchAtEnd == 0 { stateFlags |= Self.dead }
+        // No live thread and no match: nothing can follow — unless the pattern is tried again at
+        // later positions and a positional automaton's context there (a lookaround, a boundary)
+        // differs from here. (Without a context, every later position but the end closes the first
+        // instruction as here, and the end is what `matchAtEnd` already answers.)
+        if key.isEmpty && stateFlags & Self.matchAtEnd == 0 && (shape.anchored || shape.context == nil) {
+            stateFlags |= Self.dead
+        }
         key.append(-1 - Int32(stateFlags))
         if let known = stateOfKey[key] { return known }
-        reserve(shape.classCount * 4 + key.count * 8 + 96, shape)
+        reserve(shape.classCount * shape.contextCount * 4 + key.count * 8 + 96, shape)
         let number = Int32(flags.count)
-        table.append(contentsOf: repeatElement(-1, count: shape.classCount))
+        table.append(contentsOf: repeatElement(-1, count: shape.classCount * shape.contextCount))
         flags.append(stateFlags)
         live.append(Array(key.dropLast()))
         stateOfKey[key] = number
@@ -353,6 +490,7 @@ final class DFACache: @unchecked Sendable {
             stateOfKey.removeAll()
             beyondASCII.removeAll()
             start = -1
+            for index in starts.indices { starts[index] = -1 }
             bytesUsed = 0
             clearings += 1
         }
@@ -361,7 +499,9 @@ final class DFACache: @unchecked Sendable {
 
     /// The consuming instructions reachable from `targets` without input, with `-1` last when the
     /// match instruction is among them.
-    private func closure(_ shape: DFAShape, atStart: Bool, atEnd: Bool) -> [Int32] {
+    private func closure(_ shape: DFAShape, atStart: Bool, atEnd: Bool, context: Int = 0) -> [Int32] {
+        let positional = shape.context
+        let atEnd = positional == nil ? atEnd : context & 1 != 0
         generation &+= 1
         if generation == 0 {
             for index in visited.indices { visited[index] = 0 }
@@ -384,7 +524,12 @@ final class DFACache: @unchecked Sendable {
                 stack.append(Int32(first))
             case .assertStart: if atStart { stack.append(pc + 1) }
             case .assertEnd: if atEnd { stack.append(pc + 1) }
-            case .wordBoundary, .lookaround: preconditionFailure("not run on the lazy DFA")
+            case .wordBoundary(let negated):
+                guard let positional, positional.hasBoundary else { preconditionFailure("not positional") }
+                if (context & 2 != 0) != negated { stack.append(pc + 1) }
+            case .lookaround(let index):
+                guard let positional else { preconditionFailure("not positional") }
+                if context & (1 << (positional.firstLookaroundBit + index)) != 0 { stack.append(pc + 1) }
             }
         }
         if matched { result.append(-1) }

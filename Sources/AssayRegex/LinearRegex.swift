@@ -47,7 +47,10 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     /// The same automaton made deterministic as the input needs it, for patterns without
     /// lookarounds and word boundaries.
     private let dfa: LazyDFA?
-    /// Buffers that matches of a pattern with lookarounds reuse (the input, the tables, the thread
+    /// The automaton as a DFA that reads, at each position, the lookarounds' tables and whether a
+    /// word boundary is there: for patterns with lookarounds or word boundaries.
+    private let positionalDFA: LazyDFA?
+    /// Buffers that matches of a pattern with lookarounds or word boundaries reuse (the input, the tables, the thread
     /// lists): allocating them per match cost more than matching short strings.
     private let scratch: [LookaroundScratch]
 
@@ -96,7 +99,15 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
         self.isAnchoredAtStart = Self.anchored(tree)
         self.bitParallel = BitParallelRunner(program: compiler.program, sets: compiler.sets)
         self.dfa = LazyDFA(program: compiler.program, sets: compiler.sets, anchored: isAnchoredAtStart)
-        self.scratch = compiler.lookarounds.isEmpty ? [] : (0..<LazyDFA.cacheCount).map { _ in LookaroundScratch() }
+        let positional =
+            !compiler.lookarounds.isEmpty
+            || compiler.program.contains { if case .wordBoundary = $0 { return true } else { return false } }
+        self.positionalDFA =
+            positional
+            ? LazyDFA(
+                program: compiler.program, sets: compiler.sets, anchored: isAnchoredAtStart, positional: true,
+                lookaroundCount: compiler.lookarounds.count) : nil
+        self.scratch = positional ? (0..<LazyDFA.cacheCount).map { _ in LookaroundScratch() } : []
     }
 
     /// The pattern.
@@ -141,7 +152,9 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     /// Whether the pattern matches somewhere in `scalars`, on `engine` — or on the Pike VM (with the
     /// lookarounds' tables where there are lookarounds) when that engine does not apply.
     func firstMatchExists<C: Collection>(in scalars: C, engine: Engine) -> Bool where C.Element == Unicode.Scalar {
-        if !lookarounds.isEmpty { return firstMatchExistsWithLookarounds(in: scalars) }
+        if !lookarounds.isEmpty || (positionalDFA != nil && engine != .pikeVM && engine != .bitParallel) {
+            return firstMatchExistsWithLookarounds(in: scalars, onDFA: engine != .pikeVM)
+        }
         if engine == .automatic || engine == .lazyDFA, let dfa, let answer = dfa.run(scalars: scalars) {
             return answer
         }
@@ -162,19 +175,34 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     /// at a position), backwards over the reversed pattern for a lookahead (a match starting there);
     /// the main automaton then reads a lookaround as a positional assertion from its table. Each run
     /// costs its automaton's size per scalar, so the whole costs O(pattern size × input length).
-    private func firstMatchExistsWithLookarounds<C: Collection>(in scalars: C) -> Bool
+    /// With `onDFA` false, every automaton runs on the Pike VM (to compare them in tests).
+    private func firstMatchExistsWithLookarounds<C: Collection>(in scalars: C, onDFA: Bool) -> Bool
     where C.Element == Unicode.Scalar {
         for buffers in scratch where buffers.lock.tryLock() {
             defer { buffers.lock.unlock() }
-            return firstMatchExistsWithLookarounds(in: scalars, using: buffers)
+            return firstMatchExistsWithLookarounds(in: scalars, using: buffers, onDFA: onDFA)
         }
-        return firstMatchExistsWithLookarounds(in: scalars, using: LookaroundScratch())
+        return firstMatchExistsWithLookarounds(in: scalars, using: LookaroundScratch(), onDFA: onDFA)
     }
 
-    private func firstMatchExistsWithLookarounds<C: Collection>(in scalars: C, using buffers: LookaroundScratch) -> Bool
-    where C.Element == Unicode.Scalar {
+    private func firstMatchExistsWithLookarounds<C: Collection>(
+        in scalars: C, using buffers: LookaroundScratch, onDFA: Bool
+    ) -> Bool where C.Element == Unicode.Scalar {
         buffers.input.removeAll(keepingCapacity: true)
-        buffers.input.append(contentsOf: scalars)
+        if let view = scalars as? String.UnicodeScalarView {
+            // Decoded from the string's UTF-8 at once: the scalar view's indices cost more.
+            var text = String(view)
+            text.withUTF8 { bytes in
+                var index = 0
+                while index < bytes.count {
+                    let (scalar, length) = DFACache.decode(bytes, at: index)
+                    buffers.input.append(scalar)
+                    index += length
+                }
+            }
+        } else {
+            buffers.input.append(contentsOf: scalars)
+        }
         let stride = buffers.input.count + 1
         buffers.tables.removeAll(keepingCapacity: true)
         buffers.tables.append(contentsOf: repeatElement(false, count: stride * lookarounds.count))
@@ -186,7 +214,11 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
                     let runner = PositionRunner(
                         program: lookaround.program, sets: sets, input: input, tables: tables, stride: stride)
                     let table = UnsafeMutableBufferPointer(rebasing: tables[(index * stride)..<((index + 1) * stride)])
-                    if !(lookaround.dfa?.matchPositions(in: input, forward: lookaround.behind, into: table) ?? false) {
+                    var onItsDFA = false
+                    if onDFA, let dfa = lookaround.dfa {
+                        onItsDFA = dfa.matchPositions(in: input, forward: lookaround.behind, into: table)
+                    }
+                    if !onItsDFA {
                         runner.matchPositions(
                             forward: lookaround.behind, into: table, current: &buffers.current, next: &buffers.next,
                             stack: &buffers.stack)
@@ -194,6 +226,9 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
                     if lookaround.negated {
                         for position in table.indices { table[position].toggle() }
                     }
+                }
+                if onDFA, let positionalDFA, let answer = positionalDFA.run(positions: input, tables: tables) {
+                    return answer
                 }
                 return PositionRunner(program: program, sets: sets, input: input, tables: tables, stride: stride)
                     .firstMatchExists(
@@ -208,6 +243,9 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
 
     /// Whether matching uses the lazy DFA.
     var usesLazyDFA: Bool { dfa != nil && lookarounds.isEmpty }
+
+    /// Whether matching uses the positional DFA (patterns with lookarounds or word boundaries).
+    var usesPositionalDFA: Bool { positionalDFA != nil }
 
     /// How often the lazy DFA's caches were cleared for want of room.
     var lazyDFAClearings: Int { dfa?.clearings ?? 0 }

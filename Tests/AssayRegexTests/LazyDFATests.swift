@@ -99,7 +99,46 @@ import Testing
     /// run on the other automata.
     @Test func boundariesAndLookaroundsDoNotUseIt() throws {
         #expect(!(try LinearRegex("\\bword\\b")).usesLazyDFA)
+        #expect(try LinearRegex("\\bword\\b").usesPositionalDFA)
         #expect(!(try LinearRegex("a(?=b)")).usesLazyDFA)
         #expect(try LinearRegex("^[a-z]{1,80}$").usesLazyDFA)
+    }
+}
+
+@Suite struct PositionalDFATests {
+    static let patterns = [
+        "^(?=.*[A-Z])(?=.*\\d).{8,}$", "^((\\.(?!\\.)\\/)?\\w+\\/?)+$", "foo(?!bar)", "(?<=\\$)\\d+", "(?<!\\$)\\b\\d+",
+        "(?<=(?<!a)b)c", "a(?=b(?=c))", "(?=a)", "(?!a)", "^(?<=^)a", "a(?<=a)", "(?<=a.c)d", "^(?:(?!ab).)*$",
+        "\\b(?=\\w{3}\\b)\\w+", "^(?=😀).$", "(?<=^|,)x(?=,|$)", "^(?!$)", "(?<=\\p{Lu})\\p{Ll}", "((?<=a)|(?<=b))c",
+        "^(?=[^!*,;{}[\\]~\\n]+$)(?=(.*\\w)).+$", "\\bword\\b", "\\Bfoo", "^\\b$", "\\b", "\\B", "a\\b", "😀\\b",
+        "(?=$)", "(?<=^)", "x(?=$)|^y",
+    ]
+    static let inputs = [
+        "", "a", "ab", "abc", "abd", "bc", "xbc", "Passw0rdX", "password1", "./abc/def", "../abc", "foobar",
+        "foobaz", "cost $42", "cost 42", "a foo b", "afoo", "word", "a word.", "swordfish", "a,x,b", "a,xy,b",
+        "😀", "😀😀", "a😀", "Ab", "aB c", "cc", "ab abc abcd", "xxabx", "!abc", "y", "x", "\n", "Zoë",
+    ]
+
+    /// The positional DFA (over the lookarounds' tables and word boundaries, each table itself on a
+    /// DFA) answers as the Pike VM does with every table on the Pike VM too.
+    @Test func agreesWithThePikeVM() throws {
+        for pattern in Self.patterns {
+            let regex = try LinearRegex(pattern)
+            #expect(regex.usesPositionalDFA, "\(pattern)")
+            for _ in 0..<2 {
+                for input in Self.inputs {
+                    let expected = regex.firstMatchExistsWithPikeVM(in: input.unicodeScalars)
+                    #expect(regex.firstMatchExists(in: input) == expected, "\(pattern) on \(input)")
+                }
+            }
+        }
+    }
+
+    /// Seven lookarounds need more context bits than a positional DFA reads: the Pike VM runs it.
+    @Test func manyLookaroundsRunOnThePikeVM() throws {
+        let regex = try LinearRegex("(?=a)(?=a)(?=a)(?=a)(?=a)(?=a)(?=a)a")
+        #expect(!regex.usesPositionalDFA)
+        #expect(regex.firstMatchExists(in: "xa"))
+        #expect(!regex.firstMatchExists(in: "xb"))
     }
 }
