@@ -5,9 +5,10 @@
 /// `LinearRegex` compiles to a Thompson automaton and never backtracks, so a match takes at most
 /// O(pattern size × input length) steps, whatever the pattern. The automaton runs as a
 /// deterministic one built lazily, state by state as inputs reach them, and kept between matches
-/// in a cache of bounded size (a table lookup per ASCII scalar once warm); patterns with word
-/// boundaries run on a breadth-first simulation (a Pike VM, or bit masks for automata of up to 64
-/// instructions), and so do matches on threads that find every cache of the pattern in use.
+/// in a cache of bounded size (a table lookup per ASCII scalar once warm); with word boundaries
+/// or lookarounds, over the input held as scalars, reading each position's context. Plain-text
+/// patterns compare bytes. Matches on threads that find every cache of the pattern in use run on a
+/// breadth-first simulation (a Pike VM, or bit masks for automata of up to 64 instructions).
 ///
 /// ```swift
 /// let regex = try LinearRegex("^(a+)+$")
@@ -50,6 +51,9 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     /// The automaton as a DFA that reads, at each position, the lookarounds' tables and whether a
     /// word boundary is there: for patterns with lookarounds or word boundaries.
     private let positionalDFA: LazyDFA?
+    /// The pattern as plain text, where it is nothing else (`^x-`, `^\$ref$`, `json`): matched by
+    /// comparing bytes.
+    private let literal: LiteralPattern?
     /// Buffers that matches of a pattern with lookarounds or word boundaries reuse (the input, the tables, the thread
     /// lists): allocating them per match cost more than matching short strings.
     private let scratch: [LookaroundScratch]
@@ -99,6 +103,7 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
         self.isAnchoredAtStart = Self.anchored(tree)
         self.bitParallel = BitParallelRunner(program: compiler.program, sets: compiler.sets)
         self.dfa = LazyDFA(program: compiler.program, sets: compiler.sets, anchored: isAnchoredAtStart)
+        self.literal = LiteralPattern(tree)
         let positional =
             !compiler.lookarounds.isEmpty
             || compiler.program.contains { if case .wordBoundary = $0 { return true } else { return false } }
@@ -120,6 +125,10 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
 
     /// Whether the pattern matches somewhere in `text`.
     public func firstMatchExists(in text: String) -> Bool {
+        if let literal {
+            var text = text
+            return text.withUTF8 { literal.matches($0, utf8: literal.utf8) }
+        }
         if dfa != nil {
             var text = text
             // Read through `self` (binding the automaton first made a counted copy of it per call).
@@ -133,6 +142,7 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     /// Whether the pattern matches somewhere in ASCII text given as bytes (every byte below 0x80;
     /// other bytes are read as the Latin-1 scalar of the same value).
     public func firstMatchExists(inASCII bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let literal, let latin1 = literal.latin1 { return literal.matches(bytes, utf8: latin1) }
         if let dfa, let answer = dfa.run(bytes: bytes, latin1: true) { return answer }
         return firstMatchExists(in: bytes.lazy.map { Unicode.Scalar($0) }, engine: .automatic)
     }
@@ -244,6 +254,9 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     /// Whether matching uses the lazy DFA.
     var usesLazyDFA: Bool { dfa != nil && lookarounds.isEmpty }
 
+    /// Whether matching compares bytes (the pattern is plain text).
+    var usesLiteral: Bool { literal != nil }
+
     /// Whether matching uses the positional DFA (patterns with lookarounds or word boundaries).
     var usesPositionalDFA: Bool { positionalDFA != nil }
 
@@ -256,6 +269,73 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
         case .concatenation(let nodes): return nodes.first.map(anchored) ?? false
         case .alternation(let nodes): return nodes.allSatisfy(anchored)
         default: return false
+        }
+    }
+}
+
+/// A pattern that is a run of single scalars, anchored or not: `^lit$`, `^lit`, `lit$` or `lit`.
+struct LiteralPattern: Sendable {
+    let utf8: [UInt8]
+    /// The literal in Latin-1, one byte a scalar, when every scalar is below U+0100.
+    let latin1: [UInt8]?
+    let atStart: Bool
+    let atEnd: Bool
+
+    init?(_ tree: RegexNode) {
+        var nodes: [RegexNode]
+        switch tree {
+        case .concatenation(let parts): nodes = parts
+        case .set: nodes = [tree]
+        default: return nil
+        }
+        var atStart = false
+        var atEnd = false
+        if case .startAnchor = nodes.first {
+            atStart = true
+            nodes.removeFirst()
+        }
+        if case .endAnchor = nodes.last {
+            atEnd = true
+            nodes.removeLast()
+        }
+        var scalars: [Unicode.Scalar] = []
+        for node in nodes {
+            guard case .set(let set) = node, let scalar = set.singleScalar else { return nil }
+            scalars.append(scalar)
+        }
+        guard !scalars.isEmpty else { return nil }
+        var utf8: [UInt8] = []
+        for scalar in scalars { utf8.append(contentsOf: String(scalar).utf8) }
+        self.utf8 = utf8
+        self.latin1 = scalars.allSatisfy { $0.value < 0x100 } ? scalars.map { UInt8($0.value) } : nil
+        self.atStart = atStart
+        self.atEnd = atEnd
+    }
+
+    /// Whether `literal` (the pattern in the encoding of `text`) occurs in `text` where the anchors say.
+    func matches(_ text: UnsafeBufferPointer<UInt8>, utf8 literal: [UInt8]) -> Bool {
+        let count = literal.count
+        guard text.count >= count else { return false }
+        return literal.withUnsafeBufferPointer { literal in
+            func occurs(at offset: Int) -> Bool {
+                for index in 0..<count where text[offset + index] != literal[index] { return false }
+                return true
+            }
+            switch (atStart, atEnd) {
+            case (true, true): return text.count == count && occurs(at: 0)
+            case (true, false): return occurs(at: 0)
+            case (false, true): return occurs(at: text.count - count)
+            case (false, false):
+                // Each start tried once, each comparison at most the literal's length: linear in
+                // the text for a fixed pattern.
+                let first = literal[0]
+                var offset = 0
+                while offset <= text.count - count {
+                    if text[offset] == first && occurs(at: offset) { return true }
+                    offset += 1
+                }
+                return false
+            }
         }
     }
 }

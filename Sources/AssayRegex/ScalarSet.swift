@@ -19,6 +19,12 @@ struct ScalarSet: Sendable {
 
     static func scalar(_ value: UInt32) -> ScalarSet { ScalarSet(items: [.range(value, value)]) }
 
+    /// The one scalar the set holds, where it is a single scalar written as such (`a`, `\$`, `\u00e9`).
+    var singleScalar: Unicode.Scalar? {
+        guard !isNegated, items.count == 1, case .range(let low, let high) = items[0], low == high else { return nil }
+        return Unicode.Scalar(low)
+    }
+
     /// Adds an item; the ASCII bitmap is updated for this item alone, so a class of n items is
     /// built in O(n) (rebuilding the bitmap for every item made large classes quadratic).
     mutating func add(_ item: Item) {

@@ -142,3 +142,30 @@ import Testing
         #expect(!regex.firstMatchExists(in: "xb"))
     }
 }
+
+@Suite struct LiteralPatternTests {
+    static let patterns = ["^x-", "^\\$ref$", "json", "yaml$", "^é", "😀", "a\\.b", "^[a]$", "ab", "^abc$", "\\u00e9t"]
+    static let inputs = [
+        "", "x", "x-", "x-foo", "y-x-", "$ref", "$refs", " $ref", "a.json", "jso", "jsonjson", "my.yaml", "yaml.bak",
+        "é", "éa", "e\u{301}", "a😀b", "😀", "a.b", "axb", "a", "aa", "ab", "aab", "abab", "abc", "abcd", "été", "et",
+    ]
+
+    /// Plain-text patterns compare bytes, with the answers of the automata.
+    @Test func agreeWithThePikeVM() throws {
+        for pattern in Self.patterns {
+            let regex = try LinearRegex(pattern)
+            #expect(regex.usesLiteral, "\(pattern)")
+            for input in Self.inputs {
+                let expected = regex.firstMatchExistsWithPikeVM(in: input.unicodeScalars)
+                #expect(regex.firstMatchExists(in: input) == expected, "\(pattern) on \(input)")
+                if input.unicodeScalars.allSatisfy({ $0.value < 0x100 }) {
+                    let latin1 = input.unicodeScalars.map { UInt8($0.value) }
+                    #expect(latin1.withUnsafeBufferPointer { regex.firstMatchExists(inASCII: $0) } == expected)
+                }
+            }
+        }
+        for pattern in ["^$", "a|b", "a*", "^a.b$", "(?:ab)c", "[ab]", "a\\b", "(?=a)a"] {
+            #expect(!(try LinearRegex(pattern)).usesLiteral, "\(pattern)")
+        }
+    }
+}
