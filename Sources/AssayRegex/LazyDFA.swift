@@ -232,6 +232,20 @@ final class DFACache: @unchecked Sendable {
     @exclusivity(unchecked) private var stack: [Int32] = []
     @exclusivity(unchecked) private var targets: [Int32] = []
 
+    /// The ASCII classes, the transition table and the states' flags as unsafe buffers, for a run's
+    /// fast loop (which changes none of them): no reference counting or exclusivity checks per step.
+    @inline(__always)
+    private func withBuffers<Result>(
+        _ shape: DFAShape,
+        _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Int32>, UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        shape.asciiClass.withUnsafeBufferPointer { classes in
+            table.withUnsafeBufferPointer { table in
+                flags.withUnsafeBufferPointer { flags in body(classes, table, flags) }
+            }
+        }
+    }
+
     private func prepare(_ shape: DFAShape) {
         if visited.count != shape.program.count + 1 {
             visited = [UInt32](repeating: 0, count: shape.program.count + 1)
@@ -246,22 +260,18 @@ final class DFACache: @unchecked Sendable {
         let stride = shape.classCount
         while true {
             // The fast loop: ASCII whose transitions are known, through states that do not stop.
-            (state, index) = shape.asciiClass.withUnsafeBufferPointer { classes in
-                table.withUnsafeBufferPointer { table in
-                    flags.withUnsafeBufferPointer { flags in
-                        var state = Int(state)
-                        var index = index
-                        while index < count, flags[state] & Self.stopping == 0 {
-                            let byte = bytes[index]
-                            guard byte < 0x80 else { break }
-                            let next = table[state &* stride &+ Int(classes[Int(byte)])]
-                            guard next >= 0 else { break }
-                            state = Int(next)
-                            index &+= 1
-                        }
-                        return (Int32(state), index)
-                    }
+            (state, index) = withBuffers(shape) { classes, table, flags in
+                var state = Int(state)
+                var index = index
+                while index < count, flags[state] & Self.stopping == 0 {
+                    let byte = bytes[index]
+                    guard byte < 0x80 else { break }
+                    let next = table[state &* stride &+ Int(classes[Int(byte)])]
+                    guard next >= 0 else { break }
+                    state = Int(next)
+                    index &+= 1
                 }
+                return (Int32(state), index)
             }
             let stateFlags = flags[Int(state)]
             if index == count { return stateFlags & Self.matchAtEnd != 0 }
@@ -303,23 +313,19 @@ final class DFACache: @unchecked Sendable {
         let stride = shape.classCount
         while true {
             // The fast loop: ASCII scalars whose transitions are known.
-            (state, position) = shape.asciiClass.withUnsafeBufferPointer { classes in
-                table.withUnsafeBufferPointer { table in
-                    flags.withUnsafeBufferPointer { flags in
-                        var state = Int(state)
-                        var position = position
-                        while position != end {
-                            if flags[state] & Self.matchNow != 0 { result[position] = true }
-                            let value = (forward ? input[position] : input[position &- 1]).value
-                            guard value < 0x80 else { break }
-                            let next = table[state &* stride &+ Int(classes[Int(value)])]
-                            guard next >= 0 else { break }
-                            state = Int(next)
-                            position = forward ? position &+ 1 : position &- 1
-                        }
-                        return (Int32(state), position)
-                    }
+            (state, position) = withBuffers(shape) { classes, table, flags in
+                var state = Int(state)
+                var position = position
+                while position != end {
+                    if flags[state] & Self.matchNow != 0 { result[position] = true }
+                    let value = (forward ? input[position] : input[position &- 1]).value
+                    guard value < 0x80 else { break }
+                    let next = table[state &* stride &+ Int(classes[Int(value)])]
+                    guard next >= 0 else { break }
+                    state = Int(next)
+                    position = forward ? position &+ 1 : position &- 1
                 }
+                return (Int32(state), position)
             }
             let stateFlags = flags[Int(state)]
             if position == end {
@@ -358,23 +364,19 @@ final class DFACache: @unchecked Sendable {
         let stride = shape.classCount &* columns
         while true {
             // The fast loop: ASCII scalars whose transitions, in the next position's context, are known.
-            (state, position) = shape.asciiClass.withUnsafeBufferPointer { classes in
-                table.withUnsafeBufferPointer { table in
-                    flags.withUnsafeBufferPointer { flags in
-                        var state = Int(state)
-                        var position = position
-                        while position < count, flags[state] & Self.stopping == 0 {
-                            let value = input[position].value
-                            guard value < 0x80 else { break }
-                            let following = context.at(position &+ 1, of: input, tables: tables)
-                            let next = table[state &* stride &+ Int(classes[Int(value)]) &* columns &+ following]
-                            guard next >= 0 else { break }
-                            state = Int(next)
-                            position &+= 1
-                        }
-                        return (Int32(state), position)
-                    }
+            (state, position) = withBuffers(shape) { classes, table, flags in
+                var state = Int(state)
+                var position = position
+                while position < count, flags[state] & Self.stopping == 0 {
+                    let value = input[position].value
+                    guard value < 0x80 else { break }
+                    let following = context.at(position &+ 1, of: input, tables: tables)
+                    let next = table[state &* stride &+ Int(classes[Int(value)]) &* columns &+ following]
+                    guard next >= 0 else { break }
+                    state = Int(next)
+                    position &+= 1
                 }
+                return (Int32(state), position)
             }
             let stateFlags = flags[Int(state)]
             if stateFlags & Self.matchNow != 0 { return true }
