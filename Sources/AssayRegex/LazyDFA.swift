@@ -426,9 +426,11 @@ final class DFACache: @unchecked Sendable {
         if let known = beyondASCII[key] { return known }
         let before = clearings
         let next = transition(state, scalar, shape, context: context)
-        if clearings == before {
-            reserve(48, shape)
-            if clearings == before { beyondASCII[key] = next }
+        // Remembered only if there is room: clearing the cache now would void `next` (a finding of
+        // the regex fuzz target: a state number past the end of a cleared cache).
+        if clearings == before && bytesUsed + 48 <= LazyDFA.memoryLimit {
+            bytesUsed += 48
+            beyondASCII[key] = next
         }
         return next
     }

@@ -72,6 +72,31 @@ import Testing
         #expect(regex.lazyDFAClearings > 0)
     }
 
+    /// The same beyond ASCII, where transitions are remembered in a map whose room is counted too:
+    /// remembering one must not clear the cache under the state just made (the regex fuzz target's
+    /// finding, kept in Fuzz/Regressions/regex/transition-after-clearing, which this replays).
+    @Test func transitionsBeyondASCIISurviveAFullCache() throws {
+        let regex = try LinearRegex("^(é|b)*é(é|b){14}$")
+        var generator = SystemRandomNumberGenerator()
+        let random = String((0..<20_000).map { _ in Bool.random(using: &generator) ? "é" : "b" })
+        for tail in ["é" + String(repeating: "b", count: 14), "b" + String(repeating: "é", count: 14)] {
+            #expect(regex.firstMatchExists(in: random + tail) == tail.hasPrefix("é"))
+        }
+        #expect(regex.lazyDFAClearings > 0)
+        let pattern = String(
+            decoding: [0x28, 0x3F, 0x3A] + [UInt8](repeating: 0x11, count: 8) + Array("xz|".utf8) + [0xF9]
+                + Array("?){448}".utf8) + [0x8E, 0x9D, 0x86, 0x9B, 0x90, 0, 0, 0] + [UInt8](repeating: 0xFF, count: 9)
+                + Array("ydo\\\\".utf8), as: UTF8.self)
+        let subject = String(
+            decoding: [0x11, 0x11, 0x11] + Array("47}".utf8) + [0x8E, 0x9D, 0x86, 0x9B, 0x90] + Array(":".utf8)
+                + [0x11] + Array("z".utf8) + [UInt8](repeating: 0x11, count: 7) + Array("xz|".utf8) + [0xF9]
+                + Array("?){448}".utf8) + [0x8E, 0x9D, 0x86, 0x9B, 0x90, 0, 0, 0] + [UInt8](repeating: 0xFF, count: 7)
+                + Array("WpO".utf8), as: UTF8.self)
+        if let found = try? LinearRegex(pattern) {
+            #expect(found.firstMatchExists(in: subject) == found.firstMatchExistsWithPikeVM(in: subject.unicodeScalars))
+        }
+    }
+
     /// Threads matching one pattern at once each get a cache of their own (or the non-caching
     /// automata when all are taken) and the same answers.
     @Test func threadsShareOnePattern() async throws {
