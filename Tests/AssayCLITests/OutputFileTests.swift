@@ -73,7 +73,8 @@ struct OutputFileTests {
         let reader = Thread {
             let handle = FileHandle(forReadingAtPath: fifo)
             let data = handle?.readDataToEndOfFile() ?? Data()
-            try? data.write(to: URL(fileURLWithPath: received))
+            // Atomically: the test waits for the file to exist, and must not read it half written.
+            try? data.write(to: URL(fileURLWithPath: received), options: .atomic)
         }
         reader.start()
         let throughFIFO = try CLIRun(["validate", "--schema", schema, "--quiet", "--valid-out", fifo, clients])
