@@ -145,14 +145,22 @@ struct DFAShape: Sendable {
         self.hasEndAssertion = hasEndAssertion
         self.setOf = setOf
         // Two ASCII scalars are of one class when every consuming instruction accepts both or neither.
-        let words = (consuming.count + 63) / 64
+        // Instructions whose sets hold the same ASCII scalars tell the same scalars apart (counted
+        // repetitions copy one set many times): the signatures range over the distinct ASCII masks.
+        var distinct: [(low: UInt64, high: UInt64)] = []
+        var seen: Set<[UInt64]> = []
+        for pc in consuming {
+            let members = sets[Int(setOf[pc])].asciiMembers
+            if seen.insert([members.low, members.high]).inserted { distinct.append(members) }
+        }
+        let words = (distinct.count + 63) / 64
         var classOfSignature: [[UInt64]: UInt8] = [:]
         var asciiClass = [UInt8](repeating: 0, count: 128)
         for value in 0..<128 {
-            let scalar = Unicode.Scalar(UInt8(value))
             var signature = [UInt64](repeating: 0, count: words)
-            for (ordinal, pc) in consuming.enumerated() where sets[Int(setOf[pc])].contains(scalar) {
-                signature[ordinal >> 6] |= 1 << UInt64(ordinal & 63)
+            for (ordinal, members) in distinct.enumerated() {
+                let holds = value < 64 ? members.low >> UInt64(value) & 1 : members.high >> UInt64(value - 64) & 1
+                if holds != 0 { signature[ordinal >> 6] |= 1 << UInt64(ordinal & 63) }
             }
             if let known = classOfSignature[signature] {
                 asciiClass[value] = known

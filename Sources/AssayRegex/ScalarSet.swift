@@ -19,6 +19,11 @@ struct ScalarSet: Sendable {
 
     static func scalar(_ value: UInt32) -> ScalarSet { ScalarSet(items: [.range(value, value)]) }
 
+    /// Which ASCII scalars the set holds, as two 64-bit masks (0–63, 64–127), negation applied.
+    var asciiMembers: (low: UInt64, high: UInt64) {
+        isNegated ? (~asciiLow, ~asciiHigh) : (asciiLow, asciiHigh)
+    }
+
     /// The one scalar the set holds, where it is a single scalar written as such (`a`, `\$`, `\u00e9`).
     var singleScalar: Unicode.Scalar? {
         guard !isNegated, items.count == 1, case .range(let low, let high) = items[0], low == high else { return nil }
