@@ -251,30 +251,27 @@ struct Evaluator {
 
     @inline(never)
     private mutating func reportShortStack(_ node: SchemaNode, _ value: JSONValue) {
-        guard !overflowReported || collecting else { return }
-        overflowReported = true
-        fail(
-            node, "", .malformed, "malformed",
-            [
-                "detail": .string(
-                    "the value is nested too deep for this thread's stack (\(instanceDepth) levels, \(sameInstanceDepth) schemas on the last)"
-                )
-            ],
-            value: value)
+        reportOverflow(
+            node, value,
+            detail:
+                "the value is nested too deep for this thread's stack (\(instanceDepth) levels, \(sameInstanceDepth) schemas on the last)"
+        )
     }
 
     @inline(never)
     private mutating func reportReferenceOverflow(_ node: SchemaNode, _ value: JSONValue) {
+        reportOverflow(
+            node, value,
+            detail:
+                "schemas apply to this value through more than \(maximumReferenceDepth) references in a row (a $ref cycle?)"
+        )
+    }
+
+    /// The one `malformed` error an evaluation that cannot go on reports (again only when collecting).
+    private mutating func reportOverflow(_ node: SchemaNode, _ value: JSONValue, detail: String) {
         guard !overflowReported || collecting else { return }
         overflowReported = true
-        fail(
-            node, "", .malformed, "malformed",
-            [
-                "detail": .string(
-                    "schemas apply to this value through more than \(maximumReferenceDepth) references in a row (a $ref cycle?)"
-                )
-            ],
-            value: value)
+        fail(node, "", .malformed, "malformed", ["detail": .string(detail)], value: value)
     }
 
     // MARK: Evaluation
