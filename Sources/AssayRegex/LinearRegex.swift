@@ -275,6 +275,9 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
 
 /// A pattern that is a run of single scalars, anchored or not: `^lit$`, `^lit`, `lit$` or `lit`.
 struct LiteralPattern: Sendable {
+    /// The longest literal searched for at every start of the text.
+    static let maximumSearchedLength = 32
+
     let utf8: [UInt8]
     /// The literal in Latin-1, one byte a scalar, when every scalar is below U+0100.
     let latin1: [UInt8]?
@@ -304,6 +307,9 @@ struct LiteralPattern: Sendable {
             scalars.append(scalar)
         }
         guard !scalars.isEmpty else { return nil }
+        // Unanchored, each start is compared for up to the literal's length: kept to short literals,
+        // so the cost stays a small constant per byte (a long one runs on the DFA, one lookup a byte).
+        guard atStart || atEnd || scalars.count <= LiteralPattern.maximumSearchedLength else { return nil }
         var utf8: [UInt8] = []
         for scalar in scalars { utf8.append(contentsOf: String(scalar).utf8) }
         self.utf8 = utf8

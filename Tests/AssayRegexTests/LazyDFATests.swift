@@ -189,6 +189,12 @@ import Testing
                 }
             }
         }
+        // An unanchored literal longer than 32 scalars runs on the DFA: searching for it at every
+        // start would cost its length a byte on hostile text.
+        let long = String(repeating: "a", count: 40) + "b"
+        #expect(try LinearRegex("^" + long).usesLiteral)
+        #expect(!(try LinearRegex(long)).usesLiteral)
+        #expect(!(try LinearRegex(long)).firstMatchExists(in: String(repeating: "a", count: 10_000)))
         for pattern in ["^$", "a|b", "a*", "^a.b$", "(?:ab)c", "[ab]", "a\\b", "(?=a)a"] {
             #expect(!(try LinearRegex(pattern)).usesLiteral, "\(pattern)")
         }
