@@ -3,7 +3,7 @@
 release `assay` binary (and ScalingProbe for nested models), instructions counted by callgrind
 (stable on this shared host, unlike seconds) and peak memory by /usr/bin/time.
 
-    Benchmarks/scaling.py [--bin DIR] [--cases a,b|redos] [--quick]
+    Benchmarks/scaling.py [--bin DIR] [--cases a,b|redos|first-match] [--quick]
 
 DIR holds `assay` and `ScalingProbe` (default .build/release, built first). For each case it prints
 the instructions above an empty input's at each size, the growth exponent of the last doubling and
@@ -79,6 +79,21 @@ REDOS = [
 ]
 
 
+# The first match's range (LinearRegex.firstMatch, on the priority-ordered Pike VM): patterns whose
+# quantifiers nest over bodies that can match nothing, lazy counted ones, lookarounds around loops.
+FIRST_MATCH = [
+    ("first-match-nested-nullable", "(?:(?:a?)*)*b", "a", "b"),
+    ("first-match-lazy-counted", "(?:a|aa){0,40}?b", "a", "b"),
+    ("first-match-lookarounds", "(?<=a)(?:a+)+?(?=b)", "a", "b"),
+]
+
+
+def first_match_subject(pattern, repeated, end):
+    def generate(n):
+        return json.dumps([pattern, repeated * (n - len(end)) + end]) + "\n"
+    return generate
+
+
 def redos_subject(repeated, end):
     def generate(n):
         return json.dumps(repeated * (n - len(end)) + end) + "\n"
@@ -107,10 +122,17 @@ for _name, _pattern, _repeated, _end in REDOS:
                     redos_subject(_repeated, _end), [62_500, 125_000, 250_000, 500_000, 1_000_000], "chars",
                     json.dumps({"pattern": _pattern}), "ndjson", [])
 
+for _name, _pattern, _repeated, _end in FIRST_MATCH:
+    CASES[_name] = ("first match of `%s` in %s…%s (n characters)" % (_pattern, _repeated * 3, _end),
+                    first_match_subject(_pattern, _repeated, _end), [62_500, 125_000, 250_000, 500_000, 1_000_000],
+                    "chars", None, "jsonl", [])
+
 
 def command(bin_dir, case, path, schema_path, size):
     if case == "nested-models":
         return [os.path.join(bin_dir, "ScalingProbe"), "nested", str(size)]
+    if case.startswith("first-match"):
+        return [os.path.join(bin_dir, "ScalingProbe"), "regex", path]
     args = [os.path.join(bin_dir, "assay"), "validate", "--schema", schema_path, "--quiet", "--jobs", "1",
             "--format", "json", path]
     return args + CASES[case][6]
@@ -170,6 +192,8 @@ def main():
     names = arguments.cases.split(",")
     if names == ["redos"]:
         names = [name for name, _, _, _ in REDOS]
+    if names == ["first-match"]:
+        names = [name for name, _, _, _ in FIRST_MATCH]
     for case in names:
         what, generate, sizes, unit, schema, extension, _ = CASES[case]
         if arguments.sizes:
@@ -184,7 +208,10 @@ def main():
                     return None
                 path = os.path.join(folder, "input-%d.%s" % (size, extension))
                 with open(path, "w") as handle:
-                    handle.write(generate(size) if size > 0 else ("{}\n" if extension != "yaml" else "{}\n"))
+                    if extension == "jsonl":
+                        handle.write(generate(max(size, 1)))
+                    else:
+                        handle.write(generate(size) if size > 0 else "{}\n")
                 return path
 
             base = callgrind(command(arguments.bin, case, path_for(0) if generate else None, schema_path,

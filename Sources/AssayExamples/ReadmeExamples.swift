@@ -136,6 +136,9 @@ enum ReadmeExamples {
         // README: patterns
         let regex = try LinearRegex("^(a+)+$")  // ECMA-262 syntax
         print(regex.firstMatchExists(in: String(repeating: "a", count: 100_000) + "!"))  // false, in linear time
+        let code = try LinearRegex("(?<=#)[a-z]+\\d*", options: [.ignoreCase])  // the i, m and s flags
+        let text = "Order #AB12, shipped"
+        print(code.firstMatch(in: text).map { text[$0] } ?? "none")  // AB12: the match RegExp.exec finds
         do {
             _ = try LinearRegex("(a)\\1")
         } catch {

@@ -44,9 +44,12 @@ final class LazyDFA: Sendable {
     {
         guard program.count <= Self.maximumProgramSize else { return nil }
         var hasBoundary = false
+        var boundaryIgnoresCase = false
         for instruction in program {
             switch instruction {
-            case .wordBoundary: hasBoundary = true
+            case .wordBoundary(_, let ignoringCase):
+                hasBoundary = true
+                boundaryIgnoresCase = ignoringCase
             case .lookaround: if !positional { return nil }
             default: continue
             }
@@ -55,7 +58,10 @@ final class LazyDFA: Sendable {
         if positional && 1 + (hasBoundary ? 1 : 0) + lookaroundCount > Self.maximumContextBits { return nil }
         shape = DFAShape(
             program: program, sets: sets, anchored: anchored,
-            context: positional ? DFAContext(hasBoundary: hasBoundary, lookaroundCount: lookaroundCount) : nil)
+            context: positional
+                ? DFAContext(
+                    hasBoundary: hasBoundary, boundaryIgnoresCase: boundaryIgnoresCase, lookaroundCount: lookaroundCount
+                ) : nil)
         caches = (0..<Self.cacheCount).map { _ in DFACache() }
     }
 
@@ -180,6 +186,8 @@ struct DFAShape: Sendable {
 /// whether each lookaround holds there.
 struct DFAContext: Sendable {
     let hasBoundary: Bool
+    /// Whether the pattern's word characters are those of the `i` flag (all its `\b` share its flags).
+    let boundaryIgnoresCase: Bool
     let lookaroundCount: Int
 
     var bits: Int { 1 + (hasBoundary ? 1 : 0) + lookaroundCount }
@@ -195,7 +203,11 @@ struct DFAContext: Sendable {
         if hasBoundary {
             let before = position > 0 ? input[position - 1] : nil
             let after = position < count ? input[position] : nil
-            if ScalarSet.isWordCharacter(before) != ScalarSet.isWordCharacter(after) { context |= 2 }
+            if ScalarSet.isWordCharacter(before, ignoringCase: boundaryIgnoresCase)
+                != ScalarSet.isWordCharacter(after, ignoringCase: boundaryIgnoresCase)
+            {
+                context |= 2
+            }
         }
         let first = firstLookaroundBit
         for index in 0..<lookaroundCount where tables[index * (count + 1) + position] {
@@ -530,18 +542,20 @@ final class DFACache: @unchecked Sendable {
             switch shape.program[at] {
             case .set: result.append(pc)
             case .match: matched = true
-            case .jump(let target): stack.append(Int32(target))
-            case .split(let first, let second):
-                stack.append(Int32(second))
-                stack.append(Int32(first))
-            case .assertStart: if atStart { stack.append(pc + 1) }
-            case .assertEnd: if atEnd { stack.append(pc + 1) }
-            case .wordBoundary(let negated):
-                guard let positional, positional.hasBoundary else { preconditionFailure("not positional") }
-                if (context & 2 != 0) != negated { stack.append(pc + 1) }
-            case .lookaround(let index):
-                guard let positional else { preconditionFailure("not positional") }
-                if context & (1 << (positional.firstLookaroundBit + index)) != 0 { stack.append(pc + 1) }
+            default:
+                shape.program[at].pushSuccessors(at: pc, onto: &stack) { assertion in
+                    switch assertion {
+                    case .assertStart: return atStart
+                    case .assertEnd: return atEnd
+                    case .wordBoundary(let negated, _):
+                        guard let positional, positional.hasBoundary else { preconditionFailure("not positional") }
+                        return (context & 2 != 0) != negated
+                    case .lookaround(let index):
+                        guard let positional else { preconditionFailure("not positional") }
+                        return context & (1 << (positional.firstLookaroundBit + index)) != 0
+                    default: return false
+                    }
+                }
             }
         }
         if matched { result.append(-1) }

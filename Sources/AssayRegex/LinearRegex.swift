@@ -34,29 +34,12 @@
 /// backreferences (`\1`, `\k<name>`), which no linear-time engine runs in general. An unknown
 /// property or script name is a syntax error.
 public struct LinearRegex: Sendable, CustomStringConvertible {
-    /// The pattern as written.
-    public let source: String
-    private let program: [Instruction]
-    private let sets: [ScalarSet]
-    /// The lookarounds' own automata, innermost first (a lookaround's table is computed before
-    /// those of the lookarounds that contain it).
-    private let lookarounds: [Lookaround]
-    /// Whether the pattern starts with `^` in every alternative (no need to try later start positions).
-    private let isAnchoredAtStart: Bool
-    /// The same automaton as bit masks, for patterns small enough (most schema patterns).
-    private let bitParallel: BitParallelRunner?
-    /// The same automaton made deterministic as the input needs it, for patterns without
-    /// lookarounds and word boundaries.
-    private let dfa: LazyDFA?
-    /// The automaton as a DFA that reads, at each position, the lookarounds' tables and whether a
-    /// word boundary is there: for patterns with lookarounds or word boundaries.
-    private let positionalDFA: LazyDFA?
-    /// The pattern as plain text, where it is nothing else (`^x-`, `^\$ref$`, `json`): matched by
-    /// comparing bytes.
+    /// The automata, by reference: a copy of a regex (in a schema's keywords, on an evaluator's
+    /// stack) is three words. The two that most matches use are held here too, to be read directly.
+    private let compiled: CompiledRegex
     private let literal: LiteralPattern?
-    /// Buffers that matches of a pattern with lookarounds or word boundaries reuse (the input, the tables, the thread
-    /// lists): allocating them per match cost more than matching short strings.
-    private let scratch: [LookaroundScratch]
+    private let dfa: LazyDFA?
+    private let startLookarounds: StartLookarounds?
 
     /// The default limit on the automaton a pattern compiles to, in instructions (after expanding
     /// counted repetitions: `[a-z]{1,63}` takes 126, `.{0,4999}` 9,998).
@@ -69,54 +52,83 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     /// The largest limit a caller may set.
     public static let maximumAllowedProgramSize = 1_000_000
 
+    /// The flags of ECMA-262 that change what a pattern matches (`u` is always on).
+    public struct Options: OptionSet, Sendable, Hashable {
+        /// The options as bits (`ignoreCase` 1, `multiline` 2, `dotAll` 4).
+        public let rawValue: Int
+
+        /// Creates options from their raw bits.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// `i`: letters match in any case — a scalar matches where its simple case folding (Unicode's
+        /// CaseFolding.txt, statuses C and S) is that of one the pattern names, as ECMA-262's
+        /// Canonicalize has it with the `u` flag. `\w` and `\b` then count ſ (U+017F) and K (U+212A)
+        /// as word characters.
+        public static let ignoreCase = Options(rawValue: 1)
+        /// `m`: `^` and `$` also hold after and before a line terminator (`\n`, `\r`, U+2028, U+2029).
+        public static let multiline = Options(rawValue: 2)
+        /// `s`: `.` matches line terminators too.
+        public static let dotAll = Options(rawValue: 4)
+
+        /// Reads ECMA-262 flags as a `RegExp` takes them (`"im"`); `u` is accepted and changes
+        /// nothing, `g`, `y` and `d` (which change how matches are searched for or reported, not what
+        /// matches) are accepted and ignored. `nil` for an unknown or repeated flag, or `v`.
+        public init?(flags: String) {
+            var options: Options = []
+            var seen: Set<Character> = []
+            for flag in flags {
+                guard seen.insert(flag).inserted else { return nil }
+                switch flag {
+                case "i": options.insert(.ignoreCase)
+                case "m": options.insert(.multiline)
+                case "s": options.insert(.dotAll)
+                case "u", "g", "y", "d": continue
+                default: return nil
+                }
+            }
+            self = options
+        }
+
+        /// The options as ECMA-262 flags, in the order `RegExp.prototype.flags` gives them (`"ims"`).
+        public var flags: String {
+            (contains(.ignoreCase) ? "i" : "") + (contains(.multiline) ? "m" : "") + (contains(.dotAll) ? "s" : "")
+        }
+    }
+
+    /// The pattern as written.
+    public var source: String { compiled.source }
+
+    /// The flags the pattern was compiled with.
+    public var options: Options { compiled.options }
+
     /// The size of the compiled automaton, in instructions (the lookarounds' automata included).
-    public var programSize: Int { program.count + lookarounds.reduce(0) { $0 + $1.program.count } }
+    public var programSize: Int { compiled.programSize }
 
     /// Compiles `source`.
     ///
+    /// ```swift
+    /// let code = try LinearRegex("^[a-z]{2}-\\d+$", options: [.ignoreCase])
+    /// code.firstMatchExists(in: "AB-12")   // true
+    /// ```
+    ///
     /// - Parameters:
     ///   - source: the pattern, in ECMA-262 syntax.
+    ///   - options: the flags it is compiled with (none, as in JSON Schema, by default).
     ///   - maximumProgramSize: the largest automaton accepted, in instructions (default
     ///     ``defaultMaximumProgramSize``, at most ``maximumAllowedProgramSize``).
     /// - Throws: ``RegexSyntaxError`` for malformed patterns, unsupported features, and patterns whose
     ///   automaton would exceed `maximumProgramSize` instructions.
-    public init(_ source: String, maximumProgramSize: Int = LinearRegex.defaultMaximumProgramSize)
-        throws(RegexSyntaxError)
-    {
-        var parser = RegexParser(source)
-        let tree = try parser.parse()
-        let limit = min(max(1, maximumProgramSize), Self.maximumAllowedProgramSize)
-        var compiler = RegexCompiler(limit: limit)
-        do {
-            try compiler.emit(tree)
-        } catch {
-            throw RegexSyntaxError(
-                pattern: source, offset: 0,
-                reason: "the pattern expands to more than \(limit) instructions, the limit on a pattern's size",
-                isUnsupportedFeature: true)
-        }
-        compiler.program.append(.match)
-        self.source = source
-        self.program = compiler.program
-        self.sets = compiler.sets
-        self.lookarounds = compiler.lookarounds
-        self.isAnchoredAtStart = Self.anchored(tree)
-        self.bitParallel = BitParallelRunner(program: compiler.program, sets: compiler.sets)
-        self.dfa = LazyDFA(program: compiler.program, sets: compiler.sets, anchored: isAnchoredAtStart)
-        self.literal = LiteralPattern(tree)
-        let positional =
-            !compiler.lookarounds.isEmpty
-            || compiler.program.contains { if case .wordBoundary = $0 { return true } else { return false } }
-        self.positionalDFA =
-            positional
-            ? LazyDFA(
-                program: compiler.program, sets: compiler.sets, anchored: isAnchoredAtStart, positional: true,
-                lookaroundCount: compiler.lookarounds.count) : nil
-        self.scratch = positional ? (0..<LazyDFA.cacheCount).map { _ in LookaroundScratch() } : []
+    public init(
+        _ source: String, options: Options = [], maximumProgramSize: Int = LinearRegex.defaultMaximumProgramSize
+    ) throws(RegexSyntaxError) {
+        compiled = try CompiledRegex(source, options: options, maximumProgramSize: maximumProgramSize)
+        literal = compiled.literal
+        dfa = compiled.dfa
+        startLookarounds = compiled.startLookarounds
     }
 
     /// The pattern.
-    public var description: String { source }
+    public var description: String { compiled.source }
 
     /// Whether the pattern matches somewhere in `text` (ECMA-262 `RegExp.prototype.test`).
     public func firstMatchExists<S: StringProtocol>(in text: S) -> Bool {
@@ -135,8 +147,13 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
             if let answer = text.withUTF8({ self.dfa.unsafelyUnwrapped.run(bytes: $0, latin1: false) }) {
                 return answer
             }
+        } else if startLookarounds != nil {
+            var text = text
+            if let answer = text.withUTF8({ self.startLookarounds.unsafelyUnwrapped.run(bytes: $0, latin1: false) }) {
+                return answer
+            }
         }
-        return firstMatchExists(in: text.unicodeScalars, engine: .automatic)
+        return compiled.firstMatchExists(in: text.unicodeScalars, engine: .automatic)
     }
 
     /// Whether the pattern matches somewhere in ASCII text given as bytes (every byte below 0x80;
@@ -144,13 +161,39 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     public func firstMatchExists(inASCII bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if let literal, let latin1 = literal.latin1 { return literal.matches(bytes, utf8: latin1) }
         if let dfa, let answer = dfa.run(bytes: bytes, latin1: true) { return answer }
-        return firstMatchExists(in: bytes.lazy.map { Unicode.Scalar($0) }, engine: .automatic)
+        if let startLookarounds, let answer = startLookarounds.run(bytes: bytes, latin1: true) { return answer }
+        return compiled.firstMatchExists(in: bytes.lazy.map { Unicode.Scalar($0) }, engine: .automatic)
     }
 
     /// Whether the pattern matches somewhere in `scalars`.
     public func firstMatchExists<C: Collection>(in scalars: C) -> Bool where C.Element == Unicode.Scalar {
-        if dfa != nil, let view = scalars as? String.UnicodeScalarView { return firstMatchExists(in: String(view)) }
-        return firstMatchExists(in: scalars, engine: .automatic)
+        if dfa != nil || startLookarounds != nil, let view = scalars as? String.UnicodeScalarView {
+            return firstMatchExists(in: String(view))
+        }
+        return compiled.firstMatchExists(in: scalars, engine: .automatic)
+    }
+
+    /// The range of the first match in `text`, as ECMA-262's `RegExp.prototype.exec` finds it: the
+    /// leftmost start, and there the end that its backtracking order prefers (alternatives left to
+    /// right, greedy quantifiers taking as much as they can, lazy ones as little) — the match that
+    /// `text.firstMatch(of:)` of a backtracking engine gives, found in linear time. `nil` when the
+    /// pattern matches nowhere.
+    ///
+    /// ```swift
+    /// let regex = try LinearRegex("\\d+")
+    /// let text = "order 66, item 7"
+    /// text[regex.firstMatch(in: text)!]   // "66"
+    /// ```
+    ///
+    /// Costs O(program size × input length) steps, a factor of the quantifiers' nesting more for
+    /// quantifiers whose body can match the empty string (`(a?)*`), and more than
+    /// ``firstMatchExists(in:)-(String)``: validation asks only whether there is a match.
+    public func firstMatch<S: StringProtocol>(in text: S) -> Range<S.Index>? {
+        guard firstMatchExists(in: String(text)) else { return nil }
+        let scalars = text.unicodeScalars
+        guard let offsets = compiled.firstMatchOffsets(in: scalars) else { return nil }
+        let start = scalars.index(scalars.startIndex, offsetBy: offsets.lowerBound)
+        return start..<scalars.index(start, offsetBy: offsets.count)
     }
 
     /// The automata a match can run on: the fastest that applies (`automatic`), or one of them, to
@@ -162,6 +205,121 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     /// Whether the pattern matches somewhere in `scalars`, on `engine` — or on the Pike VM (with the
     /// lookarounds' tables where there are lookarounds) when that engine does not apply.
     func firstMatchExists<C: Collection>(in scalars: C, engine: Engine) -> Bool where C.Element == Unicode.Scalar {
+        compiled.firstMatchExists(in: scalars, engine: engine)
+    }
+
+    /// Runs the general Pike VM even where a faster automaton applies (to compare them in tests).
+    func firstMatchExistsWithPikeVM<C: Collection>(in scalars: C) -> Bool where C.Element == Unicode.Scalar {
+        compiled.firstMatchExists(in: scalars, engine: .pikeVM)
+    }
+
+    /// The first match as positions in `scalars` (see ``firstMatch(in:)``).
+    func firstMatchOffsets<C: Collection>(in scalars: C) -> Range<Int>? where C.Element == Unicode.Scalar {
+        compiled.firstMatchOffsets(in: scalars)
+    }
+
+    /// Whether the bit-parallel runner applies (where the lazy DFA's caches are all taken).
+    var usesBitParallelRunner: Bool { compiled.usesBitParallelRunner }
+
+    /// Whether matching uses the lazy DFA.
+    var usesLazyDFA: Bool { compiled.usesLazyDFA }
+
+    /// Whether matching compares bytes (the pattern is plain text).
+    var usesLiteral: Bool { compiled.usesLiteral }
+
+    /// Whether matching uses the positional DFA (patterns with lookarounds or word boundaries).
+    var usesPositionalDFA: Bool { compiled.usesPositionalDFA }
+
+    /// Whether matching decides lookaheads at the start by runs of their own (``StartLookarounds``).
+    var decidesLookaheadsAtStart: Bool { startLookarounds != nil }
+
+    /// How often the lazy DFA's caches were cleared for want of room.
+    var lazyDFAClearings: Int { compiled.lazyDFAClearings }
+}
+
+/// A compiled pattern: what ``LinearRegex`` holds by reference, so that a copy of one (in a schema's
+/// keywords, a rule) is a pointer.
+final class CompiledRegex: Sendable {
+    /// The pattern as written.
+    let source: String
+    private let program: [Instruction]
+    private let sets: [ScalarSet]
+    /// The lookarounds' own automata, innermost first (a lookaround's table is computed before
+    /// those of the lookarounds that contain it).
+    private let lookarounds: [Lookaround]
+    /// Whether the pattern starts with `^` in every alternative (no need to try later start positions).
+    private let isAnchoredAtStart: Bool
+    /// The deepest nesting of quantifiers with ECMA-262's empty check (for ``firstMatch(in:)``).
+    private let iterationDepth: Int
+    /// The same automaton as bit masks, for patterns small enough (most schema patterns).
+    private let bitParallel: BitParallelRunner?
+    /// The same automaton made deterministic as the input needs it, for patterns without
+    /// lookarounds and word boundaries.
+    let dfa: LazyDFA?
+    /// The automaton as a DFA that reads, at each position, the lookarounds' tables and whether a
+    /// word boundary is there: for patterns with lookarounds or word boundaries.
+    private let positionalDFA: LazyDFA?
+    /// The pattern as plain text, where it is nothing else (`^x-`, `^\$ref$`, `json`): matched by
+    /// comparing bytes.
+    let literal: LiteralPattern?
+    /// Buffers that matches of a pattern with lookarounds or word boundaries reuse (the input, the tables, the thread
+    /// lists): allocating them per match cost more than matching short strings.
+    private let scratch: [LookaroundScratch]
+    /// For an anchored pattern whose lookaheads are all at its start (`^(?=.*[A-Z])(?=.*\d).{8,}$`):
+    /// each decided by one forward run, and the pattern as a plain DFA for their outcome.
+    let startLookarounds: StartLookarounds?
+
+    /// The size of the compiled automaton, in instructions (the lookarounds' automata included).
+    var programSize: Int { program.count + lookarounds.reduce(0) { $0 + $1.program.count } }
+
+    /// The flags the pattern was compiled with.
+    let options: LinearRegex.Options
+
+    /// Compiles `source` (see ``LinearRegex/init(_:options:maximumProgramSize:)``).
+    init(_ source: String, options: LinearRegex.Options, maximumProgramSize: Int) throws(RegexSyntaxError) {
+        var parser = RegexParser(source, options: options)
+        let tree = try parser.parse()
+        let limit = min(max(1, maximumProgramSize), LinearRegex.maximumAllowedProgramSize)
+        var compiler = RegexCompiler(limit: limit)
+        do {
+            try compiler.emit(tree)
+        } catch {
+            throw RegexSyntaxError(
+                pattern: source, offset: 0,
+                reason: "the pattern expands to more than \(limit) instructions, the limit on a pattern's size",
+                isUnsupportedFeature: true)
+        }
+        compiler.program.append(.match)
+        self.source = source
+        self.options = options
+        self.program = compiler.program
+        self.sets = compiler.sets
+        self.lookarounds = compiler.lookarounds
+        self.isAnchoredAtStart = Self.anchored(tree)
+        self.iterationDepth = compiler.maximumIterationDepth
+        self.bitParallel = BitParallelRunner(program: compiler.program, sets: compiler.sets)
+        self.dfa = LazyDFA(program: compiler.program, sets: compiler.sets, anchored: isAnchoredAtStart)
+        self.literal = LiteralPattern(tree)
+        let positional =
+            !compiler.lookarounds.isEmpty
+            || compiler.program.contains { if case .wordBoundary = $0 { return true } else { return false } }
+        self.positionalDFA =
+            positional
+            ? LazyDFA(
+                program: compiler.program, sets: compiler.sets, anchored: isAnchoredAtStart, positional: true,
+                lookaroundCount: compiler.lookarounds.count) : nil
+        self.scratch = positional ? (0..<LazyDFA.cacheCount).map { _ in LookaroundScratch() } : []
+        self.startLookarounds =
+            positional && isAnchoredAtStart
+            ? StartLookarounds(
+                program: compiler.program, sets: compiler.sets, lookarounds: compiler.lookarounds, limit: limit)
+            : nil
+    }
+
+    /// Whether the pattern matches somewhere in `scalars`, on `engine` — or on the Pike VM (with the
+    /// lookarounds' tables where there are lookarounds) when that engine does not apply.
+    func firstMatchExists<C: Collection>(in scalars: C, engine: LinearRegex.Engine) -> Bool
+    where C.Element == Unicode.Scalar {
         if !lookarounds.isEmpty || (positionalDFA != nil && engine != .pikeVM && engine != .bitParallel) {
             return firstMatchExistsWithLookarounds(in: scalars, onDFA: engine != .pikeVM)
         }
@@ -198,6 +356,38 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     private func firstMatchExistsWithLookarounds<C: Collection>(
         in scalars: C, using buffers: LookaroundScratch, onDFA: Bool
     ) -> Bool where C.Element == Unicode.Scalar {
+        let stride = fillPositions(of: scalars, into: buffers, onDFA: onDFA)
+        return buffers.input.withUnsafeBufferPointer { input in
+            buffers.tables.withUnsafeMutableBufferPointer { tables in
+                if onDFA, let positionalDFA, let answer = positionalDFA.run(positions: input, tables: tables) {
+                    return answer
+                }
+                return PositionRunner(program: program, sets: sets, input: input, tables: tables, stride: stride)
+                    .firstMatchExists(
+                        anchored: isAnchoredAtStart, current: &buffers.current, next: &buffers.next,
+                        stack: &buffers.stack)
+            }
+        }
+    }
+
+    /// The first match as positions in `scalars` (see ``LinearRegex/firstMatch(in:)``).
+    func firstMatchOffsets<C: Collection>(in scalars: C) -> Range<Int>? where C.Element == Unicode.Scalar {
+        let buffers = scratch.first { $0.lock.tryLock() }
+        defer { buffers?.lock.unlock() }
+        let using = buffers ?? LookaroundScratch()
+        let stride = fillPositions(of: scalars, into: using, onDFA: true)
+        return using.input.withUnsafeBufferPointer { input in
+            using.tables.withUnsafeMutableBufferPointer { tables in
+                PositionRunner(program: program, sets: sets, input: input, tables: tables, stride: stride)
+                    .firstMatch(anchored: isAnchoredAtStart, iterationDepth: iterationDepth)
+            }
+        }
+    }
+
+    /// Holds `scalars` in `buffers.input`, and in `buffers.tables` whether each lookaround holds at
+    /// each position (`tables[index * stride + position]`); returns the stride, the input's count + 1.
+    private func fillPositions<C: Collection>(of scalars: C, into buffers: LookaroundScratch, onDFA: Bool) -> Int
+    where C.Element == Unicode.Scalar {
         buffers.input.removeAll(keepingCapacity: true)
         if let view = scalars as? String.UnicodeScalarView {
             // Decoded from the string's UTF-8 at once: the scalar view's indices cost more.
@@ -218,18 +408,20 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
         buffers.tables.append(contentsOf: repeatElement(false, count: stride * lookarounds.count))
         let capacity = max(program.count, lookarounds.reduce(0) { max($0, $1.program.count) })
         buffers.reserve(capacity)
-        return buffers.input.withUnsafeBufferPointer { input in
+        guard !lookarounds.isEmpty else { return stride }
+        buffers.input.withUnsafeBufferPointer { input in
             buffers.tables.withUnsafeMutableBufferPointer { tables in
                 for (index, lookaround) in lookarounds.enumerated() {
-                    let runner = PositionRunner(
-                        program: lookaround.program, sets: sets, input: input, tables: tables, stride: stride)
                     let table = UnsafeMutableBufferPointer(rebasing: tables[(index * stride)..<((index + 1) * stride)])
                     var onItsDFA = false
                     if onDFA, let dfa = lookaround.dfa {
                         onItsDFA = dfa.matchPositions(in: input, forward: lookaround.behind, into: table)
                     }
                     if !onItsDFA {
-                        runner.matchPositions(
+                        PositionRunner(
+                            program: lookaround.program, sets: sets, input: input, tables: tables, stride: stride
+                        )
+                        .matchPositions(
                             forward: lookaround.behind, into: table, current: &buffers.current, next: &buffers.next,
                             stack: &buffers.stack)
                     }
@@ -237,15 +429,9 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
                         for position in table.indices { table[position].toggle() }
                     }
                 }
-                if onDFA, let positionalDFA, let answer = positionalDFA.run(positions: input, tables: tables) {
-                    return answer
-                }
-                return PositionRunner(program: program, sets: sets, input: input, tables: tables, stride: stride)
-                    .firstMatchExists(
-                        anchored: isAnchoredAtStart, current: &buffers.current, next: &buffers.next,
-                        stack: &buffers.stack)
             }
         }
+        return stride
     }
 
     /// Whether the bit-parallel runner applies (where the lazy DFA's caches are all taken).
@@ -352,10 +538,42 @@ enum Instruction: Sendable {
     case jump(Int)
     case assertStart
     case assertEnd
-    case wordBoundary(negated: Bool)
+    case wordBoundary(negated: Bool, ignoringCase: Bool)
     /// Holds where the lookaround of this index holds (its table, computed before the run).
     case lookaround(Int)
+    /// The start of an iteration of a quantifier whose body can match the empty string, at this
+    /// depth of such quantifiers: ECMA-262 fails an optional iteration that matched nothing
+    /// (RepeatMatcher's empty check), which decides which match a search finds. Matching ignores it.
+    case enterIteration(depth: Int)
+    /// The end of that iteration: passes only where input was read since its ``enterIteration``.
+    case checkIteration(depth: Int)
     case match
+}
+
+extension Instruction {
+    /// Pushes onto `stack` where this ε-instruction, at `pc`, leads without reading input: a jump's
+    /// target, both branches of a split (the preferred one on top), the next instruction past an
+    /// assertion that `holds` or past an iteration mark (which only the search for a match's range
+    /// reads). Consuming and matching instructions push nothing: each walk decides what they mean.
+    /// Every walk of the automaton's ε-transitions goes through here.
+    @inline(__always)
+    func pushSuccessors<Index: FixedWidthInteger>(
+        at pc: Index, onto stack: inout [Index], holds: (Instruction) -> Bool
+    ) {
+        switch self {
+        case .set, .match:
+            break
+        case .jump(let target):
+            stack.append(Index(target))
+        case .split(let first, let second):
+            stack.append(Index(second))
+            stack.append(Index(first))
+        case .assertStart, .assertEnd, .wordBoundary, .lookaround:
+            if holds(self) { stack.append(pc + 1) }
+        case .enterIteration, .checkIteration:
+            stack.append(pc + 1)
+        }
+    }
 }
 
 /// A lookaround's automaton: its pattern (reversed, for a lookahead, which is run backwards).
@@ -363,14 +581,17 @@ struct Lookaround: Sendable {
     let program: [Instruction]
     let behind: Bool
     let negated: Bool
+    /// The pattern inside, as written (forwards, for a lookahead too).
+    let body: RegexNode
     /// The same automaton as a lazy DFA, where it has no lookarounds or word boundaries inside; for
     /// a lookahead, run backwards, its anchors change places (`$` holds where the run starts).
     let dfa: LazyDFA?
 
-    init(program: [Instruction], sets: [ScalarSet], behind: Bool, negated: Bool) {
+    init(program: [Instruction], sets: [ScalarSet], behind: Bool, negated: Bool, body: RegexNode) {
         self.program = program
         self.behind = behind
         self.negated = negated
+        self.body = body
         let runOrder =
             behind
             ? program
@@ -393,6 +614,9 @@ struct RegexCompiler {
     var program: [Instruction] = []
     var sets: [ScalarSet] = []
     var lookarounds: [Lookaround] = []
+    /// The nesting of quantifiers with empty checks at the point of emission, and the deepest.
+    private var iterationDepth = 0
+    private(set) var maximumIterationDepth = 0
 
     init(limit: Int) { self.limit = limit }
 
@@ -414,15 +638,16 @@ struct RegexCompiler {
             _ = try append(.assertStart)
         case .endAnchor:
             _ = try append(.assertEnd)
-        case .wordBoundary(let negated):
-            _ = try append(.wordBoundary(negated: negated))
+        case .wordBoundary(let negated, let ignoringCase):
+            _ = try append(.wordBoundary(negated: negated, ignoringCase: ignoringCase))
         case .lookaround(let inner, let behind, let negated):
             // Its own automaton (lookarounds inside it get theirs first), then a test of its table.
             let outer = program
             program = []
             try emit(behind ? inner : inner.reversed)
             _ = try append(.match)
-            lookarounds.append(Lookaround(program: program, sets: sets, behind: behind, negated: negated))
+            lookarounds.append(
+                Lookaround(program: program, sets: sets, behind: behind, negated: negated, body: inner))
             program = outer
             _ = try append(.lookaround(lookarounds.count - 1))
         case .concatenation(let nodes):
@@ -440,7 +665,19 @@ struct RegexCompiler {
                 }
             }
             for jump in jumps { program[jump] = .jump(program.count) }
-        case .repetition(let inner, let min, let max):
+        case .repetition(let inner, let min, let max, let greedy):
+            // Optional iterations of a body that can match nothing carry ECMA-262's empty check.
+            let checked = inner.isNullable
+            let depth = iterationDepth
+            func emitIteration(_ compiler: inout RegexCompiler) throws(TooLarge) {
+                guard checked else { return try compiler.emit(inner) }
+                _ = try compiler.append(.enterIteration(depth: depth))
+                compiler.iterationDepth += 1
+                compiler.maximumIterationDepth = Swift.max(compiler.maximumIterationDepth, compiler.iterationDepth)
+                try compiler.emit(inner)
+                compiler.iterationDepth -= 1
+                _ = try compiler.append(.checkIteration(depth: depth))
+            }
             for copy in 0..<min {
                 let before = program.count
                 try emit(inner)
@@ -449,20 +686,96 @@ struct RegexCompiler {
                 if copy == 0 && program.count == before { break }
             }
             if let max {
-                // Optional copies: split over each, all exiting to the end.
+                // Optional copies: split over each, all exiting to the end (preferred first when lazy).
                 var splits: [Int] = []
                 for _ in min..<max {
                     splits.append(try append(.split(0, 0)))
-                    try emit(inner)
+                    try emitIteration(&self)
                 }
-                for split in splits { program[split] = .split(split + 1, program.count) }
+                for split in splits {
+                    program[split] = greedy ? .split(split + 1, program.count) : .split(program.count, split + 1)
+                }
             } else {
                 let split = try append(.split(0, 0))
-                try emit(inner)
+                try emitIteration(&self)
                 _ = try append(.jump(split))
-                program[split] = .split(split + 1, program.count)
+                program[split] = greedy ? .split(split + 1, program.count) : .split(program.count, split + 1)
             }
         }
+    }
+}
+
+/// An anchored pattern whose lookarounds are all lookaheads read only at the start of the input —
+/// before any scalar is read, in no loop (the shape of password rules, `^(?=.*[A-Z])(?=.*\d).{8,}$`,
+/// and of `cspell`'s `^(?=[^!*,;{}[\]~\n]+$)(?=(.*\w)).+$`). Each lookahead is then one question
+/// about the input — does its pattern match at the start? — answered by a forward DFA of it, anchored,
+/// which stops at its first match; and for each combination of answers the pattern is a plain DFA,
+/// the lookarounds replaced by what they answered. All of them read the UTF-8 in place: no scalars
+/// decoded, no table per position. At most ``maximumLookaheads`` lookaheads (2^k variants).
+final class StartLookarounds: Sendable {
+    static let maximumLookaheads = 3
+
+    /// Each lookahead's automaton (of its pattern, forwards) and whether it is negative.
+    private let tests: [(dfa: LazyDFA, negated: Bool)]
+    /// The pattern for each combination of answers: bit `j` set where lookahead `j` holds.
+    private let variants: [LazyDFA]
+
+    init?(program: [Instruction], sets: [ScalarSet], lookarounds: [Lookaround], limit: Int) {
+        var used: [Int] = []
+        for instruction in program {
+            switch instruction {
+            case .wordBoundary: return nil
+            case .lookaround(let index): if !used.contains(index) { used.append(index) }
+            default: continue
+            }
+        }
+        guard !used.isEmpty, used.count <= Self.maximumLookaheads else { return nil }
+        // No lookaround may be reached after a scalar is read.
+        var reached = [Bool](repeating: false, count: program.count + 1)
+        var stack: [Int] = []
+        for (pc, instruction) in program.enumerated() {
+            if case .set = instruction { stack.append(pc + 1) }
+        }
+        while let pc = stack.popLast() {
+            guard pc < program.count, !reached[pc] else { continue }
+            reached[pc] = true
+            if case .lookaround = program[pc] { return nil }
+            program[pc].pushSuccessors(at: pc, onto: &stack) { _ in true }
+        }
+        var tests: [(dfa: LazyDFA, negated: Bool)] = []
+        for index in used {
+            let lookaround = lookarounds[index]
+            guard !lookaround.behind else { return nil }
+            var compiler = RegexCompiler(limit: limit)
+            guard (try? compiler.emit(lookaround.body)) != nil, compiler.lookarounds.isEmpty else { return nil }
+            compiler.program.append(.match)
+            guard let dfa = LazyDFA(program: compiler.program, sets: compiler.sets, anchored: true) else { return nil }
+            tests.append((dfa, lookaround.negated))
+        }
+        let never = sets.count
+        let setsWithNever = sets + [ScalarSet()]
+        var variants: [LazyDFA] = []
+        for answers in 0..<(1 << used.count) {
+            let variant = program.enumerated().map { pc, instruction -> Instruction in
+                guard case .lookaround(let index) = instruction else { return instruction }
+                return answers & (1 << used.firstIndex(of: index)!) != 0 ? .jump(pc + 1) : .set(never)
+            }
+            guard let dfa = LazyDFA(program: variant, sets: setsWithNever, anchored: true) else { return nil }
+            variants.append(dfa)
+        }
+        self.tests = tests
+        self.variants = variants
+    }
+
+    /// Whether the pattern matches in UTF-8 (or Latin-1) text; `nil` when a cache was in use.
+    @inline(__always)
+    func run(bytes: UnsafeBufferPointer<UInt8>, latin1: Bool) -> Bool? {
+        var answers = 0
+        for (index, test) in tests.enumerated() {
+            guard let holds = test.dfa.run(bytes: bytes, latin1: latin1) else { return nil }
+            if holds != test.negated { answers |= 1 << index }
+        }
+        return variants[answers].run(bytes: bytes, latin1: latin1)
     }
 }
 
@@ -514,26 +827,21 @@ struct PikeRunner {
         stack.append(pc)
         while let pc = stack.popLast() {
             guard list.insert(pc) else { continue }
-            switch program[pc] {
-            case .match:
+            if case .match = program[pc] {
                 stack.removeAll(keepingCapacity: true)
                 return true
-            case .set:
-                break
-            case .jump(let target):
-                stack.append(target)
-            case .split(let first, let second):
-                stack.append(second)
-                stack.append(first)
-            case .assertStart:
-                if atStart { stack.append(pc + 1) }
-            case .assertEnd:
-                if next == nil { stack.append(pc + 1) }
-            case .wordBoundary(let negated):
-                let boundary = ScalarSet.isWordCharacter(previous) != ScalarSet.isWordCharacter(next)
-                if boundary != negated { stack.append(pc + 1) }
-            case .lookaround:
-                preconditionFailure("patterns with lookarounds run on PositionRunner")
+            }
+            program[pc].pushSuccessors(at: pc, onto: &stack) { assertion in
+                switch assertion {
+                case .assertStart: return atStart
+                case .assertEnd: return next == nil
+                case .wordBoundary(let negated, let ignoringCase):
+                    let boundary =
+                        ScalarSet.isWordCharacter(previous, ignoringCase: ignoringCase)
+                        != ScalarSet.isWordCharacter(next, ignoringCase: ignoringCase)
+                    return boundary != negated
+                default: preconditionFailure("patterns with lookarounds run on PositionRunner")
+                }
             }
         }
         return false
@@ -601,6 +909,88 @@ struct PositionRunner {
         }
     }
 
+    /// The match ECMA-262's search finds — the leftmost start, and there the end its backtracking
+    /// order reaches first (alternatives left to right, greedy iterations before fewer, lazy after) —
+    /// as scalar positions; `nil` when there is none. A Pike VM whose threads keep that order (each
+    /// list is in priority order; a thread that reaches the match drops those after it) and carry
+    /// where their match started. The empty check of ECMA-262's RepeatMatcher — an optional
+    /// iteration that read nothing fails — is a thread's state too: the outermost `depth` of the
+    /// iterations it entered since it last read input (`iterationDepth` when none); states are
+    /// (instruction, that depth), so a step costs at most the program's size × (`iterationDepth` + 1).
+    func firstMatch(anchored: Bool, iterationDepth: Int) -> Range<Int>? {
+        let count = input.count
+        let depths = iterationDepth + 1
+        // `visited[state]` and `listed[pc]` hold the position (+ 1) whose closures reached them.
+        var visited = [Int](repeating: 0, count: program.count * depths)
+        var listed = [Int](repeating: 0, count: program.count)
+        var current: [(pc: Int, start: Int)] = []
+        var next: [(pc: Int, start: Int)] = []
+        var stack: [(pc: Int, fresh: Int)] = []
+        var found: Range<Int>? = nil
+
+        /// Follows the ε-transitions from `pc` at `position` in priority order, appending the
+        /// consuming instructions reached to `list`; returns whether the match instruction was
+        /// reached (what follows it in the order is then dropped).
+        func closure(from pc: Int, start: Int, at position: Int, into list: inout [(pc: Int, start: Int)]) -> Bool {
+            let mark = position + 1
+            stack.append((pc, iterationDepth))
+            while let (pc, fresh) = stack.popLast() {
+                let state = pc * depths + fresh
+                guard visited[state] != mark else { continue }
+                visited[state] = mark
+                switch program[pc] {
+                case .match:
+                    stack.removeAll(keepingCapacity: true)
+                    return true
+                case .set:
+                    if listed[pc] != mark {
+                        listed[pc] = mark
+                        list.append((pc, start))
+                    }
+                case .enterIteration(let depth):
+                    stack.append((pc + 1, Swift.min(fresh, depth)))
+                case .checkIteration(let depth):
+                    if fresh > depth { stack.append((pc + 1, fresh)) }
+                case .jump(let target):
+                    stack.append((target, fresh))
+                case .split(let first, let second):
+                    stack.append((second, fresh))
+                    stack.append((first, fresh))
+                default:
+                    if holds(program[pc], at: position) { stack.append((pc + 1, fresh)) }
+                }
+            }
+            return false
+        }
+
+        var position = 0
+        while true {
+            // A new start has the lowest priority, and none is tried once a match is found.
+            if found == nil && (position == 0 || !anchored) {
+                if closure(from: 0, start: position, at: position, into: &current) {
+                    found = position..<position
+                }
+            }
+            if position == count { return found }
+            if current.isEmpty {
+                if found != nil || anchored { return found }
+                position += 1
+                continue
+            }
+            let scalar = input[position]
+            next.removeAll(keepingCapacity: true)
+            for thread in current {
+                guard case .set(let setIndex) = program[thread.pc], sets[setIndex].contains(scalar) else { continue }
+                if closure(from: thread.pc + 1, start: thread.start, at: position + 1, into: &next) {
+                    found = thread.start..<(position + 1)
+                    break
+                }
+            }
+            swap(&current, &next)
+            position += 1
+        }
+    }
+
     /// Follows the ε-transitions from `pc` at `position`, all of them; returns whether a match
     /// was among them.
     private func addThread(_ pc: Int, into list: inout SparseSet, stack: inout [Int], at position: Int) -> Bool {
@@ -608,30 +998,27 @@ struct PositionRunner {
         stack.append(pc)
         while let pc = stack.popLast() {
             guard list.insert(pc) else { continue }
-            switch program[pc] {
-            case .match:
-                matched = true
-            case .set:
-                break
-            case .jump(let target):
-                stack.append(target)
-            case .split(let first, let second):
-                stack.append(second)
-                stack.append(first)
-            case .assertStart:
-                if position == 0 { stack.append(pc + 1) }
-            case .assertEnd:
-                if position == input.count { stack.append(pc + 1) }
-            case .wordBoundary(let negated):
-                let previous = position > 0 ? input[position - 1] : nil
-                let next = position < input.count ? input[position] : nil
-                let boundary = ScalarSet.isWordCharacter(previous) != ScalarSet.isWordCharacter(next)
-                if boundary != negated { stack.append(pc + 1) }
-            case .lookaround(let index):
-                if tables[index * stride + position] { stack.append(pc + 1) }
-            }
+            if case .match = program[pc] { matched = true }
+            program[pc].pushSuccessors(at: pc, onto: &stack) { holds($0, at: position) }
         }
         return matched
+    }
+
+    /// Whether the assertion holds at `position`.
+    private func holds(_ assertion: Instruction, at position: Int) -> Bool {
+        switch assertion {
+        case .assertStart: return position == 0
+        case .assertEnd: return position == input.count
+        case .wordBoundary(let negated, let ignoringCase):
+            let previous = position > 0 ? input[position - 1] : nil
+            let next = position < input.count ? input[position] : nil
+            let boundary =
+                ScalarSet.isWordCharacter(previous, ignoringCase: ignoringCase)
+                != ScalarSet.isWordCharacter(next, ignoringCase: ignoringCase)
+            return boundary != negated
+        case .lookaround(let index): return tables[index * stride + position]
+        default: return false
+        }
     }
 }
 
@@ -715,11 +1102,14 @@ struct BitParallelRunner: Sendable {
             visited |= 1 << UInt64(pc)
             switch program[pc] {
             case .match, .set: mask |= 1 << UInt64(pc)
-            case .jump(let target): stack.append(target)
-            case .split(let first, let second): stack.append(contentsOf: [second, first])
-            case .assertStart: if atStart { stack.append(pc + 1) }
-            case .assertEnd: if atEnd { stack.append(pc + 1) }
-            case .wordBoundary, .lookaround: break
+            default:
+                program[pc].pushSuccessors(at: pc, onto: &stack) { assertion in
+                    switch assertion {
+                    case .assertStart: return atStart
+                    case .assertEnd: return atEnd
+                    default: return false
+                    }
+                }
             }
         }
         return mask

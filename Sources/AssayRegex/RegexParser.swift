@@ -4,10 +4,14 @@ indirect enum RegexNode: Sendable {
     case set(ScalarSet)
     case concatenation([RegexNode])
     case alternation([RegexNode])
-    case repetition(RegexNode, min: Int, max: Int?)
+    /// `x*`, `x{n,m}`…; `greedy` is false for the lazy forms (`x*?`), which match the same strings
+    /// and prefer fewer iterations.
+    case repetition(RegexNode, min: Int, max: Int?, greedy: Bool)
     case startAnchor
     case endAnchor
-    case wordBoundary(negated: Bool)
+    /// `\b` or `\B`; with `ignoringCase`, ſ (U+017F) and K (U+212A) are word characters too, as
+    /// ECMA-262 has it under the `i` and `u` flags.
+    case wordBoundary(negated: Bool, ignoringCase: Bool)
     /// `(?=…)`, `(?!…)`, `(?<=…)`, `(?<!…)`: whether the inner pattern matches just after (or just
     /// before) the position, or does not.
     case lookaround(RegexNode, behind: Bool, negated: Bool)
@@ -19,16 +23,31 @@ indirect enum RegexNode: Sendable {
         switch self {
         case .concatenation(let nodes): return .concatenation(nodes.reversed().map(\.reversed))
         case .alternation(let nodes): return .alternation(nodes.map(\.reversed))
-        case .repetition(let inner, let min, let max): return .repetition(inner.reversed, min: min, max: max)
+        case .repetition(let inner, let min, let max, let greedy):
+            return .repetition(inner.reversed, min: min, max: max, greedy: greedy)
         case .empty, .set, .startAnchor, .endAnchor, .wordBoundary, .lookaround: return self
+        }
+    }
+
+    /// Whether the node can match the empty string (assertions match it where they hold).
+    var isNullable: Bool {
+        switch self {
+        case .set: return false
+        case .empty, .startAnchor, .endAnchor, .wordBoundary, .lookaround: return true
+        case .concatenation(let nodes): return nodes.allSatisfy(\.isNullable)
+        case .alternation(let nodes): return nodes.contains(where: \.isNullable)
+        case .repetition(let inner, let min, _, _): return min == 0 || inner.isNullable
         }
     }
 }
 
 /// Parses ECMA-262 pattern syntax as with the `u` flag (a lone `{`, `}` or `]` is an error), except
-/// that an escaped ASCII punctuation character is that character (`\&`), into a ``RegexNode``.
+/// that an escaped ASCII punctuation character is that character (`\&`), into a ``RegexNode``. The
+/// other flags are applied here: with `i`, every class is closed under simple case folding; with
+/// `m`, `^` and `$` become tests of the scalar before or after; with `s`, `.` matches everything.
 struct RegexParser {
     private let source: String
+    private let options: LinearRegex.Options
     private let scalars: [Unicode.Scalar]
     private var position = 0
     private var groupDepth = 0
@@ -38,8 +57,9 @@ struct RegexParser {
     static let maximumGroupDepth = 256
     static let maximumRepetition = 100_000
 
-    init(_ source: String) {
+    init(_ source: String, options: LinearRegex.Options = []) {
         self.source = source
+        self.options = options
         self.scalars = Array(source.unicodeScalars)
     }
 
@@ -91,14 +111,16 @@ struct RegexParser {
         switch scalar {
         case "^":
             position += 1
-            atom = .startAnchor
+            // Multiline: at the start, or after a line terminator — where no scalar but a line
+            // terminator is just before.
+            atom = options.contains(.multiline) ? .lookaround(.set(.dot), behind: true, negated: true) : .startAnchor
             isAssertion = true
         case "$":
             position += 1
-            atom = .endAnchor
+            atom = options.contains(.multiline) ? .lookaround(.set(.dot), behind: false, negated: true) : .endAnchor
             isAssertion = true
         case "\\" where peek(1) == "b" || peek(1) == "B":
-            atom = .wordBoundary(negated: peek(1) == "B")
+            atom = .wordBoundary(negated: peek(1) == "B", ignoringCase: options.contains(.ignoreCase))
             position += 2
             isAssertion = true
         case "(":
@@ -110,11 +132,11 @@ struct RegexParser {
             atom = try parseGroup()
         case ".":
             position += 1
-            atom = .set(.dot)
+            atom = .set(options.contains(.dotAll) ? .all : .dot)
         case "[":
             atom = .set(try parseClass())
         case "\\":
-            atom = .set(try parseAtomEscape())
+            atom = .set(caseClosed(try parseAtomEscape()))
         case "*", "+", "?":
             throw error("nothing to repeat")
         case "{" where quantifierBounds(at: position) != nil:
@@ -124,15 +146,15 @@ struct RegexParser {
             throw error("a lone \"\(scalar)\" must be escaped (\\\(scalar))")
         default:
             position += 1
-            atom = .set(.scalar(scalar.value))
+            atom = .set(caseClosed(.scalar(scalar.value)))
         }
         guard let quantifier = try parseQuantifier() else { return atom }
         if isAssertion { throw error("an assertion cannot be repeated", at: start) }
-        atom = .repetition(atom, min: quantifier.min, max: quantifier.max)
+        atom = .repetition(atom, min: quantifier.min, max: quantifier.max, greedy: quantifier.greedy)
         return atom
     }
 
-    private mutating func parseQuantifier() throws(RegexSyntaxError) -> (min: Int, max: Int?)? {
+    private mutating func parseQuantifier() throws(RegexSyntaxError) -> (min: Int, max: Int?, greedy: Bool)? {
         guard let scalar = current else { return nil }
         var result: (min: Int, max: Int?)
         switch scalar {
@@ -152,11 +174,12 @@ struct RegexParser {
             result = bounds
         default: return nil
         }
-        if current == "?" { position += 1 }  // Lazy quantifiers match the same strings.
+        let greedy = current != "?"
+        if !greedy { position += 1 }
         if let next = current, next == "*" || next == "+" || next == "?" {
             throw error("nothing to repeat")
         }
-        return result
+        return (result.min, result.max, greedy)
     }
 
     /// `{n}`, `{n,}` or `{n,m}` at `index`: the bounds and the index after `}`.
@@ -250,7 +273,18 @@ struct RegexParser {
         }
         guard current == "]" else { throw error("missing \"]\"", at: start) }
         position += 1
-        return set
+        guard options.contains(.ignoreCase) else { return set }
+        // `[^…]` is everything but the scalars that fold like a member: closed, then negated.
+        let negated = set.isNegated
+        set.isNegated = false
+        var closed = set.closedUnderCaseFolding()
+        closed.isNegated = negated
+        return closed
+    }
+
+    /// `set` as the `i` flag reads it (every scalar that folds like a member), or as it is.
+    private func caseClosed(_ set: ScalarSet) -> ScalarSet {
+        options.contains(.ignoreCase) ? set.closedUnderCaseFolding() : set
     }
 
     private enum ClassAtom { case single(UInt32), set(ScalarSet) }
@@ -285,8 +319,8 @@ struct RegexParser {
         switch scalar {
         case "d": return .digits
         case "D": return negated(.digits)
-        case "w": return .wordCharacters
-        case "W": return negated(.wordCharacters)
+        case "w": return options.contains(.ignoreCase) ? .wordCharactersIgnoringCase : .wordCharacters
+        case "W": return negated(options.contains(.ignoreCase) ? .wordCharactersIgnoringCase : .wordCharacters)
         case "s": return .whitespace
         case "S": return negated(.whitespace)
         case "t": return .scalar(0x09)

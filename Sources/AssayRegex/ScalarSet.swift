@@ -117,9 +117,73 @@ struct ScalarSet: Sendable {
     static let dot = ScalarSet(
         items: [.range(0x0A, 0x0A), .range(0x0D, 0x0D), .range(0x2028, 0x2029)], negated: true)
 
-    static func isWordCharacter(_ scalar: Unicode.Scalar?) -> Bool {
+    /// ECMA-262's WordCharacters under the `i` and `u` flags: with ſ (U+017F) and K (U+212A), which
+    /// fold to `s` and `k`.
+    static let wordCharactersIgnoringCase = ScalarSet(items: [
+        .range(0x30, 0x39), .range(0x41, 0x5A), .range(0x61, 0x7A), .range(0x5F, 0x5F), .range(0x17F, 0x17F),
+        .range(0x212A, 0x212A),
+    ])
+    /// Every scalar (`.` with the `s` flag).
+    static let all = ScalarSet(items: [], negated: true)
+
+    static func isWordCharacter(_ scalar: Unicode.Scalar?, ignoringCase: Bool = false) -> Bool {
         guard let scalar else { return false }
+        if ignoringCase && (scalar.value == 0x17F || scalar.value == 0x212A) { return true }
         return wordCharacters.contains(scalar)
+    }
+
+    /// The largest set of ranges whose scalars are closed under case folding one by one; larger sets
+    /// test a scalar's case variants as it is matched.
+    private static let maximumEnumeratedForCase = 512
+
+    /// The set as the `i` flag reads it (ECMA-262's Canonicalize under `u`): every scalar whose simple
+    /// case folding is that of a member (`[a-c]` → `[a-cA-C]`, `k` → `kK\u{212A}`). Negation is part of
+    /// the set closed (`\P{Lu}` holds `A`, since it holds `a`); the result is not negated.
+    func closedUnderCaseFolding() -> ScalarSet {
+        var ranges: [(UInt32, UInt32)] = []
+        var total: UInt32 = 0
+        if !isNegated {
+            for item in items {
+                guard case .range(let low, let high) = item, low <= high else { break }
+                total += high - low + 1
+                guard total <= UInt32(Self.maximumEnumeratedForCase) else { break }
+                ranges.append((low, high))
+            }
+        }
+        guard ranges.count == items.count else {
+            return ScalarSet(items: [.property(.caseless(self), negated: false)])
+        }
+        var closed = ScalarSet()
+        for (low, high) in ranges {
+            closed.add(.range(low, high))
+            for value in low...high {
+                for other in UnicodeCaseFolding.equivalents(of: value) where other != value {
+                    closed.add(.range(other, other))
+                }
+            }
+        }
+        return closed
+    }
+}
+
+extension UnicodeCaseFolding {
+    /// Each scalar that simple case folding relates to others → all of them, itself included (`k` →
+    /// `K`, `k`, U+212A).
+    private static let classes: [UInt32: [UInt32]] = {
+        var membersOfFold: [UInt32: [UInt32]] = [:]
+        for index in Swift.stride(from: 0, to: simpleFolds.count, by: 2) {
+            membersOfFold[simpleFolds[index + 1], default: [simpleFolds[index + 1]]].append(simpleFolds[index])
+        }
+        var classes: [UInt32: [UInt32]] = [:]
+        for members in membersOfFold.values {
+            for member in members { classes[member] = members }
+        }
+        return classes
+    }()
+
+    /// The scalars whose simple case folding is that of `value`, `value` among them.
+    static func equivalents(of value: UInt32) -> [UInt32] {
+        classes[value] ?? [value]
     }
 }
 
@@ -132,6 +196,8 @@ enum UnicodePropertyTest: Sendable {
     case predicate(ScalarSet)
     /// Code points in an inversion list (``UnicodeScripts``): range starts, then ends, alternately.
     case inversionList([UInt32])
+    /// Scalars that fold like a member of the set (a class under the `i` flag).
+    case caseless(ScalarSet)
 
     func matches(_ scalar: Unicode.Scalar) -> Bool {
         switch self {
@@ -141,6 +207,12 @@ enum UnicodePropertyTest: Sendable {
         case .ascii: return scalar.isASCII
         case .predicate(let set): return set.contains(scalar)
         case .inversionList(let list): return Self.isMember(scalar.value, of: list)
+        case .caseless(let set):
+            if set.contains(scalar) { return true }
+            for other in UnicodeCaseFolding.equivalents(of: scalar.value) where other != scalar.value {
+                if let variant = Unicode.Scalar(other), set.contains(variant) { return true }
+            }
+            return false
         }
     }
 

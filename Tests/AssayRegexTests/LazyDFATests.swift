@@ -159,6 +159,30 @@ import Testing
         }
     }
 
+    /// Lookaheads read only at the start of an anchored pattern are each decided by one forward run,
+    /// and the pattern runs as a plain DFA for their answers; elsewhere the tables are computed.
+    @Test func lookaheadsAtTheStartAreDecidedOnce() throws {
+        let atStart = [
+            "^(?=.*[A-Z])(?=.*\\d).{8,}$", "^(?=[^!*,;{}[\\]~\\n]+$)(?=(.*\\w)).+$", "^(?!$)", "^(?=😀).$",
+            "^(?!.*ab)(?=.*c)", "^(?:(?=a)|(?!b))x", "^(?=a$)|^b", "^(?=(?:a|bc)+$).*",
+        ]
+        let elsewhere = [
+            "^a(?=b)", "^(?:(?=a).)*$", "(?=a)", "^(?<=^)a", "^(?=a(?=b))", "^(?=a)(?=b)(?=c)(?=d)", "^\\b(?=a)",
+        ]
+        for pattern in atStart + elsewhere {
+            let regex = try LinearRegex(pattern)
+            #expect(regex.decidesLookaheadsAtStart == atStart.contains(pattern), "\(pattern)")
+            for input in Self.inputs + ["Passw0rdXY", "xx", "bx", "ax", "a", "bc", "bcbc", "abc"] {
+                let expected = regex.firstMatchExistsWithPikeVM(in: input.unicodeScalars)
+                #expect(regex.firstMatchExists(in: input) == expected, "\(pattern) on \(input)")
+                if input.unicodeScalars.allSatisfy({ $0.value < 0x100 }) {
+                    let latin1 = input.unicodeScalars.map { UInt8($0.value) }
+                    #expect(latin1.withUnsafeBufferPointer { regex.firstMatchExists(inASCII: $0) } == expected)
+                }
+            }
+        }
+    }
+
     /// Seven lookarounds need more context bits than a positional DFA reads: the Pike VM runs it.
     @Test func manyLookaroundsRunOnThePikeVM() throws {
         let regex = try LinearRegex("(?=a)(?=a)(?=a)(?=a)(?=a)(?=a)(?=a)a")

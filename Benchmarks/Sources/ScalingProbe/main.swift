@@ -11,7 +11,7 @@ import Darwin
 // Probes for docs/robustness.md where the command line cannot reach: `ScalingProbe nested DEPTH`
 // checks models nested DEPTH deep, the innermost value bad, on demand (issue 23's exponential case);
 // `ScalingProbe email` gives EmailAddressValidator's verdict on each line of standard input;
-// `ScalingProbe regex` LinearRegex's on each `[pattern, input]` line (Benchmarks/regex_differential.py);
+// `ScalingProbe regex [FILE]` LinearRegex's verdict and first match on each `[pattern, input, flags]` line (Benchmarks/regex_differential.py);
 // `ScalingProbe regex-bench FILE ROUNDS` times LinearRegex on each `{"pattern", "subjects"}` line of
 // FILE (Benchmarks/regex_bench.py).
 
@@ -42,21 +42,47 @@ if arguments.count == 2, arguments[1] == "email" {
     print(output, terminator: "")
     exit(0)
 }
-if arguments.count == 2, arguments[1] == "regex" {
-    // One JSON array `[pattern, input]` per line; for each, `1` (matches somewhere), `0`, or
-    // `E unsupported: reason` / `E syntax: reason` when the pattern does not compile. Patterns repeat: the last is kept.
-    var compiled: (String, Result<LinearRegex, RegexSyntaxError>)?
+if arguments.count == 2 || arguments.count == 3, arguments[1] == "regex" {
+    // `ScalingProbe regex FILE`: the lines of FILE instead of standard input (Benchmarks/scaling.py).
+    var fileLines: IndexingIterator<[Substring]>? = nil
+    if arguments.count == 3 {
+        guard let text = try? String(contentsOfFile: arguments[2], encoding: .utf8) else {
+            print("cannot read \(arguments[2])")
+            exit(2)
+        }
+        fileLines = text.split(separator: "\n").makeIterator()
+    }
+    // One JSON array `[pattern, input]` or `[pattern, input, flags]` per line; for each, `1 START END`
+    // (matches; the first match's range in scalars) or `0`, or `E unsupported: reason` /
+    // `E syntax: reason` when the pattern does not compile. Patterns repeat: the last is kept.
+    var compiled: (String, String, Result<LinearRegex, RegexSyntaxError>)?
     var output = ""
-    while let line = readLine(strippingNewline: true) {
-        guard let pair = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String], pair.count == 2 else {
+    while let line = fileLines != nil ? fileLines!.next().map(String.init) : readLine(strippingNewline: true) {
+        guard let pair = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String],
+            pair.count == 2 || pair.count == 3, let options = LinearRegex.Options(flags: pair.count == 3 ? pair[2] : "")
+        else {
             print("bad line: \(line)")
             exit(2)
         }
-        if compiled?.0 != pair[0] {
-            compiled = (pair[0], Result { () throws(RegexSyntaxError) in try LinearRegex(pair[0]) })
+        let flags = pair.count == 3 ? pair[2] : ""
+        if compiled?.0 != pair[0] || compiled?.1 != flags {
+            compiled = (
+                pair[0], flags, Result { () throws(RegexSyntaxError) in try LinearRegex(pair[0], options: options) }
+            )
         }
-        switch compiled!.1 {
-        case .success(let regex): output += regex.firstMatchExists(in: pair[1]) ? "1\n" : "0\n"
+        switch compiled!.2 {
+        case .success(let regex):
+            if regex.firstMatchExists(in: pair[1]) {
+                if let range = regex.firstMatch(in: pair[1]) {
+                    let scalars = pair[1].unicodeScalars
+                    let start = scalars.distance(from: scalars.startIndex, to: range.lowerBound)
+                    output += "1 \(start) \(start + scalars.distance(from: range.lowerBound, to: range.upperBound))\n"
+                } else {
+                    output += "1 none\n"
+                }
+            } else {
+                output += "0\n"
+            }
         case .failure(let error):
             output += (error.isUnsupportedFeature ? "E unsupported: " : "E syntax: ") + error.reason + "\n"
         }

@@ -160,9 +160,15 @@ private func fuzzSchemaValidate(_ bytes: [UInt8]) {
 }
 
 private func fuzzRegex(_ bytes: [UInt8]) {
-    let (patternBytes, subjectBytes) = split(bytes)
+    var (patternBytes, subjectBytes) = split(bytes)
+    // A first byte of 0xF8 or above (never in UTF-8) gives flags in its low bits: `i`, `m`, `s`.
+    var options: LinearRegex.Options = []
+    if let first = patternBytes.first, first >= 0xF8 {
+        options = LinearRegex.Options(rawValue: Int(first & 7))
+        patternBytes.removeFirst()
+    }
     let pattern = String(decoding: patternBytes, as: UTF8.self)
-    guard let regex = try? LinearRegex(pattern) else { return }
+    guard let regex = try? LinearRegex(pattern, options: options) else { return }
     let subject = String(decoding: subjectBytes, as: UTF8.self)
     // Every automaton that applies agrees with the Pike VM: the lazy DFA (through the string's
     // UTF-8 and through its scalars, the second time from a warm cache) and the bit-parallel runner.
@@ -172,15 +178,20 @@ private func fuzzRegex(_ bytes: [UInt8]) {
     for engine in [LinearRegex.Engine.lazyDFA, .bitParallel, .lazyDFA] {
         check(regex.firstMatchExists(in: scalars, engine: engine) == verdict, "\(engine) and Pike VM")
     }
-    // And a backtracking matcher over the same syntax tree agrees (lookarounds included), when it
-    // finishes within its budget on short subjects and patterns (with no limit it took most of the
-    // target's time: 200 executions a second in CI's smoke).
-    guard subject.unicodeScalars.count <= 32, patternBytes.count <= 256, var parser = Optional(RegexParser(pattern)),
-        let tree = try? parser.parse()
+    // The first match exists exactly where a match does, within the subject.
+    let first = regex.firstMatchOffsets(in: scalars)
+    check((first != nil) == verdict, "first match and verdict")
+    check(first.map { $0.upperBound <= scalars.count } ?? true, "first match within the subject")
+    // And a backtracking matcher over the same syntax tree agrees on both (lookarounds included),
+    // when it finishes within its budget on short subjects and patterns (with no limit it took most
+    // of the target's time: 200 executions a second in CI's smoke).
+    guard subject.unicodeScalars.count <= 32, patternBytes.count <= 256,
+        var parser = Optional(RegexParser(pattern, options: options)), let tree = try? parser.parse()
     else { return }
     let reference = ReferenceMatcher(Array(subject.unicodeScalars), budget: 20_000)
-    if let expected = reference.matchesSomewhere(tree) {
-        check(verdict == expected, "linear engine and backtracking reference")
+    if let expected = reference.firstMatch(tree) {
+        check(verdict == (expected != nil), "linear engine and backtracking reference")
+        check(first == expected, "first match and backtracking reference")
     }
 }
 

@@ -1,8 +1,9 @@
 @testable import AssayRegex
 
-/// A backtracking matcher over the parsed pattern, as ECMA-262 defines matching (for the question
-/// "is there a match", which captures do not change): the `regex` target's reference for what the
-/// linear engine computes another way, lookarounds above all. Exponential on some patterns, so it
+/// A backtracking matcher over the parsed pattern, as ECMA-262 defines matching (captures aside,
+/// which neither whether there is a match nor where the first one is depends on): the `regex`
+/// target's reference for what the linear engine computes another way — lookarounds, the
+/// backtracking order of the first match, the empty check. Exponential on some patterns, so it
 /// gives up (`nil`) after a budget of steps.
 final class ReferenceMatcher {
     let input: [Unicode.Scalar]
@@ -16,11 +17,26 @@ final class ReferenceMatcher {
 
     /// Whether `node` matches somewhere in the input; `nil` when the budget ran out.
     func matchesSomewhere(_ node: RegexNode) -> Bool? {
+        firstMatch(node).map { $0 != nil }
+    }
+
+    /// The first match, as `RegExp.prototype.exec` finds it: the leftmost start, and there the end
+    /// the first success in backtracking order reaches. `.some(nil)` when there is none, `nil` when
+    /// the budget ran out.
+    func firstMatch(_ node: RegexNode) -> Range<Int>?? {
         for start in 0...input.count {
-            guard let found = match(node, start, { _ in true }) else { return nil }
-            if found { return true }
+            var end = 0
+            guard
+                let found = match(
+                    node, start,
+                    { position in
+                        end = position
+                        return true
+                    })
+            else { return nil }
+            if found { return .some(start..<end) }
         }
-        return false
+        return .some(nil)
     }
 
     /// Whether `node` matches from `position` with a continuation that accepts the end.
@@ -37,10 +53,12 @@ final class ReferenceMatcher {
             return position == 0 ? next(position) : false
         case .endAnchor:
             return position == input.count ? next(position) : false
-        case .wordBoundary(let negated):
+        case .wordBoundary(let negated, let ignoringCase):
             let before = position > 0 ? input[position - 1] : nil
             let after = position < input.count ? input[position] : nil
-            let boundary = ScalarSet.isWordCharacter(before) != ScalarSet.isWordCharacter(after)
+            let boundary =
+                ScalarSet.isWordCharacter(before, ignoringCase: ignoringCase)
+                != ScalarSet.isWordCharacter(after, ignoringCase: ignoringCase)
             return boundary != negated ? next(position) : false
         case .concatenation(let nodes):
             return sequence(nodes[...], position, next)
@@ -50,8 +68,8 @@ final class ReferenceMatcher {
                 if found { return true }
             }
             return false
-        case .repetition(let inner, let min, let max):
-            return repeating(inner, min: min, max: max, count: 0, position, next)
+        case .repetition(let inner, let min, let max, let greedy):
+            return repeating(inner, min: min, max: max, greedy: greedy, count: 0, position, next)
         case .lookaround(let inner, let behind, let negated):
             var holds: Bool
             if behind {
@@ -77,18 +95,26 @@ final class ReferenceMatcher {
         return match(first, position) { after in self.sequence(rest, after, next) }
     }
 
-    /// `inner` repeated, `count` times so far; an iteration past `min` that matches nothing ends the
-    /// loop (ECMA-262's RepeatMatcher).
+    /// `inner` repeated, `count` times so far; an iteration past `min` that matches nothing fails
+    /// (ECMA-262's RepeatMatcher). Greedy, one more iteration is tried before what follows; lazy,
+    /// after it.
     private func repeating(
-        _ inner: RegexNode, min: Int, max: Int?, count: Int, _ position: Int, _ next: (Int) -> Bool?
+        _ inner: RegexNode, min: Int, max: Int?, greedy: Bool, count: Int, _ position: Int, _ next: (Int) -> Bool?
     ) -> Bool? {
         if let max, count >= max { return next(position) }
-        let more = match(inner, position) { after in
-            if after == position && count >= min { return false }
-            return self.repeating(inner, min: min, max: max, count: count + 1, after, next)
+        func more() -> Bool? {
+            match(inner, position) { after in
+                if after == position && count >= min { return false }
+                return self.repeating(inner, min: min, max: max, greedy: greedy, count: count + 1, after, next)
+            }
         }
-        guard let more else { return nil }
-        if more { return true }
+        if !greedy && count >= min {
+            guard let done = next(position) else { return nil }
+            if done { return true }
+            return more()
+        }
+        guard let found = more() else { return nil }
+        if found { return true }
         return count >= min ? next(position) : false
     }
 }
