@@ -81,19 +81,6 @@ private func compile(_ text: String, options: JSONSchema.Options = .init()) thro
         #expect(roomy.isValid(try JSONValue(parsing: #""aay""#)))
     }
 
-    /// Runs `body` on a thread whose stack is `size` bytes (a secondary thread on Apple platforms
-    /// has 512 KB), and waits for it.
-    private func onSmallStack(_ size: Int, _ body: @escaping @Sendable () -> Void) {
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            body()
-            done.signal()
-        }
-        thread.stackSize = size
-        thread.start()
-        done.wait()
-    }
-
     /// Found under ThreadSanitizer: evaluation recursed about 2 KB of stack per level of the document
     /// (release build), so a document 300 deep — under the parser's limit of 1,000 — overflowed a
     /// 512 KB stack and crashed the process; building the tree and writing it recursed too. The tree
@@ -105,7 +92,7 @@ private func compile(_ text: String, options: JSONSchema.Options = .init()) thro
         let text = String(repeating: "[", count: 999) + "1" + String(repeating: "]", count: 999)
         let bad = String(repeating: "[", count: 999) + "\"x\"" + String(repeating: "]", count: 999)
         for size in [256 << 10, 512 << 10] {
-            onSmallStack(size) {
+            try onThread(stackSize: size) {
                 let options = JSONParserOptions(maximumDepth: JSONParserOptions.maximumAllowedDepth)
                 guard let document = try? JSONDocument(parsing: text, options: options),
                     let wrong = try? JSONDocument(parsing: bad, options: options)

@@ -166,20 +166,25 @@ struct ErrorTests {
     }
 
     @Test func verboseOutputOfDeepInstancesAndCycles() throws {
-        let recursive = try schema(##"{"type": ["array", "integer"], "items": {"$ref": "#"}}"##)
-        var value: JSONValue = 1
-        for _ in 0..<300 { value = [value] }
-        #expect(recursive.verboseOutput(for: value)["valid"] == true)
-        var bad: JSONValue = "x"
-        for _ in 0..<300 { bad = [bad] }
-        let output = recursive.verboseOutput(for: bad, language: .english)
-        #expect(output["valid"] == false)
-        let deepest = units(output).filter { $0["code"] == "typeMismatch" }
-        #expect(deepest.count == 1)
-        #expect(deepest.first?["instanceLocation"]?.string == String(repeating: "/0", count: 300))
-        let cycle = try schema(##"{"$ref": "#"}"##).verboseOutput(for: 1, language: .english)
-        #expect(cycle["valid"] == false)
-        #expect(units(cycle).contains { $0["code"] == "malformed" })
+        // On a stack of 64 MB: the depths asked for fit whatever the build (frames of a debug build
+        // under AddressSanitizer are several times larger); the guard's stops on small stacks are
+        // HostileSchemaTests'.
+        try onThread(stackSize: 64 << 20) {
+            let recursive = try schema(##"{"type": ["array", "integer"], "items": {"$ref": "#"}}"##)
+            var value: JSONValue = 1
+            for _ in 0..<300 { value = [value] }
+            #expect(recursive.verboseOutput(for: value)["valid"] == true)
+            var bad: JSONValue = "x"
+            for _ in 0..<300 { bad = [bad] }
+            let output = recursive.verboseOutput(for: bad, language: .english)
+            #expect(output["valid"] == false)
+            let deepest = units(output).filter { $0["code"] == "typeMismatch" }
+            #expect(deepest.count == 1)
+            #expect(deepest.first?["instanceLocation"]?.string == String(repeating: "/0", count: 300))
+            let cycle = try schema(##"{"$ref": "#"}"##).verboseOutput(for: 1, language: .english)
+            #expect(cycle["valid"] == false)
+            #expect(units(cycle).contains { $0["code"] == "malformed" })
+        }
     }
 
     @Test func documentsAreReadInPlaceWhenTheSchemaAllows() throws {
@@ -415,58 +420,69 @@ struct HostileTests {
     }
 
     @Test func deepInstancesThroughRecursiveSchemas() throws {
-        let validator = try schema(##"{"type": ["array", "integer"], "items": {"$ref": "#"}}"##)
-        var value: JSONValue = 1
-        for _ in 0..<500 { value = [value] }
-        #expect(validator.isValid(value))
-        var bad: JSONValue = "x"
-        for _ in 0..<500 { bad = [bad] }
-        let result = validator.validate(bad)
-        #expect(result.errors.count == 1)
-        #expect(result.errors[0].instanceLocation.components.count == 500)
-        var deep: JSONValue = 1
-        for _ in 0..<1_000 { deep = [deep] }
-        #expect(validator.isValid(deep))
-        deep = [deep]
-        let tooDeep = validator.validate(deep)
-        #expect(tooDeep.errors.map(\.code) == [.malformed])
-        #expect(tooDeep.errors.first?.message(in: .english).contains("nested more than 1000 levels") == true)
+        // On a stack of 64 MB: the depths asked for fit whatever the build (frames of a debug build
+        // under AddressSanitizer are several times larger); the guard's stops on small stacks are
+        // HostileSchemaTests'.
+        try onThread(stackSize: 64 << 20) {
+            let validator = try schema(##"{"type": ["array", "integer"], "items": {"$ref": "#"}}"##)
+            var value: JSONValue = 1
+            for _ in 0..<500 { value = [value] }
+            #expect(validator.isValid(value))
+            var bad: JSONValue = "x"
+            for _ in 0..<500 { bad = [bad] }
+            let result = validator.validate(bad)
+            #expect(result.errors.count == 1)
+            #expect(result.errors[0].instanceLocation.components.count == 500)
+            var deep: JSONValue = 1
+            for _ in 0..<1_000 { deep = [deep] }
+            #expect(validator.isValid(deep))
+            deep = [deep]
+            let tooDeep = validator.validate(deep)
+            #expect(tooDeep.errors.map(\.code) == [.malformed])
+            #expect(tooDeep.errors.first?.message(in: .english).contains("nested more than 1000 levels") == true)
+        }
     }
 
     @Test func deepDocumentsReadInPlace() throws {
-        // The same depths through the in-place evaluator, objects and arrays, on this thread's stack.
-        let validator = try schema(
-            ##"{"type": ["array", "object", "integer"], "items": {"$ref": "#"}, "properties": {"a": {"$ref": "#"}}}"##)
-        #expect(validator.readsDocumentsInPlace)
-        let lower = try schema(
-            ##"{"type": ["array", "object", "integer"], "items": {"$ref": "#"}, "properties": {"a": {"$ref": "#"}}}"##,
-            options: .init(maximumInstanceDepth: 999))
-        let options = JSONParserOptions(maximumDepth: 1_000)
-        for (open, close) in [("[", "]"), (#"{"a":"#, "}")] {
-            let text = String(repeating: open, count: 1_000) + "1" + String(repeating: close, count: 1_000)
-            let document = try JSONDocument(parsing: text, options: options)
-            #expect(validator.isValid(document))
-            #expect(validator.validate(document).isValid)
-            #expect(!lower.isValid(document))
-            #expect(lower.validate(document).errors.map(\.code) == [.malformed])
-            // Within the in-place evaluator's own depth, the answers are its own.
-            let shallow = String(repeating: open, count: 90) + "1" + String(repeating: close, count: 90)
-            #expect(validator.isValid(try JSONDocument(parsing: shallow)))
-            let wrong = String(repeating: open, count: 90) + "true" + String(repeating: close, count: 90)
-            #expect(!validator.isValid(try JSONDocument(parsing: wrong)))
+        // On a stack of 64 MB: the depths asked for fit whatever the build (frames of a debug build
+        // under AddressSanitizer are several times larger); the guard's stops on small stacks are
+        // HostileSchemaTests'.
+        try onThread(stackSize: 64 << 20) {
+            // The same depths through the in-place evaluator, objects and arrays.
+            let validator = try schema(
+                ##"{"type": ["array", "object", "integer"], "items": {"$ref": "#"}, "properties": {"a": {"$ref": "#"}}}"##
+            )
+            #expect(validator.readsDocumentsInPlace)
+            let lower = try schema(
+                ##"{"type": ["array", "object", "integer"], "items": {"$ref": "#"}, "properties": {"a": {"$ref": "#"}}}"##,
+                options: .init(maximumInstanceDepth: 999))
+            let options = JSONParserOptions(maximumDepth: 1_000)
+            for (open, close) in [("[", "]"), (#"{"a":"#, "}")] {
+                let text = String(repeating: open, count: 1_000) + "1" + String(repeating: close, count: 1_000)
+                let document = try JSONDocument(parsing: text, options: options)
+                #expect(validator.isValid(document))
+                #expect(validator.validate(document).isValid)
+                #expect(!lower.isValid(document))
+                #expect(lower.validate(document).errors.map(\.code) == [.malformed])
+                // Within the in-place evaluator's own depth, the answers are its own.
+                let shallow = String(repeating: open, count: 90) + "1" + String(repeating: close, count: 90)
+                #expect(validator.isValid(try JSONDocument(parsing: shallow)))
+                let wrong = String(repeating: open, count: 90) + "true" + String(repeating: close, count: 90)
+                #expect(!validator.isValid(try JSONDocument(parsing: wrong)))
+            }
+            // A lower limit in the options holds in place too.
+            let strict = try schema(##"{"items": {"$ref": "#"}}"##, options: .init(maximumInstanceDepth: 10))
+            for levels in [10, 11, 12, 13] {
+                let document = try JSONDocument(
+                    parsing: String(repeating: "[", count: levels) + String(repeating: "]", count: levels))
+                #expect(strict.isValid(document) == strict.isValid(document.value), "\(levels)")
+                #expect(strict.isValid(document) == (levels <= 11), "\(levels)")
+            }
+            // A reference cycle ends with the tree evaluator's error.
+            let cycle = try schema(##"{"$ref": "#"}"##)
+            #expect(!cycle.isValid(try JSONDocument(parsing: "1")))
+            #expect(cycle.validate(try JSONDocument(parsing: "1")).errors.map(\.code) == [.malformed])
         }
-        // A lower limit in the options holds in place too.
-        let strict = try schema(##"{"items": {"$ref": "#"}}"##, options: .init(maximumInstanceDepth: 10))
-        for levels in [10, 11, 12, 13] {
-            let document = try JSONDocument(
-                parsing: String(repeating: "[", count: levels) + String(repeating: "]", count: levels))
-            #expect(strict.isValid(document) == strict.isValid(document.value), "\(levels)")
-            #expect(strict.isValid(document) == (levels <= 11), "\(levels)")
-        }
-        // A reference cycle ends with the tree evaluator's error.
-        let cycle = try schema(##"{"$ref": "#"}"##)
-        #expect(!cycle.isValid(try JSONDocument(parsing: "1")))
-        #expect(cycle.validate(try JSONDocument(parsing: "1")).errors.map(\.code) == [.malformed])
     }
 
     @Test func deepSchemasAreRefused() throws {

@@ -40,10 +40,56 @@ package enum MachineStack {
         #endif
     }
 
-    /// An address in the caller's frame (close enough to the stack pointer).
+    /// An address in the caller's frame (close enough to the stack pointer), on the thread's own
+    /// stack even under AddressSanitizer, whose fake stacks (`detect_stack_use_after_return`) keep
+    /// locals in frames on the heap: there it is the real stack address of the local's fake frame.
     @inline(never)
     package static func currentAddress() -> UInt {
         var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        return withUnsafeMutablePointer(to: &marker) { pointer in
+            if let fakeStacks = FakeStacks.sanitizer, let real = fakeStacks.realAddress(of: pointer) { return real }
+            return UInt(bitPattern: pointer)
+        }
+    }
+}
+
+/// AddressSanitizer's fake stacks, found by name (present only in a sanitized process).
+private struct FakeStacks: @unchecked Sendable {
+    typealias Current = @convention(c) () -> UnsafeMutableRawPointer?
+    typealias Lookup =
+        @convention(c) (
+            UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+            UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        ) -> UnsafeMutableRawPointer?
+
+    /// `__asan_get_current_fake_stack`: the thread's fake stack, or nil when it has none.
+    let current: Current
+    /// `__asan_addr_is_in_fake_stack`: for an address in a fake frame, the real stack address that
+    /// frame stands for.
+    let lookup: Lookup
+
+    static let sanitizer: FakeStacks? = {
+        #if canImport(Darwin)
+        let everywhere = RTLD_DEFAULT
+        #elseif canImport(Glibc) || canImport(Musl)
+        let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+        #endif
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        guard let current = dlsym(everywhere, "__asan_get_current_fake_stack"),
+            let lookup = dlsym(everywhere, "__asan_addr_is_in_fake_stack")
+        else { return nil }
+        return FakeStacks(
+            current: unsafeBitCast(current, to: Current.self), lookup: unsafeBitCast(lookup, to: Lookup.self))
+        #else
+        return nil
+        #endif
+    }()
+
+    /// The real stack address for `pointer` when it is in one of this thread's fake frames.
+    func realAddress<T>(of pointer: UnsafeMutablePointer<T>) -> UInt? {
+        guard let stack = current(), let real = lookup(stack, UnsafeMutableRawPointer(pointer), nil, nil) else {
+            return nil
+        }
+        return UInt(bitPattern: real)
     }
 }
