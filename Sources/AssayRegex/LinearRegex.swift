@@ -35,7 +35,8 @@
 /// property or script name is a syntax error.
 public struct LinearRegex: Sendable, CustomStringConvertible {
     /// The automata, by reference: a copy of a regex (in a schema's keywords, on an evaluator's
-    /// stack) is three words. The two that most matches use are held here too, to be read directly.
+    /// stack) is six words, not the 160-odd bytes of all its parts. What most matches use is held
+    /// here too, to be read without going through the reference.
     private let compiled: CompiledRegex
     private let literal: LiteralPattern?
     private let dfa: LazyDFA?
