@@ -4,11 +4,16 @@
 /// which neither whether there is a match nor where the first one is depends on): the `regex`
 /// target's reference for what the linear engine computes another way — lookarounds, the
 /// backtracking order of the first match, the empty check. Exponential on some patterns, so it
-/// gives up (`nil`) after a budget of steps.
+/// gives up (`nil`) after a budget of steps, or where its recursion would go deeper than
+/// ``maximumDepth`` (nested counted repetitions of empty groups, `((){4}){214}`, nest a continuation
+/// per iteration: found by the target itself, as a stack overflow of the reference under ASan).
 final class ReferenceMatcher {
     let input: [Unicode.Scalar]
     private var steps = 0
     private let budget: Int
+    /// The deepest nesting of `match` calls tried (each a few frames, larger under ASan).
+    static let maximumDepth = 2_000
+    private var depth = 0
 
     init(_ input: [Unicode.Scalar], budget: Int = 200_000) {
         self.input = input
@@ -42,7 +47,9 @@ final class ReferenceMatcher {
     /// Whether `node` matches from `position` with a continuation that accepts the end.
     private func match(_ node: RegexNode, _ position: Int, _ next: (Int) -> Bool?) -> Bool? {
         steps += 1
-        if steps > budget { return nil }
+        if steps > budget || depth >= Self.maximumDepth { return nil }
+        depth += 1
+        defer { depth -= 1 }
         switch node {
         case .empty:
             return next(position)
