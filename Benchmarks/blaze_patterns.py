@@ -24,20 +24,13 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from regex_bench import walk_patterns, walk_strings  # noqa: E402
+from regex_bench import instance_strings, walk_patterns  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def subjects_of(folder, variants):
-    strings = []
-    try:
-        for line in open(os.path.join(folder, "instances.jsonl"), encoding="utf-8"):
-            if line.strip():
-                walk_strings(json.loads(line), strings)
-    except OSError:
-        pass
-    strings = list(dict.fromkeys(strings))
+    strings = list(dict.fromkeys(instance_strings(folder)))
     if variants:
         extra = []
         for text in strings:

@@ -55,6 +55,18 @@ def walk_strings(node, out):
             walk_strings(item, out)
 
 
+def instance_strings(folder):
+    """The strings of FOLDER/instances.jsonl (values and keys, in order); none when it is missing."""
+    strings = []
+    try:
+        for line in open(os.path.join(folder, "instances.jsonl"), encoding="utf-8"):
+            if line.strip():
+                walk_strings(json.loads(line), strings)
+    except OSError:
+        pass
+    return strings
+
+
 def workload(schemas, count):
     everything = []
     by_schema = {}
@@ -66,13 +78,7 @@ def workload(schemas, count):
             continue
         patterns = []
         walk_patterns(schema, patterns)
-        strings = []
-        try:
-            for line in open(os.path.join(folder, "instances.jsonl"), encoding="utf-8"):
-                if line.strip():
-                    walk_strings(json.loads(line), strings)
-        except OSError:
-            pass
+        strings = instance_strings(folder)
         everything.extend(strings)
         by_schema[name] = (list(dict.fromkeys(patterns)), strings)
     cases = []

@@ -138,17 +138,22 @@ def swift_literal(text):
     return '"' + out + '"'
 
 
+def every_eighth(pairs, key):
+    """Every eighth pattern (by `key`), in the order the pairs first give them."""
+    patterns = []
+    for pair in pairs:
+        if not patterns or patterns[-1] != key(pair):
+            patterns.append(key(pair))
+    return set(patterns[::8])
+
+
 def emit_swift(pairs, v8, count, seed):
     """Every eighth pattern's pairs (all its inputs) up to `count` pairs, V8's standard verdicts."""
     print("    // Benchmarks/regex_differential.py --seed %d --emit-swift %d (V8: node %s)" % (
         seed, count, subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()))
     print("    static let v8Sample: [(String, String, Bool?)] = [")
     emitted = 0
-    patterns = []
-    for (source, _, _), verdict in zip(pairs, v8):
-        if not patterns or patterns[-1] != source:
-            patterns.append(source)
-    chosen = set(patterns[::8])
+    chosen = every_eighth(pairs, lambda pair: pair[0])
     for (source, text, flags), verdict in zip(pairs, v8):
         if source not in chosen or verdict == "T" or emitted >= count or flags:
             continue
@@ -166,11 +171,7 @@ def emit_swift_ranges(pairs, v8, count, seed):
         seed, count, subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()))
     print("    static let v8FirstMatches: [(String, String, String, Range<Int>?)] = [")
     emitted = 0
-    patterns = []
-    for (source, _, flags), _ in zip(pairs, v8):
-        if not patterns or patterns[-1] != (source, flags):
-            patterns.append((source, flags))
-    chosen = set(patterns[::8])
+    chosen = every_eighth(pairs, lambda pair: (pair[0], pair[2]))
     for (source, text, flags), verdict in zip(pairs, v8):
         head = verdict.split(" ")[0]
         if (source, flags) not in chosen or head not in ("0", "1") or emitted >= count:

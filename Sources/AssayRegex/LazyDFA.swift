@@ -203,11 +203,7 @@ struct DFAContext: Sendable {
         if hasBoundary {
             let before = position > 0 ? input[position - 1] : nil
             let after = position < count ? input[position] : nil
-            if ScalarSet.isWordCharacter(before, ignoringCase: boundaryIgnoresCase)
-                != ScalarSet.isWordCharacter(after, ignoringCase: boundaryIgnoresCase)
-            {
-                context |= 2
-            }
+            if ScalarSet.isWordBoundary(before, after, ignoringCase: boundaryIgnoresCase) { context |= 2 }
         }
         let first = firstLookaroundBit
         for index in 0..<lookaroundCount where tables[index * (count + 1) + position] {

@@ -837,9 +837,7 @@ struct PikeRunner {
                 case .assertStart: return atStart
                 case .assertEnd: return next == nil
                 case .wordBoundary(let negated, let ignoringCase):
-                    let boundary =
-                        ScalarSet.isWordCharacter(previous, ignoringCase: ignoringCase)
-                        != ScalarSet.isWordCharacter(next, ignoringCase: ignoringCase)
+                    let boundary = ScalarSet.isWordBoundary(previous, next, ignoringCase: ignoringCase)
                     return boundary != negated
                 default: preconditionFailure("patterns with lookarounds run on PositionRunner")
                 }
@@ -1013,9 +1011,7 @@ struct PositionRunner {
         case .wordBoundary(let negated, let ignoringCase):
             let previous = position > 0 ? input[position - 1] : nil
             let next = position < input.count ? input[position] : nil
-            let boundary =
-                ScalarSet.isWordCharacter(previous, ignoringCase: ignoringCase)
-                != ScalarSet.isWordCharacter(next, ignoringCase: ignoringCase)
+            let boundary = ScalarSet.isWordBoundary(previous, next, ignoringCase: ignoringCase)
             return boundary != negated
         case .lookaround(let index): return tables[index * stride + position]
         default: return false

@@ -126,6 +126,11 @@ struct ScalarSet: Sendable {
     /// Every scalar (`.` with the `s` flag).
     static let all = ScalarSet(items: [], negated: true)
 
+    /// Whether `\b` holds between `before` and `after` (`nil` at either end of the input).
+    static func isWordBoundary(_ before: Unicode.Scalar?, _ after: Unicode.Scalar?, ignoringCase: Bool) -> Bool {
+        isWordCharacter(before, ignoringCase: ignoringCase) != isWordCharacter(after, ignoringCase: ignoringCase)
+    }
+
     static func isWordCharacter(_ scalar: Unicode.Scalar?, ignoringCase: Bool = false) -> Bool {
         guard let scalar else { return false }
         if ignoringCase && (scalar.value == 0x17F || scalar.value == 0x212A) { return true }
