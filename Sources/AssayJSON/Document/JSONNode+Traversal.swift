@@ -125,3 +125,15 @@ extension JSONNode {
         return key.withUTF8 { member(utf8: $0) != nil }
     }
 }
+
+extension JSONDocument {
+    /// The document `value` writes: what the schema evaluator reads any instance as. `nil` when the
+    /// value nests deeper than ``JSONParserOptions/maximumAllowedDepth`` or writes more than
+    /// ``JSONParserOptions/maximumAllowedBytes``.
+    package init?(writing value: JSONValue) {
+        let options = JSONParserOptions(
+            maximumDepth: JSONParserOptions.maximumAllowedDepth, maximumBytes: JSONParserOptions.maximumAllowedBytes)
+        guard let document = try? JSONDocument(parsing: value.jsonBytes(), options: options) else { return nil }
+        self = document
+    }
+}

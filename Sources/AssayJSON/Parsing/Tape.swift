@@ -166,7 +166,7 @@ final class Tape: @unchecked Sendable {
 }
 
 /// A parsed document's tape as raw pointers, for reading it across modules without calls or
-/// reference counting: the schema validator's in-place evaluator walks documents through it. Valid
+/// reference counting: the schema evaluator walks documents through it. Valid
 /// only while the document it came from is alive (``JSONNode/withTapeView(_:)``).
 @frozen
 @usableFromInline package struct TapeView: @unchecked Sendable {

@@ -65,10 +65,9 @@ final class Keyword: Sendable {
     let utf8Names: UTF8Names
     /// `type`'s names as bits (1 << the name's position in ``JSONTypeName/allCases``).
     let typeMask: UInt8
-    /// What the evaluators can decide from this keyword's plain fields alone, without reading the
-    /// payload of ``kind`` (reading that enum copies its whole payload): the tree evaluator's quick
-    /// pass for types, lengths, counts and integer bounds, and the in-place evaluator's steps on a
-    /// parsed document's tape (``TapeEvaluator``); `other` keywords take the general path.
+    /// What the evaluator can decide from this keyword's plain fields alone, without reading the
+    /// payload of ``kind`` (reading that enum copies its whole payload): its verdict steps on a
+    /// parsed document's tape (``SchemaEvaluator``); `other` keywords take the general path.
     let step: Step
     /// The operand of ``step``: a length or count limit, an integer bound, or a schema index (of
     /// `$ref`, `additionalProperties`, `items`).

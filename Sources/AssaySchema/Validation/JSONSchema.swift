@@ -66,7 +66,6 @@ public struct JSONSchema: Sendable {
     let nodes: [SchemaNode]
     let root: Int
     let options: Options
-    private let inPlace: Bool
     /// Each node's keywords as flat tables for both evaluators, in one object shared by copies of
     /// the schema.
     let program: TapeProgram
@@ -98,7 +97,6 @@ public struct JSONSchema: Sendable {
         self.nodes = compiler.nodes
         self.root = root
         self.options = options
-        self.inPlace = compiler.nodes.allSatisfy(TapeEvaluator.canEvaluate)
         self.program = TapeProgram(nodes: compiler.nodes, root: root, options: options)
     }
 
@@ -118,48 +116,42 @@ public struct JSONSchema: Sendable {
     }
 
     /// Whether `instance` is valid: stops at the first failure, builds no error records.
+    ///
+    /// The value is written to a parsed document first (``JSONDocument``) and read as one, so every
+    /// form of instance gets the same verdicts and errors from the same evaluator.
     public func isValid(_ instance: JSONValue) -> Bool {
-        var evaluator = Evaluator(schema: self, collecting: false, limit: 0)
-        return evaluator.run(instance)
+        guard let document = JSONDocument(writing: instance) else { return false }
+        return isValid(document)
     }
 
     /// Validates `instance`, collecting errors up to `limit` (all by default).
     public func validate(_ instance: JSONValue, limit: ErrorLimit = .all) -> SchemaValidationResult {
-        // Most instances are valid: a first pass that builds no paths and stops at the first failure
-        // settles them; only an invalid instance is evaluated again, collecting its errors.
-        var check = Evaluator(schema: self, collecting: false, limit: 0)
-        if check.run(instance) { return SchemaValidationResult(isValid: true, errors: []) }
-        return collectErrors(instance, limit: limit)
+        guard let document = JSONDocument(writing: instance) else { return tooDeep(instance) }
+        return validate(document, limit: limit)
     }
 
-    /// Whether `document` is valid, read in place where the schema allows it (see
-    /// ``readsDocumentsInPlace``): stops at the first failure, builds no error records.
+    /// Whether `document` is valid, read in place: stops at the first failure, builds no error
+    /// records and no value.
     public func isValid(_ document: JSONDocument) -> Bool {
-        guard readsDocumentsInPlace else { return isValid(document.value) }
         // `self` keeps the program alive for this call, which the evaluator does not outlive.
-        let valid = withExtendedLifetime(program) {
-            var evaluator = TapeEvaluator(program: program)
-            let valid = evaluator.run(document.root)
-            return evaluator.gaveUp ? nil : valid
+        withExtendedLifetime(program) {
+            var evaluator = SchemaEvaluator<VerdictMode>(program: program)
+            return evaluator.run(document.root)
         }
-        // Very deep documents and long reference chains are left to the tree evaluator.
-        return valid ?? isValid(document.value)
     }
 
-    /// Validates a parsed document, collecting errors up to `limit`. Where the schema allows it, the
-    /// document is read in place: a valid one is settled without building any value, and an invalid
-    /// one is walked again down to the values that fail, which alone are built to record their
-    /// errors. Same answers and errors as `validate(document.value, limit:)`, faster.
+    /// Validates a parsed document, collecting errors up to `limit`. The document is read in place:
+    /// a valid one is settled without building any value, and only the failing values of an invalid
+    /// one are built, for their errors.
     public func validate(_ document: JSONDocument, limit: ErrorLimit = .all) -> SchemaValidationResult {
-        guard readsDocumentsInPlace else { return validate(document.value, limit: limit) }
+        // Most documents are valid: a first pass that records nothing and stops at the first failure
+        // settles them; only an invalid one is evaluated again, collecting its errors.
         if isValid(document) { return SchemaValidationResult(isValid: true, errors: []) }
-        let located = withExtendedLifetime(program) {
-            var evaluator = TapeEvaluator(program: program)
-            return evaluator.locateErrors(document.root, limit: limit.maximum)
+        return withExtendedLifetime(program) {
+            var evaluator = SchemaEvaluator<ErrorMode>(program: program, limit: limit.maximum)
+            let valid = evaluator.run(document.root)
+            return SchemaValidationResult(isValid: valid, errors: evaluator.errors)
         }
-        // Very deep documents and long reference chains are left to the tree evaluator.
-        guard let located else { return collectErrors(document.value, limit: limit) }
-        return SchemaValidationResult(isValid: false, errors: located)
     }
 
     /// `instance`'s evaluation in the 2020-12 `verbose` output format: one unit per schema and per
@@ -174,20 +166,27 @@ public struct JSONSchema: Sendable {
     /// `anyOf`, `oneOf`, `not`, `if`, `contains` and `propertyNames` try keeps its units, so this is
     /// for explaining one instance (in a form builder, a debugger, a test), not for bulk validation.
     public func verboseOutput(for instance: JSONValue, language: Language = .current) -> JSONValue {
-        var evaluator = Evaluator(schema: self, collecting: true, limit: Int.max)
-        let valid = evaluator.runTraced(instance)
-        return evaluator.tracedRoot?.json(language) ?? .object(["valid": .bool(valid)])
+        guard let document = JSONDocument(writing: instance) else {
+            return SchemaValidationResult(isValid: false, errors: tooDeep(instance).errors).output(
+                .basic, language: language)
+        }
+        let (valid, root) = withExtendedLifetime(program) {
+            var evaluator = SchemaEvaluator<TraceMode>(program: program, limit: Int.max)
+            let valid = evaluator.run(document.root)
+            return (valid, evaluator.tracedRoot)
+        }
+        return root?.json(language) ?? .object(["valid": .bool(valid)])
     }
 
-    /// Whether documents are checked in place, without building a tree: true unless the schema uses
-    /// `$dynamicRef`, `$recursiveRef`, `unevaluatedProperties` or `unevaluatedItems` (which need the
-    /// dynamic scope or annotations that only the tree evaluator keeps).
-    public var readsDocumentsInPlace: Bool { inPlace }
-
-    private func collectErrors(_ instance: JSONValue, limit: ErrorLimit) -> SchemaValidationResult {
-        var evaluator = Evaluator(schema: self, collecting: true, limit: limit.maximum)
-        let valid = evaluator.run(instance)
-        return SchemaValidationResult(isValid: valid, errors: evaluator.errors)
+    /// The result for a value nested deeper than a parsed document may be: not validated.
+    private func tooDeep(_ instance: JSONValue) -> SchemaValidationResult {
+        let limit = min(options.maximumInstanceDepth, JSONParserOptions.maximumAllowedDepth)
+        let error = SchemaError(
+            instanceLocation: IssuePath([]), keywordLocation: "",
+            absoluteKeywordLocation: nodes[root].absoluteLocation(of: ""),
+            keyword: "", code: .malformed, messageKey: "malformed",
+            parameters: ["detail": .string("the value is nested more than \(limit) levels deep")], value: instance)
+        return SchemaValidationResult(isValid: false, errors: [error])
     }
 }
 

@@ -1,0 +1,1316 @@
+import AssayCore
+import AssayJSON
+import AssayRegex
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What an evaluation produces, fixed at compile time so that each form of ``SchemaEvaluator`` is
+/// specialized for it: the verdict alone pays for no error record, no path and no trace.
+protocol EvaluationMode {
+    /// Whether errors are recorded (with their locations and failing values).
+    static var collects: Bool { get }
+    /// Whether every schema and keyword applied is recorded, passing ones too (the verbose output).
+    static var traces: Bool { get }
+}
+
+/// The verdict only: evaluation stops at the first failure.
+enum VerdictMode: EvaluationMode {
+    static var collects: Bool { false }
+    static var traces: Bool { false }
+}
+
+/// The errors, up to a limit, each where it was found.
+enum ErrorMode: EvaluationMode {
+    static var collects: Bool { true }
+    static var traces: Bool { false }
+}
+
+/// Every schema and keyword applied, for the verbose output.
+enum TraceMode: EvaluationMode {
+    static var collects: Bool { true }
+    static var traces: Bool { true }
+}
+
+/// Which members and items the keywords of a schema (and its in-place subschemas) evaluated: what
+/// `unevaluatedProperties` and `unevaluatedItems` look at. Members are named by their value's
+/// position on the tape, so names are compared as the document has them, code point for code point.
+struct Evaluated {
+    var members: Set<Int> = []
+    var allMembers = false
+    var itemsPrefix = 0
+    var allItems = false
+    var itemIndices: Set<Int> = []
+
+    mutating func merge(_ other: Evaluated) {
+        if other.allMembers {
+            allMembers = true
+        } else if !allMembers {
+            members.formUnion(other.members)
+        }
+        if other.allItems { allItems = true }
+        itemsPrefix = max(itemsPrefix, other.itemsPrefix)
+        itemIndices.formUnion(other.itemIndices)
+    }
+
+    func hasMember(_ value: Int) -> Bool { allMembers || members.contains(value) }
+    func hasItem(_ index: Int) -> Bool { allItems || index < itemsPrefix || itemIndices.contains(index) }
+}
+
+/// The one evaluator of compiled schemas. It reads a parsed document in place (``JSONDocument``'s
+/// tape: objects, arrays and keys are walked without building a tree; a value is built only where
+/// an error records it), and any other instance is first written to one (``JSONSchema``), so every
+/// form of instance gets the same verdicts and errors from the same code.
+///
+/// `Mode` fixes what it produces (``VerdictMode``, ``ErrorMode``, ``TraceMode``). Not shared between
+/// threads: each validation makes its own, for one document.
+struct SchemaEvaluator<Mode: EvaluationMode> {
+    /// The schema's tables, kept alive by the ``JSONSchema`` whose method makes this evaluator (an
+    /// evaluator lives only for that call).
+    private unowned(unsafe) let program: TapeProgram
+    private let tables: TapeTables
+    private let maximumReferenceDepth: Int
+    private let maximumInstanceDepth: Int
+    /// Whether the dynamic scope is kept (``TapeProgram/usesDynamicScope``).
+    private let usesDynamicScope: Bool
+    /// Whether errors are being recorded now: `Mode.collects`, except while a subschema is only
+    /// tested (for `anyOf`, `not`, `if`…).
+    private var collecting = Mode.collects
+    private let limit: Int
+    private(set) var errors: [SchemaError] = []
+    private var instancePath: [PathComponent] = []
+    private var keywordPath: [String] = []
+    /// Resource roots entered, outermost first: the dynamic scope (kept only when the schema has a
+    /// `$dynamicRef` or `$recursiveRef`).
+    private var scope: [Int] = []
+    /// Schemas applied to the current instance without descending into it.
+    private var sameInstanceDepth = 0
+    private var overflowReported = false
+    /// How deep in the instance evaluation is.
+    private var instanceDepth = 0
+    /// Where the machine stack runs short (``MachineStack/limit()``), once evaluation goes deep.
+    private var stackLimit: UInt?
+    /// The document being read: a node of it keeps it alive while ``view`` points into it.
+    private var anchor: JSONNode?
+    private var view = TapeView.empty
+    /// For the verbose output: the units being built (a class, so the evaluator stays small).
+    private var trace: Trace?
+
+    final class Trace {
+        /// The open units, outermost first.
+        var open: [TraceUnit] = []
+        /// The root schema's unit, once evaluation ends.
+        var root: TraceUnit?
+    }
+
+    /// The root schema's unit, once a traced evaluation ends.
+    var tracedRoot: TraceUnit? { trace?.root }
+
+    /// An evaluator for one call of a method of the schema that owns `program`, keeping at most
+    /// `limit` errors.
+    init(program: TapeProgram, limit: Int = 0) {
+        self.program = program
+        self.tables = program.tables
+        self.maximumReferenceDepth = program.maximumReferenceDepth
+        self.maximumInstanceDepth = program.maximumInstanceDepth
+        self.usesDynamicScope = program.usesDynamicScope
+        self.limit = Mode.collects ? max(1, limit) : 0
+        if Mode.traces { trace = Trace() }
+    }
+
+    /// Evaluates the document whose root is `instance`.
+    mutating func run(_ instance: JSONNode) -> Bool {
+        anchor = instance
+        view = instance.tapeView
+        defer {
+            anchor = nil
+            view = .empty
+        }
+        var none: Evaluated? = nil
+        return evaluate(program.root, instance.tapeIndex, &none)
+    }
+
+    private var full: Bool { errors.count >= limit }
+
+    private var nodes: [SchemaNode] {
+        _read { yield program.nodes }
+    }
+
+    /// The value at tape index `at` as a node of the document.
+    private func node(_ at: Int) -> JSONNode { anchor!.node(atTapeIndex: at) }
+
+    // MARK: Errors
+
+    @inline(never)
+    private mutating func fail(
+        _ node: SchemaNode, _ keyword: String, _ code: IssueCode, _ messageKey: String? = nil,
+        _ parameters: [String: IssueValue] = [:], at: Int, extra: PathComponent? = nil, value: JSONValue? = nil
+    ) {
+        guard Mode.collects, collecting, !full else { return }
+        var path = instancePath
+        if let extra { path.append(extra) }
+        let location = keywordLocation(appending: keyword.isEmpty ? nil : keyword)
+        let error = SchemaError(
+            instanceLocation: IssuePath(path), keywordLocation: location,
+            absoluteKeywordLocation: node.absoluteLocation(of: keyword), keyword: keyword, code: code,
+            messageKey: messageKey ?? code.identifier, parameters: parameters, value: value ?? self.node(at).value)
+        if Mode.traces, let trace, !trace.open.isEmpty {
+            trace.open[trace.open.count - 1].children.append(TraceUnit(error: error))
+            return
+        }
+        errors.append(error)
+    }
+
+    /// Whether `index` accepts the value at `at`, without recording errors (for `anyOf`, `not`,
+    /// `if`, `contains`…). While tracing, the subschema is applied as any other, so its units are
+    /// kept at the keyword location `keyword`/`sub`, on a child of the instance (`component`) or on
+    /// the instance itself.
+    private mutating func test(
+        _ index: Int, _ at: Int, _ evaluated: inout Evaluated?, _ keyword: String, _ sub: String? = nil,
+        component: PathComponent? = nil
+    ) -> Bool {
+        if Mode.traces {
+            if let component { return child(index, at, component, keyword, sub) }
+            return applyInPlace(index, at, &evaluated, keyword, sub)
+        }
+        if !Mode.collects { return evaluate(index, at, &evaluated) }
+        let saved = collecting
+        collecting = false
+        defer { collecting = saved }
+        return evaluate(index, at, &evaluated)
+    }
+
+    private mutating func test(
+        _ index: Int, _ at: Int, _ keyword: String, _ sub: String? = nil, component: PathComponent? = nil
+    ) -> Bool {
+        var none: Evaluated? = nil
+        return test(index, at, &none, keyword, sub, component: component)
+    }
+
+    // MARK: Descending
+
+    /// Applies `index` to a child of the instance (a member's value or an element, at `at`).
+    private mutating func child(
+        _ index: Int, _ at: Int, _ component: @autoclosure () -> PathComponent, _ keyword: String,
+        _ sub: @autoclosure () -> String? = nil
+    ) -> Bool {
+        // A child the verdict accepts records nothing: it is settled without keeping locations.
+        if Mode.collects && !Mode.traces && collecting && settles(index, at, descending: true) { return true }
+        var hasSub = false
+        if Mode.collects && collecting {
+            let sub = sub()
+            hasSub = sub != nil
+            pushKeyword(keyword, sub)
+            instancePath.append(component())
+        }
+        instanceDepth += 1
+        defer { instanceDepth -= 1 }
+        guard instanceDepth <= maximumInstanceDepth else {
+            reportTooDeep(index, at)
+            if Mode.collects && collecting {
+                popKeyword(hasSub: hasSub)
+                instancePath.removeLast()
+            }
+            return false
+        }
+        let savedDepth = sameInstanceDepth
+        sameInstanceDepth = 0
+        defer {
+            sameInstanceDepth = savedDepth
+            if Mode.collects && collecting {
+                popKeyword(hasSub: hasSub)
+                instancePath.removeLast()
+            }
+        }
+        var none: Evaluated? = nil
+        return evaluate(index, at, &none)
+    }
+
+    /// Whether schema `index` accepts the value at `at` (a child of the current value when
+    /// `descending`), decided by the verdict alone: when collecting, what passes needs no locations.
+    @inline(never)
+    private mutating func settles(_ index: Int, _ at: Int, descending: Bool) -> Bool {
+        collecting = false
+        defer { collecting = true }
+        if descending { return child(index, at) }
+        var none: Evaluated? = nil
+        return evaluate(index, at, &none)
+    }
+
+    /// The child of the fast path: no location to keep.
+    @inline(__always)
+    private mutating func child(_ index: Int, _ at: Int) -> Bool {
+        instanceDepth += 1
+        defer { instanceDepth -= 1 }
+        guard instanceDepth <= maximumInstanceDepth else {
+            reportTooDeep(index, at)
+            return false
+        }
+        let savedDepth = sameInstanceDepth
+        sameInstanceDepth = 0
+        defer { sameInstanceDepth = savedDepth }
+        var none: Evaluated? = nil
+        return evaluate(index, at, &none)
+    }
+
+    // The rare failures of the recursion's guards, out of line: their temporaries would otherwise
+    // widen the stack frames of `child` and `evaluate`, which deep instances stack a thousand times.
+
+    @inline(never)
+    private mutating func reportTooDeep(_ index: Int, _ at: Int) {
+        fail(
+            nodes[index], "", .malformed, "malformed",
+            ["detail": .string("the value is nested more than \(maximumInstanceDepth) levels deep")], at: at)
+    }
+
+    /// Whether the machine stack has less than ``MachineStack/margin`` left.
+    @inline(never)
+    private mutating func stackIsShort() -> Bool {
+        if stackLimit == nil { stackLimit = MachineStack.limit() }
+        return MachineStack.currentAddress() < stackLimit!
+    }
+
+    @inline(never)
+    private mutating func reportShortStack(_ node: SchemaNode, _ at: Int) {
+        reportOverflow(
+            node, at,
+            detail:
+                "the value is nested too deep for this thread's stack (\(instanceDepth) levels, \(sameInstanceDepth) schemas on the last)"
+        )
+    }
+
+    @inline(never)
+    private mutating func reportReferenceOverflow(_ node: SchemaNode, _ at: Int) {
+        reportOverflow(
+            node, at,
+            detail:
+                "schemas apply to this value through more than \(maximumReferenceDepth) references in a row (a $ref cycle?)"
+        )
+    }
+
+    /// The one `malformed` error an evaluation that cannot go on reports (again only when collecting).
+    private mutating func reportOverflow(_ node: SchemaNode, _ at: Int, detail: String) {
+        guard !overflowReported || collecting else { return }
+        overflowReported = true
+        fail(node, "", .malformed, "malformed", ["detail": .string(detail)], at: at)
+    }
+
+    // MARK: Locations and the trace
+
+    /// The JSON Pointer of the evaluation path so far, with `keyword` after it when given.
+    private func keywordLocation(appending keyword: String? = nil) -> String {
+        var location = PointerText(capacity: keywordPath.count * 12 + 16)
+        for part in keywordPath { location.append(token: part) }
+        if let keyword { location.append(token: keyword) }
+        return location.text
+    }
+
+    /// Enters `keyword` (and its `sub` entry: a property name, an index) on the evaluation path.
+    private mutating func pushKeyword(_ keyword: String, _ sub: String?) {
+        keywordPath.append(keyword)
+        if let sub { keywordPath.append(sub) }
+    }
+
+    /// Leaves what ``pushKeyword(_:_:)`` entered.
+    private mutating func popKeyword(hasSub: Bool) {
+        keywordPath.removeLast()
+        if hasSub { keywordPath.removeLast() }
+    }
+
+    /// Closes the traced unit of `node` with its annotations, when tracing; returns `valid`.
+    private mutating func finish(_ valid: Bool, _ node: SchemaNode) -> Bool {
+        if Mode.traces { closeSchemaUnit(valid, node) }
+        return valid
+    }
+
+    @inline(never)
+    private mutating func closeSchemaUnit(_ valid: Bool, _ node: SchemaNode) {
+        if valid {
+            for (keyword, annotation) in node.annotations {
+                let location = keywordLocation(appending: keyword)
+                let top = trace!.open.count - 1
+                if let position = trace!.open[top].children.firstIndex(where: { $0.keywordLocation == location }) {
+                    trace!.open[top].children[position].annotation = annotation
+                } else {
+                    var unit = traceUnit(keyword: keyword, node)
+                    unit.annotation = annotation
+                    trace!.open[top].children.append(unit)
+                }
+            }
+        }
+        closeUnit(valid: valid)
+    }
+
+    /// Starts the unit of `node` (when `keyword` is `nil`) or of one of its keywords.
+    @inline(never)
+    private mutating func openUnit(keyword: String?, _ node: SchemaNode) {
+        trace!.open.append(traceUnit(keyword: keyword, node))
+    }
+
+    /// A unit, still empty, for `node` (when `keyword` is `nil`) or one of its keywords, at the
+    /// current locations.
+    private func traceUnit(keyword: String?, _ node: SchemaNode) -> TraceUnit {
+        TraceUnit(
+            keywordLocation: keywordLocation(appending: keyword),
+            absoluteKeywordLocation: node.absoluteLocation(of: keyword ?? ""),
+            instanceLocation: IssuePath(instancePath).jsonPointer)
+    }
+
+    @inline(never)
+    private mutating func closeUnit(valid: Bool) {
+        var unit = trace!.open.removeLast()
+        unit.valid = valid
+        if trace!.open.isEmpty {
+            trace!.root = unit
+        } else {
+            trace!.open[trace!.open.count - 1].children.append(unit)
+        }
+    }
+
+    // MARK: Evaluation
+
+    /// Applies schema `index` to the value at tape index `at`; records in `evaluated` (when given)
+    /// which members and items it evaluated.
+    @inline(__always)
+    mutating func evaluate(_ index: Int, _ at: Int, _ evaluated: inout Evaluated?) -> Bool {
+        if (!Mode.collects || !collecting) && evaluated == nil && !tables.tracksEvaluation[index] {
+            return evaluateQuickly(index, at)
+        }
+        return evaluateFully(index, at, &evaluated)
+    }
+
+    /// A schema applied for its verdict alone, tracking nothing, decided keyword by keyword on the
+    /// tape (``TapeKeywordTable``: `required` and `additionalProperties` folded into `properties`)
+    /// and stopping at the first failure. Reads the tables only, not the schema's node.
+    private mutating func evaluateQuickly(_ index: Int, _ at: Int) -> Bool {
+        if let flag = tables.booleans[index] { return flag }
+        sameInstanceDepth += 1
+        defer { sameInstanceDepth -= 1 }
+        guard sameInstanceDepth <= maximumReferenceDepth else {
+            reportReferenceOverflow(nodes[index], at)
+            return false
+        }
+        // The depth limits bound the recursion, not the stack it takes: on a thread with a small
+        // stack, a deep document stops here with an error instead of overflowing it.
+        if instanceDepth + sameInstanceDepth > 16, stackIsShort() {
+            reportShortStack(nodes[index], at)
+            return false
+        }
+        let enteredResource = usesDynamicScope && enterResource(index)
+        defer { if enteredResource { scope.removeLast() } }
+        let bounds = tables.bounds(of: index)
+        var position = bounds.start
+        while position < bounds.end {
+            let passed = tables.keywords[position]._withUnsafeGuaranteedRef { keyword -> Bool in
+                if let verdict = step(keyword, position, at) { return verdict }
+                var none: Evaluated? = nil
+                return apply(keyword, nodes[index], at, &none)
+            }
+            if !passed { return false }
+            position += 1
+        }
+        return true
+    }
+
+    /// Enters the resource of schema `index` on the dynamic scope unless it is the innermost one
+    /// already; returns whether it entered.
+    @inline(never)
+    private mutating func enterResource(_ index: Int) -> Bool {
+        let resource = nodes[index].resourceRoot
+        if scope.last == resource { return false }
+        scope.append(resource)
+        return true
+    }
+
+    /// A schema applied recording errors, a trace, or which members and items it evaluated: keyword
+    /// by keyword as written.
+    private mutating func evaluateFully(_ index: Int, _ at: Int, _ evaluated: inout Evaluated?) -> Bool {
+        let node = nodes[index]
+        if Mode.traces { openUnit(keyword: nil, node) }
+        if let flag = node.boolean {
+            if !flag { fail(node, "", .notAllowed, "schema.false", at: at) }
+            return finish(flag, node)
+        }
+        sameInstanceDepth += 1
+        defer { sameInstanceDepth -= 1 }
+        guard sameInstanceDepth <= maximumReferenceDepth else {
+            reportReferenceOverflow(node, at)
+            return finish(false, node)
+        }
+        if instanceDepth + sameInstanceDepth > 16, stackIsShort() {
+            reportShortStack(node, at)
+            return finish(false, node)
+        }
+        let enteredResource = usesDynamicScope && enterResource(index)
+        defer { if enteredResource { scope.removeLast() } }
+
+        var tracker: Evaluated? = (evaluated != nil || node.tracksEvaluation) ? Evaluated() : nil
+        var valid = true
+        let table = program.keywordTable
+        let bounds = table.bounds(of: index)
+        for position in bounds.start..<bounds.end {
+            let passed = table.keywords[position]._withUnsafeGuaranteedRef { keyword -> Bool in
+                if Mode.traces { openUnit(keyword: keyword.name, node) }
+                let passed = apply(keyword, node, at, &tracker)
+                if Mode.traces { closeUnit(valid: passed) }
+                return passed
+            }
+            if !passed {
+                valid = false
+                if !collecting || full { return finish(false, node) }
+            }
+        }
+        if valid, evaluated != nil, let tracker { evaluated!.merge(tracker) }
+        return finish(valid, node)
+    }
+
+    /// The keywords decided on the tape from ``Keyword/step`` and the keyword's plain fields (no
+    /// copy of its enum payload, no value built); `nil` where ``apply`` must decide. Only for the
+    /// verdict: nothing is recorded. `position` is the keyword's place in ``TapeTables``.
+    @inline(__always)
+    private mutating func step(_ keyword: Keyword, _ position: Int, _ at: Int) -> Bool? {
+        let view = self.view
+        let limit = keyword.operand
+        switch keyword.step {
+        case .other:
+            return nil
+        case .type:
+            // A number literal satisfies `number` whatever its integrality.
+            if view.isNumberText(at) && keyword.typeMask & JSONTypeName.number.bit != 0 { return true }
+            return typeBits(at) & keyword.typeMask != 0
+        case .maxLength:
+            return !view.isString(at) || StringLength.isAtMost(Int(limit), utf8: view.stringBytes(at))
+        case .minLength:
+            return !view.isString(at) || StringLength.isAtLeast(Int(limit), utf8: view.stringBytes(at))
+        case .maxItems:
+            return !view.isArray(at) || Int64(view.count(at)) <= limit
+        case .minItems:
+            return !view.isArray(at) || Int64(view.count(at)) >= limit
+        case .ref:
+            var none: Evaluated? = nil
+            return evaluate(Int(limit), at, &none)
+        case .maximum, .exclusiveMaximum, .minimum, .exclusiveMinimum:
+            guard let order = order(at, limit) else { return view.isInt64(at) || view.isNumberText(at) ? nil : true }
+            switch keyword.step {
+            case .maximum: return order <= 0
+            case .exclusiveMaximum: return order < 0
+            case .minimum: return order >= 0
+            default: return order > 0
+            }
+        case .required:
+            return !view.isObject(at) || view.hasMembers(keyword.utf8Names, inObjectAt: at)
+        case .properties:
+            // With the `required` and `additionalProperties` folded into it (``TapeKeywordTable/ObjectPlan``).
+            guard view.isObject(at) else { return true }
+            let plan = tables.objectPlans[position]
+            let names = keyword.utf8Names
+            let targets = keyword.targets
+            var next = 0
+            var found: UInt64 = 0
+            let passed = view.allMembers(inObjectAt: at) { key, value in
+                guard let match = names.position(of: key, from: next) else {
+                    return plan.additional < 0 || child(plan.additional, value)
+                }
+                next = match + 1
+                found |= 1 &<< UInt64(match & 63)
+                return child(targets[match], value)
+            }
+            return passed && found & plan.requiredMask == plan.requiredMask
+        case .additionalProperties:
+            // Without sibling patterns: a member named by `properties` passes, any other is checked
+            // against the schema (a `false` schema rejects it at once).
+            guard view.isObject(at) else { return true }
+            let names = keyword.utf8Names
+            var next = 0
+            return view.allMembers(inObjectAt: at) { key, value in
+                guard let found = names.position(of: key, from: next) else { return child(Int(limit), value) }
+                next = found + 1
+                return true
+            }
+        case .format:
+            guard view.isString(at) else { return true }
+            return keyword.byteFormat?.verdict(utf8: view.stringBytes(at))
+        case .strings:
+            // A string is among the allowed values when its bytes are those of an allowed string
+            // (JSON Schema compares strings code point by code point); other values generally.
+            guard view.isString(at) else { return nil }
+            return keyword.utf8Names.contains(view.stringBytes(at))
+        case .uniqueItems:
+            guard view.isArray(at) else { return true }
+            return node(at).distinctStrings
+        case .items:
+            guard view.isArray(at) else { return true }
+            let after = keyword.secondOperand
+            var offset = 0
+            var element = view.firstChild(at)
+            let end = view.end(at)
+            while element < end {
+                if offset >= after && !child(Int(limit), element) { return false }
+                offset += 1
+                element = view.next(after: element)
+            }
+            return true
+        case .pattern:
+            guard view.isString(at) else { return true }
+            let bytes = view.stringBytes(at)
+            guard let regex = keyword.regex, !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            return regex.firstMatchExists(inASCII: bytes)
+        }
+    }
+
+    /// The sign of the number at `at` minus `bound`, when it is decided without a ``JSONNumber``.
+    @inline(__always)
+    private func order(_ at: Int, _ bound: Int64) -> Int? {
+        if view.isInt64(at) {
+            let value = view.int64(at)
+            return value < bound ? -1 : value == bound ? 0 : 1
+        }
+        if view.isNumberText(at) { return Self.compare(literal: view.numberLiteral(at), with: bound) }
+        return nil
+    }
+
+    /// The sign of `literal - bound` for a number literal without an exponent and with at most 18
+    /// integer digits, exactly: the integer part decides, and the fraction only breaks a tie. `nil`
+    /// for other literals (compared as ``JSONNumber``s).
+    static func compare(literal: UnsafeBufferPointer<UInt8>, with bound: Int64) -> Int? {
+        guard !literal.isEmpty, bound != Int64.min else { return nil }
+        var index = 0
+        let negative = literal[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+        var integer: Int64 = 0
+        var digits = 0
+        while index < literal.count, literal[index] >= 0x30 && literal[index] <= 0x39 {
+            integer = integer * 10 + Int64(literal[index] - 0x30)
+            digits += 1
+            index += 1
+            if digits > 18 { return nil }
+        }
+        var fraction = false
+        if index < literal.count, literal[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < literal.count, literal[index] >= 0x30 && literal[index] <= 0x39 {
+                if literal[index] != 0x30 { fraction = true }
+                index += 1
+            }
+        }
+        guard digits > 0, index == literal.count else { return nil }
+        // |x| = integer + f with 0 <= f < 1, f > 0 exactly when `fraction`.
+        func magnitudeOrder(_ target: Int64) -> Int {
+            integer < target ? -1 : integer > target ? 1 : fraction ? 1 : 0
+        }
+        if !negative { return magnitudeOrder(bound) }
+        // x - b = -(|x| - (-b)).
+        return -magnitudeOrder(-bound)
+    }
+
+    /// The type names the value at `at` satisfies, as ``Keyword/typeMask`` bits (an integer is also
+    /// a number, and so is a literal with no fractional part, such as `1.0`).
+    @inline(__always)
+    private func typeBits(_ at: Int) -> UInt8 {
+        if view.isString(at) { return JSONTypeName.string.bit }
+        if view.isObject(at) { return JSONTypeName.object.bit }
+        if view.isArray(at) { return JSONTypeName.array.bit }
+        if view.isInt64(at) { return JSONTypeName.number.bit | JSONTypeName.integer.bit }
+        if view.isNumberText(at) {
+            return JSONTypeName.number.bit | (node(at).isIntegralNumber ? JSONTypeName.integer.bit : 0)
+        }
+        if view.isNull(at) { return JSONTypeName.null.bit }
+        return JSONTypeName.boolean.bit
+    }
+
+    /// The name of the member whose value is at `value` (its key is the entry two before).
+    private func memberName(_ value: Int) -> String { view.memberName(value) }
+
+    /// The value index of the member named `name` in the object at `at`.
+    private func member(_ name: String, _ at: Int) -> Int? {
+        var name = name
+        return name.withUTF8 { view.member(named: $0, inObjectAt: at, from: 0) }
+    }
+
+    /// Whether `regex` finds a match in the string (or key) at `at`: ASCII on its bytes.
+    private func matches(_ regex: LinearRegex, _ at: Int) -> Bool {
+        let bytes = view.stringBytes(at)
+        if !bytes.contains(where: { $0 >= 0x80 }) { return regex.firstMatchExists(inASCII: bytes) }
+        return regex.firstMatchExists(in: String(decoding: bytes, as: UTF8.self))
+    }
+
+    // MARK: Keywords
+
+    private mutating func apply(_ keyword: Keyword, _ node: SchemaNode, _ at: Int, _ tracker: inout Evaluated?)
+        -> Bool
+    {
+        switch keyword.kind {
+        case .properties(let list): return applyProperties(keyword, at, &tracker, list)
+        case .patternProperties(let list): return applyPatternProperties(keyword, at, &tracker, list)
+        case .additionalProperties(let target, _, let patterns):
+            return applyAdditionalProperties(keyword, node, at, &tracker, target, patterns)
+        case .propertyNames(let target): return applyPropertyNames(keyword, node, at, target)
+        case .dependentSchemas(let pairs): return applyDependentSchemas(keyword, at, &tracker, pairs)
+        case .prefixItems(let schemas), .itemsArray(let schemas):
+            return applyPrefixItems(keyword, at, &tracker, schemas)
+        case .items(let target, let after), .additionalItems(let target, let after):
+            return applyItems(keyword, at, &tracker, target, after)
+        case .contains(let target, let minimum, let maximum):
+            return applyContains(keyword, node, at, &tracker, target, minimum, maximum)
+        case .unevaluatedItems(let target): return applyUnevaluatedItems(keyword, node, at, &tracker, target)
+        case .unevaluatedProperties(let target): return applyUnevaluatedProperties(keyword, node, at, &tracker, target)
+        case .allOf(let schemas): return applyAllOf(keyword, at, &tracker, schemas)
+        case .anyOf(let schemas): return applyAnyOf(keyword, node, at, &tracker, schemas)
+        case .oneOf(let schemas): return applyOneOf(keyword, node, at, &tracker, schemas)
+        case .not(let target):
+            if !test(target, at, keyword.name) { return true }
+            fail(node, keyword.name, .notAllowed, "schema.not", at: at)
+            return false
+        case .conditional(let condition, let then, let otherwise):
+            var branch: Evaluated? = tracker != nil ? Evaluated() : nil
+            if test(condition, at, &branch, "if") {
+                if tracker != nil, let branch { tracker!.merge(branch) }
+                guard let then else { return true }
+                return applyInPlace(then, at, &tracker, "then")
+            }
+            guard let otherwise else { return true }
+            return applyInPlace(otherwise, at, &tracker, "else")
+        case .ref(let target): return applyInPlace(target, at, &tracker, keyword.name)
+        case .dynamicRef(let target, let anchor):
+            var resolved = target
+            if let anchor {
+                for resource in scope {
+                    if let found = nodes[resource].dynamicAnchors[anchor] {
+                        resolved = found
+                        break
+                    }
+                }
+            }
+            return applyInPlace(resolved, at, &tracker, keyword.name)
+        case .recursiveRef(let target):
+            var resolved = target
+            if nodes[target].recursiveAnchor {
+                for resource in scope where nodes[resource].recursiveAnchor {
+                    resolved = resource
+                    break
+                }
+            }
+            return applyInPlace(resolved, at, &tracker, keyword.name)
+        default:
+            return check(keyword, node, at)
+        }
+    }
+
+    /// An in-place subschema whose annotations count for the current schema when it passes.
+    private mutating func applyInPlace(
+        _ target: Int, _ at: Int, _ tracker: inout Evaluated?, _ keyword: String, _ sub: String? = nil
+    ) -> Bool {
+        if Mode.collects && !Mode.traces && collecting && tracker == nil && settles(target, at, descending: false) {
+            return true
+        }
+        let recording = Mode.collects && collecting
+        if recording { pushKeyword(keyword, sub) }
+        defer { if recording { popKeyword(hasSub: sub != nil) } }
+        guard tracker != nil else {
+            var none: Evaluated? = nil
+            return evaluate(target, at, &none)
+        }
+        var branch: Evaluated? = Evaluated()
+        let valid = evaluate(target, at, &branch)
+        if valid, let branch { tracker!.merge(branch) }
+        return valid
+    }
+
+    private mutating func applyProperties(
+        _ keyword: Keyword, _ at: Int, _ tracker: inout Evaluated?, _ list: [(String, Int)]
+    ) -> Bool {
+        guard view.isObject(at) else { return true }
+        var valid = true
+        // Keys matched as UTF-8 bytes (code point for code point), each search starting after the
+        // property matched last: members written in the order of `properties` match at once.
+        let names = keyword.utf8Names
+        var next = 0
+        _ = view.allMembers(inObjectAt: at) { key, value in
+            guard let position = names.position(of: key, from: next) else { return true }
+            next = position + 1
+            if tracker != nil { tracker!.members.insert(value) }
+            if !child(list[position].1, value, .key(list[position].0), keyword.name, list[position].0) {
+                valid = false
+                if !collecting || full { return false }
+            }
+            return true
+        }
+        return valid
+    }
+
+    private mutating func applyPatternProperties(
+        _ keyword: Keyword, _ at: Int, _ tracker: inout Evaluated?, _ list: [(LinearRegex, Int)]
+    ) -> Bool {
+        let view = self.view
+        guard view.isObject(at) else { return true }
+        var valid = true
+        _ = view.allMembers(inObjectAt: at) { _, value in
+            for (regex, target) in list where matches(regex, value - 2) {
+                if tracker != nil { tracker!.members.insert(value) }
+                if !child(target, value, .key(view.memberName(value)), keyword.name, regex.source) {
+                    valid = false
+                    if !collecting || full { return false }
+                }
+            }
+            return true
+        }
+        return valid
+    }
+
+    private mutating func applyAdditionalProperties(
+        _ keyword: Keyword, _ node: SchemaNode, _ at: Int, _ tracker: inout Evaluated?, _ target: Int,
+        _ patterns: [LinearRegex]
+    ) -> Bool {
+        let view = self.view
+        guard view.isObject(at) else { return true }
+        var valid = true
+        let rejectsAll = nodes[target].boolean == false
+        let known = keyword.utf8Names
+        var next = 0
+        _ = view.allMembers(inObjectAt: at) { key, value in
+            if let position = known.position(of: key, from: next) {
+                next = position + 1
+                return true
+            }
+            if patterns.contains(where: { matches($0, value - 2) }) { return true }
+            if tracker != nil { tracker!.members.insert(value) }
+            if rejectsAll {
+                valid = false
+                if !collecting { return false }
+                let name = memberName(value)
+                fail(node, keyword.name, .unknownKey, nil, ["key": .string(name)], at: value, extra: .key(name))
+                if full { return false }
+            } else if !child(target, value, .key(view.memberName(value)), keyword.name) {
+                valid = false
+                if !collecting || full { return false }
+            }
+            return true
+        }
+        return valid
+    }
+
+    private mutating func applyPropertyNames(_ keyword: Keyword, _ node: SchemaNode, _ at: Int, _ target: Int)
+        -> Bool
+    {
+        let view = self.view
+        guard view.isObject(at) else { return true }
+        var valid = true
+        // The schema is applied to each key: a string entry on the tape, two before its value.
+        _ = view.allMembers(inObjectAt: at) { _, value in
+            if test(target, value - 2, keyword.name, component: .key(view.memberName(value))) { return true }
+            valid = false
+            if !collecting { return false }
+            let name = memberName(value)
+            fail(
+                node, keyword.name, .notAllowed, "schema.propertyName", ["key": .string(name)], at: value - 2,
+                extra: .key(name))
+            return true
+        }
+        return valid
+    }
+
+    private mutating func applyDependentSchemas(
+        _ keyword: Keyword, _ at: Int, _ tracker: inout Evaluated?, _ pairs: [(String, Int)]
+    ) -> Bool {
+        guard view.isObject(at) else { return true }
+        var valid = true
+        for (trigger, target) in pairs where member(trigger, at) != nil {
+            if !applyInPlace(target, at, &tracker, keyword.name, trigger) {
+                valid = false
+                if !collecting || full { return false }
+            }
+        }
+        return valid
+    }
+
+    private mutating func applyPrefixItems(
+        _ keyword: Keyword, _ at: Int, _ tracker: inout Evaluated?, _ schemas: [Int]
+    ) -> Bool {
+        guard view.isArray(at) else { return true }
+        var valid = true
+        var element = view.firstChild(at)
+        let end = view.end(at)
+        var position = 0
+        while element < end && position < schemas.count {
+            if !child(schemas[position], element, .index(position), keyword.name, String(position)) {
+                valid = false
+                if !collecting || full { return false }
+            }
+            position += 1
+            element = view.next(after: element)
+        }
+        if tracker != nil { tracker!.itemsPrefix = max(tracker!.itemsPrefix, position) }
+        return valid
+    }
+
+    private mutating func applyItems(
+        _ keyword: Keyword, _ at: Int, _ tracker: inout Evaluated?, _ target: Int, _ after: Int
+    ) -> Bool {
+        guard view.isArray(at) else { return true }
+        var valid = true
+        var element = view.firstChild(at)
+        let end = view.end(at)
+        var position = 0
+        while element < end {
+            if position >= after && !child(target, element, .index(position), keyword.name) {
+                valid = false
+                if !collecting || full { return false }
+            }
+            position += 1
+            element = view.next(after: element)
+        }
+        if tracker != nil { tracker!.allItems = true }
+        return valid
+    }
+
+    private mutating func applyContains(
+        _ keyword: Keyword, _ node: SchemaNode, _ at: Int, _ tracker: inout Evaluated?, _ target: Int,
+        _ minimum: Int, _ maximum: Int?
+    ) -> Bool {
+        guard view.isArray(at) else { return true }
+        var matches = 0
+        let recordIndices = tracker != nil && node.dialect.draft >= .draft2020
+        var element = view.firstChild(at)
+        let end = view.end(at)
+        var position = 0
+        while element < end {
+            if test(target, element, keyword.name, component: .index(position)) {
+                matches += 1
+                if recordIndices { tracker!.itemIndices.insert(position) }
+                if !recordIndices, maximum == nil, matches >= minimum, !Mode.traces { break }
+            }
+            position += 1
+            element = view.next(after: element)
+        }
+        if matches < minimum {
+            fail(node, keyword.name, .tooFew, "schema.contains", ["minimum": .integer(minimum)], at: at)
+            return false
+        }
+        if let maximum, matches > maximum {
+            fail(node, "maxContains", .tooMany, "schema.maxContains", ["maximum": .integer(maximum)], at: at)
+            return false
+        }
+        return true
+    }
+
+    private mutating func applyUnevaluatedItems(
+        _ keyword: Keyword, _ node: SchemaNode, _ at: Int, _ tracker: inout Evaluated?, _ target: Int
+    ) -> Bool {
+        guard view.isArray(at), let seen = tracker else { return true }
+        var valid = true
+        var element = view.firstChild(at)
+        let end = view.end(at)
+        var position = 0
+        while element < end {
+            defer {
+                position += 1
+                element = view.next(after: element)
+            }
+            if seen.hasItem(position) { continue }
+            if nodes[target].boolean == false {
+                valid = false
+                if !collecting { return false }
+                fail(node, keyword.name, .notAllowed, "schema.unevaluated", at: element, extra: .index(position))
+            } else if !child(target, element, .index(position), keyword.name) {
+                valid = false
+                if !collecting || full { return false }
+            }
+        }
+        tracker!.allItems = true
+        return valid
+    }
+
+    private mutating func applyUnevaluatedProperties(
+        _ keyword: Keyword, _ node: SchemaNode, _ at: Int, _ tracker: inout Evaluated?, _ target: Int
+    ) -> Bool {
+        let view = self.view
+        guard view.isObject(at), let seen = tracker else { return true }
+        var valid = true
+        _ = view.allMembers(inObjectAt: at) { _, value in
+            if seen.hasMember(value) { return true }
+            if nodes[target].boolean == false {
+                valid = false
+                if !collecting { return false }
+                let name = memberName(value)
+                fail(node, keyword.name, .unknownKey, nil, ["key": .string(name)], at: value, extra: .key(name))
+            } else if !child(target, value, .key(view.memberName(value)), keyword.name) {
+                valid = false
+                if !collecting || full { return false }
+            }
+            return true
+        }
+        tracker!.allMembers = true
+        return valid
+    }
+
+    private mutating func applyAllOf(_ keyword: Keyword, _ at: Int, _ tracker: inout Evaluated?, _ schemas: [Int])
+        -> Bool
+    {
+        var valid = true
+        for (position, target) in schemas.enumerated()
+        where !applyInPlace(target, at, &tracker, keyword.name, String(position)) {
+            valid = false
+            if !collecting || full { return false }
+        }
+        return valid
+    }
+
+    private mutating func applyAnyOf(
+        _ keyword: Keyword, _ node: SchemaNode, _ at: Int, _ tracker: inout Evaluated?, _ schemas: [Int]
+    ) -> Bool {
+        var matched = false
+        for (position, target) in schemas.enumerated() {
+            var branch: Evaluated? = tracker != nil ? Evaluated() : nil
+            if test(target, at, &branch, keyword.name, String(position)) {
+                matched = true
+                guard tracker != nil, let branch else {
+                    if Mode.traces { continue }
+                    break
+                }
+                tracker!.merge(branch)
+            }
+        }
+        if matched { return true }
+        let causes = branchErrors(schemas, at, keyword.name)
+        let before = errors.count
+        fail(node, keyword.name, .noMatch, nil, ["count": .integer(schemas.count)], at: at)
+        attach(causes, after: before)
+        return false
+    }
+
+    private mutating func applyOneOf(
+        _ keyword: Keyword, _ node: SchemaNode, _ at: Int, _ tracker: inout Evaluated?, _ schemas: [Int]
+    ) -> Bool {
+        var matches = 0
+        var kept: Evaluated? = nil
+        for (position, target) in schemas.enumerated() {
+            var branch: Evaluated? = tracker != nil ? Evaluated() : nil
+            if test(target, at, &branch, keyword.name, String(position)) {
+                matches += 1
+                kept = branch
+                if matches > 1 && !Mode.traces { break }
+            }
+        }
+        if matches == 1 {
+            if tracker != nil, let kept { tracker!.merge(kept) }
+            return true
+        }
+        if matches == 0 {
+            let causes = branchErrors(schemas, at, keyword.name)
+            let before = errors.count
+            fail(node, keyword.name, .noMatch, nil, ["count": .integer(schemas.count)], at: at)
+            attach(causes, after: before)
+        } else {
+            fail(node, keyword.name, .noMatch, "schema.oneOf.many", ["count": .integer(matches)], at: at)
+        }
+        return false
+    }
+
+    /// When collecting, the errors each of `schemas` finds in the value at `at` (for an `anyOf` or
+    /// a `oneOf` that nothing matched); empty otherwise.
+    private mutating func branchErrors(_ schemas: [Int], _ at: Int, _ keyword: String) -> [SchemaError] {
+        guard Mode.collects, !Mode.traces, collecting, !full else { return [] }
+        let saved = errors
+        errors = []
+        for (position, target) in schemas.enumerated() {
+            var none: Evaluated? = nil
+            _ = applyInPlace(target, at, &none, keyword, String(position))
+        }
+        let found = errors
+        errors = saved
+        return found
+    }
+
+    /// Attaches `causes` to the error recorded after there were `before` errors, if one was.
+    private mutating func attach(_ causes: [SchemaError], after before: Int) {
+        guard !causes.isEmpty, errors.count == before + 1 else { return }
+        errors[before].causes = causes
+    }
+
+    // MARK: Assertions
+
+    /// The assertions: keywords that look at the value itself and apply no subschema. Kept out of
+    /// ``apply`` so the recursion through applicators keeps small stack frames.
+    @inline(never)
+    private mutating func check(_ keyword: Keyword, _ node: SchemaNode, _ at: Int) -> Bool {
+        let view = self.view
+        switch keyword.kind {
+        case .type(let names):
+            if view.isNumberText(at) && keyword.typeMask & JSONTypeName.number.bit != 0 { return true }
+            if typeBits(at) & keyword.typeMask != 0 { return true }
+            fail(
+                node, keyword.name, .typeMismatch, nil,
+                [
+                    "expected": .string(names.map(\.rawValue).joined(separator: " or ")),
+                    "actual": .string(self.node(at).kind.rawValue),
+                ],
+                at: at)
+            return false
+
+        case .enumeration(let allowed, let set):
+            if view.isString(at) {
+                if keyword.utf8Names.contains(view.stringBytes(at)) { return true }
+            } else {
+                let value = self.node(at).value
+                // JSONValue hashing agrees with its (code point) equality, so the set answers exactly.
+                if let set { if set.contains(value) { return true } } else if allowed.contains(value) { return true }
+            }
+            fail(
+                node, keyword.name, .notAllowed, nil,
+                [
+                    "allowed": .string(
+                        allowed.prefix(10).map { $0.jsonString() }.joined(separator: ", ")
+                            + (allowed.count > 10 ? ", …" : ""))
+                ],
+                at: at)
+            return false
+
+        case .constant(let expected):
+            if view.isString(at) {
+                if keyword.utf8Names.count == 1 && keyword.utf8Names.contains(view.stringBytes(at)) { return true }
+            } else if expected == self.node(at).value {
+                return true
+            }
+            fail(node, keyword.name, .notAllowed, "schema.const", ["expected": .string(expected.jsonString())], at: at)
+            return false
+
+        case .multipleOf(let divisor):
+            guard let number = self.node(at).number else { return true }
+            if number.isMultiple(of: divisor) { return true }
+            fail(node, keyword.name, .notMultiple, nil, ["multipleOf": .string(divisor.description)], at: at)
+            return false
+
+        case .maximum(let limit, let exclusive):
+            guard view.isInt64(at) || view.isNumberText(at) else { return true }
+            let ok: Bool
+            if let bound = limit.int64, let order = order(at, bound) {
+                ok = exclusive ? order < 0 : order <= 0
+            } else {
+                let number = self.node(at).number!
+                ok = exclusive ? number < limit : number <= limit
+            }
+            if ok { return true }
+            fail(
+                node, keyword.name, .tooLarge, exclusive ? "tooLarge.exclusive" : "tooLarge",
+                ["maximum": .string(limit.description)], at: at)
+            return false
+
+        case .minimum(let limit, let exclusive):
+            guard view.isInt64(at) || view.isNumberText(at) else { return true }
+            let ok: Bool
+            if let bound = limit.int64, let order = order(at, bound) {
+                ok = exclusive ? order > 0 : order >= 0
+            } else {
+                let number = self.node(at).number!
+                ok = exclusive ? number > limit : number >= limit
+            }
+            if ok { return true }
+            fail(
+                node, keyword.name, .tooSmall, exclusive ? "tooSmall.exclusive" : "tooSmall",
+                ["minimum": .string(limit.description)], at: at)
+            return false
+
+        case .maxLength(let limit):
+            guard view.isString(at), !StringLength.isAtMost(limit, utf8: view.stringBytes(at)) else { return true }
+            fail(node, keyword.name, .tooLong, nil, ["maximum": .integer(limit)], at: at)
+            return false
+
+        case .minLength(let limit):
+            guard view.isString(at), !StringLength.isAtLeast(limit, utf8: view.stringBytes(at)) else { return true }
+            fail(node, keyword.name, .tooShort, nil, ["minimum": .integer(limit)], at: at)
+            return false
+
+        case .pattern(let regex):
+            guard view.isString(at), !matches(regex, at) else { return true }
+            fail(node, keyword.name, .patternMismatch, nil, ["pattern": .string(regex.source)], at: at)
+            return false
+
+        case .format(.rfc1123Hostname):
+            guard view.isString(at) else { return true }
+            if Hostname.isValid(string(at), international: false, idna: false) { return true }
+            fail(
+                node, keyword.name, .invalidFormat("hostname"), "invalidFormat", ["format": .string("hostname")], at: at
+            )
+            return false
+
+        case .content(let base64, let json):
+            guard view.isString(at) else { return true }
+            let text = string(at)
+            var bytes = Array(text.utf8)
+            var ok = true
+            if base64 {
+                if let decoded = Data(base64Encoded: text) { bytes = [UInt8](decoded) } else { ok = false }
+            }
+            if ok && json { ok = (try? JSONValue(parsing: bytes)) != nil }
+            if ok { return true }
+            fail(
+                node, keyword.name, .invalidFormat(keyword.name), "invalidFormat",
+                ["format": .string(json ? "application/json" : "base64")], at: at)
+            return false
+
+        case .format(let check):
+            guard case .known(let format) = check, view.isString(at) else { return true }
+            if let verdict = keyword.byteFormat?.verdict(utf8: view.stringBytes(at)) {
+                if verdict { return true }
+            } else if format.isValid(string(at)) {
+                return true
+            }
+            fail(
+                node, keyword.name, .invalidFormat(format.rawValue), "invalidFormat",
+                ["format": .string(format.rawValue)], at: at)
+            return false
+
+        case .formatBound(let format, let bound, let isMaximum, let exclusive):
+            guard view.isString(at), let order = FormatOrder.compare(string(at), bound, format) else { return true }
+            let ok: Bool
+            if isMaximum { ok = exclusive ? order < 0 : order <= 0 } else { ok = exclusive ? order > 0 : order >= 0 }
+            if ok { return true }
+            let prefix = isMaximum ? "date.tooLarge" : "date.tooSmall"
+            fail(
+                node, keyword.name, isMaximum ? .tooLarge : .tooSmall, prefix + (exclusive ? ".exclusive" : ""),
+                [isMaximum ? "maximum" : "minimum": .string(bound)], at: at)
+            return false
+
+        case .maxItems(let limit):
+            guard view.isArray(at), view.count(at) > limit else { return true }
+            fail(node, keyword.name, .tooMany, nil, ["maximum": .integer(limit)], at: at)
+            return false
+
+        case .minItems(let limit):
+            guard view.isArray(at), view.count(at) < limit else { return true }
+            fail(node, keyword.name, .tooFew, nil, ["minimum": .integer(limit)], at: at)
+            return false
+
+        case .uniqueItems:
+            guard view.isArray(at), view.count(at) > 1 else { return true }
+            if self.node(at).distinctStrings == true { return true }
+            guard case .array(let elements) = self.node(at).value else { return true }
+            if let duplicate = Self.firstDuplicate(elements) {
+                fail(
+                    node, keyword.name, .notUnique, "notUnique.elements",
+                    ["duplicate": .string(duplicate.jsonString())],
+                    at: at)
+                return false
+            }
+            return true
+
+        case .maxProperties(let limit):
+            guard view.isObject(at), liveMembers(at) > limit else { return true }
+            fail(node, keyword.name, .tooMany, "schema.tooManyProperties", ["maximum": .integer(limit)], at: at)
+            return false
+
+        case .minProperties(let limit):
+            guard view.isObject(at), liveMembers(at) < limit else { return true }
+            fail(node, keyword.name, .tooFew, "schema.tooFewProperties", ["minimum": .integer(limit)], at: at)
+            return false
+
+        case .required(let names):
+            // Names compared as UTF-8 bytes, code point for code point.
+            guard view.isObject(at) else { return true }
+            if view.hasMembers(keyword.utf8Names, inObjectAt: at) { return true }
+            if !collecting { return false }
+            for (position, name) in names.enumerated()
+            where view.member(named: keyword.utf8Names[position], inObjectAt: at, from: 0) == nil {
+                fail(node, keyword.name, .missing, nil, [:], at: at, extra: .key(name))
+            }
+            return false
+
+        case .dependentRequired(let pairs):
+            guard view.isObject(at) else { return true }
+            var valid = true
+            for (trigger, names) in pairs where member(trigger, at) != nil {
+                for name in names where member(name, at) == nil {
+                    valid = false
+                    if !collecting { return false }
+                    fail(
+                        node, keyword.name, .missing, "schema.dependentRequired", ["dependency": .string(trigger)],
+                        at: at, extra: .key(name))
+                }
+            }
+            return valid
+
+        default:
+            return true
+        }
+    }
+
+    /// The string at `at`.
+    private func string(_ at: Int) -> String { String(decoding: view.stringBytes(at), as: UTF8.self) }
+
+    /// The members of the object at `at` that a duplicate-key policy kept.
+    private func liveMembers(_ at: Int) -> Int {
+        var count = 0
+        _ = view.allMembers(inObjectAt: at) { _, _ in
+            count += 1
+            return true
+        }
+        return count
+    }
+
+    /// The first element equal to an earlier one, as JSON Schema compares values.
+    static func firstDuplicate(_ elements: [JSONValue]) -> JSONValue? {
+        if elements.count <= 16 {
+            // Few elements: comparing pairs is cheaper than hashing them all into a set.
+            for later in 1..<elements.count {
+                for earlier in 0..<later where elements[earlier] == elements[later] { return elements[later] }
+            }
+            return nil
+        }
+        var seen = Set<JSONValue>(minimumCapacity: elements.count)
+        for element in elements where !seen.insert(element).inserted { return element }
+        return nil
+    }
+}
+
+/// Orders `date`, `time` and `date-time` strings for `formatMinimum` and `formatMaximum`.
+enum FormatOrder {
+    /// -1, 0 or 1; `nil` when `text` is not valid for the format (the `format` keyword reports that).
+    static func compare(_ text: String, _ bound: String, _ format: SchemaFormat) -> Int? {
+        func sign(_ a: Double, _ b: Double) -> Int { a < b ? -1 : (a > b ? 1 : 0) }
+        switch format {
+        case .date:
+            guard let a = RFC3339.date(text), let b = RFC3339.date(bound) else { return nil }
+            let left = (a.year, a.month, a.day)
+            let right = (b.year, b.month, b.day)
+            return left < right ? -1 : (left > right ? 1 : 0)
+        case .time:
+            guard let a = RFC3339.time(text), let b = RFC3339.time(bound) else { return nil }
+            return sign(
+                a.secondsSinceMidnight - Double(a.offsetSeconds), b.secondsSinceMidnight - Double(b.offsetSeconds))
+        case .dateTime:
+            guard let a = RFC3339.dateTime(text), let b = RFC3339.dateTime(bound) else { return nil }
+            return sign(a.timeIntervalSince1970, b.timeIntervalSince1970)
+        default:
+            return nil
+        }
+    }
+}
+
+/// `maxLength` and `minLength`: lengths in code points, as JSON Schema counts them, read from UTF-8
+/// (every byte that does not continue a sequence starts one). The byte count bounds the code points
+/// from above and a quarter of it from below, which settles most strings without counting.
+enum StringLength {
+    static func isAtMost(_ limit: Int, utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count <= limit || codePoints(bytes) <= limit
+    }
+
+    static func isAtLeast(_ limit: Int, utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= limit && (bytes.count / 4 >= limit || codePoints(bytes) >= limit)
+    }
+
+    private static func codePoints(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+        return count
+    }
+}
+
+extension TapeView {
+    /// The name of the member whose value is at `value` (its key is the entry two before).
+    fileprivate func memberName(_ value: Int) -> String {
+        String(decoding: stringBytes(value - 2), as: UTF8.self)
+    }
+}

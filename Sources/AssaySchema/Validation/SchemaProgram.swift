@@ -1,0 +1,162 @@
+import AssayCore
+import AssayJSON
+
+/// What ``SchemaEvaluator`` reads: a compiled schema's nodes and their keyword tables, made once per
+/// schema and shared by its copies.
+final class TapeProgram: Sendable {
+    let nodes: [SchemaNode]
+    let root: Int
+    /// Each node's keywords as written: what errors, traces and annotation tracking walk.
+    let keywordTable: KeywordTable
+    /// The same with `required` and `additionalProperties` folded into `properties` where they can
+    /// be, as raw views of memory this program owns: what the verdict walks.
+    let tables: TapeTables
+    /// The schema options' limits.
+    let maximumReferenceDepth: Int
+    let maximumInstanceDepth: Int
+    /// Whether a `$dynamicRef` or `$recursiveRef` reads the dynamic scope (otherwise it is not kept).
+    let usesDynamicScope: Bool
+
+    init(nodes: [SchemaNode], root: Int, options: JSONSchema.Options) {
+        self.nodes = nodes
+        self.root = root
+        self.keywordTable = KeywordTable(nodes)
+        self.tables = TapeTables(
+            TapeKeywordTable(nodes), booleans: nodes.map(\.boolean), tracksEvaluation: nodes.map(\.tracksEvaluation))
+        self.maximumReferenceDepth = options.maximumReferenceDepth
+        self.maximumInstanceDepth = options.maximumInstanceDepth
+        self.usesDynamicScope = nodes.contains { node in
+            node.keywords.contains { keyword in
+                switch keyword.kind {
+                case .dynamicRef, .recursiveRef: return true
+                default: return false
+                }
+            }
+        }
+    }
+
+    deinit { tables.deallocate() }
+}
+
+/// ``TapeKeywordTable`` and each node's Boolean form (`true`/`false` schemas) copied into memory that
+/// a ``TapeProgram`` owns and frees: an evaluator copies these views without counting references.
+/// Written once, read-only after.
+struct TapeTables: @unchecked Sendable {
+    let keywords: UnsafeBufferPointer<Unmanaged<Keyword>>
+    let starts: UnsafeBufferPointer<Int>
+    let objectPlans: UnsafeBufferPointer<TapeKeywordTable.ObjectPlan>
+    let booleans: UnsafeBufferPointer<Bool?>
+    /// Each node's ``SchemaNode/tracksEvaluation``.
+    let tracksEvaluation: UnsafeBufferPointer<Bool>
+
+    init(_ table: TapeKeywordTable, booleans: [Bool?], tracksEvaluation: [Bool]) {
+        func copy<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
+            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: array.count)
+            _ = buffer.initialize(from: array)
+            return UnsafeBufferPointer(buffer)
+        }
+        keywords = copy(table.keywords)
+        starts = copy(table.starts)
+        objectPlans = copy(table.objectPlans)
+        self.booleans = copy(booleans)
+        self.tracksEvaluation = copy(tracksEvaluation)
+    }
+
+    /// Frees the memory (the elements are trivial: nothing to deinitialize).
+    func deallocate() {
+        keywords.deallocate()
+        starts.deallocate()
+        objectPlans.deallocate()
+        booleans.deallocate()
+        tracksEvaluation.deallocate()
+    }
+
+    /// The range of node `index`'s keywords in ``keywords``.
+    @inline(__always) func bounds(of index: Int) -> (start: Int, end: Int) { (starts[index], starts[index + 1]) }
+}
+
+/// Every node's keywords in one flat array, without reference counting (the nodes keep them alive):
+/// reading a node's keywords copies no inner array, so it costs no retain.
+struct KeywordTable: Sendable {
+    /// The keywords of node 0, then those of node 1, and so on.
+    let keywords: [Unmanaged<Keyword>]
+    /// Where each node's keywords start in `keywords`, and a last entry for the end.
+    let starts: [Int]
+
+    init(_ nodes: [SchemaNode]) {
+        var keywords: [Unmanaged<Keyword>] = []
+        var starts: [Int] = [0]
+        for node in nodes {
+            keywords.append(contentsOf: node.keywords.map { Unmanaged.passUnretained($0) })
+            starts.append(keywords.count)
+        }
+        self.keywords = keywords
+        self.starts = starts
+    }
+
+    /// The range of node `index`'s keywords in ``keywords``.
+    @inline(__always) func bounds(of index: Int) -> (start: Int, end: Int) { (starts[index], starts[index + 1]) }
+}
+
+/// ``KeywordTable`` for the verdict (read through ``TapeTables``): a node's `required` and
+/// `additionalProperties` are folded into its `properties` where they can be, so one pass over an
+/// object's members checks all three (see ``ObjectPlan``).
+struct TapeKeywordTable: Sendable {
+    let keywords: [Unmanaged<Keyword>]
+    let starts: [Int]
+    /// For each entry of `keywords`: what a `properties` keyword checks beside its own schemas.
+    let objectPlans: [ObjectPlan]
+
+    /// What a `properties` keyword checks in the verdict's one pass over an object's
+    /// members, besides applying its schemas: the siblings folded into it.
+    struct ObjectPlan: Sendable {
+        /// The `required` names, as bits of their positions among the `properties` names.
+        var requiredMask: UInt64 = 0
+        /// The schema every member not named by `properties` must pass (`additionalProperties`
+        /// without `patternProperties`), or -1.
+        var additional = -1
+    }
+
+    init(_ nodes: [SchemaNode]) {
+        var keywords: [Unmanaged<Keyword>] = []
+        var starts: [Int] = [0]
+        var objectPlans: [ObjectPlan] = []
+        for node in nodes {
+            let (folded, plan) = Self.fold(node.keywords)
+            for keyword in node.keywords where !folded.contains(ObjectIdentifier(keyword)) {
+                keywords.append(Unmanaged.passUnretained(keyword))
+                objectPlans.append(keyword.step == .properties ? plan : ObjectPlan())
+            }
+            starts.append(keywords.count)
+        }
+        self.keywords = keywords
+        self.starts = starts
+        self.objectPlans = objectPlans
+    }
+
+    /// The `required` and `additionalProperties` keywords of a node that its `properties` can check
+    /// in its own pass, and the plan for that pass: `required` when all its names are among at most
+    /// 64 `properties` names, `additionalProperties` when no patterns share its work.
+    private static func fold(_ keywords: [Keyword]) -> (Set<ObjectIdentifier>, ObjectPlan) {
+        var plan = ObjectPlan()
+        var folded: Set<ObjectIdentifier> = []
+        guard let properties = keywords.first(where: { $0.step == .properties }),
+            case .properties(let list) = properties.kind, list.count <= 64
+        else { return (folded, plan) }
+        let positions = Dictionary(list.enumerated().map { ($0.element.0, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        for keyword in keywords {
+            switch keyword.kind {
+            case .required(let names) where names.allSatisfy({ positions[$0] != nil }):
+                for name in names { plan.requiredMask |= 1 << UInt64(positions[name]!) }
+                folded.insert(ObjectIdentifier(keyword))
+            case .additionalProperties(let target, let names, let patterns)
+            where patterns.isEmpty && names == Set(list.map(\.0)):
+                plan.additional = target
+                folded.insert(ObjectIdentifier(keyword))
+            default:
+                continue
+            }
+        }
+        return (folded, plan)
+    }
+}
