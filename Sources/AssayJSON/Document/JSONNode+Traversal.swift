@@ -137,3 +137,62 @@ extension JSONDocument {
         self = document
     }
 }
+
+extension JSONNode {
+    /// The value, or an excerpt of it when it is large, so that what an error shows of a failing
+    /// value is bounded whatever the document's size: a string longer than `stringBytes` bytes is
+    /// cut at a character boundary and ends with `…`; an array or object keeps its first `children`
+    /// elements or members, then a last element (or a member named `…`) saying how many more there
+    /// are; containers nested more than `depth` levels below are shown as `"[…]"` or `"{…}"`.
+    package func excerpt(stringBytes: Int = 512, children: Int = 32, depth: Int = 8) -> JSONValue {
+        excerpt(at: index, stringBytes: stringBytes, children: children, depth: depth)
+    }
+
+    private func excerpt(at position: Int, stringBytes: Int, children: Int, depth: Int) -> JSONValue {
+        let view = tape.view
+        switch tag(of: tape.entries[position]) {
+        case .rawString, .escapedString, .deadKey:
+            let bytes = view.stringBytes(position)
+            guard bytes.count > stringBytes else { return .string(tape.string(at: position)) }
+            var end = stringBytes
+            while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            return .string(String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self) + "…")
+        case .arrayStart:
+            guard depth > 0 else { return .string("[…]") }
+            var elements: [JSONValue] = []
+            var element = view.firstChild(position)
+            let end = view.end(position)
+            while element < end && elements.count < children {
+                elements.append(excerpt(at: element, stringBytes: stringBytes, children: children, depth: depth - 1))
+                element = view.next(after: element)
+            }
+            let more = view.count(position) - elements.count
+            if more > 0 { elements.append(.string("… \(more) more")) }
+            return .array(elements)
+        case .objectStart:
+            guard depth > 0 else { return .string("{…}") }
+            var members: [(String, JSONValue)] = []
+            var kept = 0
+            _ = view.allMembers(inObjectAt: position) { key, value in
+                if members.count == children { return false }
+                members.append(
+                    (
+                        String(decoding: key, as: UTF8.self),
+                        excerpt(at: value, stringBytes: stringBytes, children: children, depth: depth - 1)
+                    ))
+                kept += 1
+                return true
+            }
+            var object = JSONObject(members)
+            var total = 0
+            _ = view.allMembers(inObjectAt: position) { _, _ in
+                total += 1
+                return true
+            }
+            if total > kept { object["…"] = .string("\(total - kept) more") }
+            return .object(object)
+        default:
+            return JSONNode(tape: tape, index: position).value
+        }
+    }
+}

@@ -1,13 +1,16 @@
 /// A JSON object: key–value members in document order, with fast lookup by key.
 ///
-/// Keys are unique. Equality ignores order (JSON Schema's object equality); iteration keeps it.
+/// Keys are unique, and compared code point for code point, as JSON and JSON Schema compare names:
+/// `"é"` written as one code point (U+00E9) and as `e` with a combining accent are two keys, though
+/// Swift's `String` calls them equal. Equality ignores order (JSON Schema's object equality);
+/// iteration keeps it.
 public struct JSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     /// One member.
     public typealias Element = (key: String, value: JSONValue)
 
     private var members: [Element]
     /// Key → index, built only for objects large enough that a linear search costs more.
-    private var index: [String: Int]?
+    private var index: [ExactKey: Int]?
     private static let indexThreshold = 12
 
     /// An empty object.
@@ -33,9 +36,9 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
 
     private mutating func rebuildIndex() {
-        var built: [String: Int] = [:]
+        var built: [ExactKey: Int] = [:]
         built.reserveCapacity(members.count)
-        for (position, member) in members.enumerated() { built[member.key] = position }
+        for (position, member) in members.enumerated() { built[ExactKey(member.key)] = position }
         index = built
     }
 
@@ -77,10 +80,10 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         return nil
     }
 
-    /// The position of `key`, if present.
+    /// The position of `key` (the same code points), if present.
     public func position(of key: String) -> Int? {
-        if let index { return index[key] }
-        return members.firstIndex { $0.key == key }
+        if let index { return index[ExactKey(key)] }
+        return members.firstIndex { ExactKey.same($0.key, key) }
     }
 
     /// The value for `key`, or `nil`; setting `nil` removes the member, setting a new key appends it.
@@ -97,7 +100,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
             } else if let newValue {
                 members.append((key, newValue))
                 if index != nil {
-                    index![key] = members.count - 1
+                    index![ExactKey(key)] = members.count - 1
                 } else if members.count > Self.indexThreshold {
                     rebuildIndex()
                 }
@@ -126,4 +129,24 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         hasher.combine(members.count)
         hasher.combine(combined)
     }
+}
+
+/// A key compared code point for code point (its UTF-8 bytes), not by Swift's canonical equivalence.
+/// Hashed as the `String` is: keys with the same code points are canonically equivalent too, so their
+/// hashes agree.
+private struct ExactKey: Hashable {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    static func same(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        guard a.utf8.count == b.utf8.count else { return false }
+        return a.withUTF8 { first in b.withUTF8 { second in first.elementsEqual(second) } }
+    }
+
+    static func == (lhs: ExactKey, rhs: ExactKey) -> Bool { same(lhs.text, rhs.text) }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }

@@ -43,6 +43,13 @@ public struct JSONSchema: Sendable {
         /// compile to, in instructions (AssayCore's `LinearRegex.defaultMaximumProgramSize`, 10,000, by
         /// default): a match costs at most this much per character.
         public var maximumPatternSize: Int
+        /// How many schemas evaluation may apply to one document (each schema applied to each value
+        /// counts one) before it stops with a `malformed` error: the document is then not validated.
+        /// `nil`, the default, allows 1,000 per value of the document and at least 10 million, far
+        /// above what any schema needs that does not re-apply itself exponentially (results of the
+        /// same schema on the same value are reused once evaluation runs long, which keeps such
+        /// schemas polynomial where no dynamic reference is involved).
+        public var maximumEvaluationSteps: Int?
 
         /// Options with the defaults: 2020-12, formats as annotations, an empty registry.
         public init(
@@ -50,8 +57,9 @@ public struct JSONSchema: Sendable {
             registry: SchemaRegistry = SchemaRegistry(), maximumSchemaDepth: Int = 512,
             maximumReferenceDepth: Int = 256,
             maximumInstanceDepth: Int = 1_000, unknownFormats: UnknownFormatPolicy = .ignore,
-            maximumPatternSize: Int = LinearRegex.defaultMaximumProgramSize
+            maximumPatternSize: Int = LinearRegex.defaultMaximumProgramSize, maximumEvaluationSteps: Int? = nil
         ) {
+            self.maximumEvaluationSteps = maximumEvaluationSteps
             self.maximumInstanceDepth = maximumInstanceDepth
             self.unknownFormats = unknownFormats
             self.maximumPatternSize = maximumPatternSize
@@ -150,7 +158,8 @@ public struct JSONSchema: Sendable {
         return withExtendedLifetime(program) {
             var evaluator = SchemaEvaluator<ErrorMode>(program: program, limit: limit.maximum)
             let valid = evaluator.run(document.root)
-            return SchemaValidationResult(isValid: valid, errors: evaluator.errors)
+            return SchemaValidationResult(
+                isValid: valid, errors: evaluator.errors, isTruncated: !valid && evaluator.reachedLimit)
         }
     }
 

@@ -80,15 +80,74 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// tested (for `anyOf`, `not`, `if`…).
     private var collecting = Mode.collects
     private let limit: Int
-    private(set) var errors: [SchemaError] = []
-    private var instancePath: [PathComponent] = []
-    private var keywordPath: [String] = []
-    /// Resource roots entered, outermost first: the dynamic scope (kept only when the schema has a
-    /// `$dynamicRef` or `$recursiveRef`).
-    private var scope: [Int] = []
+    /// What only recording, the dynamic scope or remembering verdicts need, in a box made when first
+    /// needed: the verdict of a plain schema, made for every document, stays small to make and drop.
+    private var box: Box?
+
+    final class Box {
+        var errors: [SchemaError] = []
+        var instancePath: [PathComponent] = []
+        var keywordPath: [String] = []
+        /// Resource roots entered, outermost first: the dynamic scope (kept only when the schema
+        /// has a `$dynamicRef` or `$recursiveRef`).
+        var scope: [Int] = []
+        /// Verdicts by schema and tape index (`index << 32 | at`): see ``rememberFrom``.
+        var memo: [Int: Bool] = [:]
+        /// The first limit crossed where errors were not being recorded (inside `not`, `anyOf`…),
+        /// so that the result always says why the document was not validated.
+        var firstLimit: CrossedLimit?
+        /// For the verbose output: the units being built.
+        var trace = Trace()
+    }
+
+    /// ``box``, made on first use.
+    private var state: Box {
+        mutating get {
+            if let box { return box }
+            let made = Box()
+            box = made
+            return made
+        }
+    }
+
+    private(set) var errors: [SchemaError] {
+        get { box?.errors ?? [] }
+        _modify { yield &state.errors }
+        set { state.errors = newValue }
+    }
+    private var instancePath: [PathComponent] {
+        get { box?.instancePath ?? [] }
+        _modify { yield &state.instancePath }
+        set { state.instancePath = newValue }
+    }
+    private var keywordPath: [String] {
+        get { box?.keywordPath ?? [] }
+        _modify { yield &state.keywordPath }
+        set { state.keywordPath = newValue }
+    }
+    private var scope: [Int] {
+        get { box?.scope ?? [] }
+        _modify { yield &state.scope }
+        set { state.scope = newValue }
+    }
     /// Schemas applied to the current instance without descending into it.
     private var sameInstanceDepth = 0
-    private var overflowReported = false
+    /// Schemas applied so far in this document, and how many may be (``TapeProgram/maximumEvaluationSteps``).
+    private var steps = 0
+    private var budget = Int.max
+    /// From this many steps on, each verdict of a schema on a value is remembered and reused
+    /// (``memo``), so a schema that reaches the same subschema on the same value along many paths
+    /// (`anyOf` of two `$ref`s to itself) costs polynomial time, not exponential. Past the budget,
+    /// evaluation stops.
+    private var rememberFrom = Int.max
+    private var exhausted = false
+    /// Set when a limit was crossed (nesting depth, a chain of references, the stack, the steps):
+    /// the document is not validated, so its verdict is never "valid".
+    private(set) var limitCrossed = false
+    /// Errors recorded, nested causes included, and slots kept for the errors of `anyOf` and `oneOf`
+    /// whose causes are being collected: together bounded by ``limit``.
+    private var recorded = 0
+    private var reserved = 0
     /// How deep in the instance evaluation is.
     private var instanceDepth = 0
     /// Where the machine stack runs short (``MachineStack/limit()``), once evaluation goes deep.
@@ -96,8 +155,8 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// The document being read: a node of it keeps it alive while ``view`` points into it.
     private var anchor: JSONNode?
     private var view = TapeView.empty
-    /// For the verbose output: the units being built (a class, so the evaluator stays small).
-    private var trace: Trace?
+    /// For the verbose output: the units being built.
+    private var trace: Trace? { Mode.traces ? box?.trace : nil }
 
     final class Trace {
         /// The open units, outermost first.
@@ -118,10 +177,11 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         self.maximumInstanceDepth = program.maximumInstanceDepth
         self.usesDynamicScope = program.usesDynamicScope
         self.limit = Mode.collects ? max(1, limit) : 0
-        if Mode.traces { trace = Trace() }
+        if Mode.collects { box = Box() }
     }
 
-    /// Evaluates the document whose root is `instance`.
+    /// Evaluates the document whose root is `instance`. Invalid when a limit was crossed, with that
+    /// limit's `malformed` error among the errors.
     mutating func run(_ instance: JSONNode) -> Bool {
         anchor = instance
         view = instance.tapeView
@@ -129,11 +189,28 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             anchor = nil
             view = .empty
         }
+        let root = instance.tapeIndex
+        let entries = view.next(after: root) - root
+        let (scaled, overflow) = entries.multipliedReportingOverflow(by: 1_000)
+        budget = program.maximumEvaluationSteps ?? max(10_000_000, overflow ? Int.max : scaled)
+        rememberFrom = usesDynamicScope ? budget : min(budget, 16 * entries + 4_096)
         var none: Evaluated? = nil
-        return evaluate(program.root, instance.tapeIndex, &none)
+        var valid = evaluate(program.root, root, &none)
+        if limitCrossed {
+            valid = false
+            if Mode.collects && !Mode.traces, !errors.contains(where: { $0.code == .malformed }),
+                let limitError = limitErrorMade()
+            {
+                errors.append(limitError)
+            }
+        }
+        return valid
     }
 
-    private var full: Bool { errors.count >= limit }
+    private var full: Bool { recorded + reserved >= limit }
+
+    /// Whether the errors reached the limit, so that there may be more than were recorded.
+    var reachedLimit: Bool { Mode.collects && recorded + reserved >= limit }
 
     private var nodes: [SchemaNode] {
         _read { yield program.nodes }
@@ -150,18 +227,28 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         _ parameters: [String: IssueValue] = [:], at: Int, extra: PathComponent? = nil, value: JSONValue? = nil
     ) {
         guard Mode.collects, collecting, !full else { return }
-        var path = instancePath
-        if let extra { path.append(extra) }
-        let location = keywordLocation(appending: keyword.isEmpty ? nil : keyword)
-        let error = SchemaError(
-            instanceLocation: IssuePath(path), keywordLocation: location,
-            absoluteKeywordLocation: node.absoluteLocation(of: keyword), keyword: keyword, code: code,
-            messageKey: messageKey ?? code.identifier, parameters: parameters, value: value ?? self.node(at).value)
+        let error = makeError(node, keyword, code, messageKey, parameters, at: at, extra: extra, value: value)
         if Mode.traces, let trace, !trace.open.isEmpty {
             trace.open[trace.open.count - 1].children.append(TraceUnit(error: error))
             return
         }
+        recorded += 1
         errors.append(error)
+    }
+
+    /// An error of `keyword` of `node` at the current locations (and `extra` below the value).
+    private func makeError(
+        _ node: SchemaNode, _ keyword: String, _ code: IssueCode, _ messageKey: String?,
+        _ parameters: [String: IssueValue], at: Int, extra: PathComponent?, value: JSONValue?
+    ) -> SchemaError {
+        var path = instancePath
+        if let extra { path.append(extra) }
+        let location = keywordLocation(appending: keyword.isEmpty ? nil : keyword)
+        return SchemaError(
+            instanceLocation: IssuePath(path), keywordLocation: location,
+            absoluteKeywordLocation: node.absoluteLocation(of: keyword), keyword: keyword, code: code,
+            messageKey: messageKey ?? code.identifier, parameters: parameters,
+            value: value ?? self.node(at).excerpt())
     }
 
     /// Whether `index` accepts the value at `at`, without recording errors (for `anyOf`, `not`,
@@ -261,9 +348,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
 
     @inline(never)
     private mutating func reportTooDeep(_ index: Int, _ at: Int) {
-        fail(
-            nodes[index], "", .malformed, "malformed",
-            ["detail": .string("the value is nested more than \(maximumInstanceDepth) levels deep")], at: at)
+        crossLimit(nodes[index], at, detail: "the value is nested more than \(maximumInstanceDepth) levels deep")
     }
 
     /// Whether the machine stack has less than ``MachineStack/margin`` left.
@@ -291,11 +376,54 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         )
     }
 
-    /// The one `malformed` error an evaluation that cannot go on reports (again only when collecting).
     private mutating func reportOverflow(_ node: SchemaNode, _ at: Int, detail: String) {
-        guard !overflowReported || collecting else { return }
-        overflowReported = true
-        fail(node, "", .malformed, "malformed", ["detail": .string(detail)], at: at)
+        crossLimit(node, at, detail: detail)
+    }
+
+    /// Stops evaluation at the step budget: every schema applied after this fails at once.
+    @inline(never)
+    private mutating func exhaust(_ index: Int, _ at: Int) {
+        guard !exhausted else { return }
+        exhausted = true
+        crossLimit(
+            nodes[index], at,
+            detail:
+                "evaluation applied more than \(budget) schemas to this document (maximumEvaluationSteps); a schema that re-applies itself many times over?"
+        )
+    }
+
+    /// Records that a limit was crossed: the `malformed` error where errors are being recorded, and
+    /// where they are not (inside `not`, `anyOf`…), where and why, for ``run(_:)`` to report.
+    private mutating func crossLimit(_ node: SchemaNode, _ at: Int, detail: String) {
+        limitCrossed = true
+        guard Mode.collects else { return }
+        if collecting {
+            fail(node, "", .malformed, "malformed", ["detail": .string(detail)], at: at)
+        } else if state.firstLimit == nil {
+            // Only copies here: the stack may be short, and making an error takes more of it.
+            state.firstLimit = CrossedLimit(
+                detail: detail, node: node, at: at, instancePath: instancePath, keywordPath: keywordPath)
+        }
+    }
+
+    /// A limit crossed where errors were not being recorded.
+    struct CrossedLimit {
+        let detail: String
+        let node: SchemaNode
+        let at: Int
+        let instancePath: [PathComponent]
+        let keywordPath: [String]
+    }
+
+    /// The error of ``firstLimit``, made once evaluation is over.
+    private mutating func limitErrorMade() -> SchemaError? {
+        guard let crossed = box?.firstLimit else { return nil }
+        let (paths, keywords) = (instancePath, keywordPath)
+        (instancePath, keywordPath) = (crossed.instancePath, crossed.keywordPath)
+        defer { (instancePath, keywordPath) = (paths, keywords) }
+        return makeError(
+            crossed.node, "", .malformed, "malformed", ["detail": .string(crossed.detail)], at: crossed.at, extra: nil,
+            value: nil)
     }
 
     // MARK: Locations and the trace
@@ -387,6 +515,31 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// and stopping at the first failure. Reads the tables only, not the schema's node.
     private mutating func evaluateQuickly(_ index: Int, _ at: Int) -> Bool {
         if let flag = tables.booleans[index] { return flag }
+        steps &+= 1
+        if steps >= rememberFrom { return evaluateRemembering(index, at) }
+        return evaluateKeywords(index, at)
+    }
+
+    /// ``evaluateQuickly(_:_:)`` once evaluation runs long: each verdict remembered (unless the
+    /// dynamic scope is kept, on which a verdict may depend), and the budget enforced.
+    @inline(never)
+    private mutating func evaluateRemembering(_ index: Int, _ at: Int) -> Bool {
+        if exhausted { return false }
+        if steps > budget {
+            exhaust(index, at)
+            return false
+        }
+        if usesDynamicScope { return evaluateKeywords(index, at) }
+        let key = index << 32 | at
+        if let known = state.memo[key] { return known }
+        let verdict = evaluateKeywords(index, at)
+        state.memo[key] = verdict
+        return verdict
+    }
+
+    /// The keywords of schema `index` on the value at `at`, for the verdict.
+    @inline(__always)
+    private mutating func evaluateKeywords(_ index: Int, _ at: Int) -> Bool {
         sameInstanceDepth += 1
         defer { sameInstanceDepth -= 1 }
         guard sameInstanceDepth <= maximumReferenceDepth else {
@@ -395,7 +548,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         }
         // The depth limits bound the recursion, not the stack it takes: on a thread with a small
         // stack, a deep document stops here with an error instead of overflowing it.
-        if instanceDepth + sameInstanceDepth > 16, stackIsShort() {
+        if instanceDepth + sameInstanceDepth > 4, stackIsShort() {
             reportShortStack(nodes[index], at)
             return false
         }
@@ -429,6 +582,11 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// by keyword as written.
     private mutating func evaluateFully(_ index: Int, _ at: Int, _ evaluated: inout Evaluated?) -> Bool {
         let node = nodes[index]
+        steps &+= 1
+        if exhausted || steps > budget {
+            exhaust(index, at)
+            return false
+        }
         if Mode.traces { openUnit(keyword: nil, node) }
         if let flag = node.boolean {
             if !flag { fail(node, "", .notAllowed, "schema.false", at: at) }
@@ -440,7 +598,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             reportReferenceOverflow(node, at)
             return finish(false, node)
         }
-        if instanceDepth + sameInstanceDepth > 16, stackIsShort() {
+        if instanceDepth + sameInstanceDepth > 4, stackIsShort() {
             reportShortStack(node, at)
             return finish(false, node)
         }
@@ -974,7 +1132,9 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             }
         }
         if matched { return true }
+        reserved += 1
         let causes = branchErrors(schemas, at, keyword.name)
+        reserved -= 1
         let before = errors.count
         fail(node, keyword.name, .noMatch, nil, ["count": .integer(schemas.count)], at: at)
         attach(causes, after: before)
@@ -999,7 +1159,9 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             return true
         }
         if matches == 0 {
+            reserved += 1
             let causes = branchErrors(schemas, at, keyword.name)
+            reserved -= 1
             let before = errors.count
             fail(node, keyword.name, .noMatch, nil, ["count": .integer(schemas.count)], at: at)
             attach(causes, after: before)
@@ -1062,7 +1224,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
                 node, keyword.name, .notAllowed, nil,
                 [
                     "allowed": .string(
-                        allowed.prefix(10).map { $0.jsonString() }.joined(separator: ", ")
+                        allowed.prefix(10).map { Self.excerpt($0.jsonString()) }.joined(separator: ", ")
                             + (allowed.count > 10 ? ", …" : ""))
                 ],
                 at: at)
@@ -1074,7 +1236,9 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             } else if expected == self.node(at).value {
                 return true
             }
-            fail(node, keyword.name, .notAllowed, "schema.const", ["expected": .string(expected.jsonString())], at: at)
+            fail(
+                node, keyword.name, .notAllowed, "schema.const",
+                ["expected": .string(Self.excerpt(expected.jsonString()))], at: at)
             return false
 
         case .multipleOf(let divisor):
@@ -1191,7 +1355,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             if let duplicate = Self.firstDuplicate(elements) {
                 fail(
                     node, keyword.name, .notUnique, "notUnique.elements",
-                    ["duplicate": .string(duplicate.jsonString())],
+                    ["duplicate": .string(Self.excerpt(duplicate.jsonString()))],
                     at: at)
                 return false
             }
@@ -1235,6 +1399,12 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         default:
             return true
         }
+    }
+
+    /// `text` cut to at most 512 characters (ending with `…` when cut): what a message shows of a value.
+    static func excerpt(_ text: String) -> String {
+        guard text.utf8.count > 512 else { return text }
+        return String(text.prefix(511)) + "…"
     }
 
     /// The string at `at`.

@@ -61,6 +61,15 @@ public struct SchemaValidationResult: Sendable, Hashable {
     public let isValid: Bool
     /// The errors, in evaluation order; empty when valid.
     public let errors: [SchemaError]
+    /// Whether the errors stopped at the limit asked for (``ErrorLimit``; the causes nested under
+    /// `anyOf` and `oneOf` errors count toward it), so that the instance may have more.
+    public let isTruncated: Bool
+
+    init(isValid: Bool, errors: [SchemaError], isTruncated: Bool = false) {
+        self.isValid = isValid
+        self.errors = errors
+        self.isTruncated = isTruncated
+    }
 
     /// The errors as AssayCore issues.
     public var issues: [ValidationIssue] { errors.map(\.issue) }
@@ -77,7 +86,10 @@ public struct SchemaValidationResult: Sendable, Hashable {
         case detailed
     }
 
-    /// The result in one of the specification's output formats, with messages in `language`.
+    /// The result in one of the specification's output formats, with messages in `language`. When
+    /// the errors stopped at their limit (``isTruncated``), the `basic` and `detailed` forms add
+    /// `"truncated": true` beside `valid` (an addition of Assay's: the specification has no word
+    /// for a partial list).
     public func output(_ format: OutputFormat, language: Language = .current) -> JSONValue {
         var root = JSONObject()
         root["valid"] = .bool(isValid)
@@ -86,9 +98,11 @@ public struct SchemaValidationResult: Sendable, Hashable {
             return .object(root)
         case .basic:
             if !isValid { root["errors"] = .array(errors.map { unit($0, language) }) }
+            if isTruncated { root["truncated"] = true }
             return .object(root)
         case .detailed:
             if !isValid { root["errors"] = .array(nest(errors, depth: 0, language)) }
+            if isTruncated { root["truncated"] = true }
             return .object(root)
         }
     }

@@ -14,6 +14,8 @@ final class TapeProgram: Sendable {
     /// The schema options' limits.
     let maximumReferenceDepth: Int
     let maximumInstanceDepth: Int
+    /// ``JSONSchema/Options/maximumEvaluationSteps``.
+    let maximumEvaluationSteps: Int?
     /// Whether a `$dynamicRef` or `$recursiveRef` reads the dynamic scope (otherwise it is not kept).
     let usesDynamicScope: Bool
 
@@ -25,6 +27,7 @@ final class TapeProgram: Sendable {
             TapeKeywordTable(nodes), booleans: nodes.map(\.boolean), tracksEvaluation: nodes.map(\.tracksEvaluation))
         self.maximumReferenceDepth = options.maximumReferenceDepth
         self.maximumInstanceDepth = options.maximumInstanceDepth
+        self.maximumEvaluationSteps = options.maximumEvaluationSteps
         self.usesDynamicScope = nodes.contains { node in
             node.keywords.contains { keyword in
                 switch keyword.kind {

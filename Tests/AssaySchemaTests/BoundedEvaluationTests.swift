@@ -1,0 +1,207 @@
+import AssayCore
+import AssayJSON
+import Foundation
+import Testing
+
+@testable import AssaySchema
+
+/// Evaluation is bounded whatever the schema: a schema that reaches the same subschema on the same
+/// value along exponentially many paths costs polynomial time, a step budget stops what is left,
+/// errors (nested causes included) stop at the limit, and what an error shows of a value is an
+/// excerpt. Names are compared code point for code point by every keyword that reads them.
+@Suite("Bounded evaluation")
+struct BoundedEvaluationTests {
+    /// `[[[…[1]…]]]`, `depth` arrays around `innermost`.
+    static func nested(_ depth: Int, _ innermost: String = "1") -> String {
+        String(repeating: "[", count: depth) + innermost + String(repeating: "]", count: depth)
+    }
+
+    /// Both alternatives reach the schema again on each element, and at the bottom both fail, so a
+    /// plain walk tries 2^depth paths.
+    static let doubling = ##"""
+        {"anyOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/a"}],
+         "$defs": {"a": {"type": "array", "items": {"$ref": "#"}}}}
+        """##
+
+    @Test func schemasThatDoubleTheirWorkPerLevelStayPolynomial() throws {
+        // 2^40 paths without remembering verdicts; within a budget of 200,000 steps with it.
+        let schema = try JSONSchema(parsing: Self.doubling, options: .init(maximumEvaluationSteps: 200_000))
+        let bad = try JSONDocument(parsing: Self.nested(40))
+        #expect(!schema.isValid(bad))
+        let result = schema.validate(bad, limit: .first(50))
+        #expect(!result.isValid)
+        #expect(!result.errors.contains { $0.code == .malformed }, "the budget was reached: \(result.errors.first!)")
+        #expect(result.isTruncated)
+        let good = try JSONDocument(parsing: Self.nested(40, "[]"))
+        #expect(schema.isValid(good))
+        #expect(schema.validate(good).isValid)
+        // The same through a JSONValue.
+        #expect(!schema.isValid(bad.value))
+        #expect(schema.isValid(good.value))
+    }
+
+    @Test func theStepBudgetStopsEvaluationWithAClearError() throws {
+        let schema = try JSONSchema(
+            parsing: #"{"items": {"type": "integer", "minimum": 0}}"#, options: .init(maximumEvaluationSteps: 100))
+        let long = try JSONDocument(parsing: "[" + Array(repeating: "1", count: 500).joined(separator: ",") + "]")
+        // Valid data, but more than 100 schemas to apply: not validated, never "valid".
+        #expect(!schema.isValid(long))
+        let result = schema.validate(long)
+        #expect(!result.isValid)
+        #expect(result.errors.map(\.code) == [.malformed])
+        #expect(result.errors[0].message(in: .english).contains("maximumEvaluationSteps"))
+        let short = try JSONDocument(parsing: "[1, 2, 3]")
+        #expect(schema.isValid(short))
+        // The default budget scales with the document: 1,000 steps a value, at least 10 million.
+        let plain = try JSONSchema(parsing: #"{"items": {"type": "integer", "minimum": 0}}"#)
+        #expect(plain.isValid(long))
+    }
+
+    @Test func aLimitCrossedUnderNotIsNeverValid() throws {
+        // The chain of references overflows inside `not`: the verdict of the inner schema is void,
+        // so the document is not validated, rather than valid because `not` turned a failure over.
+        let schema = try JSONSchema(
+            parsing: ##"{"not": {"$ref": "#/$defs/loop"}, "$defs": {"loop": {"$ref": "#/$defs/loop"}}}"##)
+        for document in [try JSONDocument(parsing: "1"), try JSONDocument(parsing: #"{"a": [1]}"#)] {
+            #expect(!schema.isValid(document))
+            let result = schema.validate(document)
+            #expect(!result.isValid)
+            #expect(result.errors.map(\.code) == [.malformed])
+        }
+        // Too deep inside `anyOf` likewise.
+        let deep = try JSONSchema(
+            parsing: ##"{"anyOf": [{"not": {"items": {"$ref": "#"}}}, true]}"##,
+            options: .init(maximumInstanceDepth: 5))
+        let document = try JSONDocument(parsing: Self.nested(10))
+        #expect(!deep.isValid(document))
+        #expect(deep.validate(document).errors.map(\.code) == [.malformed])
+    }
+
+    /// All errors, nested causes included, as one list.
+    static func allUnits(_ errors: [SchemaError]) -> [SchemaError] {
+        errors.flatMap { [$0] + allUnits($0.causes) }
+    }
+
+    @Test func nestedCausesCountTowardTheLimit() throws {
+        // Each level's `anyOf` fails with the causes of both alternatives, one level down: without a
+        // bound on nested causes, a document 1,000 arrays deep makes an error of megabytes.
+        let schema = try JSONSchema(
+            parsing: ##"{"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#"}}]}"##)
+        try onThread(stackSize: 64 << 20) {
+            let document = try JSONDocument(
+                parsing: Self.nested(999, #""x""#), options: JSONParserOptions(maximumDepth: 1_000))
+            for limit in [1, 2, 10, 100] {
+                let result = schema.validate(document, limit: .first(limit))
+                #expect(!result.isValid)
+                #expect(!result.errors.isEmpty)
+                #expect(Self.allUnits(result.errors).count <= limit, "\(limit)")
+                #expect(result.isTruncated)
+                let output = result.output(.basic, language: .english)
+                #expect(output["truncated"] == true)
+                #expect(output.jsonBytes().count < 300_000, "\(limit)")
+            }
+            // A shallow document's errors all fit: not truncated.
+            let shallow = schema.validate(try JSONDocument(parsing: Self.nested(2, #""x""#)))
+            #expect(!shallow.isValid)
+            #expect(!shallow.isTruncated)
+            #expect(shallow.output(.basic)["truncated"] == nil)
+            #expect(Self.allUnits(shallow.errors).count == 7)
+        }
+    }
+
+    @Test func failingValuesAreExcerpted() throws {
+        let schema = try JSONSchema(parsing: #"{"type": "integer"}"#)
+        let long = String(repeating: "é", count: 100_000)
+        let text = try schema.validate(JSONDocument(parsing: "\"\(long)\"")).errors[0]
+        guard case .string(let shown) = text.value else {
+            Issue.record("not a string: \(text.value)")
+            return
+        }
+        #expect(shown.utf8.count <= 512 + 3)
+        #expect(shown.hasSuffix("…"))
+        #expect(shown.dropLast().allSatisfy { $0 == "é" })
+        #expect(text.message(in: .english).utf8.count < 2_000)
+
+        let array = try schema.validate(
+            JSONDocument(parsing: "[" + (0..<1_000).map(String.init).joined(separator: ",") + "]")
+        )
+        .errors[0].value
+        #expect(array.array?.count == 33)
+        #expect(array.array?.last == "… 968 more")
+        let members = (0..<100).map { "\"k\($0)\": \($0)" }.joined(separator: ",")
+        let object = try schema.validate(JSONDocument(parsing: "{\(members)}")).errors[0].value
+        #expect(object.object?.count == 33)
+        #expect(object.object?["…"] == "68 more")
+        let deep = try schema.validate(JSONDocument(parsing: Self.nested(20))).errors[0].value
+        var level = deep
+        var depth = 0
+        while case .array(let elements) = level, let first = elements.first {
+            level = first
+            depth += 1
+        }
+        #expect(depth == 8)
+        #expect(level == "[…]")
+        // Small values are shown whole.
+        let small = try schema.validate(JSONDocument(parsing: #"{"a": [1, "x"]}"#)).errors[0].value
+        #expect(small == ["a": [1, "x"]])
+    }
+
+    @Test func everyKeywordThatReadsNamesComparesCodePoints() throws {
+        let composed = "\u{E9}"  // é
+        let decomposed = "e\u{301}"  // é as e and a combining acute accent: canonically equal
+        #expect(composed == decomposed)  // for Swift's String, not for JSON Schema
+        let cases: [(schema: String, valid: String, invalid: String)] = [
+            (
+                #"{"properties": {"\#(composed)": {"type": "integer"}}}"#, #"{"\#(decomposed)": "x"}"#,
+                #"{"\#(composed)": "x"}"#
+            ),
+            (#"{"required": ["\#(composed)"]}"#, #"{"\#(composed)": 1}"#, #"{"\#(decomposed)": 1}"#),
+            (
+                #"{"properties": {"\#(composed)": true}, "additionalProperties": false}"#, #"{"\#(composed)": 1}"#,
+                #"{"\#(decomposed)": 1}"#
+            ),
+            (
+                #"{"patternProperties": {"^\#(composed)$": {"type": "integer"}}}"#, #"{"\#(decomposed)": "x"}"#,
+                #"{"\#(composed)": "x"}"#
+            ),
+            (
+                #"{"patternProperties": {"^\#(composed)$": true}, "additionalProperties": false}"#,
+                #"{"\#(composed)": 1}"#, #"{"\#(decomposed)": 1}"#
+            ),
+            (#"{"dependentRequired": {"\#(composed)": ["b"]}}"#, #"{"\#(decomposed)": 1}"#, #"{"\#(composed)": 1}"#),
+            (
+                #"{"dependentRequired": {"a": ["\#(composed)"]}}"#, #"{"a": 1, "\#(composed)": 1}"#,
+                #"{"a": 1, "\#(decomposed)": 1}"#
+            ),
+            (#"{"dependentSchemas": {"\#(composed)": false}}"#, #"{"\#(decomposed)": 1}"#, #"{"\#(composed)": 1}"#),
+            (
+                #"{"properties": {"\#(composed)": true}, "unevaluatedProperties": false}"#, #"{"\#(composed)": 1}"#,
+                #"{"\#(decomposed)": 1}"#
+            ),
+            (
+                #"{"allOf": [{"properties": {"\#(composed)": true}}], "unevaluatedProperties": false}"#,
+                #"{"\#(composed)": 1}"#, #"{"\#(decomposed)": 1}"#
+            ),
+            (#"{"propertyNames": {"const": "\#(composed)"}}"#, #"{"\#(composed)": 1}"#, #"{"\#(decomposed)": 1}"#),
+            (#"{"propertyNames": {"maxLength": 1}}"#, #"{"\#(composed)": 1}"#, #"{"\#(decomposed)": 1}"#),
+            (#"{"const": {"\#(composed)": 1}}"#, #"{"\#(composed)": 1}"#, #"{"\#(decomposed)": 1}"#),
+            (#"{"enum": [{"\#(composed)": 1}, 2]}"#, #"{"\#(composed)": 1}"#, #"{"\#(decomposed)": 1}"#),
+            (#"{"const": "\#(composed)"}"#, #""\#(composed)""#, #""\#(decomposed)""#),
+            (#"{"uniqueItems": true}"#, #"["\#(composed)", "\#(decomposed)"]"#, #"["\#(composed)", "\#(composed)"]"#),
+            (
+                #"{"uniqueItems": true}"#, #"[{"\#(composed)": 1}, {"\#(decomposed)": 1}]"#,
+                #"[{"\#(composed)": 1}, {"\#(composed)": 1}]"#
+            ),
+        ]
+        for (text, valid, invalid) in cases {
+            let schema = try JSONSchema(parsing: text)
+            for (instance, expected) in [(valid, true), (invalid, false)] {
+                let document = try JSONDocument(parsing: instance)
+                #expect(schema.isValid(document) == expected, "\(text) on \(instance)")
+                #expect(schema.isValid(document.value) == expected, "\(text) on \(instance) as a JSONValue")
+                #expect(schema.validate(document).isValid == expected, "\(text) on \(instance)")
+                #expect(schema.validate(document).errors == schema.validate(document.value).errors, "\(text)")
+            }
+        }
+    }
+}
