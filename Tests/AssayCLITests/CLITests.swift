@@ -160,7 +160,42 @@ struct ValidateOutputTests {
         let all = try CLIRun(["validate", "--schema", clientSchema, "--quiet", "--max-errors", "0", file])
         let two = try CLIRun(["validate", "--schema", clientSchema, "--quiet", "--max-errors", "2", file])
         #expect(all.standardOutput.split(separator: "\n").count == 9)
-        #expect(two.standardOutput.split(separator: "\n").count == 2)
+        // Two errors, then a line saying the list stopped there.
+        let lines = two.standardOutput.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.last?.hasSuffix("errors stopped at --max-errors 2; the document may have more") == true)
+        #expect(!all.standardOutput.contains("--max-errors"))
+        let json = try CLIRun([
+            "validate", "--schema", clientSchema, "--quiet", "--format", "json", "--max-errors", "2", file,
+        ])
+        let report = try JSONValue(parsing: String(json.standardOutput.split(separator: "\n")[0]))
+        #expect(report["errors"]?.array?.count == 2)
+        #expect(report["truncated"] == true)
+        let whole = try CLIRun(["validate", "--schema", clientSchema, "--quiet", "--format", "json", file])
+        #expect(try JSONValue(parsing: String(whole.standardOutput.split(separator: "\n")[0]))["truncated"] == nil)
+    }
+
+    @Test("--max-errors bounds an error's nested causes: a deep document's report stays small")
+    func maxErrorsBoundsNestedCauses() throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.file(
+            "nested.schema.json", ##"{"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#"}}]}"##)
+        // 300 levels: unbounded, each level's error would repeat the path so far (about 2 MB a line).
+        let line = String(repeating: "[", count: 300) + "\"x\"" + String(repeating: "]", count: 300)
+        let data = try folder.file("deep.ndjson", String(repeating: line + "\n", count: 20))
+        let run = try CLIRun(["validate", "--schema", schema, "--quiet", "--format", "json", data])
+        #expect(run.status == 1)
+        let lines = run.standardOutput.split(separator: "\n")
+        #expect(lines.count == 20)
+        for line in lines {
+            let report = try JSONValue(parsing: String(line))
+            #expect(report["truncated"] == true)
+            func units(_ errors: [JSONValue]) -> Int {
+                errors.reduce(0) { $0 + 1 + units($1["causes"]?.array ?? []) }
+            }
+            #expect(units(report["errors"]?.array ?? []) <= 100)
+            #expect(line.utf8.count < 200_000)
+        }
     }
 
     @Test("JSON output: an anyOf or oneOf error lists what each alternative found in causes")

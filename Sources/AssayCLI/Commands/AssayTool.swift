@@ -196,7 +196,7 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Worker threads for NDJSON (default: the number of cores).")
     var jobs: Int?
 
-    @Option(help: "Errors kept per document; 0 keeps all.")
+    @Option(help: "Errors kept per document, causes under anyOf and oneOf included; 0 keeps all.")
     var maxErrors = 100
 
     @Option(help: "The largest document (a JSON file, or one NDJSON line) read, in bytes.")

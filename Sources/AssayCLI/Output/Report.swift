@@ -38,6 +38,8 @@ struct Reporter: Sendable {
     let color: Bool
     /// The file name as shown (`-` for standard input).
     let file: String
+    /// `--max-errors`, for the note on a document whose errors stopped there (0: no limit).
+    var errorLimit = 0
     /// `{"file":"…","line":` and `{"file":"…","document":` with the name escaped once, and the
     /// ends of a JSON line, as bytes: a valid document's line is three appends and its number.
     private let linePrefix: [UInt8]
@@ -76,15 +78,27 @@ struct Reporter: Sendable {
         ]
     }
 
-    /// Appends what the format prints for one document.
-    func append(position: DocumentPosition, errors: [ReportedError], to out: inout [UInt8]) {
+    /// Appends what the format prints for one document; `truncated` when its errors stopped at
+    /// `--max-errors` (nested causes count), which the output then says.
+    func append(position: DocumentPosition, errors: [ReportedError], truncated: Bool = false, to out: inout [UInt8]) {
         switch format {
-        case .json: appendJSON(position: position, errors: errors, to: &out)
-        case .text: appendText(errors: errors, to: &out)
+        case .json: appendJSON(position: position, errors: errors, truncated: truncated, to: &out)
+        case .text:
+            appendText(errors: errors, to: &out)
+            if truncated, let first = errors.first {
+                appendText(
+                    errors: [
+                        ReportedError(
+                            instanceLocation: "", keywordLocation: "", absoluteKeywordLocation: "", code: "",
+                            message: "errors stopped at --max-errors \(errorLimit); the document may have more",
+                            sourceLine: first.sourceLine)
+                    ], to: &out)
+            }
         }
     }
 
-    private func appendJSON(position: DocumentPosition, errors: [ReportedError], to out: inout [UInt8]) {
+    private func appendJSON(position: DocumentPosition, errors: [ReportedError], truncated: Bool, to out: inout [UInt8])
+    {
         switch position {
         case .line(let line):
             out.append(contentsOf: linePrefix)
@@ -99,7 +113,7 @@ struct Reporter: Sendable {
         }
         out.append(contentsOf: Self.invalidStart)
         appendUnits(errors, to: &out)
-        out.append(contentsOf: "]}\n".utf8)
+        out.append(contentsOf: (truncated ? "],\"truncated\":true}\n" : "]}\n").utf8)
     }
 
     /// The errors as JSON objects separated by commas; an error with causes gets a `causes` array

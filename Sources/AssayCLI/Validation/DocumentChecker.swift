@@ -27,6 +27,7 @@ struct DocumentChecker: Sendable {
             return checkLongLine(line: line, length: bytes.count, into: &out, overLimit: &overLimit)
         }
         let errors: [ReportedError]
+        var truncated = false
         do {
             let document = try JSONDocument(parsing: bytes, options: parserOptions)
             let result = schema.validate(document, limit: limit)
@@ -35,12 +36,13 @@ struct DocumentChecker: Sendable {
             } else {
                 if Self.stoppedAtLimit(result.errors) { overLimit += 1 }
                 errors = reporter.errors(result.errors, sourceLine: { _ in line })
+                truncated = result.isTruncated
             }
         } catch {
             if Self.isLimit(error) { overLimit += 1 }
             errors = reporter.unreadable(Self.parseMessage(error, singleLine: true), line: line)
         }
-        reporter.append(position: .line(line), errors: errors, to: &out)
+        reporter.append(position: .line(line), errors: errors, truncated: truncated, to: &out)
         return errors.count
     }
 
@@ -61,11 +63,13 @@ struct DocumentChecker: Sendable {
     ) {
         let errors: [ReportedError]
         var parsed: JSONDocument?
+        var truncated = false
         do {
             let document = try JSONDocument(parsing: bytes, options: parserOptions)
             parsed = document
             let result = schema.validate(document, limit: limit)
             if Self.stoppedAtLimit(result.errors) { overLimit += 1 }
+            truncated = result.isTruncated
             errors =
                 result.isValid
                 ? []
@@ -76,7 +80,7 @@ struct DocumentChecker: Sendable {
             if Self.isLimit(error) { overLimit += 1 }
             errors = reporter.unreadable(Self.parseMessage(error, singleLine: false), line: error.line)
         }
-        reporter.append(position: .document(1), errors: errors, to: &out)
+        reporter.append(position: .document(1), errors: errors, truncated: truncated, to: &out)
         return (errors.count, parsed)
     }
 
@@ -85,10 +89,12 @@ struct DocumentChecker: Sendable {
         -> Int
     {
         let errors: [ReportedError]
+        var truncated = false
         switch document.value {
         case .success(let value):
             let result = schema.validate(value, limit: limit)
             if Self.stoppedAtLimit(result.errors) { overLimit += 1 }
+            truncated = result.isTruncated
             errors =
                 result.isValid
                 ? []
@@ -99,7 +105,7 @@ struct DocumentChecker: Sendable {
             if problem.isLimit { overLimit += 1 }
             errors = reporter.unreadable(problem.message, line: problem.line ?? document.node?.mark?.line ?? 1)
         }
-        reporter.append(position: .document(index), errors: errors, to: &out)
+        reporter.append(position: .document(index), errors: errors, truncated: truncated, to: &out)
         return errors.count
     }
 

@@ -90,8 +90,9 @@ final class ValidationRun {
                 context.outputIsTerminal && context.environment["NO_COLOR"] == nil
                 && context.environment["TERM"] != "dumb"
             for (input, format) in zip(settings.inputs, formats) {
-                let reporter = Reporter(
+                var reporter = Reporter(
                     format: settings.outputFormat, language: settings.language, color: color, file: input)
+                reporter.errorLimit = settings.maxErrors
                 var checker = DocumentChecker(
                     schema: schema, limit: settings.maxErrors > 0 ? .first(settings.maxErrors) : .all,
                     reporter: reporter)

@@ -201,6 +201,8 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             if Mode.collects && !Mode.traces, !errors.contains(where: { $0.code == .malformed }),
                 let limitError = limitErrorMade()
             {
+                // Why the document was not validated comes first among what the limit keeps.
+                if recorded >= limit, !errors.isEmpty { errors.removeLast() }
                 errors.append(limitError)
             }
         }
