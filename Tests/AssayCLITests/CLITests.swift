@@ -175,6 +175,41 @@ struct ValidateOutputTests {
         #expect(try JSONValue(parsing: String(whole.standardOutput.split(separator: "\n")[0]))["truncated"] == nil)
     }
 
+    @Test("--output prints each document's result in a 2020-12 output format, one JSON object per line")
+    func specificationOutputFormats() throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.file(
+            "s.schema.json",
+            #"{"$id": "https://x.test/s", "properties": {"a": {"readOnly": true, "minimum": 1}}, "required": ["a"]}"#)
+        let data = try folder.file("data.ndjson", "{\"a\": 2}\n{\"a\": 0}\nnot json\n")
+        func lines(_ format: String) throws -> (Int32, [JSONValue]) {
+            let run = try CLIRun(["validate", "--schema", schema, "--quiet", "--output", format, data])
+            return (
+                run.status, try run.standardOutput.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+            )
+        }
+        let (status, flag) = try lines("flag")
+        #expect(status == 1)
+        #expect(flag == [["valid": true], ["valid": false], ["valid": false]])
+        let (_, basic) = try lines("basic")
+        #expect(basic.count == 3)
+        #expect(basic[0]["valid"] == true && basic[0]["keywordLocation"] == "" && basic[0]["instanceLocation"] == "")
+        #expect(basic[0]["absoluteKeywordLocation"] == "https://x.test/s#")
+        #expect(basic[0]["annotations"]?[0]?["keywordLocation"] == "/properties/a/readOnly")
+        #expect(basic[0]["annotations"]?[0]?["annotation"] == true)
+        #expect(basic[1]["valid"] == false && basic[1]["annotations"] == nil)
+        #expect(basic[1]["errors"]?[0]?["keywordLocation"] == "/properties/a/minimum")
+        #expect(basic[1]["errors"]?[0]?["instanceLocation"] == "/a")
+        #expect(basic[2]["valid"] == false && basic[2]["error"]?.string?.hasPrefix("not valid JSON") == true)
+        let (_, detailed) = try lines("detailed")
+        #expect(detailed[1]["errors"]?.array?.count == 1)
+        let (_, verbose) = try lines("verbose")
+        #expect(verbose[0]["valid"] == true && verbose[0]["annotations"] != nil)
+        #expect(verbose[1]["valid"] == false && verbose[1]["errors"] != nil)
+        let wrong = try CLIRun(["validate", "--schema", schema, "--output", "list", data])
+        #expect(wrong.status == 2)
+    }
+
     @Test("--max-errors bounds an error's nested causes: a deep document's report stays small")
     func maxErrorsBoundsNestedCauses() throws {
         let folder = try TemporaryFolder()

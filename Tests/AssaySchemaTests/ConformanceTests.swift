@@ -189,3 +189,53 @@ struct ConformanceTests {
         #expect(rate >= 0.98)
     }
 }
+
+/// The suite's `output-tests`: for each draft that has them (2019-09 and 2020-12; `v1` is a later
+/// specification Assay does not implement), each case's instance is evaluated into every output
+/// format a test gives a schema for, and that output must be valid against it (the schemas `$ref`
+/// the draft's output schema, registered from the folder).
+@Suite(
+    "JSON Schema Test Suite: output formats",
+    .enabled(if: Suite.isPresent, "the JSON-Schema-Test-Suite folder is absent"))
+struct OutputConformanceTests {
+    @Test("every output test passes", arguments: ["draft2019-09", "draft2020-12"])
+    func outputs(folder: String) throws {
+        let directory = try #require(Suite.directory).appendingPathComponent("output-tests/" + folder)
+        let outputSchema = try JSONValue(
+            parsing: [UInt8](Data(contentsOf: directory.appendingPathComponent("output-schema.json"))))
+        var registry = Suite.registry
+        registry.register(outputSchema, as: try #require(outputSchema["$id"]?.string))
+        let options = JSONSchema.Options(registry: registry)
+        var passed = 0
+        var failed: [String] = []
+        let content = directory.appendingPathComponent("content")
+        for file in try FileManager.default.contentsOfDirectory(atPath: content.path).sorted()
+        where file.hasSuffix(".json") {
+            let cases = try JSONValue(parsing: [UInt8](Data(contentsOf: content.appendingPathComponent(file))))
+            for testCase in cases.array ?? [] {
+                let schema = try JSONSchema(testCase["schema"] ?? .null, options: options)
+                for test in testCase["tests"]?.array ?? [] {
+                    for (name, expectation) in test["output"]?.object ?? [:] {
+                        let label =
+                            "\(folder)/\(file) :: \(testCase["description"]?.string ?? "?") :: "
+                            + "\(test["description"]?.string ?? "?") :: \(name)"
+                        guard let format = SchemaOutputFormat(rawValue: name) else {
+                            failed.append(label + " — no such format")
+                            continue
+                        }
+                        let output = schema.output(format, for: test["data"] ?? .null, language: .english)
+                        let check = try JSONSchema(expectation, options: options).validate(output)
+                        if check.isValid {
+                            passed += 1
+                        } else {
+                            failed.append(label + " — \(output.jsonString()): \(check.errors.map(\.description))")
+                        }
+                    }
+                }
+            }
+        }
+        print("output conformance \(folder): \(passed)/\(passed + failed.count) passed")
+        #expect(passed > 0)
+        #expect(failed.isEmpty, "\(failed.joined(separator: "\n"))")
+    }
+}

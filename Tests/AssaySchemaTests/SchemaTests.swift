@@ -92,7 +92,26 @@ struct ErrorTests {
         #expect(top.count == 1)
         #expect(top[0]["keywordLocation"] == "/allOf")
         #expect(top[0]["errors"]?.array?.count == 2)
-        #expect(validator.validate(try json("6")).output(.basic) == (try json(#"{"valid": true}"#)))
+        #expect(
+            validator.validate(try json("6")).output(.basic)
+                == (try json(#"{"valid": true, "keywordLocation": "", "instanceLocation": ""}"#)))
+        #expect(validator.validate(try json("6")).output(.flag) == (try json(#"{"valid": true}"#)))
+        // From the schema: every format, annotations of a valid instance included.
+        let annotated = try schema(
+            #"{"$id": "https://x.test/a", "title": "T", "properties": {"a": {"readOnly": true, "minimum": 1}}}"#)
+        let valid = annotated.output(.basic, for: try json(#"{"a": 2}"#), language: .english)
+        #expect(valid["valid"] == true)
+        #expect(valid["absoluteKeywordLocation"] == "https://x.test/a#")
+        let expected: [[JSONValue?]] = [["/properties/a/readOnly", "/a", true], ["/title", "", "T"]]
+        #expect(
+            valid["annotations"]?.array?.map { [$0["keywordLocation"], $0["instanceLocation"], $0["annotation"]] }
+                == expected)
+        let failing = annotated.output(.basic, for: try json(#"{"a": 0}"#), language: .english)
+        #expect(failing["valid"] == false && failing["annotations"] == nil)
+        #expect(failing["errors"]?.array?.map { $0["keywordLocation"] } == ["/properties/a/minimum"])
+        #expect(annotated.output(.flag, for: try json(#"{"a": 0}"#)) == ["valid": false])
+        #expect(annotated.output(.detailed, for: try json(#"{"a": 0}"#))["errors"]?.array?.count == 1)
+        #expect(annotated.output(.verbose, for: try json(#"{"a": 0}"#))["valid"] == false)
     }
 
     /// Every unit of a verbose output, depth first.
@@ -220,8 +239,13 @@ struct ErrorTests {
             result.errors[1].causes.map(\.keywordLocation) == [
                 "/properties/mode/oneOf/0/const", "/properties/mode/oneOf/1/const",
             ])
-        // The basic output stays flat; the detailed output nests the branches under their anyOf.
-        #expect(result.output(.basic)["errors"]?.array?.count == 2)
+        // The basic output is flat (each anyOf and oneOf error, then its causes); the detailed
+        // output nests the branches under their anyOf.
+        #expect(
+            result.output(.basic)["errors"]?.array?.compactMap { $0["keywordLocation"]?.string } == [
+                "/properties/port/anyOf", "/properties/port/anyOf/0/maximum", "/properties/port/anyOf/1/type",
+                "/properties/mode/oneOf", "/properties/mode/oneOf/0/const", "/properties/mode/oneOf/1/const",
+            ])
         let detailed = result.output(.detailed, language: .english)
         let port = try #require(detailed["errors"]?[0]?["errors"]?[0])
         #expect(port["keywordLocation"] == "/properties/port/anyOf")

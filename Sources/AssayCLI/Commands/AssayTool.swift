@@ -63,6 +63,7 @@ struct AssayCommand: ParsableCommand {
 
 extension InputFormat: ExpressibleByArgument {}
 extension OutputFormat: ExpressibleByArgument {}
+extension SchemaOutputFormat: ExpressibleByArgument {}
 
 /// `--formats assert|annotate`.
 enum FormatMode: String, CaseIterable, ExpressibleByArgument {
@@ -190,6 +191,14 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Output: text for people, json for JSON Lines (one object per document).")
     var format = OutputFormat.text
 
+    @Option(
+        help: """
+            Instead of --format, each document's result in a JSON Schema 2020-12 output format, one JSON \
+            object per line: flag, basic, detailed or verbose (a valid document's annotations and the \
+            verbose units come from evaluating every keyword: slower).
+            """)
+    var output: SchemaOutputFormat?
+
     @Option(help: "Language of messages: en, ru or zh-Hans (default: from LC_ALL, LC_MESSAGES or LANG, else en).")
     var lang: String?
 
@@ -236,6 +245,7 @@ struct ValidateCommand: ParsableCommand {
         settings.schema = try schemaOptions.settings()
         settings.inputFormat = inputFormat
         settings.outputFormat = format
+        settings.specOutput = output
         settings.language = try language(context)
         if let jobs, jobs < 1 { throw CLIError.usage("--jobs \(jobs): needs at least 1") }
         settings.jobs = min(jobs ?? context.processorCount, 256)

@@ -40,6 +40,37 @@ struct Reporter: Sendable {
     let file: String
     /// `--max-errors`, for the note on a document whose errors stopped there (0: no limit).
     var errorLimit = 0
+    /// `--output`: each document's result in this 2020-12 output format instead of ``format``.
+    var specOutput: SchemaOutputFormat?
+
+    /// Appends `document`'s result in ``specOutput``, one line.
+    func appendSpecOutput(
+        _ format: SchemaOutputFormat, _ schema: JSONSchema, _ document: JSONDocument, to out: inout [UInt8]
+    ) {
+        out.append(contentsOf: schema.output(format, for: document, language: language).jsonBytes())
+        out.append(0x0A)
+    }
+
+    /// Appends `value`'s result in ``specOutput``, one line (a YAML document).
+    func appendSpecOutput(_ format: SchemaOutputFormat, _ schema: JSONSchema, _ value: JSONValue, to out: inout [UInt8])
+    {
+        out.append(contentsOf: schema.output(format, for: value, language: language).jsonBytes())
+        out.append(0x0A)
+    }
+
+    /// A document that could not be read, as an invalid root unit of ``specOutput`` (the verdict
+    /// alone for `flag`).
+    func appendUnreadable(_ format: SchemaOutputFormat, _ errors: [ReportedError], to out: inout [UInt8]) {
+        var root = JSONObject()
+        root["valid"] = false
+        if format != .flag {
+            root["keywordLocation"] = ""
+            root["instanceLocation"] = ""
+            root["error"] = .string(errors.first?.message ?? "")
+        }
+        out.append(contentsOf: JSONValue.object(root).jsonBytes())
+        out.append(0x0A)
+    }
     /// `{"file":"…","line":` and `{"file":"…","document":` with the name escaped once, and the
     /// ends of a JSON line, as bytes: a valid document's line is three appends and its number.
     private let linePrefix: [UInt8]

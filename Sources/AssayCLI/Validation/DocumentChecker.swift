@@ -38,9 +38,17 @@ struct DocumentChecker: Sendable {
                 errors = reporter.errors(result.errors, sourceLine: { _ in line })
                 truncated = result.isTruncated
             }
+            if let format = reporter.specOutput {
+                reporter.appendSpecOutput(format, schema, document, to: &out)
+                return errors.count
+            }
         } catch {
             if Self.isLimit(error) { overLimit += 1 }
             errors = reporter.unreadable(Self.parseMessage(error, singleLine: true), line: line)
+        }
+        if let format = reporter.specOutput, !errors.isEmpty {
+            reporter.appendUnreadable(format, errors, to: &out)
+            return errors.count
         }
         reporter.append(position: .line(line), errors: errors, truncated: truncated, to: &out)
         return errors.count
@@ -53,7 +61,11 @@ struct DocumentChecker: Sendable {
             "not valid JSON: the line is \(length) bytes long, over the limit of \(parserOptions.maximumBytes) "
             + "(--max-document-bytes)"
         let errors = reporter.unreadable(message, line: line)
-        reporter.append(position: .line(line), errors: errors, to: &out)
+        if let format = reporter.specOutput {
+            reporter.appendUnreadable(format, errors, to: &out)
+        } else {
+            reporter.append(position: .line(line), errors: errors, to: &out)
+        }
         return errors.count
     }
 
@@ -80,6 +92,14 @@ struct DocumentChecker: Sendable {
             if Self.isLimit(error) { overLimit += 1 }
             errors = reporter.unreadable(Self.parseMessage(error, singleLine: false), line: error.line)
         }
+        if let format = reporter.specOutput {
+            if let parsed {
+                reporter.appendSpecOutput(format, schema, parsed, to: &out)
+            } else {
+                reporter.appendUnreadable(format, errors, to: &out)
+            }
+            return (errors.count, parsed)
+        }
         reporter.append(position: .document(1), errors: errors, truncated: truncated, to: &out)
         return (errors.count, parsed)
     }
@@ -104,6 +124,14 @@ struct DocumentChecker: Sendable {
         case .failure(let problem):
             if problem.isLimit { overLimit += 1 }
             errors = reporter.unreadable(problem.message, line: problem.line ?? document.node?.mark?.line ?? 1)
+        }
+        if let format = reporter.specOutput {
+            if case .success(let value) = document.value {
+                reporter.appendSpecOutput(format, schema, value, to: &out)
+            } else {
+                reporter.appendUnreadable(format, errors, to: &out)
+            }
+            return errors.count
         }
         reporter.append(position: .document(index), errors: errors, truncated: truncated, to: &out)
         return errors.count

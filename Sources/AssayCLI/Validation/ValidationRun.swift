@@ -38,6 +38,8 @@ struct ValidateSettings: Sendable {
     var inputs: [String]
     var inputFormat: InputFormat?
     var outputFormat: OutputFormat = .text
+    /// `--output`: a 2020-12 output format instead of ``outputFormat``.
+    var specOutput: SchemaOutputFormat?
     var schema = SchemaSettings()
     var language: Language = .english
     var jobs = 1
@@ -93,6 +95,7 @@ final class ValidationRun {
                 var reporter = Reporter(
                     format: settings.outputFormat, language: settings.language, color: color, file: input)
                 reporter.errorLimit = settings.maxErrors
+                reporter.specOutput = settings.specOutput
                 var checker = DocumentChecker(
                     schema: schema, limit: settings.maxErrors > 0 ? .first(settings.maxErrors) : .all,
                     reporter: reporter)

@@ -175,16 +175,67 @@ public struct JSONSchema: Sendable {
     /// `anyOf`, `oneOf`, `not`, `if`, `contains` and `propertyNames` try keeps its units, so this is
     /// for explaining one instance (in a form builder, a debugger, a test), not for bulk validation.
     public func verboseOutput(for instance: JSONValue, language: Language = .current) -> JSONValue {
-        guard let document = JSONDocument(writing: instance) else {
-            return SchemaValidationResult(isValid: false, errors: tooDeep(instance).errors).output(
-                .basic, language: language)
+        output(.verbose, for: instance, language: language)
+    }
+
+    /// `document`'s evaluation in one of the 2020-12 output formats, with messages in `language`.
+    ///
+    /// `flag` is the verdict alone. `basic` and `detailed` are the root unit (`valid`,
+    /// `keywordLocation`, `absoluteKeywordLocation`, `instanceLocation`) with, for an invalid
+    /// document, its errors (as ``SchemaValidationResult/output(_:language:)`` gives them, every one:
+    /// no limit) and, for a valid one, its annotations (`title`, `description`, `default`,
+    /// `readOnly`… of every schema that passed, as `annotations` units). `verbose` is
+    /// ``verboseOutput(for:language:)``'s. Annotations and the verbose form come from evaluating
+    /// every keyword, so this is for explaining one document, not for bulk validation.
+    public func output(_ format: SchemaOutputFormat, for document: JSONDocument, language: Language = .current)
+        -> JSONValue
+    {
+        switch format {
+        case .flag:
+            return .object(["valid": .bool(isValid(document))])
+        case .basic, .detailed:
+            let result = validate(document)
+            guard result.isValid else {
+                var output = result.output(format == .basic ? .basic : .detailed, language: language)
+                if case .object(var root) = output {
+                    root["absoluteKeywordLocation"] = .string(nodes[self.root].absoluteLocation(of: ""))
+                    output = .object(root)
+                }
+                return output
+            }
+            let traced = trace(document)
+            var root = JSONObject()
+            root["valid"] = true
+            root["keywordLocation"] = ""
+            root["absoluteKeywordLocation"] = .string(nodes[self.root].absoluteLocation(of: ""))
+            root["instanceLocation"] = ""
+            let annotations = traced.root?.annotationUnits() ?? []
+            if !annotations.isEmpty { root["annotations"] = .array(annotations) }
+            return .object(root)
+        case .verbose:
+            let traced = trace(document)
+            return traced.root?.json(language) ?? .object(["valid": .bool(traced.valid)])
         }
-        let (valid, root) = withExtendedLifetime(program) {
+    }
+
+    /// `instance`'s evaluation in one of the 2020-12 output formats: see
+    /// ``output(_:for:language:)-(_,JSONDocument,_)``.
+    public func output(_ format: SchemaOutputFormat, for instance: JSONValue, language: Language = .current)
+        -> JSONValue
+    {
+        guard let document = JSONDocument(writing: instance) else {
+            return tooDeep(instance).output(format == .detailed ? .detailed : .basic, language: language)
+        }
+        return output(format, for: document, language: language)
+    }
+
+    /// Every schema and keyword applied to `document`, as ``SchemaEvaluator`` traces them.
+    private func trace(_ document: JSONDocument) -> (valid: Bool, root: TraceUnit?) {
+        withExtendedLifetime(program) {
             var evaluator = SchemaEvaluator<TraceMode>(program: program, limit: Int.max)
             let valid = evaluator.run(document.root)
             return (valid, evaluator.tracedRoot)
         }
-        return root?.json(language) ?? .object(["valid": .bool(valid)])
     }
 
     /// The result for a value nested deeper than a parsed document may be: not validated.

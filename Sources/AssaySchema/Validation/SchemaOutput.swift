@@ -80,7 +80,7 @@ public struct SchemaValidationResult: Sendable, Hashable {
     public enum OutputFormat: String, Sendable, CaseIterable {
         /// `{"valid": false}` only.
         case flag
-        /// A flat list of output units, one per error.
+        /// A flat list of output units, one per error (the causes of `anyOf` and `oneOf` errors too).
         case basic
         /// Output units nested by keyword location.
         case detailed
@@ -93,11 +93,18 @@ public struct SchemaValidationResult: Sendable, Hashable {
     public func output(_ format: OutputFormat, language: Language = .current) -> JSONValue {
         var root = JSONObject()
         root["valid"] = .bool(isValid)
+        if format != .flag {
+            // The root unit's locations: the root schema, applied to the whole instance.
+            root["keywordLocation"] = ""
+            root["instanceLocation"] = ""
+        }
         switch format {
         case .flag:
             return .object(root)
         case .basic:
-            if !isValid { root["errors"] = .array(errors.map { unit($0, language) }) }
+            // Every error unit in one flat list, the causes of `anyOf` and `oneOf` after their error.
+            func flattened(_ errors: [SchemaError]) -> [SchemaError] { errors.flatMap { [$0] + flattened($0.causes) } }
+            if !isValid { root["errors"] = .array(flattened(errors).map { unit($0, language) }) }
             if isTruncated { root["truncated"] = true }
             return .object(root)
         case .detailed:
@@ -214,5 +221,40 @@ struct TraceUnit: Sendable {
         if let annotation { unit["annotation"] = annotation }
         if !nested.isEmpty { unit[valid ? "annotations" : "errors"] = .array(nested.map { $0.json(language) }) }
         return .object(unit)
+    }
+}
+
+/// The output formats of the 2020-12 specification (JSON Schema core, section 12.4), as
+/// ``JSONSchema/output(_:for:language:)-(_,JSONDocument,_)`` gives them.
+public enum SchemaOutputFormat: String, Sendable, CaseIterable {
+    /// `{"valid": …}` only.
+    case flag
+    /// The root unit with a flat list of units: every error of an invalid instance, or every
+    /// annotation of a valid one.
+    case basic
+    /// The root unit with units nested by keyword location: the errors of an invalid instance, or
+    /// the annotations of a valid one.
+    case detailed
+    /// Every schema and keyword applied, passing ones included, nested as evaluation went.
+    case verbose
+}
+
+extension TraceUnit {
+    /// The annotations of this unit and the units under it that passed, as output units, in order:
+    /// what a failed schema produced is dropped with it.
+    func annotationUnits() -> [JSONValue] {
+        guard valid else { return [] }
+        var units: [JSONValue] = []
+        if let annotation {
+            var unit = JSONObject()
+            unit["valid"] = true
+            unit["keywordLocation"] = .string(keywordLocation)
+            unit["absoluteKeywordLocation"] = .string(absoluteKeywordLocation)
+            unit["instanceLocation"] = .string(instanceLocation)
+            unit["annotation"] = annotation
+            units.append(.object(unit))
+        }
+        for child in children { units += child.annotationUnits() }
+        return units
     }
 }
