@@ -69,10 +69,12 @@ enum YAMLInput {
         do {
             let sequence = try Yams.compose_all(yaml: text)
             var iterator = sequence.makeIterator()
+            let source = LeadingBOMs(text)
             while let node = iterator.next() {
                 result.append(
                     YAMLDocument(
-                        value: convert(node, maximumValues: maximumValues(forStreamOf: bytes.count)), node: node))
+                        value: convert(node, maximumValues: maximumValues(forStreamOf: bytes.count), source: source),
+                        node: node))
             }
             if let error = iterator.error {
                 result.append(YAMLDocument(value: .failure(problem(error)), node: nil))
@@ -107,15 +109,16 @@ enum YAMLInput {
     }
 
     /// The text of a mapping key, when it is a scalar.
-    static func keyText(_ node: Node) -> String? {
-        if case .scalar(let scalar) = node { return scalar.string }
+    static func keyText(_ node: Node, source: LeadingBOMs? = nil) -> String? {
+        if case .scalar(let scalar) = node { return source?.restore(scalar) ?? scalar.string }
         return nil
     }
 
-    static func convert(_ node: Node, maximumValues: Int) -> Result<JSONValue, YAMLProblem> {
+    static func convert(_ node: Node, maximumValues: Int, source: LeadingBOMs? = nil) -> Result<JSONValue, YAMLProblem>
+    {
         var budget = maximumValues
         do throws(YAMLProblem) {
-            return .success(try convert(node, depth: 0, budget: &budget))
+            return .success(try convert(node, depth: 0, budget: &budget, source: source))
         } catch  where budget < 0 {
             return .failure(
                 YAMLProblem(
@@ -127,7 +130,9 @@ enum YAMLInput {
         }
     }
 
-    private static func convert(_ node: Node, depth: Int, budget: inout Int) throws(YAMLProblem) -> JSONValue {
+    private static func convert(_ node: Node, depth: Int, budget: inout Int, source: LeadingBOMs?) throws(YAMLProblem)
+        -> JSONValue
+    {
         budget -= 1
         guard budget >= 0 else {
             throw YAMLProblem(line: node.mark?.line, message: "too many values")
@@ -137,36 +142,37 @@ enum YAMLInput {
         }
         switch node {
         case .scalar(let scalar):
-            return try scalarValue(scalar, node: node)
+            return try scalarValue(scalar, node: node, source: source)
         case .sequence(let sequence):
             var elements: [JSONValue] = []
             elements.reserveCapacity(sequence.count)
             for element in sequence {
-                elements.append(try convert(element, depth: depth + 1, budget: &budget))
+                elements.append(try convert(element, depth: depth + 1, budget: &budget, source: source))
             }
             return .array(elements)
         case .mapping(let mapping):
             var members: [(String, JSONValue)] = []
-            var seen: Set<String> = []
+            // Names compared code point for code point, as JSON compares them.
+            var seen: Set<[UInt8]> = []
             var merged: [(String, JSONValue)] = []
-            var mergedNames: Set<String> = []
+            var mergedNames: Set<[UInt8]> = []
             for (key, value) in mapping {
                 if case .scalar(let scalar) = key,
                     key.tag.rawValue == Tag.Name.merge.rawValue || (scalar.string == "<<" && scalar.style == .plain)
                 {
-                    try merge(value, into: &merged, names: &mergedNames, depth: depth, budget: &budget)
+                    try merge(value, into: &merged, names: &mergedNames, depth: depth, budget: &budget, source: source)
                     continue
                 }
-                guard let name = keyText(key) else {
+                guard let name = keyText(key, source: source) else {
                     throw YAMLProblem(
                         line: key.mark?.line, message: "a mapping key is not a scalar; JSON keys are strings")
                 }
-                guard seen.insert(name).inserted else {
+                guard seen.insert(Array(name.utf8)).inserted else {
                     throw YAMLProblem(line: key.mark?.line, message: "duplicate key \"\(name)\"")
                 }
-                members.append((name, try convert(value, depth: depth + 1, budget: &budget)))
+                members.append((name, try convert(value, depth: depth + 1, budget: &budget, source: source)))
             }
-            for (name, value) in merged where seen.insert(name).inserted {
+            for (name, value) in merged where seen.insert(Array(name.utf8)).inserted {
                 members.append((name, value))
             }
             return .object(JSONObject(members))
@@ -178,8 +184,8 @@ enum YAMLInput {
     /// Applies a merge key's value (a mapping, or a sequence of mappings): earlier keys win. `names`
     /// holds the names already in `merged`, so merging costs time linear in the members merged.
     private static func merge(
-        _ value: Node, into merged: inout [(String, JSONValue)], names: inout Set<String>, depth: Int,
-        budget: inout Int
+        _ value: Node, into merged: inout [(String, JSONValue)], names: inout Set<[UInt8]>, depth: Int,
+        budget: inout Int, source: LeadingBOMs?
     ) throws(YAMLProblem) {
         let sources: [Node]
         switch value {
@@ -187,17 +193,20 @@ enum YAMLInput {
         case .sequence(let sequence): sources = Array(sequence)
         default: throw YAMLProblem(line: value.mark?.line, message: "a merge key (<<) needs a mapping")
         }
-        for source in sources {
-            guard case .object(let object) = try convert(source, depth: depth + 1, budget: &budget) else {
-                throw YAMLProblem(line: source.mark?.line, message: "a merge key (<<) needs a mapping")
+        for mapping in sources {
+            guard case .object(let object) = try convert(mapping, depth: depth + 1, budget: &budget, source: source)
+            else {
+                throw YAMLProblem(line: mapping.mark?.line, message: "a merge key (<<) needs a mapping")
             }
-            for (name, member) in object where names.insert(name).inserted {
+            for (name, member) in object where names.insert(Array(name.utf8)).inserted {
                 merged.append((name, member))
             }
         }
     }
 
-    private static func scalarValue(_ scalar: Node.Scalar, node: Node) throws(YAMLProblem) -> JSONValue {
+    private static func scalarValue(_ scalar: Node.Scalar, node: Node, source: LeadingBOMs?) throws(YAMLProblem)
+        -> JSONValue
+    {
         switch Tag.Name(rawValue: node.tag.rawValue) {
         case .null:
             return .null
@@ -217,7 +226,7 @@ enum YAMLInput {
         default:
             break
         }
-        return .string(scalar.string)
+        return .string(source?.restore(scalar) ?? scalar.string)
     }
 
     /// A YAML integer as an exact JSON number: decimal (of any size), `0x`, `0o`, with `_` separators.
@@ -244,5 +253,72 @@ enum YAMLInput {
         }
         guard let magnitude = Int(digits, radix: radix) else { return nil }
         return JSONNumber(negative ? -magnitude : magnitude)
+    }
+}
+
+/// Puts back the U+FEFF (byte order mark) characters Yams drops from the start of a scalar: it makes
+/// each scalar's `String` with Foundation's UTF-8 decoding, which skips a leading BOM, so `"\uFEFF"`
+/// would read as `""`. Made only for a stream that holds a BOM or a `FEFF` escape at all; it counts
+/// the BOMs (raw, or escaped in double quotes) that start the scalar in the source, at its mark.
+struct LeadingBOMs {
+    /// The stream's lines as Unicode scalars, split where libyaml counts lines (CR LF, CR, LF, NEL,
+    /// U+2028, U+2029).
+    private let lines: [[Unicode.Scalar]]
+
+    init?(_ text: String) {
+        guard text.unicodeScalars.contains("\u{FEFF}") || text.localizedCaseInsensitiveContains("FEFF") else {
+            return nil
+        }
+        var lines: [[Unicode.Scalar]] = [[]]
+        var previous: Unicode.Scalar = " "
+        // A BOM that starts the stream counts as a column in libyaml's marks: it stays.
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n" where previous == "\r": break
+            case "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}": lines.append([])
+            default: lines[lines.count - 1].append(scalar)
+            }
+            previous = scalar
+        }
+        self.lines = lines
+    }
+
+    /// `scalar`'s text with the leading BOMs its source has.
+    func restore(_ scalar: Node.Scalar) -> String {
+        guard let mark = scalar.mark, mark.line >= 1, mark.line <= lines.count else { return scalar.string }
+        let line = lines[mark.line - 1]
+        var position = mark.column - 1
+        switch scalar.style {
+        case .singleQuoted, .doubleQuoted: position += 1
+        case .plain: break
+        default: return scalar.string  // block scalars start on a later line
+        }
+        var inSource = 0
+        while position >= 0 && position < line.count {
+            if line[position] == "\u{FEFF}" {
+                inSource += 1
+                position += 1
+            } else if scalar.style == .doubleQuoted, line[position] == "\\", let length = escapedBOM(line, position + 1)
+            {
+                inSource += 1
+                position += 1 + length
+            } else {
+                break
+            }
+        }
+        let kept = scalar.string.unicodeScalars.prefix { $0 == "\u{FEFF}" }.count
+        guard inSource > kept else { return scalar.string }
+        return String(repeating: "\u{FEFF}", count: inSource - kept) + scalar.string
+    }
+
+    /// The length of `uFEFF` or `U0000FEFF` at `start` (any case), or `nil`.
+    private func escapedBOM(_ line: [Unicode.Scalar], _ start: Int) -> Int? {
+        for (letter, digits) in [("u", "FEFF"), ("U", "0000FEFF")] {
+            let end = start + 1 + digits.count
+            guard end <= line.count, line[start] == Unicode.Scalar(letter) else { continue }
+            let hex = String(String.UnicodeScalarView(line[(start + 1)..<end]))
+            if hex.uppercased() == digits { return 1 + digits.count }
+        }
+        return nil
     }
 }
