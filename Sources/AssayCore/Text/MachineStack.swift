@@ -40,6 +40,23 @@ package enum MachineStack {
         #endif
     }
 
+    /// ``limit()`` for the calling thread, asked of the system once per thread and kept in a
+    /// thread-specific slot after: on the main thread of a Linux process, the system's answer reads
+    /// `/proc/self/maps`, far too slow to ask for every document.
+    package static func cachedLimit() -> UInt {
+        if let stored = pthread_getspecific(limitKey) { return UInt(bitPattern: stored) }
+        // 1 stands for "unknown" (0): no address is below it either.
+        let value = max(limit(), 1)
+        pthread_setspecific(limitKey, UnsafeRawPointer(bitPattern: value))
+        return value
+    }
+
+    private static let limitKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
     /// An address in the caller's frame (close enough to the stack pointer), on the thread's own
     /// stack even under AddressSanitizer, whose fake stacks (`detect_stack_use_after_return`) keep
     /// locals in frames on the heap: there it is the real stack address of the local's fake frame.

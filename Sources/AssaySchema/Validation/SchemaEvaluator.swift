@@ -356,7 +356,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// Whether the machine stack has less than ``MachineStack/margin`` left.
     @inline(never)
     private mutating func stackIsShort() -> Bool {
-        if stackLimit == nil { stackLimit = MachineStack.limit() }
+        if stackLimit == nil { stackLimit = MachineStack.cachedLimit() }
         return MachineStack.currentAddress() < stackLimit!
     }
 
