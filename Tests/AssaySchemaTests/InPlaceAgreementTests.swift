@@ -302,3 +302,67 @@ struct InPlaceAgreementTests {
         #expect(try JSONSchema(parsing: #"{"type": ["number"]}"#).isValid(try JSONDocument(parsing: "1.5")))
     }
 }
+
+@Suite("multipleOf on literals")
+struct MultipleOfLiteralTests {
+    /// The integer path (``DecimalParts``) against exact decimals (`JSONNumber.isMultiple(of:)`), on
+    /// literals with fractions, exponents, signs, trailing zeros and sizes at the edge of 18 digits.
+    @Test func integerArithmeticAgreesWithExactDecimals() throws {
+        let divisors = ["0.01", "0.1", "2.5", "3", "7", "1e-3", "0.0001", "100", "1E2", "0.3", "12.75", "1e-18"]
+        let literals = [
+            "0", "-0", "0.0", "1", "-1", "0.01", "12.34", "12.345", "-827.01", "12.340", "1e2", "1.5e1", "25e-1",
+            "2.50", "-7.5", "1e-3", "0.0005", "0.0002", "999999999999999999", "9999999999999999999",
+            "123456789012345678.9", "0.000000000000000001", "1e-19", "3e18", "4.2E+1", "-0.30", "0.90",
+            "1275", "12.7500", "1e400", "1e-400",
+        ]
+        for divisor in divisors {
+            let schema = try JSONSchema(parsing: #"{"multipleOf": \#(divisor)}"#)
+            let exact = try #require(JSONValue(parsing: divisor).number)
+            for literal in literals {
+                let document = try JSONDocument(parsing: literal)
+                let number = try #require(document.value.number)
+                let expected = number.isMultiple(of: exact)
+                #expect(schema.isValid(document) == expected, "\(literal) multipleOf \(divisor)")
+                #expect(schema.validate(document).isValid == expected, "\(literal) multipleOf \(divisor)")
+            }
+        }
+        var bytes = Array("-12.340e1".utf8)
+        let parts = bytes.withUnsafeMutableBufferPointer { DecimalParts(UnsafeBufferPointer($0)) }
+        #expect(parts?.mantissa == -12_34 && parts?.scale == 1)
+    }
+}
+
+@Suite("Host names on bytes")
+struct HostnameBytesTests {
+    /// The byte-level verdict for plain ASCII names agrees with the full check wherever it decides,
+    /// on random names near every limit (label and name lengths, hyphens, dots, reserved `??--`).
+    @Test func plainASCIIVerdictAgreesWithTheFullCheck() {
+        var state: UInt64 = 20_261_126
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let alphabet = Array("abcxyzABZ0189-._é".unicodeScalars)
+        var decided = 0
+        for _ in 0..<20_000 {
+            var name = String.UnicodeScalarView()
+            let labels = 1 + next(5)
+            for label in 0..<labels {
+                if label > 0 { name.append(".") }
+                let length = [0, 1, 2, 4, 5, 62, 63, 64][next(8)]
+                for _ in 0..<length { name.append(alphabet[next(alphabet.count)]) }
+            }
+            var text = String(name)
+            let verdict = text.withUTF8 { Hostname.plainASCIIVerdict($0) }
+            if let verdict {
+                decided += 1
+                #expect(verdict == Hostname.isValid(text, international: false, idna: true), "\(text)")
+            }
+        }
+        #expect(decided > 10_000)
+        var long = String(repeating: "a.", count: 126) + "a"  // 253 bytes
+        #expect(long.withUTF8 { Hostname.plainASCIIVerdict($0) } == true)
+        long += "b"
+        #expect(long.withUTF8 { Hostname.plainASCIIVerdict($0) } == false)
+    }
+}

@@ -3,16 +3,32 @@ public enum IPAddress {
     /// Whether `text` is an IPv4 address in dotted-decimal form: four decimal numbers 0–255 without
     /// leading zeros (`192.168.0.1`; not `192.168.00.1`, `1.2.3`, or `256.1.1.1`).
     public static func isValidIPv4<S: StringProtocol>(_ text: S) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4 else { return false }
-        for part in parts {
-            guard (1...3).contains(part.utf8.count), part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-                return false
+        var text = String(text)
+        return text.withUTF8 { isValidIPv4(utf8: $0) }
+    }
+
+    /// ``isValidIPv4(_:)`` on UTF-8: four decimal octets of one to three ASCII digits, without
+    /// leading zeros, at most 255, separated by dots.
+    package static func isValidIPv4(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var parts = 0
+        var index = 0
+        while index <= bytes.count {
+            var value = 0
+            var digits = 0
+            let start = index
+            while index < bytes.count, bytes[index] >= 0x30 && bytes[index] <= 0x39 {
+                value = value * 10 + Int(bytes[index] - 0x30)
+                digits += 1
+                index += 1
+                if digits > 3 { return false }
             }
-            if part.utf8.count > 1 && part.utf8.first == 0x30 { return false }
-            guard let value = Int(part), value <= 255 else { return false }
+            guard digits > 0, value <= 255, !(digits > 1 && bytes[start] == 0x30) else { return false }
+            parts += 1
+            if index == bytes.count { return parts == 4 }
+            guard bytes[index] == UInt8(ascii: "."), parts < 4 else { return false }
+            index += 1
         }
-        return true
+        return false
     }
 
     /// Whether `text` is an IPv6 address in the text forms of RFC 4291 section 2.2: eight groups of

@@ -3,42 +3,59 @@ public enum URIValidator {
     /// Whether `text` is an absolute URI (`scheme:hier-part[?query][#fragment]`) per RFC 3986:
     /// a scheme, only allowed ASCII characters, valid percent-encodings, and a valid authority
     /// (user info, a host name, an IPv4 address or a bracketed IPv6 address, a numeric port).
-    public static func isValidURI(_ text: String) -> Bool {
-        guard let colon = text.firstIndex(of: ":") else { return false }
-        let scheme = text[..<colon]
-        guard isScheme(scheme) else { return false }
-        return isValidReferenceTail(text[text.index(after: colon)...], requireAuthorityForm: false)
-    }
+    public static func isValidURI(_ text: String) -> Bool { utf8(text) { isValidURI(utf8: $0) } }
 
     /// Whether `text` is a URI reference (RFC 3986 section 4.1): an absolute URI or a relative
     /// reference such as `../a/b?c#d`, `//host/path` or `#fragment`.
-    public static func isValidURIReference(_ text: String) -> Bool {
-        isValidReference(text, allowNonASCII: false)
-    }
+    public static func isValidURIReference(_ text: String) -> Bool { utf8(text) { isValidURIReference(utf8: $0) } }
 
     /// Whether `text` is an absolute IRI (RFC 3987): a URI that may also contain non-ASCII characters
     /// (not white space or controls).
-    public static func isValidIRI(_ text: String) -> Bool {
-        guard let colon = text.firstIndex(of: ":"), isScheme(text[..<colon]) else { return false }
-        return isValidReferenceTail(text[text.index(after: colon)...], requireAuthorityForm: false, allowNonASCII: true)
-    }
+    public static func isValidIRI(_ text: String) -> Bool { utf8(text) { isValidIRI(utf8: $0) } }
 
     /// Whether `text` is an IRI reference (RFC 3987): an IRI or a relative reference, non-ASCII allowed.
-    public static func isValidIRIReference(_ text: String) -> Bool {
+    public static func isValidIRIReference(_ text: String) -> Bool { utf8(text) { isValidIRIReference(utf8: $0) } }
+
+    /// ``isValidURI(_:)`` on the UTF-8 of the text (valid UTF-8), without making a `String`.
+    package static func isValidURI(utf8 text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let colon = text.firstIndex(of: UInt8(ascii: ":")), isScheme(text, 0..<colon) else { return false }
+        return isValidReferenceTail(text, (colon + 1)..<text.count, requireAuthorityForm: false, allowNonASCII: false)
+    }
+
+    /// ``isValidURIReference(_:)`` on the UTF-8 of the text.
+    package static func isValidURIReference(utf8 text: UnsafeBufferPointer<UInt8>) -> Bool {
+        isValidReference(text, allowNonASCII: false)
+    }
+
+    /// ``isValidIRI(_:)`` on the UTF-8 of the text.
+    package static func isValidIRI(utf8 text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let colon = text.firstIndex(of: UInt8(ascii: ":")), isScheme(text, 0..<colon) else { return false }
+        return isValidReferenceTail(text, (colon + 1)..<text.count, requireAuthorityForm: false, allowNonASCII: true)
+    }
+
+    /// ``isValidIRIReference(_:)`` on the UTF-8 of the text.
+    package static func isValidIRIReference(utf8 text: UnsafeBufferPointer<UInt8>) -> Bool {
         isValidReference(text, allowNonASCII: true)
     }
 
-    private static func isValidReference(_ text: String, allowNonASCII: Bool) -> Bool {
-        if let colon = text.firstIndex(of: ":") {
-            let head = text[..<colon]
-            if !head.contains("/") && !head.contains("?") && !head.contains("#") {
+    private static func utf8(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        var text = text
+        return text.withUTF8(body)
+    }
+
+    private static func isValidReference(_ text: UnsafeBufferPointer<UInt8>, allowNonASCII: Bool) -> Bool {
+        if let colon = text.firstIndex(of: UInt8(ascii: ":")) {
+            let head = text[0..<colon]
+            if !head.contains(UInt8(ascii: "/")) && !head.contains(UInt8(ascii: "?"))
+                && !head.contains(UInt8(ascii: "#"))
+            {
                 // A colon before any slash: it must be a scheme (a relative path cannot have one there).
-                guard isScheme(head) else { return false }
+                guard isScheme(text, 0..<colon) else { return false }
                 return isValidReferenceTail(
-                    text[text.index(after: colon)...], requireAuthorityForm: false, allowNonASCII: allowNonASCII)
+                    text, (colon + 1)..<text.count, requireAuthorityForm: false, allowNonASCII: allowNonASCII)
             }
         }
-        return isValidReferenceTail(text[...], requireAuthorityForm: false, allowNonASCII: allowNonASCII)
+        return isValidReferenceTail(text, 0..<text.count, requireAuthorityForm: false, allowNonASCII: allowNonASCII)
     }
 
     /// Whether `text` is a URL a person would follow: an absolute URI whose scheme is in `schemes`
@@ -54,112 +71,143 @@ public enum URIValidator {
         return !host.isEmpty
     }
 
-    static func isScheme<S: StringProtocol>(_ scheme: S) -> Bool {
-        guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else {
-            return false
-        }
-        return scheme.unicodeScalars.allSatisfy { scalar in
-            guard scalar.isASCII else { return false }
-            return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                || "+-.".unicodeScalars.contains(scalar)
-        }
-    }
-
-    /// Checks what follows the scheme's colon (or a relative reference when no scheme).
-    static func isValidReferenceTail(_ rest: Substring, requireAuthorityForm: Bool, allowNonASCII: Bool = false) -> Bool
-    {
-        var remainder = rest
-        var fragment: Substring? = nil
-        if let hash = remainder.firstIndex(of: "#") {
-            fragment = remainder[remainder.index(after: hash)...]
-            remainder = remainder[..<hash]
-        }
-        var query: Substring? = nil
-        if let mark = remainder.firstIndex(of: "?") {
-            query = remainder[remainder.index(after: mark)...]
-            remainder = remainder[..<mark]
-        }
-        if let fragment, !isValidComponent(fragment, extra: "/?:@", allowNonASCII: allowNonASCII) { return false }
-        if let query, !isValidComponent(query, extra: "/?:@", allowNonASCII: allowNonASCII) { return false }
-        var path = remainder
-        if remainder.hasPrefix("//") {
-            let afterSlashes = remainder.dropFirst(2)
-            let authority = afterSlashes.prefix { $0 != "/" }
-            path = afterSlashes[authority.endIndex...]
-            guard isValidAuthority(authority, allowNonASCII: allowNonASCII) else { return false }
-        } else if requireAuthorityForm {
-            return false
-        }
-        return isValidComponent(path, extra: "/:@", allowNonASCII: allowNonASCII)
-    }
-
-    static func isValidAuthority(_ authority: Substring, allowNonASCII: Bool = false) -> Bool {
-        var hostPort = authority
-        if let at = authority.lastIndex(of: "@") {
-            guard isValidComponent(authority[..<at], extra: ":", allowNonASCII: allowNonASCII) else { return false }
-            hostPort = authority[authority.index(after: at)...]
-        }
-        var host = hostPort
-        var port: Substring = ""
-        if hostPort.hasPrefix("[") {
-            guard let close = hostPort.firstIndex(of: "]") else { return false }
-            host = hostPort[...close]
-            let after = hostPort[hostPort.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":") else { return false }
-                port = after.dropFirst()
-            }
-            let inner = host.dropFirst().dropLast()
-            guard IPAddress.isValidIPv6(inner) || isIPvFuture(inner) else { return false }
-        } else {
-            if let colon = hostPort.lastIndex(of: ":") {
-                host = hostPort[..<colon]
-                port = hostPort[hostPort.index(after: colon)...]
-            }
-            guard isValidComponent(host, extra: "", allowNonASCII: allowNonASCII) else { return false }
-        }
-        return port.allSatisfy { $0.isASCII && $0.isNumber }
-    }
-
-    private static func isIPvFuture(_ text: Substring) -> Bool {
-        guard text.first == "v" || text.first == "V", let dot = text.firstIndex(of: ".") else { return false }
-        let version = text[text.index(after: text.startIndex)..<dot]
-        let rest = text[text.index(after: dot)...]
-        return !version.isEmpty && version.allSatisfy(\.isHexDigit) && !rest.isEmpty
-            && rest.unicodeScalars.allSatisfy { isUnreserved($0) || isSubDelimiter($0) || $0 == ":" }
-    }
-
-    /// Unreserved characters, sub-delimiters, `extra`, and valid percent-encodings.
-    static func isValidComponent(_ text: Substring, extra: String, allowNonASCII: Bool = false) -> Bool {
-        let scalars = Array(text.unicodeScalars)
-        var index = 0
-        while index < scalars.count {
-            let scalar = scalars[index]
-            if scalar == "%" {
-                guard index + 2 < scalars.count, scalars[index + 1].properties.isASCIIHexDigit,
-                    scalars[index + 2].properties.isASCIIHexDigit
-                else { return false }
-                index += 3
-                continue
-            }
-            let allowed =
-                isUnreserved(scalar) || isSubDelimiter(scalar) || extra.unicodeScalars.contains(scalar)
-                || (allowNonASCII && !scalar.isASCII && !scalar.properties.isWhitespace
-                    && scalar.properties.generalCategory != .control)
-            guard allowed else { return false }
-            index += 1
+    /// `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
+    static func isScheme(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard let first = range.first, isLetter(text[first]) else { return false }
+        for index in range {
+            let byte = text[index]
+            guard
+                isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".")
+            else { return false }
         }
         return true
     }
 
-    static func isUnreserved(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "a"..."z", "A"..."Z", "0"..."9", "-", ".", "_", "~": return true
+    /// Checks what follows the scheme's colon (or a relative reference when no scheme), in `range`.
+    static func isValidReferenceTail(
+        _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, requireAuthorityForm: Bool, allowNonASCII: Bool
+    ) -> Bool {
+        var end = range.upperBound
+        if let hash = text[range].firstIndex(of: UInt8(ascii: "#")) {
+            guard isValidComponent(text, (hash + 1)..<end, extra: fragmentExtra, allowNonASCII: allowNonASCII) else {
+                return false
+            }
+            end = hash
+        }
+        if let mark = text[range.lowerBound..<end].firstIndex(of: UInt8(ascii: "?")) {
+            guard isValidComponent(text, (mark + 1)..<end, extra: fragmentExtra, allowNonASCII: allowNonASCII) else {
+                return false
+            }
+            end = mark
+        }
+        var path = range.lowerBound..<end
+        if end - range.lowerBound >= 2 && text[range.lowerBound] == UInt8(ascii: "/")
+            && text[range.lowerBound + 1] == UInt8(ascii: "/")
+        {
+            let start = range.lowerBound + 2
+            let authorityEnd = text[start..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+            guard isValidAuthority(text, start..<authorityEnd, allowNonASCII: allowNonASCII) else { return false }
+            path = authorityEnd..<end
+        } else if requireAuthorityForm {
+            return false
+        }
+        return isValidComponent(text, path, extra: pathExtra, allowNonASCII: allowNonASCII)
+    }
+
+    static func isValidAuthority(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, allowNonASCII: Bool) -> Bool {
+        var hostPort = range
+        if let at = text[range].lastIndex(of: UInt8(ascii: "@")) {
+            guard isValidComponent(text, range.lowerBound..<at, extra: userInfoExtra, allowNonASCII: allowNonASCII)
+            else { return false }
+            hostPort = (at + 1)..<range.upperBound
+        }
+        var port = hostPort.upperBound..<hostPort.upperBound
+        if hostPort.first.map({ text[$0] == UInt8(ascii: "[") }) == true {
+            guard let close = text[hostPort].firstIndex(of: UInt8(ascii: "]")) else { return false }
+            if close + 1 < hostPort.upperBound {
+                guard text[close + 1] == UInt8(ascii: ":") else { return false }
+                port = (close + 2)..<hostPort.upperBound
+            }
+            let inner = (hostPort.lowerBound + 1)..<close
+            let literal = String(decoding: UnsafeBufferPointer(rebasing: text[inner]), as: UTF8.self)
+            guard IPAddress.isValidIPv6(literal) || isIPvFuture(text, inner) else { return false }
+        } else {
+            var host = hostPort
+            if let colon = text[hostPort].lastIndex(of: UInt8(ascii: ":")) {
+                host = hostPort.lowerBound..<colon
+                port = (colon + 1)..<hostPort.upperBound
+            }
+            guard isValidComponent(text, host, extra: [], allowNonASCII: allowNonASCII) else { return false }
+        }
+        return text[port].allSatisfy(isDigit)
+    }
+
+    /// `"v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )`.
+    private static func isIPvFuture(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard let first = range.first, text[first] | 0x20 == UInt8(ascii: "v"),
+            let dot = text[range].firstIndex(of: UInt8(ascii: "."))
+        else { return false }
+        let version = text[(first + 1)..<dot]
+        let rest = text[(dot + 1)..<range.upperBound]
+        return !version.isEmpty && version.allSatisfy(isHexDigit) && !rest.isEmpty
+            && rest.allSatisfy { isUnreserved($0) || isSubDelimiter($0) || $0 == UInt8(ascii: ":") }
+    }
+
+    private static let pathExtra: [UInt8] = Array("/:@".utf8)
+    private static let fragmentExtra: [UInt8] = Array("/?:@".utf8)
+    private static let userInfoExtra: [UInt8] = [UInt8(ascii: ":")]
+
+    /// Unreserved characters, sub-delimiters, `extra`, valid percent-encodings, and with
+    /// `allowNonASCII` any non-ASCII character but white space and controls.
+    static func isValidComponent(
+        _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, extra: [UInt8], allowNonASCII: Bool
+    ) -> Bool {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let byte = text[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < range.upperBound, isHexDigit(text[index + 1]), isHexDigit(text[index + 2]) else {
+                    return false
+                }
+                index += 3
+                continue
+            }
+            if byte < 0x80 {
+                guard isUnreserved(byte) || isSubDelimiter(byte) || extra.contains(byte) else { return false }
+                index += 1
+                continue
+            }
+            guard allowNonASCII else { return false }
+            var decoder = UTF8()
+            var bytes = text[index..<range.upperBound].makeIterator()
+            guard case .scalarValue(let scalar) = decoder.decode(&bytes) else { return false }
+            guard !scalar.properties.isWhitespace, scalar.properties.generalCategory != .control else { return false }
+            index += UTF8.width(scalar)
+        }
+        return true
+    }
+
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+    }
+
+    static func isSubDelimiter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+            UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+            UInt8(ascii: "="):
+            return true
         default: return false
         }
     }
 
-    static func isSubDelimiter(_ scalar: Unicode.Scalar) -> Bool {
-        "!$&'()*+,;=".unicodeScalars.contains(scalar)
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f"))
     }
 }

@@ -87,6 +87,9 @@ final class Keyword: Sendable {
         case other, type, maxLength, minLength, maxItems, minItems, ref
         case maximum, exclusiveMaximum, minimum, exclusiveMinimum
         case required, properties, additionalProperties, format, strings, uniqueItems, items, pattern
+        /// `multipleOf` a decimal `operand × 10^-secondOperand` (mantissa and scale of 18 digits or
+        /// fewer), decided on the number's literal with integer arithmetic.
+        case multipleOf
     }
 
     init(name: String, kind: KeywordKind, utf8Names names: UTF8Names? = nil) {
@@ -124,6 +127,14 @@ final class Keyword: Sendable {
         case .pattern(let expression):
             (step, operand) = (.pattern, 0)
             regex = expression
+        case .multipleOf(let divisor):
+            var text = divisor.description
+            if let parts = text.withUTF8({ DecimalParts($0) }), parts.mantissa > 0 {
+                (step, operand) = (.multipleOf, parts.mantissa)
+                secondOperand = parts.scale
+            } else {
+                (step, operand) = (.other, 0)
+            }
         default: (step, operand) = (.other, 0)
         }
         switch kind {

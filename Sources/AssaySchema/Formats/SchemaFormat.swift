@@ -99,6 +99,12 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
         case .dateTime: return RFC3339.dateTime(utf8: bytes) != nil
         case .uuid: return isUUID(utf8: bytes)
         case .email: return EmailAddressValidator.isPlainASCIIAddress(bytes) ? true : nil
+        case .ipv4: return IPAddress.isValidIPv4(utf8: bytes)
+        case .uri: return URIValidator.isValidURI(utf8: bytes)
+        case .uriReference: return URIValidator.isValidURIReference(utf8: bytes)
+        case .iri: return URIValidator.isValidIRI(utf8: bytes)
+        case .iriReference: return URIValidator.isValidIRIReference(utf8: bytes)
+        case .hostname: return Hostname.plainASCIIVerdict(bytes)
         default: return nil
         }
     }
@@ -238,6 +244,38 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
 
 /// Host names after RFC 1123 (and, for `idn-hostname`, the IDNA2008 rules the test suite checks).
 enum Hostname {
+    /// The verdict of ``isValid(_:international:idna:)`` (with IDNA) for a name of ASCII letters,
+    /// digits, hyphens and dots with no label in IDNA's reserved form (`??--`, which includes
+    /// `xn--`): labels of 1 to 63 characters that neither start nor end with a hyphen, 253 in all.
+    /// `nil` for any other name (non-ASCII, or a label that needs the IDNA checks).
+    static func plainASCIIVerdict(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard !bytes.isEmpty else { return false }
+        var labelStart = 0
+        var index = 0
+        while index <= bytes.count {
+            if index == bytes.count || bytes[index] == UInt8(ascii: ".") {
+                let length = index - labelStart
+                guard length > 0, length <= 63 else { return false }
+                if bytes[labelStart] == UInt8(ascii: "-") || bytes[index - 1] == UInt8(ascii: "-") { return false }
+                if length >= 4 && bytes[labelStart + 2] == UInt8(ascii: "-")
+                    && bytes[labelStart + 3] == UInt8(ascii: "-")
+                {
+                    return nil
+                }
+                labelStart = index + 1
+            } else {
+                let byte = bytes[index]
+                let lower = byte | 0x20
+                guard
+                    (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (byte >= 0x30 && byte <= 0x39)
+                        || byte == UInt8(ascii: "-")
+                else { return byte >= 0x80 ? nil : false }
+            }
+            index += 1
+        }
+        return bytes.count <= 253
+    }
+
     /// `idna: false` checks RFC 1123 alone (drafts 4 and 6 test that: `a--b` is a valid name there).
     static func isValid(_ text: String, international: Bool, idna: Bool) -> Bool {
         var name = text

@@ -718,6 +718,16 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             let bytes = view.stringBytes(at)
             guard let regex = keyword.regex, !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
             return regex.firstMatchExists(inASCII: bytes)
+        case .multipleOf:
+            let value: DecimalParts
+            if view.isInt64(at) {
+                value = DecimalParts(mantissa: view.int64(at), scale: 0)
+            } else if view.isNumberText(at), let parts = DecimalParts(view.numberLiteral(at)) {
+                value = parts
+            } else {
+                return view.isNumberText(at) ? nil : true
+            }
+            return value.isMultiple(ofMantissa: limit, scale: keyword.secondOperand)
         }
     }
 
@@ -1484,5 +1494,92 @@ extension TapeView {
     /// The name of the member whose value is at `value` (its key is the entry two before).
     fileprivate func memberName(_ value: Int) -> String {
         String(decoding: stringBytes(value - 2), as: UTF8.self)
+    }
+}
+
+/// A decimal number as `mantissa × 10^-scale` with `scale ≥ 0` as small as it can be (no trailing
+/// zero in the mantissa's fraction), when the mantissa fits in 64 bits: what `multipleOf` needs to
+/// decide most numbers with integer arithmetic instead of arbitrary precision.
+struct DecimalParts {
+    var mantissa: Int64
+    var scale: Int
+
+    init(mantissa: Int64, scale: Int) {
+        self.mantissa = mantissa
+        self.scale = scale
+    }
+
+    /// The parts of a JSON number literal (`-12.340`, `1e-2`, `5E+3`), or `nil` when its digits do
+    /// not fit in 18 decimal digits.
+    init?(_ literal: UnsafeBufferPointer<UInt8>) {
+        var index = 0
+        let negative = index < literal.count && literal[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var mantissa: Int64 = 0
+        var digits = 0
+        var fraction = 0
+        var seenPoint = false
+        while index < literal.count {
+            let byte = literal[index]
+            if byte >= 0x30 && byte <= 0x39 {
+                if mantissa != 0 || byte != 0x30 {
+                    digits += 1
+                    guard digits <= 18 else { return nil }
+                }
+                mantissa = mantissa * 10 + Int64(byte - 0x30)
+                if seenPoint { fraction += 1 }
+            } else if byte == UInt8(ascii: ".") {
+                seenPoint = true
+            } else {
+                break
+            }
+            index += 1
+        }
+        var exponent = 0
+        if index < literal.count, literal[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            var negativeExponent = false
+            if index < literal.count, literal[index] == UInt8(ascii: "-") || literal[index] == UInt8(ascii: "+") {
+                negativeExponent = literal[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            while index < literal.count, literal[index] >= 0x30 && literal[index] <= 0x39 {
+                exponent = exponent * 10 + Int(literal[index] - 0x30)
+                guard exponent <= 400 else { return nil }
+                index += 1
+            }
+            if negativeExponent { exponent = -exponent }
+        }
+        guard index == literal.count else { return nil }
+        var scale = fraction - exponent
+        if mantissa == 0 { scale = 0 }
+        while scale > 0 && mantissa % 10 == 0 {
+            mantissa /= 10
+            scale -= 1
+        }
+        while scale < 0 {
+            let (scaled, overflow) = mantissa.multipliedReportingOverflow(by: 10)
+            guard !overflow, scaled <= 999_999_999_999_999_999 else { return nil }
+            mantissa = scaled
+            scale += 1
+        }
+        guard scale <= 18 else { return nil }
+        self.mantissa = negative ? -mantissa : mantissa
+        self.scale = scale
+    }
+
+    /// Whether this number is an integer multiple of `divisor × 10^-divisorScale` (`divisor > 0`);
+    /// `nil` when deciding it would overflow 64 bits.
+    func isMultiple(ofMantissa divisor: Int64, scale divisorScale: Int) -> Bool? {
+        if mantissa == 0 { return true }
+        // A multiple of the divisor has at most `divisorScale` fraction digits.
+        guard scale <= divisorScale else { return false }
+        var value = mantissa
+        for _ in 0..<(divisorScale - scale) {
+            let (scaled, overflow) = value.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            value = scaled
+        }
+        return value % divisor == 0
     }
 }
