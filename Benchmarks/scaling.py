@@ -100,8 +100,26 @@ def redos_subject(repeated, end):
     return generate
 
 
+def nested_arrays(innermost):
+    def generate(n):
+        return "[" * n + innermost + "]" * n + "\n"
+    return generate
+
+
+# Issue 25's hostile schemas: both alternatives of an anyOf lead back to the schema (2^depth paths
+# without reusing verdicts), and an anyOf whose every level fails with the causes of the level below
+# (an error of megabytes without a bound on nested causes).
+DOUBLING_SCHEMA = json.dumps({"anyOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/a"}],
+                              "$defs": {"a": {"type": "array", "items": {"$ref": "#"}}}})
+CAUSES_SCHEMA = json.dumps({"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#"}}]})
+
 CASES = {
     # name: (what, generator, sizes in units, unit name, schema, extension, assay arguments)
+    "schema-doubling": ("anyOf of two $refs back to the schema, arrays n deep (2^n paths)", nested_arrays("1"),
+                        [60, 120, 240, 480, 960], "levels", DOUBLING_SCHEMA, "ndjson", []),
+    "schema-nested-causes": ("anyOf failing at every level with the causes of the next, arrays n deep",
+                             nested_arrays('"x"'), [60, 120, 240, 480, 960], "levels", CAUSES_SCHEMA, "ndjson",
+                             []),
     "json-many-keys": ("JSON parse: one object of n keys sharing fingerprints", json_keys,
                        [12_500, 25_000, 50_000, 100_000, 200_000], "keys", "{}", "json", []),
     "json-duplicates": ("JSON parse: n copies of one key (reported at the second)", json_duplicates,
