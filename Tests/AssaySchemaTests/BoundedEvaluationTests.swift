@@ -205,3 +205,39 @@ struct BoundedEvaluationTests {
         }
     }
 }
+
+@Suite("Alternatives skipped by type")
+struct TypeSkippingTests {
+    @Test func alternativesThatCannotAcceptTheTypeFailUntriedWithTheirErrorsKept() throws {
+        let schema = try JSONSchema(
+            parsing: ##"""
+                {"oneOf": [{"type": "string", "minLength": 2}, {"type": "integer", "minimum": 0},
+                           {"$ref": "#/$defs/o"}, {"const": 1.5}, {"enum": [null, true]}],
+                 "$defs": {"o": {"type": "object", "required": ["a"]}}}
+                """##)
+        let masks = TapeProgram.acceptedTypes(schema.nodes)
+        let union = try #require(schema.nodes[schema.root].keywords.first?.kind)
+        guard case .oneOf(let branches) = union else {
+            Issue.record("not a oneOf")
+            return
+        }
+        let bits = { (names: [JSONTypeName]) in names.reduce(UInt8(0)) { $0 | $1.bit } }
+        #expect(
+            branches.map { masks[$0] } == [
+                bits([.string]), bits([.integer]), bits([.object]), bits([.number]),
+                bits([.null, .boolean]),
+            ])
+        let cases: [(String, Bool, Int)] = [
+            (#""ab""#, true, 0), ("5", true, 0), (#"{"a": 1}"#, true, 0), ("1.5", true, 0), ("null", true, 0),
+            ("true", true, 0), (#""a""#, false, 5), ("-1", false, 5), ("{}", false, 5), ("false", false, 5),
+            ("2.5", false, 5), ("[]", false, 5),
+        ]
+        for (text, valid, causes) in cases {
+            let document = try JSONDocument(parsing: text)
+            #expect(schema.isValid(document) == valid, "\(text)")
+            let result = schema.validate(document)
+            #expect(result.isValid == valid, "\(text)")
+            #expect(result.errors.first?.causes.count ?? 0 == causes, "\(text): every alternative's errors")
+        }
+    }
+}

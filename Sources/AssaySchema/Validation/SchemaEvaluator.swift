@@ -1132,7 +1132,11 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         _ keyword: Keyword, _ node: SchemaNode, _ at: Int, _ tracker: inout Evaluated?, _ schemas: [Int]
     ) -> Bool {
         var matched = false
+        let types = Mode.traces ? 0x7F : typeBits(at)
         for (position, target) in schemas.enumerated() {
+            // An alternative that cannot accept the value's type fails untried (its errors, if
+            // wanted, come from ``branchErrors``).
+            if tables.acceptedTypes[target] & types == 0 { continue }
             var branch: Evaluated? = tracker != nil ? Evaluated() : nil
             if test(target, at, &branch, keyword.name, String(position)) {
                 matched = true
@@ -1158,7 +1162,9 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     ) -> Bool {
         var matches = 0
         var kept: Evaluated? = nil
+        let types = Mode.traces ? 0x7F : typeBits(at)
         for (position, target) in schemas.enumerated() {
+            if tables.acceptedTypes[target] & types == 0 { continue }
             var branch: Evaluated? = tracker != nil ? Evaluated() : nil
             if test(target, at, &branch, keyword.name, String(position)) {
                 matches += 1

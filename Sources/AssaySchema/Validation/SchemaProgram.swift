@@ -24,7 +24,8 @@ final class TapeProgram: Sendable {
         self.root = root
         self.keywordTable = KeywordTable(nodes)
         self.tables = TapeTables(
-            TapeKeywordTable(nodes), booleans: nodes.map(\.boolean), tracksEvaluation: nodes.map(\.tracksEvaluation))
+            TapeKeywordTable(nodes), booleans: nodes.map(\.boolean), tracksEvaluation: nodes.map(\.tracksEvaluation),
+            acceptedTypes: Self.acceptedTypes(nodes))
         self.maximumReferenceDepth = options.maximumReferenceDepth
         self.maximumInstanceDepth = options.maximumInstanceDepth
         self.maximumEvaluationSteps = options.maximumEvaluationSteps
@@ -39,6 +40,54 @@ final class TapeProgram: Sendable {
     }
 
     deinit { tables.deallocate() }
+
+    /// For each node, the ``JSONTypeName`` bits of the values it can accept, as far as its own
+    /// `type`, `const` and `enum` and the targets of its `$ref`s say (all seven otherwise): an
+    /// `anyOf` or `oneOf` alternative that cannot accept a value's type fails without being tried.
+    static func acceptedTypes(_ nodes: [SchemaNode]) -> [UInt8] {
+        let all: UInt8 = 0x7F
+        var masks = [UInt8?](repeating: nil, count: nodes.count)
+        var visiting = Set<Int>()
+        func mask(_ index: Int) -> UInt8 {
+            if let known = masks[index] { return known }
+            let node = nodes[index]
+            if let flag = node.boolean { return flag ? all : 0 }
+            // A reference cycle says nothing more.
+            guard visiting.insert(index).inserted else { return all }
+            defer { visiting.remove(index) }
+            var result = all
+            for keyword in node.keywords {
+                switch keyword.kind {
+                case .type:
+                    // `integer` accepts some numbers: a number's bits hold both.
+                    result &= keyword.typeMask
+                case .constant(let value):
+                    result &= Self.bits(of: value)
+                case .enumeration(let values, _):
+                    result &= values.reduce(0) { $0 | Self.bits(of: $1) }
+                case .ref(let target):
+                    result &= mask(target)
+                default:
+                    continue
+                }
+            }
+            masks[index] = result
+            return result
+        }
+        return nodes.indices.map(mask)
+    }
+
+    /// The type bits a value satisfies (an integer is also a number).
+    private static func bits(of value: JSONValue) -> UInt8 {
+        switch value {
+        case .null: return JSONTypeName.null.bit
+        case .bool: return JSONTypeName.boolean.bit
+        case .number(let number): return JSONTypeName.number.bit | (number.isInteger ? JSONTypeName.integer.bit : 0)
+        case .string: return JSONTypeName.string.bit
+        case .array: return JSONTypeName.array.bit
+        case .object: return JSONTypeName.object.bit
+        }
+    }
 }
 
 /// ``TapeKeywordTable`` and each node's Boolean form (`true`/`false` schemas) copied into memory that
@@ -51,8 +100,10 @@ struct TapeTables: @unchecked Sendable {
     let booleans: UnsafeBufferPointer<Bool?>
     /// Each node's ``SchemaNode/tracksEvaluation``.
     let tracksEvaluation: UnsafeBufferPointer<Bool>
+    /// Each node's ``TapeProgram/acceptedTypes(_:)``.
+    let acceptedTypes: UnsafeBufferPointer<UInt8>
 
-    init(_ table: TapeKeywordTable, booleans: [Bool?], tracksEvaluation: [Bool]) {
+    init(_ table: TapeKeywordTable, booleans: [Bool?], tracksEvaluation: [Bool], acceptedTypes: [UInt8]) {
         func copy<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
             let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: array.count)
             _ = buffer.initialize(from: array)
@@ -63,6 +114,7 @@ struct TapeTables: @unchecked Sendable {
         objectPlans = copy(table.objectPlans)
         self.booleans = copy(booleans)
         self.tracksEvaluation = copy(tracksEvaluation)
+        self.acceptedTypes = copy(acceptedTypes)
     }
 
     /// Frees the memory (the elements are trivial: nothing to deinitialize).
@@ -72,6 +124,7 @@ struct TapeTables: @unchecked Sendable {
         objectPlans.deallocate()
         booleans.deallocate()
         tracksEvaluation.deallocate()
+        acceptedTypes.deallocate()
     }
 
     /// The range of node `index`'s keywords in ``keywords``.
