@@ -357,6 +357,7 @@ struct HostnameBytesTests {
             if let verdict {
                 decided += 1
                 #expect(verdict == Hostname.isValid(text, international: false, idna: true), "\(text)")
+                #expect(verdict == Hostname.isValid(text, international: true, idna: true), "\(text) (idn)")
             }
         }
         #expect(decided > 10_000)

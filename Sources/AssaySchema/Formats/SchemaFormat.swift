@@ -104,7 +104,10 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
         case .uriReference: return URIValidator.isValidURIReference(utf8: bytes)
         case .iri: return URIValidator.isValidIRI(utf8: bytes)
         case .iriReference: return URIValidator.isValidIRIReference(utf8: bytes)
-        case .hostname: return Hostname.plainASCIIVerdict(bytes)
+        case .hostname, .idnHostname: return Hostname.plainASCIIVerdict(bytes)
+        case .jsonPointer: return Self.isJSONPointer(utf8: bytes[...])
+        case .relativeJSONPointer: return Self.isRelativeJSONPointer(utf8: bytes)
+        case .duration: return Self.isDuration(utf8: bytes)
         default: return nil
         }
     }
@@ -120,61 +123,91 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
     private static let asciiEmail = EmailAddressValidator.Options(
         allowsInternational: false, allowsQuotedLocalPart: true, allowsDomainLiteral: true)
 
-    static func isJSONPointer(_ text: Substring) -> Bool { (try? JSONValue.tokens(of: String(text))) != nil }
+    static func isJSONPointer(_ text: Substring) -> Bool {
+        var text = String(text)
+        return text.withUTF8 { isJSONPointer(utf8: $0[...]) }
+    }
+
+    /// RFC 6901: empty, or `/`-separated tokens in which `~` is followed by `0` or `1`.
+    static func isJSONPointer(utf8 bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        guard let first = bytes.first else { return true }
+        guard first == UInt8(ascii: "/") else { return false }
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "~") {
+                guard index + 1 < bytes.endIndex,
+                    bytes[index + 1] == UInt8(ascii: "0") || bytes[index + 1] == UInt8(ascii: "1")
+                else { return false }
+                index += 2
+            } else {
+                index += 1
+            }
+        }
+        return true
+    }
 
     static func isRelativeJSONPointer(_ text: String) -> Bool {
-        let digits = text.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty, digits == "0" || !digits.hasPrefix("0") else { return false }
-        var rest = text[digits.endIndex...]
-        // An index adjustment: `+N` or `-N` (draft 2020-12's relative JSON pointer).
-        if rest.first == "+" || rest.first == "-" {
-            let adjustment = rest.dropFirst().prefix { $0.isASCII && $0.isNumber }
-            guard !adjustment.isEmpty, adjustment == "0" || !adjustment.hasPrefix("0") else { return false }
-            rest = rest[adjustment.endIndex...]
+        var text = text
+        return text.withUTF8 { isRelativeJSONPointer(utf8: $0) }
+    }
+
+    /// A non-negative integer without leading zeros, an optional index adjustment (`+N` or `-N`,
+    /// draft 2020-12's relative JSON pointer), then `#` or a JSON pointer.
+    static func isRelativeJSONPointer(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func integer(from start: Int) -> Int? {
+            var end = start
+            while end < bytes.count, bytes[end] >= 0x30 && bytes[end] <= 0x39 { end += 1 }
+            guard end > start, end - start == 1 || bytes[start] != 0x30 else { return nil }
+            return end
         }
-        return rest == "#" || isJSONPointer(rest)
+        guard var index = integer(from: 0) else { return false }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            guard let end = integer(from: index + 1) else { return false }
+            index = end
+        }
+        if index == bytes.count - 1 && bytes[index] == UInt8(ascii: "#") { return true }
+        return isJSONPointer(utf8: bytes[index...])
+    }
+
+    static func isDuration(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { isDuration(utf8: $0) }
     }
 
     /// RFC 3339 appendix A's `duration`: `P` then date parts (`Y`, `M`, `D` in order) and/or `T` and
-    /// time parts (`H`, `M`, `S` in order), or weeks alone (`PnW`).
-    static func isDuration(_ text: String) -> Bool {
-        var scalars = Array(text.unicodeScalars)[...]
-        guard scalars.first == "P" else { return false }
-        scalars = scalars.dropFirst()
-        guard !scalars.isEmpty else { return false }
-        func units(_ part: ArraySlice<Unicode.Scalar>, _ order: [Unicode.Scalar]) -> [Unicode.Scalar]? {
-            var found: [Unicode.Scalar] = []
+    /// time parts (`H`, `M`, `S` in order), each unit once, consecutive in its chain, or weeks alone
+    /// (`PnW`).
+    static func isDuration(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "P") else { return false }
+        /// The units of `range` (digits then a unit, repeated) as positions in `order`: in order,
+        /// each once, consecutive; `nil` when not.
+        func units(_ range: Range<Int>, _ order: [UInt8]) -> Int? {
+            var count = 0
+            var last = -1
+            var first = -1
             var digits = 0
-            for scalar in part {
-                if ("0"..."9").contains(scalar) {
+            for index in range {
+                let byte = bytes[index]
+                if byte >= 0x30 && byte <= 0x39 {
                     digits += 1
-                } else {
-                    guard digits > 0, order.contains(scalar) else { return nil }
-                    found.append(scalar)
-                    digits = 0
+                    continue
                 }
+                guard digits > 0, let position = order.firstIndex(of: byte), position > last else { return nil }
+                if first < 0 { first = position } else if position != last + 1 { return nil }
+                last = position
+                count += 1
+                digits = 0
             }
-            guard digits == 0 else { return nil }
-            // Units must appear in order, each once, and be consecutive (no gaps in the grammar's chains).
-            let positions = found.compactMap { order.firstIndex(of: $0) }
-            guard positions == positions.sorted(), Set(positions).count == positions.count else { return nil }
-            if let first = positions.first, let last = positions.last, last - first + 1 != positions.count {
-                return nil
-            }
-            return found
+            return digits == 0 ? count : nil
         }
-        if scalars.last == "W" {
-            return units(scalars, ["W"]) == ["W"]
-        }
-        let tIndex = scalars.firstIndex(of: "T")
-        let datePart = scalars[..<(tIndex ?? scalars.endIndex)]
-        guard let dateUnits = units(datePart, ["Y", "M", "D"]) else { return false }
-        if let tIndex {
-            let timePart = scalars[(tIndex + 1)...]
-            guard let timeUnits = units(timePart, ["H", "M", "S"]), !timeUnits.isEmpty else { return false }
+        if bytes[bytes.count - 1] == UInt8(ascii: "W") { return units(1..<bytes.count, [UInt8(ascii: "W")]) == 1 }
+        let t = bytes[1...].firstIndex(of: UInt8(ascii: "T"))
+        guard let dateUnits = units(1..<(t ?? bytes.count), Array("YMD".utf8)) else { return false }
+        if let t {
+            guard let timeUnits = units((t + 1)..<bytes.count, Array("HMS".utf8)), timeUnits > 0 else { return false }
             return true
         }
-        return !dateUnits.isEmpty
+        return dateUnits > 0
     }
 
     /// RFC 6570 level 4 syntax: literals, and expressions `{op? varspec,…}` with prefix (`:n`) or
