@@ -35,36 +35,60 @@ public enum IPAddress {
     /// one to four hex digits, one `::` for a run of zero groups, and an IPv4 address in place of the
     /// last two groups. Zone identifiers (`%eth0`) and brackets are not accepted.
     public static func isValidIPv6<S: StringProtocol>(_ text: S) -> Bool {
-        let string = String(text)
-        guard string.utf8.count <= 45, string.unicodeScalars.allSatisfy(\.isASCII) else { return false }
-        var groups = 0
-        var head = Substring(string)
-        var tail = Substring("")
-        var compressed = false
-        if let range = string.range(of: "::") {
-            compressed = true
-            head = string[..<range.lowerBound]
-            tail = string[range.upperBound...]
-            if tail.contains("::") { return false }
+        var text = String(text)
+        return text.withUTF8 { isValidIPv6(utf8: $0) }
+    }
+
+    /// ``isValidIPv6(_:)`` on UTF-8.
+    package static func isValidIPv6(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count <= 45, bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+        var compression: Int?
+        var index = 0
+        while index + 1 < bytes.count {
+            if bytes[index] == UInt8(ascii: ":") && bytes[index + 1] == UInt8(ascii: ":") {
+                compression = index
+                break
+            }
+            index += 1
         }
-        func count(_ part: Substring, allowIPv4: Bool) -> Int? {
-            if part.isEmpty { return 0 }
-            let pieces = part.split(separator: ":", omittingEmptySubsequences: false)
+        var head = 0..<bytes.count
+        var tail = bytes.count..<bytes.count
+        if let compression {
+            head = 0..<compression
+            tail = (compression + 2)..<bytes.count
+            var next = tail.lowerBound
+            while next + 1 < tail.upperBound {
+                if bytes[next] == UInt8(ascii: ":") && bytes[next + 1] == UInt8(ascii: ":") { return false }
+                next += 1
+            }
+        }
+        /// The groups `range` holds (an IPv4 address at the end, when allowed, counts two).
+        func groups(_ range: Range<Int>, allowIPv4: Bool) -> Int? {
+            if range.isEmpty { return 0 }
             var total = 0
-            for (index, piece) in pieces.enumerated() {
-                if allowIPv4 && index == pieces.count - 1 && piece.contains(".") {
-                    guard isValidIPv4(piece) else { return nil }
+            var start = range.lowerBound
+            while true {
+                let end = bytes[start..<range.upperBound].firstIndex(of: UInt8(ascii: ":")) ?? range.upperBound
+                let piece = bytes[start..<end]
+                if allowIPv4 && end == range.upperBound && piece.contains(UInt8(ascii: ".")) {
+                    guard isValidIPv4(utf8: UnsafeBufferPointer(rebasing: piece)) else { return nil }
                     total += 2
                 } else {
-                    guard (1...4).contains(piece.count), piece.allSatisfy(\.isHexDigit) else { return nil }
+                    guard (1...4).contains(piece.count), piece.allSatisfy(isHexDigit) else { return nil }
                     total += 1
                 }
+                if end == range.upperBound { return total }
+                start = end + 1
             }
-            return total
         }
-        guard let headCount = count(head, allowIPv4: !compressed) else { return false }
-        guard let tailCount = count(tail, allowIPv4: true) else { return false }
-        groups = headCount + tailCount
-        return compressed ? groups <= 7 : groups == 8
+        guard let headGroups = groups(head, allowIPv4: compression == nil),
+            let tailGroups = groups(tail, allowIPv4: true)
+        else { return false }
+        let total = headGroups + tailGroups
+        return compression != nil ? total <= 7 : total == 8
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f"))
     }
 }

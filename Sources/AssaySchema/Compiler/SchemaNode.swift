@@ -72,7 +72,8 @@ final class Keyword: Sendable {
     /// The operand of ``step``: a length or count limit, an integer bound, or a schema index (of
     /// `$ref`, `additionalProperties`, `items`).
     let operand: Int64
-    /// The schemas of `properties`, in the order of ``utf8Names``; empty for other keywords.
+    /// The schemas of `properties`, in the order of ``utf8Names``, and those of `prefixItems`,
+    /// `allOf`, `anyOf` and `oneOf`; empty for other keywords.
     /// Written once here, read-only after, freed by `deinit`.
     nonisolated(unsafe) let targets: UnsafeMutableBufferPointer<Int>
     /// A second operand: where `items` starts applying.
@@ -90,6 +91,9 @@ final class Keyword: Sendable {
         /// `multipleOf` a decimal `operand × 10^-secondOperand` (mantissa and scale of 18 digits or
         /// fewer), decided on the number's literal with integer arithmetic.
         case multipleOf
+        /// `prefixItems` (or older drafts' array form of `items`), `allOf`, `anyOf` and `oneOf`: their
+        /// schemas in ``Keyword/targets``.
+        case prefixItems, allOf, anyOf, oneOf
     }
 
     init(name: String, kind: KeywordKind, utf8Names names: UTF8Names? = nil) {
@@ -127,6 +131,18 @@ final class Keyword: Sendable {
         case .pattern(let expression):
             (step, operand) = (.pattern, 0)
             regex = expression
+        case .prefixItems(let schemas), .itemsArray(let schemas):
+            (step, operand) = (.prefixItems, 0)
+            targets = schemas
+        case .allOf(let schemas):
+            (step, operand) = (.allOf, 0)
+            targets = schemas
+        case .anyOf(let schemas):
+            (step, operand) = (.anyOf, 0)
+            targets = schemas
+        case .oneOf(let schemas):
+            (step, operand) = (.oneOf, 0)
+            targets = schemas
         case .multipleOf(let divisor):
             var text = divisor.description
             if let parts = text.withUTF8({ DecimalParts($0) }), parts.mantissa > 0 {

@@ -100,6 +100,7 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
         case .uuid: return isUUID(utf8: bytes)
         case .email: return EmailAddressValidator.isPlainASCIIAddress(bytes) ? true : nil
         case .ipv4: return IPAddress.isValidIPv4(utf8: bytes)
+        case .ipv6: return IPAddress.isValidIPv6(utf8: bytes)
         case .uri: return URIValidator.isValidURI(utf8: bytes)
         case .uriReference: return URIValidator.isValidURIReference(utf8: bytes)
         case .iri: return URIValidator.isValidIRI(utf8: bytes)

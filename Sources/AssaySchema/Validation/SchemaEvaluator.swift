@@ -718,6 +718,36 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             let bytes = view.stringBytes(at)
             guard let regex = keyword.regex, !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
             return regex.firstMatchExists(inASCII: bytes)
+        case .prefixItems:
+            guard view.isArray(at) else { return true }
+            let targets = keyword.targets
+            var element = view.firstChild(at)
+            let end = view.end(at)
+            var index = 0
+            while element < end && index < targets.count {
+                if !child(targets[index], element) { return false }
+                index += 1
+                element = view.next(after: element)
+            }
+            return true
+        case .allOf:
+            for target in keyword.targets {
+                var none: Evaluated? = nil
+                if !evaluate(target, at, &none) { return false }
+            }
+            return true
+        case .anyOf, .oneOf:
+            // Alternatives that cannot accept the value's type fail untried.
+            let types = typeBits(at)
+            var matches = 0
+            for target in keyword.targets where tables.acceptedTypes[target] & types != 0 {
+                var none: Evaluated? = nil
+                guard evaluate(target, at, &none) else { continue }
+                if keyword.step == .anyOf { return true }
+                matches += 1
+                if matches > 1 { return false }
+            }
+            return matches == 1
         case .multipleOf:
             let value: DecimalParts
             if view.isInt64(at) {
