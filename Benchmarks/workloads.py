@@ -348,10 +348,10 @@ def generate(name, records, folder):
 
 PEER = r'''
 import sys, time, statistics, orjson, jsonschema_rs
-schema_path, data_path, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+schema_path, data_path, runs, formats = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "assert"
 with open(schema_path, "rb") as f: schema = orjson.loads(f.read())
 with open(data_path, "rb") as f: lines = f.read().splitlines()
-validator = jsonschema_rs.validator_for(schema, validate_formats=True)
+validator = jsonschema_rs.validator_for(schema, validate_formats=formats)
 parsed = [orjson.loads(line) for line in lines]
 def iter_errors():
     invalid = 0
@@ -392,19 +392,23 @@ def blaze_jsonl(data):
     return path
 
 
-def blaze_invalid(blaze, schema, data):
+def blaze_formats(formats):
+    return ["--format-assertion"] if formats == "assert" else []
+
+
+def blaze_invalid(blaze, schema, data, formats):
     """How many instances Blaze finds invalid (its `N validated, P passed, F failed` line)."""
-    run = subprocess.run([blaze, "validate", "--fast", "--continue", "--format-assertion", schema, data],
+    run = subprocess.run([blaze, "validate", "--fast", "--continue"] + blaze_formats(formats) + [schema, data],
                          capture_output=True, text=True)
     match = re.search(r"(\d+) validated, (\d+) passed, (\d+) failed", run.stdout + run.stderr)
     return int(match.group(3)) if match else None
 
 
-def blaze_validation(blaze, schema, data):
+def blaze_validation(blaze, schema, data, formats):
     """Blaze's own validation time: the sum over instances of the mean it reports per instance in
     `--benchmark` mode (`PASS 0.751 +- 0.313 us`), or None."""
-    run = subprocess.run(PIN + [blaze, "validate", "--fast", "--continue", "--format-assertion", "--benchmark",
-                                "--loop", "3", schema, data], capture_output=True, text=True)
+    run = subprocess.run(PIN + [blaze, "validate", "--fast", "--continue"] + blaze_formats(formats)
+                         + ["--benchmark", "--loop", "3", schema, data], capture_output=True, text=True)
     total = 0.0
     found = 0
     for line in (run.stdout + run.stderr).splitlines():
@@ -426,14 +430,29 @@ def main():
                                                          "jsonschema-linux-x86_64"))
     parser.add_argument("--venv", default=os.path.join(tempfile.gettempdir(), "assay-bench-venv"))
     parser.add_argument("--generate-only", action="store_true")
+    parser.add_argument("--jsb", help="instead of the workloads: the cases of a jsonschema-benchmark `schemas` "
+                        "folder (each SCHEMA/schema.json with SCHEMA/instances.jsonl), formats as annotations as "
+                        "that benchmark has them")
     arguments = parser.parse_args()
     folder = os.path.join(tempfile.gettempdir(), "assay-workloads")
     os.makedirs(folder, exist_ok=True)
     python = os.path.join(arguments.venv, "bin", "python")
     have_blaze = os.path.exists(arguments.blaze)
     rows = []
-    for name in arguments.only.split(","):
-        schema, data = generate(name, arguments.records, folder)
+    cases = []
+    if arguments.jsb:
+        for name in sorted(os.listdir(arguments.jsb)):
+            instances = os.path.join(arguments.jsb, name, "instances.jsonl")
+            if os.path.exists(instances):
+                data = os.path.join(folder, "jsb-%s.ndjson" % name)
+                if not os.path.exists(data):
+                    os.link(instances, data)
+                cases.append((name, os.path.join(arguments.jsb, name, "schema.json"), data, "annotate"))
+    else:
+        for name in arguments.only.split(","):
+            schema, data = generate(name, arguments.records, folder)
+            cases.append((name, schema, data, "assert"))
+    for name, schema, data, formats in cases:
         if arguments.generate_only:
             print(name, schema, data)
             continue
@@ -442,14 +461,15 @@ def main():
         result = {"name": name, "records": records, "mb": size}
         result["assay"], result["assay_rss"] = measure(
             [os.path.join(arguments.bin, "assay"), "validate", "--jobs", "1", "--quiet", "--format", "json",
-             "--schema", schema, data], arguments.runs)
+             "--formats", formats, "--schema", schema, data], arguments.runs)
         bench = subprocess.run(PIN + [os.path.join(arguments.bin, "AssayBench"), "schema-validate-document", data,
-                                      schema], capture_output=True, text=True)
+                                      schema], capture_output=True, text=True,
+                               env=dict(os.environ, ASSAY_BENCH_FORMATS=formats))
         match = re.search(r"loop_seconds=([0-9.]+).*failures=([0-9]+)", bench.stdout)
         result["assay_only"] = float(match.group(1)) if match else None
         result["assay_invalid"] = int(match.group(2)) if match else None
-        peer = subprocess.run(PIN + [python, "-c", PEER, schema, data, str(arguments.runs)], capture_output=True,
-                              text=True)
+        peer = subprocess.run(PIN + [python, "-c", PEER, schema, data, str(arguments.runs), formats],
+                              capture_output=True, text=True)
         for line in peer.stdout.splitlines():
             case, seconds, invalid = line.split()
             result[case] = float(seconds)
@@ -459,10 +479,10 @@ def main():
         if have_blaze:
             jsonl = blaze_jsonl(data)
             result["blaze"], result["blaze_rss"] = measure(
-                [arguments.blaze, "validate", "--fast", "--continue", "--format-assertion", schema, jsonl],
+                [arguments.blaze, "validate", "--fast", "--continue"] + blaze_formats(formats) + [schema, jsonl],
                 arguments.runs)
-            result["blaze_invalid"] = blaze_invalid(arguments.blaze, schema, jsonl)
-            result["blaze_only"] = blaze_validation(arguments.blaze, schema, jsonl)
+            result["blaze_invalid"] = blaze_invalid(arguments.blaze, schema, jsonl, formats)
+            result["blaze_only"] = blaze_validation(arguments.blaze, schema, jsonl, formats)
         rows.append(result)
         print(json.dumps(result), file=sys.stderr)
     if not rows:

@@ -162,7 +162,9 @@ if variant == "reader-tape" {
     var inPlaceSchema: JSONSchema?
     if variant.contains("schema-") {
         let schemaText = try String(contentsOfFile: arguments.count == 4 ? arguments[3] : "", encoding: .utf8)
-        let compiled = try JSONSchema(parsing: schemaText, options: .init(assertFormats: true))
+        // ASSAY_BENCH_FORMATS=annotate: formats as annotations (Benchmarks/workloads.py --jsb).
+        let assertFormats = ProcessInfo.processInfo.environment["ASSAY_BENCH_FORMATS"] != "annotate"
+        let compiled = try JSONSchema(parsing: schemaText, options: .init(assertFormats: assertFormats))
         if variant.hasSuffix("-document") {
             // Pre-parsed as the fast path's parsed form: the tape of each line, validated in place.
             let null = try JSONDocument(parsing: "null")

@@ -125,7 +125,7 @@ public struct JSONSchema: Sendable {
 
     /// Whether `instance` is valid: stops at the first failure, builds no error records.
     ///
-    /// The value is written to a parsed document first (``JSONDocument``) and read as one, so every
+    /// The value is written to a parsed document first (a `JSONDocument`) and read as one, so every
     /// form of instance gets the same verdicts and errors from the same evaluator.
     public func isValid(_ instance: JSONValue) -> Bool {
         guard let document = JSONDocument(writing: instance) else { return false }
