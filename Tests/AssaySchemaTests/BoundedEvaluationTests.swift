@@ -241,3 +241,33 @@ struct TypeSkippingTests {
         }
     }
 }
+
+@Suite("Sorted indices")
+struct SortedIndicesTests {
+    @Test func behavesAsASet() {
+        var state: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for _ in 0..<200 {
+            var sorted = SortedIndices()
+            var set = Set<Int>()
+            var other = SortedIndices()
+            var otherSet = Set<Int>()
+            for _ in 0..<next(40) {
+                let value = next(30)
+                sorted.insert(value)
+                set.insert(value)
+                let extra = next(30)
+                other.insert(extra)
+                otherSet.insert(extra)
+            }
+            #expect(sorted.values == set.sorted())
+            sorted.formUnion(other)
+            set.formUnion(otherSet)
+            #expect(sorted.values == set.sorted())
+            for probe in 0..<32 { #expect(sorted.contains(probe) == set.contains(probe)) }
+        }
+    }
+}

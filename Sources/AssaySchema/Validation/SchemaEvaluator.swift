@@ -39,11 +39,11 @@ enum TraceMode: EvaluationMode {
 /// `unevaluatedProperties` and `unevaluatedItems` look at. Members are named by their value's
 /// position on the tape, so names are compared as the document has them, code point for code point.
 struct Evaluated {
-    var members: Set<Int> = []
+    var members = SortedIndices()
     var allMembers = false
     var itemsPrefix = 0
     var allItems = false
-    var itemIndices: Set<Int> = []
+    var itemIndices = SortedIndices()
 
     mutating func merge(_ other: Evaluated) {
         if other.allMembers {
@@ -58,6 +58,61 @@ struct Evaluated {
 
     func hasMember(_ value: Int) -> Bool { allMembers || members.contains(value) }
     func hasItem(_ index: Int) -> Bool { allItems || index < itemsPrefix || itemIndices.contains(index) }
+}
+
+/// A set of integers kept as a sorted array: members and items are recorded in document order, so
+/// an insertion is an append, a union a merge, and a lookup a binary search, without hashing.
+struct SortedIndices {
+    private(set) var values: [Int] = []
+
+    mutating func insert(_ value: Int) {
+        if let last = values.last, last >= value {
+            guard let position = firstPosition(notBelow: value), values[position] == value else {
+                values.insert(value, at: firstPosition(notBelow: value) ?? values.count)
+                return
+            }
+            return
+        }
+        values.append(value)
+    }
+
+    func contains(_ value: Int) -> Bool {
+        guard let position = firstPosition(notBelow: value) else { return false }
+        return values[position] == value
+    }
+
+    mutating func formUnion(_ other: SortedIndices) {
+        if other.values.isEmpty { return }
+        if values.isEmpty {
+            values = other.values
+            return
+        }
+        var merged: [Int] = []
+        merged.reserveCapacity(values.count + other.values.count)
+        var (left, right) = (0, 0)
+        while left < values.count || right < other.values.count {
+            let next: Int
+            if right == other.values.count || (left < values.count && values[left] <= other.values[right]) {
+                next = values[left]
+                left += 1
+            } else {
+                next = other.values[right]
+                right += 1
+            }
+            if merged.last != next { merged.append(next) }
+        }
+        values = merged
+    }
+
+    /// The position of the first value at least `value`, or `nil` when every one is below it.
+    private func firstPosition(notBelow value: Int) -> Int? {
+        var (low, high) = (0, values.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < values.count ? low : nil
+    }
 }
 
 /// The one evaluator of compiled schemas. It reads a parsed document in place (``JSONDocument``'s
