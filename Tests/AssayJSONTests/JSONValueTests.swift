@@ -256,3 +256,29 @@ import Testing
         #expect(JSONValue.string("").kind == .string)
     }
 }
+
+@Suite("Documents built from values")
+struct DocumentFromValueTests {
+    /// A tape built straight from a value reads back as the value, and as the parse of its JSON text
+    /// does: the same kinds (integers of up to 18 digits on the tape, other numbers as literals),
+    /// strings, keys (composed and decomposed kept apart) and order.
+    @Test func aBuiltDocumentReadsAsItsParse() throws {
+        let texts = [
+            "null", "true", "-0", "0", "123456789012345678", "1234567890123456789", "-1.50", "1e400", "2.5E-3",
+            #""é\u0000\"\\""#, "[]", "{}", #"[1, [2, [3, {"a": [null]}]], "x"]"#,
+            #"{"\u00e9": 1, "e\u0301": 2, "b": {"c": [true, false]}, "": ""}"#,
+        ]
+        for text in texts {
+            let parsed = try JSONDocument(parsing: text)
+            let built = try #require(JSONDocument(writing: parsed.value), "\(text)")
+            #expect(built.value == parsed.value, "\(text)")
+            #expect(built.value.jsonString() == parsed.value.jsonString(), "\(text)")
+            #expect(built.root.kind == parsed.root.kind, "\(text)")
+        }
+        // As deep as the parser allows, not deeper; built without recursion.
+        var deep: JSONValue = 1
+        for _ in 0..<1_000 { deep = [deep] }
+        #expect(JSONDocument(writing: deep) != nil)
+        #expect(JSONDocument(writing: [deep]) == nil)
+    }
+}

@@ -127,14 +127,98 @@ extension JSONNode {
 }
 
 extension JSONDocument {
-    /// The document `value` writes: what the schema evaluator reads any instance as. `nil` when the
-    /// value nests deeper than ``JSONParserOptions/maximumAllowedDepth`` or writes more than
-    /// ``JSONParserOptions/maximumAllowedBytes``.
+    /// The document of `value`, its tape built straight from the tree (no JSON text written or
+    /// parsed): what the schema evaluator reads any instance as. Strings and number literals go to
+    /// the document's bytes as they are (raw strings, the numbers' literals); integers of up to 18
+    /// digits are kept on the tape, as the parser keeps them. `nil` when the value nests deeper than
+    /// ``JSONParserOptions/maximumAllowedDepth``, as the parser would refuse it.
     package init?(writing value: JSONValue) {
-        let options = JSONParserOptions(
-            maximumDepth: JSONParserOptions.maximumAllowedDepth, maximumBytes: JSONParserOptions.maximumAllowedBytes)
-        guard let document = try? JSONDocument(parsing: value.jsonBytes(), options: options) else { return nil }
-        self = document
+        var builder = TapeBuilder()
+        guard builder.build(value) else {
+            builder.entries.discard()
+            return nil
+        }
+        tape = Tape(bytes: builder.source[...], entries: builder.entries.finish(), strings: [])
+    }
+}
+
+/// Builds a tape from a `JSONValue` without recursion (a value nested as deep as the parser allows
+/// is built on a thread with a small stack too).
+private struct TapeBuilder {
+    var entries = EntryBuffer(capacity: 64)
+    var source: [UInt8] = []
+
+    private enum Open {
+        case array([JSONValue], next: Int, start: Int)
+        case object(JSONObject, next: Int, start: Int)
+    }
+
+    mutating func build(_ root: JSONValue) -> Bool {
+        var stack: [Open] = []
+        var pending: JSONValue? = root
+        while true {
+            if let value = pending {
+                pending = nil
+                switch value {
+                case .null: entries.append(entry(.null))
+                case .bool(let flag): entries.append(entry(flag ? .true : .false))
+                case .number(let number): appendNumber(number)
+                case .string(let text): appendString(text)
+                case .array(let elements):
+                    guard stack.count < JSONParserOptions.maximumAllowedDepth else { return false }
+                    let start = entries.count
+                    entries.append(entry(.arrayStart))
+                    entries.append(UInt64(elements.count))
+                    stack.append(.array(elements, next: 0, start: start))
+                case .object(let object):
+                    guard stack.count < JSONParserOptions.maximumAllowedDepth else { return false }
+                    let start = entries.count
+                    entries.append(entry(.objectStart))
+                    entries.append(UInt64(object.count))
+                    stack.append(.object(object, next: 0, start: start))
+                }
+            }
+            guard let top = stack.popLast() else { return true }
+            switch top {
+            case .array(let elements, let next, let start) where next < elements.count:
+                pending = elements[next]
+                stack.append(.array(elements, next: next + 1, start: start))
+            case .object(let object, let next, let start) where next < object.count:
+                appendString(object[next].key)
+                pending = object[next].value
+                stack.append(.object(object, next: next + 1, start: start))
+            case .array(_, _, let start): close(start, .arrayStart, .arrayEnd)
+            case .object(_, _, let start): close(start, .objectStart, .objectEnd)
+            }
+        }
+    }
+
+    private mutating func close(_ start: Int, _ open: Tag, _ end: Tag) {
+        let index = entries.count
+        entries.append(entry(end, start))
+        entries[start] = entry(open, index)
+    }
+
+    private mutating func appendString(_ text: String) {
+        let start = source.count
+        source.append(contentsOf: text.utf8)
+        entries.append(entry(.rawString, start))
+        entries.append(UInt64(source.count - start))
+    }
+
+    /// An integer of at most 18 digits on the tape, any other number as its literal.
+    private mutating func appendNumber(_ number: JSONNumber) {
+        let text = number.description
+        let digits = text.utf8.count - (text.utf8.first == UInt8(ascii: "-") ? 1 : 0)
+        if digits <= 18, let value = Int64(text) {
+            entries.append(entry(.integer))
+            entries.append(UInt64(bitPattern: value))
+            return
+        }
+        let start = source.count
+        source.append(contentsOf: text.utf8)
+        entries.append(entry(.numberText, start))
+        entries.append(UInt64(source.count - start))
     }
 }
 
