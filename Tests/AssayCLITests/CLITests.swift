@@ -208,6 +208,17 @@ struct ValidateOutputTests {
         #expect(verbose[1]["valid"] == false && verbose[1]["errors"] != nil)
         let wrong = try CLIRun(["validate", "--schema", schema, "--output", "list", data])
         #expect(wrong.status == 2)
+        // --max-errors bounds the output formats too, nested causes counted.
+        let either = try folder.file(
+            "either.schema.json", ##"{"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#"}}]}"##)
+        let deep = try folder.file(
+            "deep.ndjson", String(repeating: "[", count: 200) + "\"x\"" + String(repeating: "]", count: 200) + "\n")
+        let bounded = try CLIRun([
+            "validate", "--schema", either, "--quiet", "--output", "basic", "--max-errors", "10", deep,
+        ])
+        let unit = try JSONValue(parsing: String(bounded.standardOutput.split(separator: "\n")[0]))
+        #expect(unit["valid"] == false && unit["truncated"] == true)
+        #expect((unit["errors"]?.array?.count ?? 0) <= 10)
     }
 
     @Test("--max-errors bounds an error's nested causes: a deep document's report stays small")

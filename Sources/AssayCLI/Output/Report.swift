@@ -43,18 +43,21 @@ struct Reporter: Sendable {
     /// `--output`: each document's result in this 2020-12 output format instead of ``format``.
     var specOutput: SchemaOutputFormat?
 
+    /// ``errorLimit`` as the schema's error limit.
+    private var limit: ErrorLimit { errorLimit > 0 ? .first(errorLimit) : .all }
+
     /// Appends `document`'s result in ``specOutput``, one line.
     func appendSpecOutput(
         _ format: SchemaOutputFormat, _ schema: JSONSchema, _ document: JSONDocument, to out: inout [UInt8]
     ) {
-        out.append(contentsOf: schema.output(format, for: document, language: language).jsonBytes())
+        out.append(contentsOf: schema.output(format, for: document, language: language, limit: limit).jsonBytes())
         out.append(0x0A)
     }
 
     /// Appends `value`'s result in ``specOutput``, one line (a YAML document).
     func appendSpecOutput(_ format: SchemaOutputFormat, _ schema: JSONSchema, _ value: JSONValue, to out: inout [UInt8])
     {
-        out.append(contentsOf: schema.output(format, for: value, language: language).jsonBytes())
+        out.append(contentsOf: schema.output(format, for: value, language: language, limit: limit).jsonBytes())
         out.append(0x0A)
     }
 

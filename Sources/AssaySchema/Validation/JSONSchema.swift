@@ -182,19 +182,20 @@ public struct JSONSchema: Sendable {
     ///
     /// `flag` is the verdict alone. `basic` and `detailed` are the root unit (`valid`,
     /// `keywordLocation`, `absoluteKeywordLocation`, `instanceLocation`) with, for an invalid
-    /// document, its errors (as ``SchemaValidationResult/output(_:language:)`` gives them, every one:
-    /// no limit) and, for a valid one, its annotations (`title`, `description`, `default`,
+    /// document, its errors (as ``SchemaValidationResult/output(_:language:)`` gives them, up to
+    /// `limit`, nested causes counted) and, for a valid one, its annotations (`title`, `description`, `default`,
     /// `readOnly`… of every schema that passed, as `annotations` units). `verbose` is
     /// ``verboseOutput(for:language:)``'s. Annotations and the verbose form come from evaluating
     /// every keyword, so this is for explaining one document, not for bulk validation.
-    public func output(_ format: SchemaOutputFormat, for document: JSONDocument, language: Language = .current)
-        -> JSONValue
-    {
+    public func output(
+        _ format: SchemaOutputFormat, for document: JSONDocument, language: Language = .current,
+        limit: ErrorLimit = .all
+    ) -> JSONValue {
         switch format {
         case .flag:
             return .object(["valid": .bool(isValid(document))])
         case .basic, .detailed:
-            let result = validate(document)
+            let result = validate(document, limit: limit)
             guard result.isValid else {
                 var output = result.output(format == .basic ? .basic : .detailed, language: language)
                 if case .object(var root) = output {
@@ -219,14 +220,15 @@ public struct JSONSchema: Sendable {
     }
 
     /// `instance`'s evaluation in one of the 2020-12 output formats: see
-    /// ``output(_:for:language:)-(_,JSONDocument,_)``.
-    public func output(_ format: SchemaOutputFormat, for instance: JSONValue, language: Language = .current)
-        -> JSONValue
-    {
+    /// ``output(_:for:language:limit:)-(_,JSONDocument,_,_)``.
+    public func output(
+        _ format: SchemaOutputFormat, for instance: JSONValue, language: Language = .current,
+        limit: ErrorLimit = .all
+    ) -> JSONValue {
         guard let document = JSONDocument(writing: instance) else {
             return tooDeep(instance).output(format == .detailed ? .detailed : .basic, language: language)
         }
-        return output(format, for: document, language: language)
+        return output(format, for: document, language: language, limit: limit)
     }
 
     /// Every schema and keyword applied to `document`, as ``SchemaEvaluator`` traces them.

@@ -225,7 +225,7 @@ struct TraceUnit: Sendable {
 }
 
 /// The output formats of the 2020-12 specification (JSON Schema core, section 12.4), as
-/// ``JSONSchema/output(_:for:language:)-(_,JSONDocument,_)`` gives them.
+/// ``JSONSchema/output(_:for:language:limit:)-(_,JSONDocument,_,_)`` gives them.
 public enum SchemaOutputFormat: String, Sendable, CaseIterable {
     /// `{"valid": …}` only.
     case flag
