@@ -191,7 +191,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     private var steps = 0
     private var budget = Int.max
     /// From this many steps on, each verdict of a schema on a value is remembered and reused
-    /// (``memo``), so a schema that reaches the same subschema on the same value along many paths
+    /// (``Box/memo``), so a schema that reaches the same subschema on the same value along many paths
     /// (`anyOf` of two `$ref`s to itself) costs polynomial time, not exponential. Past the budget,
     /// evaluation stops.
     private var rememberFrom = Int.max
@@ -472,7 +472,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         let keywordPath: [String]
     }
 
-    /// The error of ``firstLimit``, made once evaluation is over.
+    /// The error of ``Box/firstLimit``, made once evaluation is over.
     private mutating func limitErrorMade() -> SchemaError? {
         guard let crossed = box?.firstLimit else { return nil }
         let (paths, keywords) = (instancePath, keywordPath)
