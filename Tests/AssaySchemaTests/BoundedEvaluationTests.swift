@@ -68,6 +68,18 @@ struct BoundedEvaluationTests {
             #expect(!result.isValid)
             #expect(result.errors.map(\.code) == [.malformed])
         }
+        // Errors full, evaluation stops before the loop (the result says it was cut short); with
+        // room, the loop's error comes after the type's.
+        let full = try JSONSchema(
+            parsing: ##"""
+                {"properties": {"a": {"type": "string"}, "b": {"$ref": "#/$defs/loop"}},
+                 "$defs": {"loop": {"$ref": "#/$defs/loop"}}}
+                """##)
+        let both = try JSONDocument(parsing: #"{"a": 1, "b": 1}"#)
+        let limited = full.validate(both, limit: .first(1))
+        #expect(!limited.isValid)
+        #expect(limited.errors.map(\.code) == [.typeMismatch] && limited.isTruncated)
+        #expect(full.validate(both).errors.map(\.code) == [.typeMismatch, .malformed])
         // Too deep inside `anyOf` likewise.
         let deep = try JSONSchema(
             parsing: ##"{"anyOf": [{"not": {"items": {"$ref": "#"}}}, true]}"##,

@@ -454,10 +454,10 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     private mutating func crossLimit(_ node: SchemaNode, _ at: Int, detail: String) {
         limitCrossed = true
         guard Mode.collects else { return }
-        if collecting {
-            fail(node, "", .malformed, "malformed", ["detail": .string(detail)], at: at)
-        } else if state.firstLimit == nil {
-            // Only copies here: the stack may be short, and making an error takes more of it.
+        if collecting { fail(node, "", .malformed, "malformed", ["detail": .string(detail)], at: at) }
+        // Kept in any case: where errors were not being recorded, or were full, ``run(_:)`` still
+        // reports it. Only copies here: the stack may be short, and making an error takes more of it.
+        if state.firstLimit == nil {
             state.firstLimit = CrossedLimit(
                 detail: detail, node: node, at: at, instancePath: instancePath, keywordPath: keywordPath)
         }
