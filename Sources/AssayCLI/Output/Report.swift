@@ -44,20 +44,22 @@ struct Reporter: Sendable {
     var specOutput: SchemaOutputFormat?
 
     /// ``errorLimit`` as the schema's error limit.
-    private var limit: ErrorLimit { errorLimit > 0 ? .first(errorLimit) : .all }
-
-    /// Appends `document`'s result in ``specOutput``, one line.
+    /// Appends `document`'s result in ``specOutput``, one line, from its validation `result` (made
+    /// once, with the error limit).
     func appendSpecOutput(
-        _ format: SchemaOutputFormat, _ schema: JSONSchema, _ document: JSONDocument, to out: inout [UInt8]
+        _ format: SchemaOutputFormat, _ schema: JSONSchema, _ document: JSONDocument, _ result: SchemaValidationResult,
+        to out: inout [UInt8]
     ) {
-        out.append(contentsOf: schema.output(format, for: document, language: language, limit: limit).jsonBytes())
+        out.append(contentsOf: schema.output(format, for: document, language: language, result: result).jsonBytes())
         out.append(0x0A)
     }
 
-    /// Appends `value`'s result in ``specOutput``, one line (a YAML document).
-    func appendSpecOutput(_ format: SchemaOutputFormat, _ schema: JSONSchema, _ value: JSONValue, to out: inout [UInt8])
-    {
-        out.append(contentsOf: schema.output(format, for: value, language: language, limit: limit).jsonBytes())
+    /// The same for a YAML document's value.
+    func appendSpecOutput(
+        _ format: SchemaOutputFormat, _ schema: JSONSchema, _ value: JSONValue, _ result: SchemaValidationResult,
+        to out: inout [UInt8]
+    ) {
+        out.append(contentsOf: schema.output(format, for: value, language: language, result: result).jsonBytes())
         out.append(0x0A)
     }
 

@@ -31,16 +31,17 @@ struct DocumentChecker: Sendable {
         do {
             let document = try JSONDocument(parsing: bytes, options: parserOptions)
             let result = schema.validate(document, limit: limit)
+            if !result.isValid, Self.stoppedAtLimit(result.errors) { overLimit += 1 }
+            if let format = reporter.specOutput {
+                // The output unit is made from this result: no second validation, no report rendered.
+                reporter.appendSpecOutput(format, schema, document, result, to: &out)
+                return result.errors.count
+            }
             if result.isValid {
                 errors = []
             } else {
-                if Self.stoppedAtLimit(result.errors) { overLimit += 1 }
                 errors = reporter.errors(result.errors, sourceLine: { _ in line })
                 truncated = result.isTruncated
-            }
-            if let format = reporter.specOutput {
-                reporter.appendSpecOutput(format, schema, document, to: &out)
-                return errors.count
             }
         } catch {
             if Self.isLimit(error) { overLimit += 1 }
@@ -75,11 +76,13 @@ struct DocumentChecker: Sendable {
     ) {
         let errors: [ReportedError]
         var parsed: JSONDocument?
+        var validated: SchemaValidationResult?
         var truncated = false
         do {
             let document = try JSONDocument(parsing: bytes, options: parserOptions)
             parsed = document
             let result = schema.validate(document, limit: limit)
+            validated = result
             if Self.stoppedAtLimit(result.errors) { overLimit += 1 }
             truncated = result.isTruncated
             errors =
@@ -93,8 +96,8 @@ struct DocumentChecker: Sendable {
             errors = reporter.unreadable(Self.parseMessage(error, singleLine: false), line: error.line)
         }
         if let format = reporter.specOutput {
-            if let parsed {
-                reporter.appendSpecOutput(format, schema, parsed, to: &out)
+            if let parsed, let validated {
+                reporter.appendSpecOutput(format, schema, parsed, validated, to: &out)
             } else {
                 reporter.appendUnreadable(format, errors, to: &out)
             }
@@ -109,10 +112,12 @@ struct DocumentChecker: Sendable {
         -> Int
     {
         let errors: [ReportedError]
+        var validated: SchemaValidationResult?
         var truncated = false
         switch document.value {
         case .success(let value):
             let result = schema.validate(value, limit: limit)
+            validated = result
             if Self.stoppedAtLimit(result.errors) { overLimit += 1 }
             truncated = result.isTruncated
             errors =
@@ -126,8 +131,8 @@ struct DocumentChecker: Sendable {
             errors = reporter.unreadable(problem.message, line: problem.line ?? document.node?.mark?.line ?? 1)
         }
         if let format = reporter.specOutput {
-            if case .success(let value) = document.value {
-                reporter.appendSpecOutput(format, schema, value, to: &out)
+            if case .success(let value) = document.value, let validated {
+                reporter.appendSpecOutput(format, schema, value, validated, to: &out)
             } else {
                 reporter.appendUnreadable(format, errors, to: &out)
             }

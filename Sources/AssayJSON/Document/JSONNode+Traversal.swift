@@ -255,25 +255,22 @@ extension JSONNode {
             return .array(elements)
         case .objectStart:
             guard depth > 0 else { return .string("{…}") }
+            // One walk: the first `children` members kept, the rest only counted.
             var members: [(String, JSONValue)] = []
-            var kept = 0
+            var total = 0
             _ = view.allMembers(inObjectAt: position) { key, value in
-                if members.count == children { return false }
-                members.append(
-                    (
-                        String(decoding: key, as: UTF8.self),
-                        excerpt(at: value, stringBytes: stringBytes, children: children, depth: depth - 1)
-                    ))
-                kept += 1
+                total += 1
+                if members.count < children {
+                    members.append(
+                        (
+                            String(decoding: key, as: UTF8.self),
+                            excerpt(at: value, stringBytes: stringBytes, children: children, depth: depth - 1)
+                        ))
+                }
                 return true
             }
             var object = JSONObject(members)
-            var total = 0
-            _ = view.allMembers(inObjectAt: position) { _, _ in
-                total += 1
-                return true
-            }
-            if total > kept { object["…"] = .string("\(total - kept) more") }
+            if total > members.count { object["…"] = .string("\(total - members.count) more") }
             return .object(object)
         default:
             return JSONNode(tape: tape, index: position).value

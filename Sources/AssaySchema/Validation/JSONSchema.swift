@@ -191,11 +191,20 @@ public struct JSONSchema: Sendable {
         _ format: SchemaOutputFormat, for document: JSONDocument, language: Language = .current,
         limit: ErrorLimit = .all
     ) -> JSONValue {
+        let result = format == .verbose || format == .flag ? nil : validate(document, limit: limit)
+        return output(format, for: document, language: language, result: result)
+    }
+
+    /// ``output(_:for:language:limit:)-(_,JSONDocument,_,_)`` for a document already validated into
+    /// `result` (the command line validates each document once; `nil` for `verbose`).
+    package func output(
+        _ format: SchemaOutputFormat, for document: JSONDocument, language: Language, result: SchemaValidationResult?
+    ) -> JSONValue {
         switch format {
         case .flag:
-            return .object(["valid": .bool(isValid(document))])
+            return .object(["valid": .bool(result?.isValid ?? isValid(document))])
         case .basic, .detailed:
-            let result = validate(document, limit: limit)
+            let result = result ?? validate(document)
             guard result.isValid else {
                 var output = result.output(format == .basic ? .basic : .detailed, language: language)
                 if case .object(var root) = output {
@@ -229,6 +238,16 @@ public struct JSONSchema: Sendable {
             return tooDeep(instance).output(format == .detailed ? .detailed : .basic, language: language)
         }
         return output(format, for: document, language: language, limit: limit)
+    }
+
+    /// ``output(_:for:language:limit:)-(_,JSONValue,_,_)`` for a value already validated into `result`.
+    package func output(
+        _ format: SchemaOutputFormat, for instance: JSONValue, language: Language, result: SchemaValidationResult?
+    ) -> JSONValue {
+        guard let document = JSONDocument(writing: instance) else {
+            return (result ?? tooDeep(instance)).output(format == .detailed ? .detailed : .basic, language: language)
+        }
+        return output(format, for: document, language: language, result: result)
     }
 
     /// Every schema and keyword applied to `document`, as ``SchemaEvaluator`` traces them.

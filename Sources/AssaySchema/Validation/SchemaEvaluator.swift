@@ -66,14 +66,9 @@ struct SortedIndices {
     private(set) var values: [Int] = []
 
     mutating func insert(_ value: Int) {
-        if let last = values.last, last >= value {
-            guard let position = firstPosition(notBelow: value), values[position] == value else {
-                values.insert(value, at: firstPosition(notBelow: value) ?? values.count)
-                return
-            }
-            return
-        }
-        values.append(value)
+        // Past the last value (document order): an append. Otherwise at its place, once.
+        guard let position = firstPosition(notBelow: value) else { return values.append(value) }
+        if values[position] != value { values.insert(value, at: position) }
     }
 
     func contains(_ value: Int) -> Bool {

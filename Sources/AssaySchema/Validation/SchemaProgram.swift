@@ -48,12 +48,13 @@ final class TapeProgram: Sendable {
         let all: UInt8 = 0x7F
         var masks = [UInt8?](repeating: nil, count: nodes.count)
         var visiting = Set<Int>()
-        func mask(_ index: Int) -> UInt8 {
+        func mask(_ index: Int, _ depth: Int) -> UInt8 {
             if let known = masks[index] { return known }
             let node = nodes[index]
             if let flag = node.boolean { return flag ? all : 0 }
-            // A reference cycle says nothing more.
-            guard visiting.insert(index).inserted else { return all }
+            // A reference cycle says nothing more, nor does a chain of references longer than 64
+            // (a hostile schema's chain must not take the stack): every type, nothing skipped.
+            guard depth < 64, visiting.insert(index).inserted else { return all }
             defer { visiting.remove(index) }
             var result = all
             for keyword in node.keywords {
@@ -66,7 +67,7 @@ final class TapeProgram: Sendable {
                 case .enumeration(let values, _):
                     result &= values.reduce(0) { $0 | Self.bits(of: $1) }
                 case .ref(let target):
-                    result &= mask(target)
+                    result &= mask(target, depth + 1)
                 default:
                     continue
                 }
@@ -74,7 +75,7 @@ final class TapeProgram: Sendable {
             masks[index] = result
             return result
         }
-        return nodes.indices.map(mask)
+        return nodes.indices.map { mask($0, 0) }
     }
 
     /// The type bits a value satisfies (an integer is also a number).
