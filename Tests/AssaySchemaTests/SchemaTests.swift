@@ -261,6 +261,44 @@ struct ErrorTests {
         #expect(two.isTruncated)
         #expect(!validator.isValid(try json(#"{"port": 70000}"#)))
     }
+
+    @Test func aTaggedUnionReportsTheVariantsTheValueClaims() throws {
+        // `kind` tells the variants apart (by `const` through a `$ref`, or by `enum`): the errors of a
+        // value that matches none are those of the variants its `kind` allows.
+        let validator = try schema(
+            #"""
+            {"oneOf": [{"$ref": "#/$defs/circle"}, {"$ref": "#/$defs/square"}, {"$ref": "#/$defs/shape"}],
+             "$defs": {
+               "circle": {"properties": {"kind": {"const": "circle"}, "radius": {"type": "number"}}, "required": ["radius"]},
+               "square": {"properties": {"kind": {"$ref": "#/$defs/squareKind"}, "side": {"type": "number"}}, "required": ["side"]},
+               "squareKind": {"const": "square"},
+               "shape": {"properties": {"kind": {"enum": ["polygon", "square"]}, "sides": {"minimum": 3}}}}}
+            """#
+        )
+        let text = #"{"kind": "square", "side": "2", "sides": 2}"#
+        for form in [validator.validate(try json(text)), validator.validate(try JSONDocument(parsing: text))] {
+            #expect(form.errors.map(\.keywordLocation) == ["/oneOf"])
+            #expect(
+                form.errors[0].causes.map(\.keywordLocation) == [
+                    "/oneOf/1/$ref/properties/side/type", "/oneOf/2/$ref/properties/sides/minimum",
+                ])
+        }
+        #expect(!validator.isValid(try json(text)))
+        // A value that no variant claims gets every variant's errors, its tag's mismatches included;
+        // so does a value without the tag.
+        let unclaimed = validator.validate(try json(#"{"kind": "hexagon"}"#))
+        #expect(
+            unclaimed.errors[0].causes.map(\.keywordLocation) == [
+                "/oneOf/0/$ref/required", "/oneOf/0/$ref/properties/kind/const",
+                "/oneOf/1/$ref/required", "/oneOf/1/$ref/properties/kind/$ref/const",
+                "/oneOf/2/$ref/properties/kind/enum",
+            ])
+        let untagged = validator.validate(try json(#"{"sides": 1}"#))
+        #expect(
+            untagged.errors[0].causes.map(\.keywordLocation) == [
+                "/oneOf/0/$ref/required", "/oneOf/1/$ref/required", "/oneOf/2/$ref/properties/sides/minimum",
+            ])
+    }
 }
 
 @Suite("Formats")

@@ -1270,18 +1270,36 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     }
 
     /// When collecting, the errors each of `schemas` finds in the value at `at` (for an `anyOf` or
-    /// a `oneOf` that nothing matched); empty otherwise.
+    /// a `oneOf` that nothing matched); empty otherwise. An alternative that a discriminating
+    /// property rules out (the object's `"type": "Polygon"` where it requires `"Point"`) adds no
+    /// errors when another is left: the errors are those of the variants the value claims to be.
     private mutating func branchErrors(_ schemas: [Int], _ at: Int, _ keyword: String) -> [SchemaError] {
         guard Mode.collects, !Mode.traces, collecting, !full else { return [] }
+        var tried = Array(schemas.indices)
+        if view.isObject(at) {
+            let left = tried.filter { !isRuledOut(schemas[$0], at) }
+            if !left.isEmpty { tried = left }
+        }
         let saved = errors
         errors = []
-        for (position, target) in schemas.enumerated() {
+        for position in tried {
             var none: Evaluated? = nil
-            _ = applyInPlace(target, at, &none, keyword, String(position))
+            _ = applyInPlace(schemas[position], at, &none, keyword, String(position))
         }
         let found = errors
         errors = saved
         return found
+    }
+
+    /// Whether the object at `at` has a member that one of `index`'s discriminators does not allow.
+    private func isRuledOut(_ index: Int, _ at: Int) -> Bool {
+        for discriminator in program.discriminators[index] {
+            let found = discriminator.name.withUnsafeBufferPointer { name in
+                view.member(named: name, inObjectAt: at, from: at + 2)
+            }
+            if let found, !discriminator.allowed.contains(node(found).value) { return true }
+        }
+        return false
     }
 
     /// Attaches `causes` to the error recorded after there were `before` errors, if one was.

@@ -24,6 +24,11 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
     /// Why each alternative failed, for an `anyOf` or a `oneOf` that no alternative matched: the
     /// errors of every branch (up to the error limit), their keyword locations under `…/anyOf/0`,
     /// `…/anyOf/1`… Empty otherwise. The detailed output nests them under the `anyOf` unit.
+    ///
+    /// A tagged union's variants are told apart: an alternative whose `properties` fix a member's
+    /// value by `const` or `enum` (`"type": {"const": "Point"}`, also through a `$ref`) while the
+    /// object holds another value there is ruled out, and only the alternatives left are
+    /// explained. When every alternative is ruled out (an unknown tag), all are.
     public internal(set) var causes: [SchemaError] = []
 
     /// The error as an AssayCore issue, so apps and the command line treat it like any other

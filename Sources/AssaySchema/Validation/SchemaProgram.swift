@@ -18,6 +18,9 @@ final class TapeProgram: Sendable {
     let maximumEvaluationSteps: Int?
     /// Whether a `$dynamicRef` or `$recursiveRef` reads the dynamic scope (otherwise it is not kept).
     let usesDynamicScope: Bool
+    /// For each node, its ``Discriminator``s: what rules an `anyOf`/`oneOf` alternative out of the
+    /// errors reported for a value that matched none.
+    let discriminators: [[Discriminator]]
 
     init(nodes: [SchemaNode], root: Int, options: JSONSchema.Options) {
         self.nodes = nodes
@@ -29,6 +32,7 @@ final class TapeProgram: Sendable {
         self.maximumReferenceDepth = options.maximumReferenceDepth
         self.maximumInstanceDepth = options.maximumInstanceDepth
         self.maximumEvaluationSteps = options.maximumEvaluationSteps
+        self.discriminators = Self.discriminators(nodes)
         self.usesDynamicScope = nodes.contains { node in
             node.keywords.contains { keyword in
                 switch keyword.kind {
@@ -76,6 +80,56 @@ final class TapeProgram: Sendable {
             return result
         }
         return nodes.indices.map { mask($0, 0) }
+    }
+
+    /// A property whose value an object schema fixes with `const` or `enum` (`"type": {"const":
+    /// "Point"}`): an object whose member of that name holds another value fails the schema for
+    /// that reason, as a tagged union's other variants do.
+    struct Discriminator: Sendable {
+        /// The property's name, as UTF-8.
+        let name: [UInt8]
+        /// The values the schema allows it.
+        let allowed: [JSONValue]
+    }
+
+    /// For each node, the discriminators of its `properties` and of those its `$ref`s reach
+    /// (chains of at most 8 references, each node's list at most 8 long).
+    static func discriminators(_ nodes: [SchemaNode]) -> [[Discriminator]] {
+        /// The values `index` allows, when its `const` or `enum` (or its `$ref`'s) says.
+        func allowed(_ index: Int, _ depth: Int) -> [JSONValue]? {
+            guard depth < 8 else { return nil }
+            for keyword in nodes[index].keywords {
+                switch keyword.kind {
+                case .constant(let value): return [value]
+                case .enumeration(let values, _) where values.count <= 64: return values
+                case .ref(let target): if let values = allowed(target, depth + 1) { return values }
+                default: continue
+                }
+            }
+            return nil
+        }
+        func collect(_ index: Int, _ depth: Int, into found: inout [Discriminator]) {
+            guard depth < 8 else { return }
+            for keyword in nodes[index].keywords where found.count < 8 {
+                switch keyword.kind {
+                case .properties(let list):
+                    for (name, target) in list where found.count < 8 {
+                        if let values = allowed(target, 0) {
+                            found.append(Discriminator(name: Array(name.utf8), allowed: values))
+                        }
+                    }
+                case .ref(let target):
+                    collect(target, depth + 1, into: &found)
+                default:
+                    continue
+                }
+            }
+        }
+        return nodes.indices.map { index in
+            var found: [Discriminator] = []
+            collect(index, 0, into: &found)
+            return found
+        }
     }
 
     /// The type bits a value satisfies (an integer is also a number).
