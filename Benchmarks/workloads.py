@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Assay against its peers on six workloads of different shapes, in one run on one machine.
 
-    Benchmarks/workloads.py [--records N] [--only a,b] [--runs 3] [--bin DIR] [--blaze PATH] [--venv DIR]
+    Benchmarks/workloads.py [--records N] [--only a,b] [--runs 3] [--bin DIR] [--assay PATH] [--blaze PATH]
+                            [--venv DIR]
 
 Workloads (each generated here, deterministically, about 5% of records invalid in ways each schema
 catches), with the schema written beside the data in ${TMPDIR:-/tmp}/assay-workloads:
@@ -425,6 +426,8 @@ def main():
     parser.add_argument("--only", default="clients,geo,tree,events,numeric,config")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
+    parser.add_argument("--assay", help="the assay binary to run (default: BIN/assay; scripts/build-assay.sh "
+                        "builds the self-contained one the figures in docs/performance.md come from)")
     parser.add_argument("--blaze", default=os.path.join(tempfile.gettempdir(), "blaze", "lib", "python3.11",
                                                          "site-packages", "sourcemeta_jsonschema",
                                                          "jsonschema-linux-x86_64"))
@@ -460,7 +463,7 @@ def main():
         size = os.path.getsize(data) / 1e6
         result = {"name": name, "records": records, "mb": size}
         result["assay"], result["assay_rss"] = measure(
-            [os.path.join(arguments.bin, "assay"), "validate", "--jobs", "1", "--quiet", "--format", "json",
+            [arguments.assay or os.path.join(arguments.bin, "assay"), "validate", "--jobs", "1", "--quiet", "--format", "json",
              "--formats", formats, "--schema", schema, data], arguments.runs)
         bench = subprocess.run(PIN + [os.path.join(arguments.bin, "AssayBench"), "schema-validate-document", data,
                                       schema], capture_output=True, text=True,
