@@ -268,18 +268,41 @@ struct SortedIndicesTests {
             var other = SortedIndices()
             var otherSet = Set<Int>()
             for _ in 0..<next(40) {
-                let value = next(30)
+                // Below 64 as bits, above in the array: both, and unions across them.
+                let value = next(130)
                 sorted.insert(value)
                 set.insert(value)
-                let extra = next(30)
+                let extra = next(130)
                 other.insert(extra)
                 otherSet.insert(extra)
             }
-            #expect(sorted.values == set.sorted())
+            #expect(sorted.elements == set.sorted())
             sorted.formUnion(other)
             set.formUnion(otherSet)
-            #expect(sorted.values == set.sorted())
-            for probe in 0..<32 { #expect(sorted.contains(probe) == set.contains(probe)) }
+            #expect(sorted.elements == set.sorted())
+            for probe in 0..<140 { #expect(sorted.contains(probe) == set.contains(probe)) }
+        }
+    }
+
+    @Test func unevaluatedPropertiesPastSixtyFourMembers() throws {
+        // Members 0–63 are kept as bits, the rest in the array: an object of 100 members whose
+        // properties are evaluated by `properties`, `patternProperties` and an `allOf`, on both sides.
+        let named = (0..<100).filter { $0 % 3 == 0 }.map { "\"k\($0)\": {\"type\": \"integer\"}" }
+        let schema = try JSONSchema(
+            parsing: """
+                {"properties": {\(named.joined(separator: ", "))}, "patternProperties": {"^p": true},
+                 "allOf": [{"properties": {"k98": true, "k1": true}}], "unevaluatedProperties": false}
+                """)
+        func object(_ names: [String]) throws -> JSONDocument {
+            try JSONDocument(parsing: "{" + names.map { "\"\($0)\": 1" }.joined(separator: ", ") + "}")
+        }
+        let allowed = (0..<100).map { $0 % 3 == 0 ? "k\($0)" : "p\($0)" } + ["k98", "k1"]
+        #expect(schema.isValid(try object(allowed)))
+        #expect(schema.validate(try object(allowed)).isValid)
+        for stray in ["k2", "k97", "x"] {
+            let result = schema.validate(try object(allowed + [stray]))
+            #expect(!schema.isValid(try object(allowed + [stray])))
+            #expect(result.errors.map(\.instanceLocation.jsonPointer) == ["/\(stray)"])
         }
     }
 }

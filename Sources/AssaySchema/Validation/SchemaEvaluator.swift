@@ -36,8 +36,10 @@ enum TraceMode: EvaluationMode {
 }
 
 /// Which members and items the keywords of a schema (and its in-place subschemas) evaluated: what
-/// `unevaluatedProperties` and `unevaluatedItems` look at. Members are named by their value's
-/// position on the tape, so names are compared as the document has them, code point for code point.
+/// `unevaluatedProperties` and `unevaluatedItems` look at. Members are named by their ordinal among
+/// the object's live members (the order ``TapeView/allMembers(inObjectAt:_:)`` visits them, which
+/// every keyword that marks or reads them counts), so names are compared as the document has them,
+/// code point for code point.
 struct Evaluated {
     var members = SortedIndices()
     var allMembers = false
@@ -60,23 +62,35 @@ struct Evaluated {
     func hasItem(_ index: Int) -> Bool { allItems || index < itemsPrefix || itemIndices.contains(index) }
 }
 
-/// A set of integers kept as a sorted array: members and items are recorded in document order, so
-/// an insertion is an append, a union a merge, and a lookup a binary search, without hashing.
+/// A set of non-negative integers (member ordinals, item positions): those below 64 as bits, the
+/// rest as a sorted array. Members and items are recorded in document order, so an insertion past 63
+/// is an append, a union a merge, and a lookup a binary search; objects and arrays of at most 64
+/// allocate nothing.
 struct SortedIndices {
-    private(set) var values: [Int] = []
+    private var low: UInt64 = 0
+    private var values: [Int] = []
 
     mutating func insert(_ value: Int) {
+        if value < 64 {
+            low |= 1 &<< UInt64(value)
+            return
+        }
         // Past the last value (document order): an append. Otherwise at its place, once.
         guard let position = firstPosition(notBelow: value) else { return values.append(value) }
         if values[position] != value { values.insert(value, at: position) }
     }
 
+    /// The values in increasing order.
+    var elements: [Int] { (0..<64).filter { low & (1 &<< UInt64($0)) != 0 } + values }
+
     func contains(_ value: Int) -> Bool {
+        if value < 64 { return low & (1 &<< UInt64(value)) != 0 }
         guard let position = firstPosition(notBelow: value) else { return false }
         return values[position] == value
     }
 
     mutating func formUnion(_ other: SortedIndices) {
+        low |= other.low
         if other.values.isEmpty { return }
         if values.isEmpty {
             values = other.values
@@ -978,10 +992,12 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         // property matched last: members written in the order of `properties` match at once.
         let names = keyword.utf8Names
         var next = 0
+        var ordinal = -1
         _ = view.allMembers(inObjectAt: at) { key, value in
+            ordinal += 1
             guard let position = names.position(of: key, from: next) else { return true }
             next = position + 1
-            if tracker != nil { tracker!.members.insert(value) }
+            if tracker != nil { tracker!.members.insert(ordinal) }
             if !child(list[position].1, value, .key(list[position].0), keyword.name, list[position].0) {
                 valid = false
                 if !collecting || full { return false }
@@ -997,9 +1013,11 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         let view = self.view
         guard view.isObject(at) else { return true }
         var valid = true
+        var ordinal = -1
         _ = view.allMembers(inObjectAt: at) { _, value in
+            ordinal += 1
             for (regex, target) in list where matches(regex, value - 2) {
-                if tracker != nil { tracker!.members.insert(value) }
+                if tracker != nil { tracker!.members.insert(ordinal) }
                 if !child(target, value, .key(view.memberName(value)), keyword.name, regex.source) {
                     valid = false
                     if !collecting || full { return false }
@@ -1020,13 +1038,15 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         let rejectsAll = nodes[target].boolean == false
         let known = keyword.utf8Names
         var next = 0
+        var ordinal = -1
         _ = view.allMembers(inObjectAt: at) { key, value in
+            ordinal += 1
             if let position = known.position(of: key, from: next) {
                 next = position + 1
                 return true
             }
             if patterns.contains(where: { matches($0, value - 2) }) { return true }
-            if tracker != nil { tracker!.members.insert(value) }
+            if tracker != nil { tracker!.members.insert(ordinal) }
             if rejectsAll {
                 valid = false
                 if !collecting { return false }
@@ -1179,8 +1199,10 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         let view = self.view
         guard view.isObject(at), let seen = tracker else { return true }
         var valid = true
+        var ordinal = -1
         _ = view.allMembers(inObjectAt: at) { _, value in
-            if seen.hasMember(value) { return true }
+            ordinal += 1
+            if seen.hasMember(ordinal) { return true }
             if nodes[target].boolean == false {
                 valid = false
                 if !collecting { return false }
