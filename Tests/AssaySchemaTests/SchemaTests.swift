@@ -293,6 +293,11 @@ struct ErrorTests {
                 "/oneOf/1/$ref/required", "/oneOf/1/$ref/properties/kind/$ref/const",
                 "/oneOf/2/$ref/properties/kind/enum",
             ])
+        // A tag that is an object or a number is no variant's either.
+        for tag in [#"{"kind": "square"}"#, "5"] {
+            let other = validator.validate(try JSONDocument(parsing: #"{"kind": \#(tag)}"#))
+            #expect(other.errors[0].causes.count == 5, "\(tag)")
+        }
         let untagged = validator.validate(try json(#"{"sides": 1}"#))
         #expect(
             untagged.errors[0].causes.map(\.keywordLocation) == [

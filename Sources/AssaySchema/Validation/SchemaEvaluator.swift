@@ -1319,7 +1319,22 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             let found = discriminator.name.withUnsafeBufferPointer { name in
                 view.member(named: name, inObjectAt: at, from: at + 2)
             }
-            if let found, !discriminator.allowed.contains(node(found).value) { return true }
+            guard let found else { continue }
+            if view.isString(found) {
+                // A string tag is compared in place, byte for byte (so code point for code point).
+                let bytes = view.stringBytes(found)
+                let allowed = discriminator.allowed.contains { value in
+                    guard case .string(let text) = value else { return false }
+                    return text.utf8.elementsEqual(bytes)
+                }
+                if !allowed { return true }
+            } else if view.isObject(found) || view.isArray(found) {
+                // A container is built only to be compared with containers the schema allows.
+                let containers = discriminator.allowed.filter { $0.array != nil || $0.object != nil }
+                if containers.isEmpty || !containers.contains(node(found).value) { return true }
+            } else if !discriminator.allowed.contains(node(found).value) {
+                return true
+            }
         }
         return false
     }
