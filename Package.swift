@@ -117,7 +117,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ScalingProbe",
-            dependencies: ["AssayCore", "AssayRegex"],
+            dependencies: ["AssayCore", "AssayJSON", "AssayRegex", "AssaySchema"],
             path: "Benchmarks/Sources/ScalingProbe",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

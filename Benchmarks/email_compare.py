@@ -4,6 +4,12 @@ against python's email-validator (syntax only: no DNS, special-use domains allow
 generated corpus of addresses, every disagreement counted by Assay's reason and shown with examples.
 
     Benchmarks/email_compare.py [COUNT] [--bin DIR]      (default 1,000,000; release binaries)
+
+With `--format email` or `--format idn-email`, Assay's side is instead a JSON Schema `{"format": …}`
+with formats asserted, each address checked as a parsed JSON string in place (the byte-level checks
+`assay validate` runs, then the full ones where those do not decide), and email-validator is set to
+what the format means: RFC 5321 or RFC 6531 (`allow_smtputf8`), quoted local parts and domain
+literals allowed, as both RFCs allow them.
 """
 import argparse
 import collections
@@ -49,6 +55,7 @@ def main():
     parser.add_argument("count", nargs="?", type=int, default=1_000_000)
     parser.add_argument("--bin", default=os.path.join(ROOT, ".build/release"))
     parser.add_argument("--examples", type=int, default=3)
+    parser.add_argument("--format", choices=["email", "idn-email"])
     arguments = parser.parse_args()
     try:
         import email_validator
@@ -56,7 +63,12 @@ def main():
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "email-validator==2.4.0"], check=True)
         import email_validator
     addresses = list(generate(arguments.count))
-    probe = subprocess.run([os.path.join(arguments.bin, "ScalingProbe"), "email"],
+    mode = ["email-format", arguments.format] if arguments.format else ["email"]
+    peer = dict(allow_quoted_local=False, allow_domain_literal=False)
+    if arguments.format:
+        peer = dict(allow_quoted_local=True, allow_domain_literal=True,
+                    allow_smtputf8=arguments.format == "idn-email")
+    probe = subprocess.run([os.path.join(arguments.bin, "ScalingProbe")] + mode,
                            input="\n".join(addresses) + "\n", capture_output=True, text=True, check=True)
     ours = probe.stdout.split("\n")[:len(addresses)]
     assert len(ours) == len(addresses), (len(ours), len(addresses))
@@ -65,7 +77,7 @@ def main():
     for address, verdict in zip(addresses, ours):
         try:
             email_validator.validate_email(address, check_deliverability=False, globally_deliverable=False,
-                                           allow_quoted_local=False, allow_domain_literal=False)
+                                           **peer)
             theirs = "valid"
         except email_validator.EmailNotValidError as error:
             theirs = "invalid: " + str(error).split(".")[0]

@@ -2,6 +2,7 @@ import AssayJSON
 import Foundation
 import Testing
 
+@testable import AssayCore
 @testable import AssaySchema
 
 /// A parsed document and the same instance as a `JSONValue` must get the same answers and errors:
@@ -365,5 +366,45 @@ struct HostnameBytesTests {
         #expect(long.withUTF8 { Hostname.plainASCIIVerdict($0) } == true)
         long += "b"
         #expect(long.withUTF8 { Hostname.plainASCIIVerdict($0) } == false)
+    }
+}
+
+@Suite("Email addresses on bytes")
+struct EmailBytesTests {
+    /// The byte-level verdicts of `email` and `idn-email` agree with the full checks wherever they
+    /// decide, on addresses built from parts near every rule (dots, quotes, literals, non-ASCII,
+    /// hyphens, lengths).
+    @Test func byteVerdictsAgreeWithTheFullChecks() {
+        var state: UInt64 = 20_261_127
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let locals = ["john", "j.doe", "a", "user+tag", ".x", "x.", "a..b", "\"q d\"", "héllo", "用户", "ab", "o'b"]
+        let domains = [
+            "example.com", "a.b", "example", "example.123", "-x.com", "x-.com", "ab--c.com", "пример.рф",
+            "[127.0.0.1]", "ex_ample.com", "xn--bcher-kva.de", String(repeating: "b", count: 64) + ".com",
+        ]
+        var decided = (email: 0, idn: 0)
+        for _ in 0..<20_000 {
+            var local = locals[next(locals.count)]
+            if next(4) == 0 { local = String(repeating: local, count: 1 + next(40)) }
+            var text = local + (next(20) == 0 ? "" : "@") + domains[next(domains.count)]
+            let email = text.withUTF8 { SchemaFormat.email.verdict(utf8: $0) }
+            let idn = text.withUTF8 { SchemaFormat.idnEmail.verdict(utf8: $0) }
+            let ascii = EmailAddressValidator(
+                options: .init(allowsInternational: false, allowsQuotedLocalPart: true, allowsDomainLiteral: true))
+            if let email {
+                decided.email += 1
+                #expect(email == (ascii.fullRejection(for: text) == nil), "\(text)")
+            }
+            if let idn {
+                decided.idn += 1
+                // It decides plain ASCII addresses only, which idn-email reads unmapped.
+                #expect(idn == (EmailAddressValidator(options: .rfc).fullRejection(for: text) == nil), "\(text) (idn)")
+                #expect(idn, "\(text): the byte path only accepts")
+            }
+        }
+        #expect(decided.email > 5_000 && decided.idn > 1_500, "\(decided)")
     }
 }

@@ -1,5 +1,7 @@
 import AssayCore
+import AssayJSON
 import AssayRegex
+import AssaySchema
 import Foundation
 
 #if canImport(Glibc)
@@ -11,6 +13,8 @@ import Darwin
 // Probes for docs/robustness.md where the command line cannot reach: `ScalingProbe nested DEPTH`
 // checks models nested DEPTH deep, the innermost value bad, on demand (issue 23's exponential case);
 // `ScalingProbe email` gives EmailAddressValidator's verdict on each line of standard input;
+// `ScalingProbe email-format email|idn-email` the verdict of a schema `{"format": …}` (asserted) on
+// each line of standard input as a JSON string, checked in place as `assay` checks documents;
 // `ScalingProbe regex [FILE]` LinearRegex's verdict and first match on each `[pattern, input, flags]` line (Benchmarks/regex_differential.py);
 // `ScalingProbe regex-bench FILE ROUNDS` times LinearRegex on each `{"pattern", "subjects"}` line of
 // FILE (Benchmarks/regex_bench.py).
@@ -34,6 +38,30 @@ if arguments.count == 2, arguments[1] == "email" {
     var output = ""
     while let line = readLine(strippingNewline: true) {
         output += (validator.rejection(for: line).map(\.identifier) ?? "valid") + "\n"
+        if output.utf8.count > 1 << 16 {
+            print(output, terminator: "")
+            output = ""
+        }
+    }
+    print(output, terminator: "")
+    exit(0)
+}
+if arguments.count == 3, arguments[1] == "email-format", let format = SchemaFormat(rawValue: arguments[2]) {
+    // `valid`, or `invalid` and the reason EmailAddressValidator gives with the format's options
+    // (for the tally: the verdict is the schema's).
+    let schema = try! JSONSchema(
+        JSONValue.object(["format": .string(format.rawValue)]), options: .init(assertFormats: true))
+    let explainer = EmailAddressValidator(
+        options: format == .email
+            ? .init(allowsInternational: false, allowsQuotedLocalPart: true, allowsDomainLiteral: true) : .rfc)
+    var output = ""
+    while let line = readLine(strippingNewline: true) {
+        let document = try! JSONDocument(parsing: JSONValue.string(line).jsonString())
+        if schema.isValid(document) {
+            output += "valid\n"
+        } else {
+            output += (explainer.rejection(for: line).map(\.identifier) ?? "other") + "\n"
+        }
         if output.utf8.count > 1 << 16 {
             print(output, terminator: "")
             output = ""
@@ -122,7 +150,7 @@ if arguments.count == 4, arguments[1] == "regex-bench", let rounds = Int(argumen
     exit(0)
 }
 guard arguments.count == 3, arguments[1] == "nested", let depth = Int(arguments[2]) else {
-    print("usage: ScalingProbe nested DEPTH | email | regex | regex-bench FILE ROUNDS")
+    print("usage: ScalingProbe nested DEPTH | email | email-format email|idn-email | regex | regex-bench FILE ROUNDS")
     exit(2)
 }
 var chain = Chain(value: -1, next: [])

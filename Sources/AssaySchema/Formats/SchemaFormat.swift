@@ -89,16 +89,22 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// The verdict from the text's UTF-8 bytes alone, for the formats that need no `String`: dates
-    /// and times, UUIDs, and plain ASCII emails (others are `nil`: ask ``isValid(_:)``). Validation
-    /// of parsed documents checks strings in place through it.
+    /// The verdict from the text's UTF-8 bytes alone, for the formats that need no `String`: dates,
+    /// times and durations, UUIDs, IP addresses, URIs and IRIs, JSON Pointers, ASCII host names and
+    /// plain ASCII email addresses, and any `email` beyond ASCII (`nil` for the rest — a quoted
+    /// local part, an internationalized name, a `regex`, a `uri-template` —: ask ``isValid(_:)``).
+    /// Validation of parsed documents checks strings in place through it.
     func verdict(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         switch self {
         case .date: return RFC3339.date(utf8: bytes) != nil
         case .time: return RFC3339.time(utf8: bytes) != nil
         case .dateTime: return RFC3339.dateTime(utf8: bytes) != nil
         case .uuid: return isUUID(utf8: bytes)
-        case .email: return EmailAddressValidator.isPlainASCIIAddress(bytes) ? true : nil
+        case .email:
+            if EmailAddressValidator.isPlainASCIIAddress(bytes) { return true }
+            // `email` is RFC 5321's: a byte beyond ASCII is never part of one.
+            return bytes.contains { $0 >= 0x80 } ? false : nil
+        case .idnEmail: return EmailAddressValidator.isPlainASCIIAddress(bytes) ? true : nil
         case .ipv4: return IPAddress.isValidIPv4(utf8: bytes)
         case .ipv6: return IPAddress.isValidIPv6(utf8: bytes)
         case .uri: return URIValidator.isValidURI(utf8: bytes)
