@@ -281,4 +281,27 @@ struct DocumentFromValueTests {
         #expect(JSONDocument(writing: deep) != nil)
         #expect(JSONDocument(writing: [deep]) == nil)
     }
+
+    /// A built document writes each number's literal as its description, without making one.
+    @Test func numberLiteralsAreTheirDescriptions() throws {
+        var state: UInt64 = 26
+        func next(_ bound: UInt64) -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (state >> 33) % bound
+        }
+        var texts = ["0.1", "-0.5", "0.000001", "0.0000001", "-0.00001234", "123.456", "9223372036854775.807", "1e-7"]
+        for _ in 0..<5_000 {
+            let digits = String(next(1_000_000_000_000))
+            let exponent = Int(next(30)) - 20
+            texts.append((next(2) == 0 ? "-" : "") + digits + "e" + String(exponent))
+        }
+        for text in texts {
+            let number = try #require(JSONNumber(text: text), "\(text)")
+            var bytes: [UInt8] = []
+            number.appendLiteral(to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == number.description, "\(text)")
+            let built = try #require(JSONDocument(writing: .number(number)))
+            #expect(built.value == .number(number), "\(text)")
+        }
+    }
 }

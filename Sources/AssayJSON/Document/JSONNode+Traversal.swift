@@ -148,49 +148,66 @@ private struct TapeBuilder {
     var entries = EntryBuffer(capacity: 64)
     var source: [UInt8] = []
 
-    private enum Open {
-        case array([JSONValue], next: Int, start: Int)
-        case object(JSONObject, next: Int, start: Int)
+    /// An array or object being written: its members are read in place (`frames[top]`), so moving
+    /// to the next one copies no container.
+    private struct Frame {
+        var elements: [JSONValue] = []
+        var object = JSONObject()
+        let isObject: Bool
+        var next = 0
+        let count: Int
+        let start: Int
     }
 
     mutating func build(_ root: JSONValue) -> Bool {
-        var stack: [Open] = []
-        var pending: JSONValue? = root
-        while true {
-            if let value = pending {
-                pending = nil
-                switch value {
-                case .null: entries.append(entry(.null))
-                case .bool(let flag): entries.append(entry(flag ? .true : .false))
-                case .number(let number): appendNumber(number)
-                case .string(let text): appendString(text)
-                case .array(let elements):
-                    guard stack.count < JSONParserOptions.maximumAllowedDepth else { return false }
-                    let start = entries.count
-                    entries.append(entry(.arrayStart))
-                    entries.append(UInt64(elements.count))
-                    stack.append(.array(elements, next: 0, start: start))
-                case .object(let object):
-                    guard stack.count < JSONParserOptions.maximumAllowedDepth else { return false }
-                    let start = entries.count
-                    entries.append(entry(.objectStart))
-                    entries.append(UInt64(object.count))
-                    stack.append(.object(object, next: 0, start: start))
-                }
+        var frames: [Frame] = []
+        frames.reserveCapacity(8)
+        source.reserveCapacity(512)
+        guard open(root, &frames) else { return false }
+        while let top = frames.indices.last {
+            let next = frames[top].next
+            guard next < frames[top].count else {
+                let start = frames[top].start
+                let isObject = frames[top].isObject
+                frames.removeLast()
+                close(start, isObject ? .objectStart : .arrayStart, isObject ? .objectEnd : .arrayEnd)
+                continue
             }
-            guard let top = stack.popLast() else { return true }
-            switch top {
-            case .array(let elements, let next, let start) where next < elements.count:
-                pending = elements[next]
-                stack.append(.array(elements, next: next + 1, start: start))
-            case .object(let object, let next, let start) where next < object.count:
-                appendString(object[next].key)
-                pending = object[next].value
-                stack.append(.object(object, next: next + 1, start: start))
-            case .array(_, _, let start): close(start, .arrayStart, .arrayEnd)
-            case .object(_, _, let start): close(start, .objectStart, .objectEnd)
+            frames[top].next = next + 1
+            let value: JSONValue
+            if frames[top].isObject {
+                let member = frames[top].object[next]
+                appendString(member.key)
+                value = member.value
+            } else {
+                value = frames[top].elements[next]
             }
+            guard open(value, &frames) else { return false }
         }
+        return true
+    }
+
+    /// Writes a scalar, or opens a container on `frames`; `false` past the parser's depth.
+    private mutating func open(_ value: JSONValue, _ frames: inout [Frame]) -> Bool {
+        switch value {
+        case .null: entries.append(entry(.null))
+        case .bool(let flag): entries.append(entry(flag ? .true : .false))
+        case .number(let number): appendNumber(number)
+        case .string(let text): appendString(text)
+        case .array(let elements):
+            guard frames.count < JSONParserOptions.maximumAllowedDepth else { return false }
+            let start = entries.count
+            entries.append(entry(.arrayStart))
+            entries.append(UInt64(elements.count))
+            frames.append(Frame(elements: elements, isObject: false, count: elements.count, start: start))
+        case .object(let object):
+            guard frames.count < JSONParserOptions.maximumAllowedDepth else { return false }
+            let start = entries.count
+            entries.append(entry(.objectStart))
+            entries.append(UInt64(object.count))
+            frames.append(Frame(object: object, isObject: true, count: object.count, start: start))
+        }
+        return true
     }
 
     private mutating func close(_ start: Int, _ open: Tag, _ end: Tag) {
@@ -206,17 +223,16 @@ private struct TapeBuilder {
         entries.append(UInt64(source.count - start))
     }
 
-    /// An integer of at most 18 digits on the tape, any other number as its literal.
+    /// An integer of at most 18 digits on the tape, as the parser keeps it; any other number as
+    /// its literal.
     private mutating func appendNumber(_ number: JSONNumber) {
-        let text = number.description
-        let digits = text.utf8.count - (text.utf8.first == UInt8(ascii: "-") ? 1 : 0)
-        if digits <= 18, let value = Int64(text) {
+        if let value = number.int64, value > -1_000_000_000_000_000_000, value < 1_000_000_000_000_000_000 {
             entries.append(entry(.integer))
             entries.append(UInt64(bitPattern: value))
             return
         }
         let start = source.count
-        source.append(contentsOf: text.utf8)
+        number.appendLiteral(to: &source)
         entries.append(entry(.numberText, start))
         entries.append(UInt64(source.count - start))
     }
