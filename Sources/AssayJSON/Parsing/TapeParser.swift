@@ -74,6 +74,10 @@ struct TapeParser {
     }
 
     private mutating func parseValues(_ stack: inout ScratchStack<Int>) throws(JSONParseError) {
+        // The innermost open container's count of values so far, kept here rather than on the tape
+        // (where an increment per value would wait on the one before): written to the container's
+        // second entry when a child container opens or it closes, read back when the child closes.
+        var count: UInt64 = 0
         while true {
             skipWhitespace()
             guard position < input.count else { throw fail(.unexpectedEnd, "the input ends where a value should be") }
@@ -84,6 +88,8 @@ struct TapeParser {
                 guard stack.count < options.maximumDepth else {
                     throw fail(.depthLimitExceeded, "arrays and objects nested deeper than \(options.maximumDepth)")
                 }
+                if let parent = stack.last { entries[parent + 1] = count }
+                count = 0
                 stack.append(entries.count)
                 entries.append(entry(isObject ? .objectStart : .arrayStart))
                 entries.append(0)
@@ -92,6 +98,7 @@ struct TapeParser {
                 if position < input.count, input[position] == UInt8(ascii: isObject ? "}" : "]") {
                     position += 1
                     try close(stack.removeLast())
+                    if let parent = stack.last { count = entries[parent + 1] }
                 } else {
                     if isObject { try parseKey() }
                     completed = false
@@ -99,7 +106,7 @@ struct TapeParser {
             case UInt8(ascii: "\""):
                 try parseString(asKey: false)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                try parseNumber()
+                try parsePlainNumber()
             case UInt8(ascii: "t"):
                 try parseLiteral("true", .true)
             case UInt8(ascii: "f"):
@@ -124,7 +131,7 @@ struct TapeParser {
                     }
                     return
                 }
-                entries[top + 1] += 1
+                count &+= 1
                 skipWhitespace()
                 guard position < input.count else {
                     throw fail(
@@ -145,7 +152,9 @@ struct TapeParser {
                 }
                 if byte == UInt8(ascii: isObject ? "}" : "]") {
                     position += 1
+                    entries[top + 1] = count
                     try close(stack.removeLast())
+                    if let parent = stack.last { count = entries[parent + 1] }
                     continue
                 }
                 throw unexpected(
@@ -407,6 +416,57 @@ struct TapeParser {
     }
 
     // MARK: Numbers
+
+    /// The common numbers read inline: an integer of at most 18 digits, with or without a fraction,
+    /// without an exponent. Anything else (a leading zero before a digit, an exponent, a long
+    /// integer, an error) is left to ``parseNumber()``, which reads it again from the start.
+    @inline(__always) private mutating func parsePlainNumber() throws(JSONParseError) {
+        let base = input.baseAddress!
+        let end = input.count
+        let start = position
+        var index = start
+        let negative = base[index] == UInt8(ascii: "-")
+        if negative { index &+= 1 }
+        guard index < end else { return try parseNumber() }
+        var magnitude: UInt64 = 0
+        let digitsStart = index
+        if base[index] == UInt8(ascii: "0") {
+            index &+= 1
+        } else {
+            while index < end {
+                let digit = base[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                magnitude = magnitude &* 10 &+ UInt64(digit)
+                index &+= 1
+            }
+        }
+        let digits = index &- digitsStart
+        guard digits > 0, digits <= 18 else { return try parseNumber() }
+        guard index < end else {
+            position = index
+            entries.append(entry(.integer))
+            entries.append(UInt64(bitPattern: negative ? -Int64(magnitude) : Int64(magnitude)))
+            return
+        }
+        var next = base[index]
+        if next == UInt8(ascii: ".") {
+            index &+= 1
+            let fractionStart = index
+            while index < end, base[index] &- UInt8(ascii: "0") < 10 { index &+= 1 }
+            guard index > fractionStart else { return try parseNumber() }
+            next = index < end ? base[index] : 0
+            guard next | 0x20 != UInt8(ascii: "e") else { return try parseNumber() }
+            position = index
+            entries.append(entry(.numberText, start))
+            entries.append(UInt64(index &- start))
+            return
+        }
+        // A digit after a leading zero is an error, an exponent needs the full reading.
+        guard next &- UInt8(ascii: "0") >= 10, next | 0x20 != UInt8(ascii: "e") else { return try parseNumber() }
+        position = index
+        entries.append(entry(.integer))
+        entries.append(UInt64(bitPattern: negative ? -Int64(magnitude) : Int64(magnitude)))
+    }
 
     private mutating func parseNumber() throws(JSONParseError) {
         let start = position
