@@ -32,6 +32,8 @@ final class LazyDFA: Sendable {
 
     let shape: DFAShape
     private let caches: [DFACache]
+    /// `caches[0]`, tried first without walking the array (one thread at a time finds it free).
+    private let firstCache: DFACache
 
     /// The most context bits a positional automaton reads at a position (the end, a word boundary,
     /// one per lookaround): its table has a column per class and combination of them.
@@ -63,12 +65,17 @@ final class LazyDFA: Sendable {
                     hasBoundary: hasBoundary, boundaryIgnoresCase: boundaryIgnoresCase, lookaroundCount: lookaroundCount
                 ) : nil)
         caches = (0..<Self.cacheCount).map { _ in DFACache() }
+        firstCache = caches[0]
     }
 
     /// Runs `body` with a cache nobody else holds, or returns `nil` when every one is taken.
     @inline(__always)
     private func withCache(_ body: (DFACache) -> Bool) -> Bool? {
-        for cache in caches where cache.lock.tryLock() {
+        if firstCache.lock.tryLock() {
+            defer { firstCache.lock.unlock() }
+            return body(firstCache)
+        }
+        for cache in caches.dropFirst() where cache.lock.tryLock() {
             defer { cache.lock.unlock() }
             return body(cache)
         }

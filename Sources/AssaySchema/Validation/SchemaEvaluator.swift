@@ -780,8 +780,8 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         case .pattern:
             guard view.isString(at) else { return true }
             let bytes = view.stringBytes(at)
-            guard let regex = keyword.regex, !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
-            return regex.firstMatchExists(inASCII: bytes)
+            guard keyword.regex != nil, !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            return keyword.patternMatches(ascii: bytes)
         case .prefixItems:
             guard view.isArray(at) else { return true }
             let targets = keyword.targets
