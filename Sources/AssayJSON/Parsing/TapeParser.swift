@@ -563,27 +563,21 @@ struct TapeParser {
         let mine = UnsafeBufferPointer(rebasing: keySignatures.buffer[first..<keySignatures.count])
         var found = false
         if count <= 32 {
-            // A 256-bit filter first: fingerprints that fall in different bits differ, so only a
-            // shared bit (rare for a dozen keys) costs the pairwise comparison.
-            var filter: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-            var shared = false
-            withUnsafeMutableBytes(of: &filter) { raw in
-                // Indexed, not switched over: which word a key falls in is unpredictable.
-                let words = raw.baseAddress!.assumingMemoryBound(to: UInt64.self)
+            // An open-addressing table of 64 fingerprints on the stack, its used slots in one word:
+            // each key is one probe in the common case, and equal fingerprints are found exactly.
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 64) { table in
+                var occupied: UInt64 = 0
                 for signature in mine {
-                    let slot = (signature &* 0x9E37_79B9_7F4A_7C15) >> 56
-                    let bit: UInt64 = 1 &<< (slot & 63)
-                    let word = Int(truncatingIfNeeded: slot >> 6)
-                    if words[word] & bit != 0 { shared = true }
-                    words[word] |= bit
-                }
-            }
-            if shared {
-                search: for i in 0..<count {
-                    for j in (i + 1)..<count where mine[i] == mine[j] {
-                        found = true
-                        break search
+                    var slot = Int(truncatingIfNeeded: (signature &* 0x9E37_79B9_7F4A_7C15) >> 58)
+                    while occupied & (1 &<< UInt64(slot)) != 0 {
+                        if table[slot] == signature {
+                            found = true
+                            return
+                        }
+                        slot = (slot &+ 1) & 63
                     }
+                    occupied |= 1 &<< UInt64(slot)
+                    table[slot] = signature
                 }
             }
         } else {
