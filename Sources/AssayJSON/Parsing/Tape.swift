@@ -187,6 +187,12 @@ final class Tape: @unchecked Sendable {
         return TapeView(entries: UnsafePointer(bitPattern: 0x10)!, source: nothing, strings: nothing)
     }
 
+    /// The raw tag of the entry at `index` (``Tag``'s raw value: 0 `null`, 1 `true`, 2 `false`,
+    /// 3 integer, 4 number literal, 5 and 6 strings, 7 array, 9 object), for a table lookup.
+    @inlinable @inline(__always) package func tagByte(_ index: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: entries[index] >> 56)
+    }
+
     /// Whether the value at `index` is an object.
     @inlinable @inline(__always) package func isObject(_ index: Int) -> Bool {
         tag(of: entries[index]) == .objectStart

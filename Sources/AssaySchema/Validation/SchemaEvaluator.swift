@@ -124,6 +124,21 @@ struct SortedIndices {
     }
 }
 
+/// The type bits of a value by its tape tag (``TapeView/tagByte(_:)``), a number literal's aside
+/// (`number`; whether it is also an `integer` depends on its value): byte `tag` of a 16-byte table
+/// held in two words.
+@inline(__always)
+private func typeBitsOfTag(_ tag: UInt8) -> UInt8 {
+    let low: UInt64 =
+        UInt64(JSONTypeName.null.bit) | UInt64(JSONTypeName.boolean.bit) << 8 | UInt64(JSONTypeName.boolean.bit) << 16
+        | UInt64(JSONTypeName.number.bit | JSONTypeName.integer.bit) << 24 | UInt64(JSONTypeName.number.bit) << 32
+        | UInt64(JSONTypeName.string.bit) << 40 | UInt64(JSONTypeName.string.bit) << 48
+        | UInt64(JSONTypeName.array.bit) << 56
+    let high: UInt64 = UInt64(JSONTypeName.object.bit) << 8
+    let index = UInt64(tag & 15)
+    return UInt8(truncatingIfNeeded: index < 8 ? low >> (index &* 8) : high >> ((index &- 8) &* 8))
+}
+
 /// The one evaluator of compiled schemas. It reads a parsed document in place (``JSONDocument``'s
 /// tape: objects, arrays and keys are walked without building a tree; a value is built only where
 /// an error records it), and any other instance is first written to one (``JSONSchema``), so every
@@ -606,6 +621,10 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// The keywords of schema `index` on the value at `at`, for the verdict.
     @inline(__always)
     private mutating func evaluateKeywords(_ index: Int, _ at: Int) -> Bool {
+        // The node's `type`, folded out of its keywords (``TapeKeywordTable``): checked first, on
+        // the tag, without a keyword's dispatch.
+        let typeMask = tables.typeMasks[index]
+        if typeMask != 0 && !hasType(typeMask, at) { return false }
         sameInstanceDepth += 1
         defer { sameInstanceDepth -= 1 }
         guard sameInstanceDepth <= maximumReferenceDepth else {
@@ -874,15 +893,23 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// a number, and so is a literal with no fractional part, such as `1.0`).
     @inline(__always)
     private func typeBits(_ at: Int) -> UInt8 {
-        if view.isString(at) { return JSONTypeName.string.bit }
-        if view.isObject(at) { return JSONTypeName.object.bit }
-        if view.isArray(at) { return JSONTypeName.array.bit }
-        if view.isInt64(at) { return JSONTypeName.number.bit | JSONTypeName.integer.bit }
-        if view.isNumberText(at) {
+        let tag = view.tagByte(at)
+        if tag == 4 {  // a number literal: an integer when its value is integral (`1.0`, `1e3`)
             return JSONTypeName.number.bit | (node(at).isIntegralNumber ? JSONTypeName.integer.bit : 0)
         }
-        if view.isNull(at) { return JSONTypeName.null.bit }
-        return JSONTypeName.boolean.bit
+        return typeBitsOfTag(tag)
+    }
+
+    /// Whether the value at `at` is of a type `mask` names (a `type` keyword's bits): a number
+    /// literal is a `number` whatever its integrality, an `integer` when integral.
+    @inline(__always)
+    private func hasType(_ mask: UInt8, _ at: Int) -> Bool {
+        let tag = view.tagByte(at)
+        if tag == 4 {
+            if mask & JSONTypeName.number.bit != 0 { return true }
+            return mask & JSONTypeName.integer.bit != 0 && node(at).isIntegralNumber
+        }
+        return typeBitsOfTag(tag) & mask != 0
     }
 
     /// The name of the member whose value is at `value` (its key is the entry two before).

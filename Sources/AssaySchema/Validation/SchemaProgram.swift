@@ -157,6 +157,8 @@ struct TapeTables: @unchecked Sendable {
     let tracksEvaluation: UnsafeBufferPointer<Bool>
     /// Each node's ``TapeProgram/acceptedTypes(_:)``.
     let acceptedTypes: UnsafeBufferPointer<UInt8>
+    /// Each node's `type` keyword's bits (``TapeKeywordTable/typeMasks``), 0 when it has none.
+    let typeMasks: UnsafeBufferPointer<UInt8>
 
     init(_ table: TapeKeywordTable, booleans: [Bool?], tracksEvaluation: [Bool], acceptedTypes: [UInt8]) {
         func copy<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
@@ -170,6 +172,7 @@ struct TapeTables: @unchecked Sendable {
         self.booleans = copy(booleans)
         self.tracksEvaluation = copy(tracksEvaluation)
         self.acceptedTypes = copy(acceptedTypes)
+        typeMasks = copy(table.typeMasks)
     }
 
     /// Frees the memory (the elements are trivial: nothing to deinitialize).
@@ -180,6 +183,7 @@ struct TapeTables: @unchecked Sendable {
         booleans.deallocate()
         tracksEvaluation.deallocate()
         acceptedTypes.deallocate()
+        typeMasks.deallocate()
     }
 
     /// The range of node `index`'s keywords in ``keywords``.
@@ -211,12 +215,15 @@ struct KeywordTable: Sendable {
 
 /// ``KeywordTable`` for the verdict (read through ``TapeTables``): a node's `required` and
 /// `additionalProperties` are folded into its `properties` where they can be, so one pass over an
-/// object's members checks all three (see ``ObjectPlan``).
+/// object's members checks all three (see ``ObjectPlan``), and its `type` is taken out of the list,
+/// to be checked before the rest (``typeMasks``).
 struct TapeKeywordTable: Sendable {
     let keywords: [Unmanaged<Keyword>]
     let starts: [Int]
     /// For each entry of `keywords`: what a `properties` keyword checks beside its own schemas.
     let objectPlans: [ObjectPlan]
+    /// For each node, the bits of its `type` keyword (``Keyword/typeMask``), 0 when it has none.
+    let typeMasks: [UInt8]
 
     /// What a `properties` keyword checks in the verdict's one pass over an object's
     /// members, besides applying its schemas: the siblings folded into it.
@@ -232,8 +239,15 @@ struct TapeKeywordTable: Sendable {
         var keywords: [Unmanaged<Keyword>] = []
         var starts: [Int] = [0]
         var objectPlans: [ObjectPlan] = []
+        var typeMasks: [UInt8] = []
         for node in nodes {
-            let (folded, plan) = Self.fold(node.keywords)
+            var (folded, plan) = Self.fold(node.keywords)
+            var typeMask: UInt8 = 0
+            if let type = node.keywords.first(where: { $0.step == .type }), type.typeMask != 0 {
+                typeMask = type.typeMask
+                folded.insert(ObjectIdentifier(type))
+            }
+            typeMasks.append(typeMask)
             for keyword in node.keywords where !folded.contains(ObjectIdentifier(keyword)) {
                 keywords.append(Unmanaged.passUnretained(keyword))
                 objectPlans.append(keyword.step == .properties ? plan : ObjectPlan())
@@ -243,6 +257,7 @@ struct TapeKeywordTable: Sendable {
         self.keywords = keywords
         self.starts = starts
         self.objectPlans = objectPlans
+        self.typeMasks = typeMasks
     }
 
     /// The `required` and `additionalProperties` keywords of a node that its `properties` can check
