@@ -126,8 +126,20 @@ struct InPlaceAgreementTests {
             (#"{"word":"Zoe\u0308"}"#, false), (#"{"tags":["a","b"]}"#, true), (#"{"tags":["a","\u0061"]}"#, false),
             (#"{"tags":["a",1,"a"]}"#, false), (#"{"tags":[1,1.0]}"#, false), (#"{"tags":["é","e\u0301"]}"#, true),
             (#"{"tags":[]}"#, true), (#"{"tags":["x"]}"#, true), (#"{"tags":[""]}"#, true),
-            (#"{"tags":["",""]}"#, false),
+            (#"{"tags":["",""]}"#, false), (#"{"tags":[1]}"#, true), (#"{"tags":[3,1,2]}"#, true),
+            (#"{"tags":[3,1,3]}"#, false), (#"{"tags":[-1,1]}"#, true), (#"{"tags":[1,2,1.0]}"#, false),
+            (#"{"tags":[1,2,1e0]}"#, false), (#"{"tags":[1,[1]]}"#, true), (#"{"tags":[[1,1]]}"#, true),
+            (#"{"tags":[123456789012345678,123456789012345678]}"#, false),
+            (#"{"tags":[1234567890123456789,1234567890123456789]}"#, false),
         ]
+        // Integers on the tape are sorted to find a duplicate, however long the array.
+        for count in [2, 17, 1_000] {
+            let distinct = (0..<count).map { String(count - $0) }
+            cases.append(("{\"tags\":[\(distinct.joined(separator: ","))]}", true))
+            var repeated = distinct
+            repeated[count / 2] = distinct[0]
+            cases.append(("{\"tags\":[\(repeated.joined(separator: ","))]}", false))
+        }
         for count in [15, 16, 17] {
             let distinct = (0..<count).map { "\"t\($0)\"" }
             cases.append(("{\"tags\":[\(distinct.joined(separator: ","))]}", true))

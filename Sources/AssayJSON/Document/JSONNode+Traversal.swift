@@ -106,6 +106,31 @@ extension JSONNode {
         }
     }
 
+    /// For an array whose elements are all integers kept on the tape (at most 18 digits): whether
+    /// no two are equal, found by sorting a copy of them. `nil` for other values and for arrays
+    /// holding anything else (a number literal such as `1.0` equals the integer `1`, so it takes
+    /// the general comparison).
+    package var distinctIntegers: Bool? {
+        guard tag(of: tape.entries[index]) == .arrayStart else { return nil }
+        let count = Int(tape.entries[index + 1])
+        guard count > 1 else { return count == 1 ? (tag(of: tape.entries[index + 2]) == .integer ? true : nil) : true }
+        let entries = tape.entries
+        // Integers take two entries each, so the elements are at fixed strides when all are integers.
+        guard payload(of: entries[index]) == index + 2 + 2 * count else { return nil }
+        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: count) { buffer -> Bool? in
+            var values = buffer
+            var position = index + 2
+            for offset in 0..<count {
+                guard tag(of: entries[position]) == .integer else { return nil }
+                values[offset] = Int64(bitPattern: entries[position + 1])
+                position += 2
+            }
+            values.sort()
+            for offset in 1..<count where values[offset] == values[offset - 1] { return false }
+            return true
+        }
+    }
+
     /// The number when it is an integer stored in 64 bits on the tape; `nil` otherwise.
     package var int64: Int64? {
         tag(of: tape.entries[index]) == .integer ? Int64(bitPattern: tape.entries[index + 1]) : nil

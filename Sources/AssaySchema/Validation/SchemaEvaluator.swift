@@ -783,7 +783,8 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             return keyword.utf8Names.contains(view.stringBytes(at))
         case .uniqueItems:
             guard view.isArray(at) else { return true }
-            return node(at).distinctStrings
+            let array = node(at)
+            return array.distinctStrings ?? array.distinctIntegers
         case .items:
             guard view.isArray(at) else { return true }
             let after = keyword.secondOperand
