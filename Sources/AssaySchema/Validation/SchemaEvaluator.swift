@@ -411,6 +411,11 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// The child of the fast path: no location to keep.
     @inline(__always)
     private mutating func child(_ index: Int, _ at: Int) -> Bool {
+        // A leaf applies no subschema: its keywords are checked here, without the guards of recursion.
+        if tables.leaves[index] && instanceDepth < maximumInstanceDepth && steps &+ 1 < rememberFrom {
+            steps &+= 1
+            return evaluateLeaf(index, at)
+        }
         instanceDepth += 1
         defer { instanceDepth -= 1 }
         guard instanceDepth <= maximumInstanceDepth else {
@@ -639,6 +644,25 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         }
         let enteredResource = usesDynamicScope && enterResource(index)
         defer { if enteredResource { scope.removeLast() } }
+        let bounds = tables.bounds(of: index)
+        var position = bounds.start
+        while position < bounds.end {
+            let passed = tables.keywords[position]._withUnsafeGuaranteedRef { keyword -> Bool in
+                if let verdict = step(keyword, position, at) { return verdict }
+                var none: Evaluated? = nil
+                return apply(keyword, nodes[index], at, &none)
+            }
+            if !passed { return false }
+            position += 1
+        }
+        return true
+    }
+
+    /// The keywords of leaf `index` (``TapeProgram/isLeaf(_:)``) on the value at `at`, for the verdict.
+    @inline(never)
+    private mutating func evaluateLeaf(_ index: Int, _ at: Int) -> Bool {
+        let typeMask = tables.typeMasks[index]
+        if typeMask != 0 && !hasType(typeMask, at) { return false }
         let bounds = tables.bounds(of: index)
         var position = bounds.start
         while position < bounds.end {

@@ -28,7 +28,7 @@ final class TapeProgram: Sendable {
         self.keywordTable = KeywordTable(nodes)
         self.tables = TapeTables(
             TapeKeywordTable(nodes), booleans: nodes.map(\.boolean), tracksEvaluation: nodes.map(\.tracksEvaluation),
-            acceptedTypes: Self.acceptedTypes(nodes))
+            acceptedTypes: Self.acceptedTypes(nodes), leaves: nodes.map(Self.isLeaf))
         self.maximumReferenceDepth = options.maximumReferenceDepth
         self.maximumInstanceDepth = options.maximumInstanceDepth
         self.maximumEvaluationSteps = options.maximumEvaluationSteps
@@ -132,6 +132,23 @@ final class TapeProgram: Sendable {
         }
     }
 
+    /// Whether `node` only asserts things of the value itself (`type`, bounds, lengths, `enum`,
+    /// `pattern`, `format`, `required`…), applying no subschema: its verdict needs no recursion
+    /// guard, no stack check and no scope.
+    static func isLeaf(_ node: SchemaNode) -> Bool {
+        guard node.boolean == nil else { return false }
+        return node.keywords.allSatisfy { keyword in
+            switch keyword.kind {
+            case .type, .enumeration, .constant, .multipleOf, .maximum, .minimum, .maxLength, .minLength, .pattern,
+                .maxItems, .minItems, .uniqueItems, .maxProperties, .minProperties, .required, .dependentRequired,
+                .format, .content, .formatBound:
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
     /// The type bits a value satisfies (an integer is also a number).
     private static func bits(of value: JSONValue) -> UInt8 {
         switch value {
@@ -159,8 +176,11 @@ struct TapeTables: @unchecked Sendable {
     let acceptedTypes: UnsafeBufferPointer<UInt8>
     /// Each node's `type` keyword's bits (``TapeKeywordTable/typeMasks``), 0 when it has none.
     let typeMasks: UnsafeBufferPointer<UInt8>
+    /// Whether each node is a leaf (``TapeProgram/isLeaf(_:)``).
+    let leaves: UnsafeBufferPointer<Bool>
 
-    init(_ table: TapeKeywordTable, booleans: [Bool?], tracksEvaluation: [Bool], acceptedTypes: [UInt8]) {
+    init(_ table: TapeKeywordTable, booleans: [Bool?], tracksEvaluation: [Bool], acceptedTypes: [UInt8], leaves: [Bool])
+    {
         func copy<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
             let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: array.count)
             _ = buffer.initialize(from: array)
@@ -173,6 +193,7 @@ struct TapeTables: @unchecked Sendable {
         self.tracksEvaluation = copy(tracksEvaluation)
         self.acceptedTypes = copy(acceptedTypes)
         typeMasks = copy(table.typeMasks)
+        self.leaves = copy(leaves)
     }
 
     /// Frees the memory (the elements are trivial: nothing to deinitialize).
@@ -184,6 +205,7 @@ struct TapeTables: @unchecked Sendable {
         tracksEvaluation.deallocate()
         acceptedTypes.deallocate()
         typeMasks.deallocate()
+        leaves.deallocate()
     }
 
     /// The range of node `index`'s keywords in ``keywords``.
