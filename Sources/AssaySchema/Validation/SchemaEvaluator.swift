@@ -411,6 +411,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// The child of the fast path: no location to keep.
     @inline(__always)
     private mutating func child(_ index: Int, _ at: Int) -> Bool {
+        let index = tables.redirects[index]
         // A leaf applies no subschema: its keywords are checked here, without the guards of recursion.
         if tables.leaves[index] && instanceDepth < maximumInstanceDepth && steps &+ 1 < rememberFrom {
             steps &+= 1
@@ -600,6 +601,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// tape (``TapeKeywordTable``: `required` and `additionalProperties` folded into `properties`)
     /// and stopping at the first failure. Reads the tables only, not the schema's node.
     private mutating func evaluateQuickly(_ index: Int, _ at: Int) -> Bool {
+        let index = tables.redirects[index]
         if let flag = tables.booleans[index] { return flag }
         steps &+= 1
         if steps >= rememberFrom { return evaluateRemembering(index, at) }

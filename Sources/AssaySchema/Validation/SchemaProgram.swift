@@ -28,7 +28,8 @@ final class TapeProgram: Sendable {
         self.keywordTable = KeywordTable(nodes)
         self.tables = TapeTables(
             TapeKeywordTable(nodes), booleans: nodes.map(\.boolean), tracksEvaluation: nodes.map(\.tracksEvaluation),
-            acceptedTypes: Self.acceptedTypes(nodes), leaves: nodes.map(Self.isLeaf))
+            acceptedTypes: Self.acceptedTypes(nodes), leaves: nodes.map(Self.isLeaf),
+            redirects: Self.redirects(nodes))
         self.maximumReferenceDepth = options.maximumReferenceDepth
         self.maximumInstanceDepth = options.maximumInstanceDepth
         self.maximumEvaluationSteps = options.maximumEvaluationSteps
@@ -132,6 +133,36 @@ final class TapeProgram: Sendable {
         }
     }
 
+    /// For each node, the node its verdict is that of: a node whose only keyword is a `$ref` has
+    /// the verdict of the reference's target, so the verdict goes there at once (chains of at most
+    /// 16; a cycle keeps its nodes). The node itself where a dynamic scope is kept (entering a
+    /// resource on the way matters), where the target tracks evaluated members, and in errors
+    /// (their locations go through the `$ref`).
+    static func redirects(_ nodes: [SchemaNode]) -> [Int] {
+        let keepsScope = nodes.contains { node in
+            node.keywords.contains { keyword in
+                switch keyword.kind {
+                case .dynamicRef, .recursiveRef: return true
+                default: return false
+                }
+            }
+        }
+        return nodes.indices.map { index in
+            guard !keepsScope else { return index }
+            var current = index
+            for _ in 0..<16 {
+                let node = nodes[current]
+                guard node.boolean == nil, node.keywords.count == 1, case .ref(let target) = node.keywords[0].kind
+                else { return current }
+                // A target that tracks evaluated members (`unevaluated*`) is evaluated fully: the
+                // reference's own node, which does not, would send it the quick way.
+                if nodes[target].tracksEvaluation { return index }
+                current = target
+            }
+            return index
+        }
+    }
+
     /// Whether `node` only asserts things of the value itself (`type`, bounds, lengths, `enum`,
     /// `pattern`, `format`, `required`…), applying no subschema: its verdict needs no recursion
     /// guard, no stack check and no scope.
@@ -178,9 +209,13 @@ struct TapeTables: @unchecked Sendable {
     let typeMasks: UnsafeBufferPointer<UInt8>
     /// Whether each node is a leaf (``TapeProgram/isLeaf(_:)``).
     let leaves: UnsafeBufferPointer<Bool>
+    /// Where each node's verdict is decided (``TapeProgram/redirects(_:)``).
+    let redirects: UnsafeBufferPointer<Int>
 
-    init(_ table: TapeKeywordTable, booleans: [Bool?], tracksEvaluation: [Bool], acceptedTypes: [UInt8], leaves: [Bool])
-    {
+    init(
+        _ table: TapeKeywordTable, booleans: [Bool?], tracksEvaluation: [Bool], acceptedTypes: [UInt8], leaves: [Bool],
+        redirects: [Int]
+    ) {
         func copy<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
             let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: array.count)
             _ = buffer.initialize(from: array)
@@ -194,6 +229,7 @@ struct TapeTables: @unchecked Sendable {
         self.acceptedTypes = copy(acceptedTypes)
         typeMasks = copy(table.typeMasks)
         self.leaves = copy(leaves)
+        self.redirects = copy(redirects)
     }
 
     /// Frees the memory (the elements are trivial: nothing to deinitialize).
@@ -206,6 +242,7 @@ struct TapeTables: @unchecked Sendable {
         acceptedTypes.deallocate()
         typeMasks.deallocate()
         leaves.deallocate()
+        redirects.deallocate()
     }
 
     /// The range of node `index`'s keywords in ``keywords``.
