@@ -2,7 +2,7 @@
 """Assay against its peers on six workloads of different shapes, in one run on one machine.
 
     Benchmarks/workloads.py [--records N] [--only a,b] [--runs 3] [--bin DIR] [--assay PATH] [--blaze PATH]
-                            [--venv DIR]
+                            [--venv DIR] [--parse-only]
 
 Workloads (each generated here, deterministically, about 5% of records invalid in ways each schema
 catches), with the schema written beside the data in ${TMPDIR:-/tmp}/assay-workloads:
@@ -372,6 +372,20 @@ for name, case in (("rs-iter", iter_errors), ("rs-valid", is_valid), ("rs-only",
 '''
 
 
+PARSE_ONLY = r'''
+import orjson, statistics, sys, time
+path, runs = sys.argv[1], int(sys.argv[2])
+times = []
+for _ in range(runs):
+    start = time.perf_counter()
+    with open(path, "rb") as lines:
+        for line in lines:
+            orjson.loads(line)
+    times.append(time.perf_counter() - start)
+print(statistics.median(times))
+'''
+
+
 def measure(command, runs):
     """Median seconds and the largest peak RSS (MB) of `command` over `runs` runs."""
     times, peaks = [], []
@@ -433,6 +447,10 @@ def main():
                                                          "jsonschema-linux-x86_64"))
     parser.add_argument("--venv", default=os.path.join(tempfile.gettempdir(), "assay-bench-venv"))
     parser.add_argument("--generate-only", action="store_true")
+    parser.add_argument("--parse-only", action="store_true",
+                        help="instead: parsing alone, `assay validate` with the schema `true` (process start and "
+                        "its report of each line included) against orjson reading and loading each line in "
+                        "process, medians of --runs")
     parser.add_argument("--jsb", help="instead of the workloads: the cases of a jsonschema-benchmark `schemas` "
                         "folder (each SCHEMA/schema.json with SCHEMA/instances.jsonl), formats as annotations as "
                         "that benchmark has them")
@@ -455,6 +473,20 @@ def main():
         for name in arguments.only.split(","):
             schema, data = generate(name, arguments.records, folder)
             cases.append((name, schema, data, "assert"))
+    if arguments.parse_only:
+        accept_all = os.path.join(folder, "true.schema.json")
+        with open(accept_all, "w") as out:
+            out.write("true")
+        print("| workload | MB | assay, ms | orjson read + loads, ms | ratio |")
+        print("|---|---:|---:|---:|---:|")
+        for name, _, data, _ in cases:
+            ours, _ = measure([arguments.assay or os.path.join(arguments.bin, "assay"), "validate", "--jobs", "1",
+                               "--quiet", "--format", "json", "--schema", accept_all, data], arguments.runs)
+            theirs = float(subprocess.run(PIN + [python, "-c", PARSE_ONLY, data, str(arguments.runs)],
+                                          capture_output=True, text=True, check=True).stdout)
+            print(f"| {name} | {os.path.getsize(data) / 1e6:.1f} | {ours * 1000:.1f} | {theirs * 1000:.1f} | "
+                  f"{theirs / ours:.2f}× |", flush=True)
+        return
     for name, schema, data, formats in cases:
         if arguments.generate_only:
             print(name, schema, data)
