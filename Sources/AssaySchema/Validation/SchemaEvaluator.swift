@@ -646,18 +646,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         }
         let enteredResource = usesDynamicScope && enterResource(index)
         defer { if enteredResource { scope.removeLast() } }
-        let bounds = tables.bounds(of: index)
-        var position = bounds.start
-        while position < bounds.end {
-            let passed = tables.keywords[position]._withUnsafeGuaranteedRef { keyword -> Bool in
-                if let verdict = step(keyword, position, at) { return verdict }
-                var none: Evaluated? = nil
-                return apply(keyword, nodes[index], at, &none)
-            }
-            if !passed { return false }
-            position += 1
-        }
-        return true
+        return verdictOfKeywords(index, at)
     }
 
     /// The keywords of leaf `index` (``TapeProgram/isLeaf(_:)``) on the value at `at`, for the verdict.
@@ -665,6 +654,13 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     private mutating func evaluateLeaf(_ index: Int, _ at: Int) -> Bool {
         let typeMask = tables.typeMasks[index]
         if typeMask != 0 && !hasType(typeMask, at) { return false }
+        return verdictOfKeywords(index, at)
+    }
+
+    /// Whether every keyword of `index` in the verdict's table (its `type` aside) accepts the
+    /// value at `at`, stopping at the first that does not.
+    @inline(__always)
+    private mutating func verdictOfKeywords(_ index: Int, _ at: Int) -> Bool {
         let bounds = tables.bounds(of: index)
         var position = bounds.start
         while position < bounds.end {
