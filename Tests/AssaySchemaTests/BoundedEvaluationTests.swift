@@ -257,11 +257,8 @@ struct TypeSkippingTests {
 @Suite("Sorted indices")
 struct SortedIndicesTests {
     @Test func behavesAsASet() {
-        var state: UInt64 = 7
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var numbers = SeededNumbers(seed: 7)
+        func next(_ bound: Int) -> Int { numbers.next(bound) }
         for _ in 0..<200 {
             var sorted = SortedIndices()
             var set = Set<Int>()

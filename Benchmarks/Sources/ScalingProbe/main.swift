@@ -30,14 +30,11 @@ struct Chain: Validatable, Sendable {
     ]
 }
 
-let arguments = CommandLine.arguments
-if arguments.count == 2, arguments[1] == "email" {
-    // `ScalingProbe email`: one address per line on standard input; for each, `valid` or the reason
-    // EmailAddressValidator's defaults give (Benchmarks/email_compare.py compares them with a peer).
-    let validator = EmailAddressValidator()
+/// Prints `answer` of each line of standard input, one line each, in blocks of 64 KiB; then exits.
+func answerEachLine(_ answer: (String) -> String) -> Never {
     var output = ""
     while let line = readLine(strippingNewline: true) {
-        output += (validator.rejection(for: line).map(\.identifier) ?? "valid") + "\n"
+        output += answer(line) + "\n"
         if output.utf8.count > 1 << 16 {
             print(output, terminator: "")
             output = ""
@@ -46,29 +43,26 @@ if arguments.count == 2, arguments[1] == "email" {
     print(output, terminator: "")
     exit(0)
 }
+
+let arguments = CommandLine.arguments
+if arguments.count == 2, arguments[1] == "email" {
+    // `ScalingProbe email`: one address per line on standard input; for each, `valid` or the reason
+    // EmailAddressValidator's defaults give (Benchmarks/email_compare.py compares them with a peer).
+    let validator = EmailAddressValidator()
+    answerEachLine { validator.rejection(for: $0).map(\.identifier) ?? "valid" }
+}
 if arguments.count == 3, arguments[1] == "email-format", let format = SchemaFormat(rawValue: arguments[2]) {
-    // `valid`, or `invalid` and the reason EmailAddressValidator gives with the format's options
-    // (for the tally: the verdict is the schema's).
+    // `valid` when the schema `{"format": …}` accepts the line as a JSON string; otherwise the reason
+    // EmailAddressValidator gives with the format's options (for the tally; `other` when it has none).
     let schema = try! JSONSchema(
         JSONValue.object(["format": .string(format.rawValue)]), options: .init(assertFormats: true))
     let explainer = EmailAddressValidator(
         options: format == .email
             ? .init(allowsInternational: false, allowsQuotedLocalPart: true, allowsDomainLiteral: true) : .rfc)
-    var output = ""
-    while let line = readLine(strippingNewline: true) {
+    answerEachLine { line in
         let document = try! JSONDocument(parsing: JSONValue.string(line).jsonString())
-        if schema.isValid(document) {
-            output += "valid\n"
-        } else {
-            output += (explainer.rejection(for: line).map(\.identifier) ?? "other") + "\n"
-        }
-        if output.utf8.count > 1 << 16 {
-            print(output, terminator: "")
-            output = ""
-        }
+        return schema.isValid(document) ? "valid" : explainer.rejection(for: line).map(\.identifier) ?? "other"
     }
-    print(output, terminator: "")
-    exit(0)
 }
 if arguments.count == 2 || arguments.count == 3, arguments[1] == "regex" {
     // `ScalingProbe regex FILE`: the lines of FILE instead of standard input (Benchmarks/scaling.py).

@@ -43,7 +43,6 @@ struct Reporter: Sendable {
     /// `--output`: each document's result in this 2020-12 output format instead of ``format``.
     var specOutput: SchemaOutputFormat?
 
-    /// ``errorLimit`` as the schema's error limit.
     /// Appends `document`'s result in ``specOutput``, one line, from its validation `result` (made
     /// once, with the error limit).
     func appendSpecOutput(

@@ -113,7 +113,7 @@ extension JSONNode {
     package var distinctIntegers: Bool? {
         guard tag(of: tape.entries[index]) == .arrayStart else { return nil }
         let count = Int(tape.entries[index + 1])
-        guard count > 1 else { return count == 1 ? (tag(of: tape.entries[index + 2]) == .integer ? true : nil) : true }
+        guard count > 1 else { return true }
         let entries = tape.entries
         // Integers take two entries each, so the elements are at fixed strides when all are integers.
         guard payload(of: entries[index]) == index + 2 + 2 * count else { return nil }
@@ -220,18 +220,20 @@ private struct TapeBuilder {
         case .number(let number): appendNumber(number)
         case .string(let text): appendString(text)
         case .array(let elements):
-            guard frames.count < JSONParserOptions.maximumAllowedDepth else { return false }
-            let start = entries.count
-            entries.append(entry(.arrayStart))
-            entries.append(UInt64(elements.count))
-            frames.append(Frame(elements: elements, isObject: false, count: elements.count, start: start))
+            return push(
+                Frame(elements: elements, isObject: false, count: elements.count, start: entries.count), &frames)
         case .object(let object):
-            guard frames.count < JSONParserOptions.maximumAllowedDepth else { return false }
-            let start = entries.count
-            entries.append(entry(.objectStart))
-            entries.append(UInt64(object.count))
-            frames.append(Frame(object: object, isObject: true, count: object.count, start: start))
+            return push(Frame(object: object, isObject: true, count: object.count, start: entries.count), &frames)
         }
+        return true
+    }
+
+    /// Opens `frame`'s container on the tape and on `frames`; `false` past the parser's depth.
+    private mutating func push(_ frame: Frame, _ frames: inout [Frame]) -> Bool {
+        guard frames.count < JSONParserOptions.maximumAllowedDepth else { return false }
+        entries.append(entry(frame.isObject ? .objectStart : .arrayStart))
+        entries.append(UInt64(frame.count))
+        frames.append(frame)
         return true
     }
 

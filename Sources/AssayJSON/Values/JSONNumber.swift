@@ -1,3 +1,5 @@
+import AssayCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -354,45 +356,28 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
 
     /// Appends ``description``'s UTF-8 to `bytes`, a decimal whose significand fits 64 bits without
-    /// making a `String`.
+    /// making a `String` (its digits by `appendDecimal`, then the point put in).
     package func appendLiteral(to bytes: inout [UInt8]) {
-        guard case .decimal(let significand, let exponent) = storage else {
-            bytes.append(contentsOf: description.utf8)
-            return
-        }
-        var magnitude = significand.magnitude
-        var count = 0
-        var probe = magnitude
-        repeat {
-            count += 1
-            probe /= 10
-        } while probe > 0
-        let pointPosition = count + Int(exponent)
-        guard pointPosition > -6 else {
+        guard case .decimal(let significand, let exponent) = storage,
+            let magnitude = Int(exactly: significand.magnitude)
+        else {
             bytes.append(contentsOf: description.utf8)
             return
         }
         if significand < 0 { bytes.append(UInt8(ascii: "-")) }
-        if pointPosition <= 0 {
-            bytes.append(UInt8(ascii: "0"))
-            bytes.append(UInt8(ascii: "."))
-            for _ in 0 ..< -pointPosition { bytes.append(UInt8(ascii: "0")) }
-        }
-        // The digits, most significant first, with the point after `pointPosition` of them.
-        let point = pointPosition > 0 ? pointPosition : -1
-        let first = bytes.count
-        let total = count + (point > 0 ? 1 : 0)
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "."), count: total))
-        var index = first + total - 1
-        var written = 0
-        while written < count {
-            if point > 0 && written == count - point {
-                index -= 1  // the point, already there
-            }
-            bytes[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-            written += 1
-            index -= 1
+        let digitsStart = bytes.count
+        appendDecimal(magnitude, to: &bytes)
+        // Digits before the decimal point (the exponent is negative: at most all of them).
+        let pointPosition = bytes.count - digitsStart + Int(exponent)
+        if pointPosition > 0 {
+            bytes.insert(UInt8(ascii: "."), at: digitsStart + pointPosition)
+        } else if pointPosition > -6 {
+            // `0.` and as many zeros as the point is before the digits.
+            bytes.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: 2 - pointPosition), at: digitsStart)
+            bytes[digitsStart + 1] = UInt8(ascii: ".")
+        } else {
+            bytes.removeSubrange((digitsStart - (significand < 0 ? 1 : 0))...)
+            bytes.append(contentsOf: description.utf8)
         }
     }
 

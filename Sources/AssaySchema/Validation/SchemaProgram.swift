@@ -23,18 +23,7 @@ final class TapeProgram: Sendable {
     let discriminators: [[Discriminator]]
 
     init(nodes: [SchemaNode], root: Int, options: JSONSchema.Options) {
-        self.nodes = nodes
-        self.root = root
-        self.keywordTable = KeywordTable(nodes)
-        self.tables = TapeTables(
-            TapeKeywordTable(nodes), booleans: nodes.map(\.boolean), tracksEvaluation: nodes.map(\.tracksEvaluation),
-            acceptedTypes: Self.acceptedTypes(nodes), leaves: nodes.map(Self.isLeaf),
-            redirects: Self.redirects(nodes))
-        self.maximumReferenceDepth = options.maximumReferenceDepth
-        self.maximumInstanceDepth = options.maximumInstanceDepth
-        self.maximumEvaluationSteps = options.maximumEvaluationSteps
-        self.discriminators = Self.discriminators(nodes)
-        self.usesDynamicScope = nodes.contains { node in
+        let usesDynamicScope = nodes.contains { node in
             node.keywords.contains { keyword in
                 switch keyword.kind {
                 case .dynamicRef, .recursiveRef: return true
@@ -42,6 +31,18 @@ final class TapeProgram: Sendable {
                 }
             }
         }
+        self.nodes = nodes
+        self.root = root
+        self.keywordTable = KeywordTable(nodes)
+        self.tables = TapeTables(
+            TapeKeywordTable(nodes), booleans: nodes.map(\.boolean), tracksEvaluation: nodes.map(\.tracksEvaluation),
+            acceptedTypes: Self.acceptedTypes(nodes), leaves: nodes.map(Self.isLeaf),
+            redirects: Self.redirects(nodes, keepsScope: usesDynamicScope))
+        self.maximumReferenceDepth = options.maximumReferenceDepth
+        self.maximumInstanceDepth = options.maximumInstanceDepth
+        self.maximumEvaluationSteps = options.maximumEvaluationSteps
+        self.discriminators = Self.discriminators(nodes)
+        self.usesDynamicScope = usesDynamicScope
     }
 
     deinit { tables.deallocate() }
@@ -93,9 +94,19 @@ final class TapeProgram: Sendable {
         let allowed: [JSONValue]
     }
 
-    /// For each node, the discriminators of its `properties` and of those its `$ref`s reach
-    /// (chains of at most 8 references, each node's list at most 8 long).
+    /// For each `anyOf`/`oneOf` alternative, the discriminators of its `properties` and of those its
+    /// `$ref`s reach (chains of at most 8 references, each list at most 8 long); empty for other
+    /// nodes, which nothing asks. A node's own are found once however many alternatives reach it.
     static func discriminators(_ nodes: [SchemaNode]) -> [[Discriminator]] {
+        var alternatives = Set<Int>()
+        for node in nodes {
+            for keyword in node.keywords {
+                switch keyword.kind {
+                case .anyOf(let targets), .oneOf(let targets): alternatives.formUnion(targets)
+                default: continue
+                }
+            }
+        }
         /// The values `index` allows, when its `const` or `enum` (or its `$ref`'s) says.
         func allowed(_ index: Int, _ depth: Int) -> [JSONValue]? {
             guard depth < 8 else { return nil }
@@ -109,24 +120,31 @@ final class TapeProgram: Sendable {
             }
             return nil
         }
+        var own: [Int: [Discriminator]] = [:]
+        /// The discriminators of `index`'s own `properties`.
+        func ownDiscriminators(_ index: Int) -> [Discriminator] {
+            if let known = own[index] { return known }
+            var found: [Discriminator] = []
+            for keyword in nodes[index].keywords {
+                guard case .properties(let list) = keyword.kind else { continue }
+                for (name, target) in list where found.count < 8 {
+                    if let values = allowed(target, 0) {
+                        found.append(Discriminator(name: Array(name.utf8), allowed: values))
+                    }
+                }
+            }
+            own[index] = found
+            return found
+        }
         func collect(_ index: Int, _ depth: Int, into found: inout [Discriminator]) {
             guard depth < 8 else { return }
+            found.append(contentsOf: ownDiscriminators(index).prefix(8 - found.count))
             for keyword in nodes[index].keywords where found.count < 8 {
-                switch keyword.kind {
-                case .properties(let list):
-                    for (name, target) in list where found.count < 8 {
-                        if let values = allowed(target, 0) {
-                            found.append(Discriminator(name: Array(name.utf8), allowed: values))
-                        }
-                    }
-                case .ref(let target):
-                    collect(target, depth + 1, into: &found)
-                default:
-                    continue
-                }
+                if case .ref(let target) = keyword.kind { collect(target, depth + 1, into: &found) }
             }
         }
         return nodes.indices.map { index in
+            guard alternatives.contains(index) else { return [] }
             var found: [Discriminator] = []
             collect(index, 0, into: &found)
             return found
@@ -138,15 +156,7 @@ final class TapeProgram: Sendable {
     /// 16; a cycle keeps its nodes). The node itself where a dynamic scope is kept (entering a
     /// resource on the way matters), where the target tracks evaluated members, and in errors
     /// (their locations go through the `$ref`).
-    static func redirects(_ nodes: [SchemaNode]) -> [Int] {
-        let keepsScope = nodes.contains { node in
-            node.keywords.contains { keyword in
-                switch keyword.kind {
-                case .dynamicRef, .recursiveRef: return true
-                default: return false
-                }
-            }
-        }
+    static func redirects(_ nodes: [SchemaNode], keepsScope: Bool) -> [Int] {
         return nodes.indices.map { index in
             guard !keepsScope else { return index }
             var current = index
