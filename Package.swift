@@ -132,9 +132,15 @@ let package = Package(
             dependencies: ["AssayJSON"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // What several test targets share: a seeded generator of test inputs.
+        .target(
+            name: "AssayTestSupport",
+            path: "Tests/Support",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "AssaySchemaTests",
-            dependencies: ["AssaySchema"],
+            dependencies: ["AssaySchema", "AssayTestSupport"],
             exclude: ["known-failures.txt"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -147,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "AssayCodableTests",
             dependencies: [
-                "AssayCodable", "AssayMacros", "AssaySchema",
+                "AssayCodable", "AssayMacros", "AssaySchema", "AssayTestSupport",
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ],

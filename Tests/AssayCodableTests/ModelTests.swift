@@ -92,6 +92,11 @@ import Testing
 @Suite struct SchemaExportTests {
     @Test func clientExportsAsJSONSchema() throws {
         let schema = JSONSchemaExporter.document(for: Client.self)
+        let unchecked = [
+            "Client.name: normalised before its rules are checked (the schema sees the value as sent)",
+            "Client.email: normalised before its rules are checked (the schema sees the value as sent)",
+            "Client.email: email(international), stricter than format idn-email",
+        ]
         let expected: JSONValue = [
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "type": "object",
@@ -104,8 +109,12 @@ import Testing
                 "email": ["type": "string", "format": "idn-email"],
             ],
             "required": ["name", "age", "email"],
+            // What the schema leaves out is named, not silently dropped.
+            "$comment": .string("Not checked by this schema: " + unchecked.joined(separator: "; ")),
+            "x-assay-unchecked": .array(unchecked.map { .string($0) }),
         ]
         #expect(schema == expected, "\(schema.jsonString(.prettyPrinted))")
+        #expect(throws: SchemaExportError.self) { try JSONSchemaExporter.strictDocument(for: Client.self) }
     }
 
     @Test func nestedModelsGoToDefsAndOptionalsAllowNull() throws {

@@ -253,7 +253,7 @@ import Testing
         #expect(generic.issues(for: 2)[0].message(in: .english) == "Value is invalid")
         #expect(generic.issues(for: 2)[0].message(in: .russian) == "Значение недопустимо")
 
-        let handWritten = Rule<String>(RuleDescriptor("noDigits")) { value, context in
+        let handWritten = Rule<String>(.custom("noDigits")) { value, context in
             for (offset, scalar) in value.unicodeScalars.enumerated() where ("0"..."9").contains(scalar) {
                 context.report(
                     .invalidCharacters, value: value,
@@ -275,13 +275,48 @@ import Testing
         #expect(!ValidationError([issue]).json(in: .english).contains("hunter2"))
     }
 
-    @Test func descriptorsDescribeRules() throws {
+    @Test func kindsDescribeRules() throws {
         #expect(
-            Rule<Int>.range(16...50).descriptor == RuleDescriptor("range", parameters: ["minimum": 16, "maximum": 50]))
-        #expect(Rule<String>.length(2...100).descriptor.parameters["maximum"] == 100)
-        #expect(try Rule<String>.pattern("^a$").descriptor.parameters["pattern"] == "^a$")
-        #expect(Rule<String>.email().descriptor.parameters["format"] == "idn-email")
-        #expect(Rule<String>.and(.notBlank, .length(1...)).descriptor.children.map(\.name) == ["notBlank", "length"])
-        #expect(Rule<Int>.range(1...2).descriptor.description == "range(maximum: 2, minimum: 1)")
+            Rule<Int>.range(16...50).kind
+                == .range(minimum: 16, maximum: 50, exclusiveMinimum: false, exclusiveMaximum: false))
+        #expect(Rule<String>.length(2...100).kind == .length(minimum: 2, maximum: 100, unit: .unicodeScalars))
+        #expect(try Rule<String>.pattern("^a$").kind == .pattern("^a$"))
+        #expect(Rule<String>.email().kind == .email(.default))
+        #expect(Rule<String>.uuid.kind == .format(.uuid))
+        #expect(
+            Rule<String>.and(.notBlank, .length(1...)).kind.description
+                == "and(notBlank, length(minimum: 1, unit: unicodeScalars))")
+        #expect(Rule<Int>.range(1...2).kind.description == "range(minimum: 1, maximum: 2)")
+        #expect(Rule<String>.length(8...).severity(.warning).severity == .warning)
+        #expect(Rule<String>.length(8...).severity(.warning).redacted().severity == .warning)
+        #expect(Rule<String>.length(8...).severity == .error)
+    }
+
+    @Test func multipleOfIsDecidedOnDecimals() {
+        #expect(Rule<Int>.multipleOf(5).isValid(-15))
+        #expect(!Rule<Int>.multipleOf(5).isValid(7))
+        #expect(Rule<UInt8>.multipleOf(1_000).isValid(0))
+        #expect(!Rule<UInt8>.multipleOf(1_000).isValid(200))
+        #expect(!Rule<Int>.multipleOf(0).isValid(0), "a factor JSON Schema does not allow fails every value")
+        #expect(Rule<Double>.multipleOf("0.1").isValid(0.3), "0.3 is a multiple of 0.1 in decimal")
+        #expect(!Rule<Double>.multipleOf("0.1").isValid(0.35))
+        #expect(Rule<Double>.multipleOf("0.01").isValid(19.99))
+        #expect(Rule<Double>.multipleOf("2.5").isValid(1e20))
+        #expect(!Rule<Double>.multipleOf("3").isValid(1e-7))
+        #expect(!Rule<Double>.multipleOf("0.1").isValid(.nan))
+        #expect(!Rule<Double>.multipleOf("x").isValid(1), "a factor that is not a decimal fails every value")
+        #expect(Rule<Double>.multipleOf("0.1").issues(for: 0.35).map(\.code) == [.notMultiple])
+    }
+
+    @Test func constAndFormats() {
+        #expect(Rule<String>.const("yes").isValid("yes"))
+        #expect(Rule<String>.const("yes").issues(for: "no").map(\.code) == [.notAllowed])
+        #expect(Rule<String>.format(.dateTime).isValid("2026-11-26T08:00:00Z"))
+        #expect(Rule<String>.format(.ipv4).issues(for: "256.1.1.1").map(\.code) == [.invalidFormat("ipv4")])
+        #expect(Rule<String>.format(.hostname).isValid("example.com"))
+        #expect(!Rule<String>.format(.duration).isValid("P1Y2"))
+        // A URL's host may not be empty, before a port too.
+        #expect(!Rule<String>.url().isValid("http://:80/"))
+        #expect(Rule<String>.url(schemes: ["HTTPS"]).isValid("https://example.com"))
     }
 }

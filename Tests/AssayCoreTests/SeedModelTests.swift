@@ -126,7 +126,7 @@ struct Team: Validatable {
         let issues = client.issues()
         #expect(issues.map(\.path.jsonPointer) == ["/name", "/age", "/email"])
         #expect(issues.map(\.code) == [.tooShort, .tooLarge, .invalidFormat("email")])
-        #expect(issues.map(\.ruleLocation) == ["Client.name: length", "Client.age: range", "Client.email: format"])
+        #expect(issues.map(\.ruleLocation) == ["Client.name: length", "Client.age: range", "Client.email: email"])
         #expect(
             issues.map { $0.message(in: .english) } == [
                 "Name must be between 2 and 100 characters long",

@@ -1,5 +1,6 @@
 import AssayCore
 import AssayJSON
+import AssayTestSupport
 import Foundation
 import Testing
 

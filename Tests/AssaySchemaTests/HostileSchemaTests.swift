@@ -60,10 +60,10 @@ private func compile(_ text: String, options: JSONSchema.Options = .init()) thro
         #expect(error.problems[0].message.hasPrefix(#"unknown format "date_time"; did you mean "date-time"?"#))
         // Only asserted formats are checked for being known.
         _ = try compile(text, options: .init(assertFormats: false, unknownFormats: .reject))
-        #expect(SchemaFormat.nearest(to: "e-mail") == .email)
-        #expect(SchemaFormat.nearest(to: "UUID") == .uuid)
-        #expect(SchemaFormat.nearest(to: "ipv-4") == .ipv4)
-        #expect(SchemaFormat.nearest(to: "phone-number") == nil)
+        #expect(TextFormat.nearest(to: "e-mail") == .email)
+        #expect(TextFormat.nearest(to: "UUID") == .uuid)
+        #expect(TextFormat.nearest(to: "ipv-4") == .ipv4)
+        #expect(TextFormat.nearest(to: "phone-number") == nil)
     }
 
     @Test func multipleOfIsExactAtExtremeExponents() throws {

@@ -51,7 +51,7 @@ if arguments.count == 2, arguments[1] == "email" {
     let validator = EmailAddressValidator()
     answerEachLine { validator.rejection(for: $0).map(\.identifier) ?? "valid" }
 }
-if arguments.count == 3, arguments[1] == "email-format", let format = SchemaFormat(rawValue: arguments[2]) {
+if arguments.count == 3, arguments[1] == "email-format", let format = TextFormat(rawValue: arguments[2]) {
     // `valid` when the schema `{"format": …}` accepts the line as a JSON string; otherwise the reason
     // EmailAddressValidator gives with the format's options (for the tally; `other` when it has none).
     let schema = try! JSONSchema(

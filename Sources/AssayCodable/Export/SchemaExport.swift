@@ -17,39 +17,86 @@ public protocol JSONSchemaExportable {
 /// print(schema.jsonString(.prettyPrinted))
 /// ```
 ///
-/// Rules map to keywords: `range` → `minimum`/`maximum` (or their exclusive forms), `length` →
-/// `minLength`/`maxLength`, `count` → `minItems`/`maxItems`, `pattern` and `charset` → `pattern`,
-/// `notBlank` → `pattern: "\\S"`, `email`/`url`/`uuid` → `format`, `oneOf` → `enum`, `unique` →
-/// `uniqueItems`, `each` → `items`, `and`/`or`/`not` → `allOf`/`anyOf`/`not`. Rules JSON Schema cannot
-/// state (custom rules, object-level checks, date ranges, lengths counted in other units than Unicode
-/// scalars) are named in the schema's `$comment` and not checked by it.
+/// The export reads each rule's `RuleKind` — the description the rule's factory recorded from the
+/// same arguments it built the check from — through one exhaustive `switch`: `range` →
+/// `minimum`/`maximum` (or their exclusive forms), `length` → `minLength`/`maxLength`, `count` →
+/// `minItems`/`maxItems`, `multipleOf`, `pattern`, `charset` and `notBlank` → `pattern`, `format` →
+/// `format`, `url` → `format: uri` with a `pattern` for its schemes and host, `oneOf` → `enum`,
+/// `const`, `unique` → `uniqueItems`, `each` → `items`, `and`/`or`/`not` → `allOf`/`anyOf`/`not`.
+/// Each of these states exactly what the rule accepts (formats where the validator asserts them,
+/// as `assay` does by default).
+///
+/// What JSON Schema cannot state is left out of the assertions and named, in the schema's
+/// `$comment` and in its `x-assay-unchecked` list: custom rules and object-level checks; ranges of
+/// dates or strings; lengths counted in other units than Unicode scalars; `email`, which is stricter
+/// than any format (the nearest format, looser, is still exported); rules of another severity than
+/// `error`; rules that apply only to some operations (`on:`); normalisers (the schema sees the value
+/// before normalisation). An `or` or a `not` around such a rule is left out whole, never weakened
+/// into a different assertion. ``strictDocument(for:)`` refuses to export any of them.
 public struct JSONSchemaExporter {
     /// The schemas of the models met so far, by name.
     public private(set) var definitions: JSONObject = [:]
+    /// The type each name in ``definitions`` was given to: two models of the same name from
+    /// different modules or enclosing types get different names.
+    private var owners: [String: ObjectIdentifier] = [:]
     private var inProgress: Set<String> = []
+    /// What the schema does not check, with the property it concerns.
+    public private(set) var unchecked: [String] = []
 
     /// Makes an empty exporter.
     public init() {}
 
     /// The whole document for `type`: `$schema`, the type's own schema, and `$defs` for the models it
-    /// refers to.
+    /// refers to. Rules JSON Schema cannot state are named in `$comment` and `x-assay-unchecked`.
     public static func document<T>(for type: T.Type) -> JSONValue {
         var exporter = JSONSchemaExporter()
-        var root = exporter.schema(for: type)
-        // The root model is inlined rather than referenced.
+        let root = exporter.schema(for: type)
+        return exporter.document(root: root)
+    }
+
+    /// The whole document for `type`, only if the schema checks everything its rules do.
+    ///
+    /// - Throws: ``SchemaExportError`` naming every rule JSON Schema cannot state.
+    public static func strictDocument<T>(for type: T.Type) throws(SchemaExportError) -> JSONValue {
+        var exporter = JSONSchemaExporter()
+        let root = exporter.schema(for: type)
+        if !exporter.unchecked.isEmpty { throw SchemaExportError(unchecked: exporter.unchecked) }
+        return exporter.document(root: root)
+    }
+
+    private mutating func document(root: JSONValue) -> JSONValue {
+        var root = root
+        // The root model is inlined rather than referenced, unless it refers to itself.
         if case .object(let object) = root, object.count == 1, case .string(let reference)? = object["$ref"],
             let name = reference.split(separator: "/").last.map(String.init),
-            let definition = exporter.definitions[name]
+            let definition = definitions[name]
         {
-            root = definition
-            exporter.definitions[name] = nil
+            let others = definitions.filter { $0.key != name }.map(\.value)
+            if !([definition] + others).contains(where: { Self.refers(to: reference, in: $0) }) {
+                root = definition
+                definitions[name] = nil
+            }
         }
         guard case .object(let schema) = root else { return root }
         var document: JSONObject = ["$schema": "https://json-schema.org/draft/2020-12/schema"]
         for (key, value) in schema { document[key] = value }
-        if !exporter.definitions.isEmpty { document["$defs"] = .object(exporter.definitions) }
+        if !definitions.isEmpty { document["$defs"] = .object(definitions) }
         return .object(document)
     }
+
+    /// Whether `schema` holds a `$ref` to `reference` anywhere.
+    private static func refers(to reference: String, in schema: JSONValue) -> Bool {
+        switch schema {
+        case .object(let object):
+            if case .string(reference)? = object["$ref"] { return true }
+            return object.values.contains { refers(to: reference, in: $0) }
+        case .array(let elements): return elements.contains { refers(to: reference, in: $0) }
+        default: return false
+        }
+    }
+
+    /// Records rules a type's schema does not check (for ``strictDocument(for:)``).
+    mutating func noteUnchecked(_ notes: [String]) { unchecked += notes }
 
     /// The schema of `type`; `{}` (anything) for a type that does not describe itself.
     public mutating func schema(for type: Any.Type) -> JSONValue {
@@ -57,6 +104,32 @@ public struct JSONSchemaExporter {
             return exportable.jsonSchema(in: &self)
         }
         return [:]
+    }
+
+    /// The name `type` has in `$defs`: its own, unless another type took it, then its full name
+    /// (module and enclosing types), with characters a JSON Pointer in a URI fragment cannot hold
+    /// replaced by `_`.
+    private mutating func definitionName(of type: Any.Type) -> String {
+        let identity = ObjectIdentifier(type)
+        func sanitized(_ name: String) -> String {
+            String(
+                String.UnicodeScalarView(
+                    name.unicodeScalars.map {
+                        $0.isASCII
+                            && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
+                                || "._-".unicodeScalars.contains($0))
+                            ? $0 : "_"
+                    }))
+        }
+        let full = sanitized(String(reflecting: type))
+        // Its own name; its full name if another type took that; numbered if even that reads the same.
+        var candidates = [sanitized(String(describing: type)), full]
+        candidates += (2...).lazy.map { "\(full)_\($0)" }.prefix(owners.count + 1)
+        for name in candidates where owners[name] == nil || owners[name] == identity {
+            owners[name] = identity
+            return name
+        }
+        return full  // not reached: one of owners.count + 1 numbered names is free
     }
 
     /// The schema of a model, registered in `$defs` under its type name; returns the `$ref`.
@@ -68,29 +141,50 @@ public struct JSONSchemaExporter {
     public mutating func model<Model: Validatable>(
         _ type: Model.Type, properties: [(key: String, type: Any.Type, required: Bool)]
     ) -> JSONValue {
-        let name = String(describing: Model.self)
+        let name = definitionName(of: Model.self)
         let reference: JSONValue = ["$ref": .string("#/$defs/\(name)")]
         if definitions[name] != nil || inProgress.contains(name) { return reference }
         inProgress.insert(name)
         var object: JSONObject = ["type": "object"]
         var members: JSONObject = [:]
         var required: [JSONValue] = []
-        var comments: [String] = []
+        var notes: [String] = []
         let rules = Model.validation.rules
         for property in properties {
             var schema = schema(for: property.type)
             var mustBePresent = property.required
-            for rule in rules where rule.key == property.key && !rule.descriptors.isEmpty {
-                for descriptor in rule.descriptors {
-                    if descriptor.name == "required" {
-                        mustBePresent = true
-                        schema = Self.removingNull(schema)
-                        continue
+            for rule in rules where rule.key == property.key {
+                let place = "\(name).\(property.key)"
+                switch rule.role {
+                case .nested:
+                    continue  // the property's type carries its own rules
+                case .normalizer:
+                    notes.append(
+                        "\(place): normalised before its rules are checked (the schema sees the value as sent)")
+                    continue
+                case .check(let check):
+                    notes.append("\(place): check \(check)")
+                    continue
+                case .rules(let declared):
+                    for each in declared {
+                        if let operations = rule.operations {
+                            let names = operations.map(\.description).joined(separator: ", ")
+                            notes.append("\(place): \(each.kind) (only on \(names))")
+                            continue
+                        }
+                        if each.severity != .error {
+                            notes.append("\(place): \(each.kind) (\(each.severity.rawValue) only)")
+                            continue
+                        }
+                        if each.kind == .required {
+                            mustBePresent = true
+                            schema = Self.removingNull(schema)
+                            continue
+                        }
+                        let exported = Self.keywords(for: each.kind)
+                        schema = Self.merge(schema, .object(exported.keywords))
+                        notes += exported.unstated.map { "\(place): \($0)" }
                     }
-                    if descriptor.name == "nested" { continue }
-                    var notes: [String] = []
-                    schema = Self.merge(schema, Self.keywords(for: descriptor, notes: &notes))
-                    comments += notes.map { "\(property.key): \($0)" }
                 }
             }
             members[property.key] = schema
@@ -99,10 +193,12 @@ public struct JSONSchemaExporter {
         object["properties"] = .object(members)
         if !required.isEmpty { object["required"] = .array(required) }
         for rule in rules where rule.key == nil {
-            for descriptor in rule.descriptors { comments.append("object check \(Self.customName(descriptor))") }
+            if case .check(let check) = rule.role { notes.append("\(name): object check \(check)") }
         }
-        if !comments.isEmpty {
-            object["$comment"] = .string("Not checked by this schema: " + comments.joined(separator: "; "))
+        if !notes.isEmpty {
+            object["$comment"] = .string("Not checked by this schema: " + notes.joined(separator: "; "))
+            object["x-assay-unchecked"] = .array(notes.map { .string($0) })
+            unchecked += notes
         }
         definitions[name] = .object(object)
         inProgress.remove(name)
@@ -111,74 +207,101 @@ public struct JSONSchemaExporter {
 
     // MARK: Rules as keywords
 
-    /// The keywords a rule stands for; what cannot be stated is described in `notes`.
-    static func keywords(for descriptor: RuleDescriptor, notes: inout [String]) -> JSONValue {
-        let parameters = descriptor.parameters
+    /// The keywords a rule kind stands for, and what of it they do not state (empty when they state
+    /// it exactly).
+    static func keywords(for kind: RuleKind) -> (keywords: JSONObject, unstated: [String]) {
         var object: JSONObject = [:]
-        switch descriptor.name {
-        case "range":
-            let minimum = parameters["minimum"].flatMap(number)
-            let maximum = parameters["maximum"].flatMap(number)
-            if (parameters["minimum"] != nil && minimum == nil) || (parameters["maximum"] != nil && maximum == nil) {
-                notes.append("range \(descriptor)")
-                break
-            }
-            if let minimum {
-                object[parameters["exclusiveMinimum"] == .bool(true) ? "exclusiveMinimum" : "minimum"] = minimum
-            }
-            if let maximum {
-                object[parameters["exclusiveMaximum"] == .bool(true) ? "exclusiveMaximum" : "maximum"] = maximum
-            }
-        case "length":
-            guard parameters["unit"] == .string(LengthUnit.unicodeScalars.description) else {
-                notes.append("length \(descriptor)")
-                break
-            }
-            if case .integer(let minimum)? = parameters["minimum"] {
-                object["minLength"] = .number(JSONNumber(minimum))
-            }
-            if case .integer(let maximum)? = parameters["maximum"] {
-                object["maxLength"] = .number(JSONNumber(maximum))
-            }
-        case "count":
-            if case .integer(let minimum)? = parameters["minimum"] { object["minItems"] = .number(JSONNumber(minimum)) }
-            if case .integer(let maximum)? = parameters["maximum"] { object["maxItems"] = .number(JSONNumber(maximum)) }
-        case "pattern", "charset":
-            if case .string(let pattern)? = parameters["pattern"] { object["pattern"] = .string(pattern) }
-        case "notBlank":
-            object["pattern"] = "\\S"
-        case "format":
-            if case .string(let format)? = parameters["format"] { object["format"] = .string(format) }
-        case "oneOf":
-            if case .list(let allowed)? = parameters["allowed"] {
-                let values = allowed.compactMap(json)
-                if values.count == allowed.count {
-                    object["enum"] = .array(values)
-                } else {
-                    notes.append("\(descriptor)")
-                }
-            }
-        case "unique":
-            object["uniqueItems"] = true
-        case "each":
-            if let child = descriptor.children.first { object["items"] = keywords(for: child, notes: &notes) }
-        case "and":
-            return descriptor.children.reduce(JSONValue.object([:])) { merge($0, keywords(for: $1, notes: &notes)) }
-        case "or":
-            object["anyOf"] = .array(descriptor.children.map { keywords(for: $0, notes: &notes) })
-        case "not":
-            if let child = descriptor.children.first { object["not"] = keywords(for: child, notes: &notes) }
-        case "finite":
+        switch kind {
+        case .range(let minimum, let maximum, let exclusiveMinimum, let exclusiveMaximum):
+            let low = minimum.flatMap(number)
+            let high = maximum.flatMap(number)
+            if (minimum != nil && low == nil) || (maximum != nil && high == nil) { return ([:], ["\(kind)"]) }
+            if let low { object[exclusiveMinimum ? "exclusiveMinimum" : "minimum"] = low }
+            if let high { object[exclusiveMaximum ? "exclusiveMaximum" : "maximum"] = high }
+        case .finite:
             break  // JSON numbers are always finite.
-        default:
-            notes.append(customName(descriptor))
+        case .multipleOf(let factor):
+            guard let factor = number(factor) else { return ([:], ["\(kind)"]) }
+            object["multipleOf"] = factor
+        case .length(let minimum, let maximum, let unit):
+            guard unit == .unicodeScalars else { return ([:], ["\(kind)"]) }
+            if let minimum { object["minLength"] = .number(JSONNumber(minimum)) }
+            if let maximum { object["maxLength"] = .number(JSONNumber(maximum)) }
+        case .count(let minimum, let maximum):
+            if let minimum { object["minItems"] = .number(JSONNumber(minimum)) }
+            if let maximum { object["maxItems"] = .number(JSONNumber(maximum)) }
+        case .pattern(let source):
+            object["pattern"] = .string(source)
+        case .invalidPattern:
+            object["not"] = [:]  // the rule fails every value
+        case .charset(_, let pattern):
+            object["pattern"] = .string(pattern)
+        case .notBlank:
+            // A scalar outside Unicode's White_Space (ECMA-262's `\S` differs: U+0085, U+FEFF).
+            object["pattern"] = "[^\\t-\\r \\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]"
+        case .format(let format):
+            object["format"] = .string(format.rawValue)
+        case .email(let options):
+            // The nearest format accepts more (quoted local parts, domain literals, any non-ASCII
+            // code point): exported, and the rule named as not checked exactly.
+            object["format"] = options.allowsInternational ? "idn-email" : "email"
+            return (object, ["\(kind), stricter than format \(options.allowsInternational ? "idn-email" : "email")"])
+        case .url(let schemes):
+            object["format"] = "uri"
+            object["pattern"] = .string(urlPattern(schemes: schemes))
+        case .oneOf(let allowed):
+            let values = allowed.compactMap(json)
+            guard values.count == allowed.count else { return ([:], ["\(kind)"]) }
+            object["enum"] = .array(values)
+        case .const(let expected):
+            guard let value = json(expected) else { return ([:], ["\(kind)"]) }
+            object["const"] = value
+        case .unique:
+            object["uniqueItems"] = true
+        case .each(let element):
+            let exported = keywords(for: element)
+            guard exported.unstated.isEmpty else { return ([:], ["\(kind)"]) }
+            object["items"] = .object(exported.keywords)
+        case .all(let kinds):
+            // Each rule left out only loosens the schema: the rest are kept.
+            var merged = JSONValue.object([:])
+            var unstated: [String] = []
+            for kind in kinds {
+                let exported = keywords(for: kind)
+                merged = merge(merged, .object(exported.keywords))
+                unstated += exported.unstated
+            }
+            guard case .object(let all) = merged else { return ([:], ["\(kind)"]) }
+            return (all, unstated)
+        case .any(let kinds):
+            let exported = kinds.map(keywords(for:))
+            guard exported.allSatisfy(\.unstated.isEmpty) else { return ([:], ["\(kind)"]) }
+            object["anyOf"] = .array(exported.map { .object($0.keywords) })
+        case .not(let inner):
+            let exported = keywords(for: inner)
+            guard exported.unstated.isEmpty else { return ([:], ["\(kind)"]) }
+            object["not"] = .object(exported.keywords)
+        case .required:
+            break  // stated by the model's `required`
+        case .custom:
+            return ([:], ["\(kind)"])
         }
-        return .object(object)
+        return (object, [])
     }
 
-    private static func customName(_ descriptor: RuleDescriptor) -> String {
-        if descriptor.name == "custom", case .string(let name)? = descriptor.parameters["name"] { return name }
-        return descriptor.description
+    /// What ``Rule/url(schemes:)`` adds to `format: uri`: one of the schemes (in any case), `//`,
+    /// and a host that is not empty (after any user information, before any port).
+    static func urlPattern(schemes: [String]) -> String {
+        let alternatives = schemes.map { scheme in
+            scheme.unicodeScalars.map { scalar -> String in
+                let character = String(scalar)
+                if scalar.properties.isAlphabetic && scalar.isASCII {
+                    return "[\(character.lowercased())\(character.uppercased())]"
+                }
+                return character == "." || character == "+" ? "\\" + character : character
+            }.joined()
+        }
+        return "^(?:\(alternatives.joined(separator: "|")))://(?:[^/?#]*@)?[^/?#@:][^/?#@]*(?:[/?#]|$)"
     }
 
     private static func number(_ value: IssueValue) -> JSONValue? {
@@ -212,7 +335,7 @@ public struct JSONSchemaExporter {
                 object[key] = value
                 continue
             }
-            if key != "enum", key != "required", case .object = existing, case .object = value {
+            if key != "enum", key != "required", key != "not", case .object = existing, case .object = value {
                 object[key] = merge(existing, value)  // `items` of a type and of a rule: one schema
             } else {
                 conflicts[key] = value
@@ -237,6 +360,17 @@ public struct JSONSchemaExporter {
             return options.first { $0 != ["type": "null"] } ?? schema
         }
         return .object(object)
+    }
+}
+
+/// A strict export refused: the rules JSON Schema cannot state, each with its model and property.
+public struct SchemaExportError: Error, Sendable, CustomStringConvertible {
+    /// What the schema would not check, e.g. `Player.name: custom(even)`.
+    public let unchecked: [String]
+
+    /// One line per rule.
+    public var description: String {
+        "JSON Schema cannot state these rules: " + unchecked.joined(separator: "; ")
     }
 }
 
@@ -355,11 +489,20 @@ extension Dictionary: JSONSchemaExportable where Key == String {
 extension ValidatedValue {
     /// The raw value's schema with the rule's keywords.
     public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
-        var notes: [String] = []
-        var schema = JSONSchemaExporter.merge(
-            exporter.schema(for: RawValue.self), JSONSchemaExporter.keywords(for: rule.descriptor, notes: &notes))
+        var schema = exporter.schema(for: RawValue.self)
+        let notes: [String]
+        if rule.severity == .error {
+            let exported = JSONSchemaExporter.keywords(for: rule.kind)
+            schema = JSONSchemaExporter.merge(schema, .object(exported.keywords))
+            notes = exported.unstated
+        } else {
+            notes = ["\(rule.kind) (\(rule.severity.rawValue) only)"]
+        }
         if !notes.isEmpty, case .object(var object) = schema {
-            object["$comment"] = .string("Not checked by this schema: " + notes.joined(separator: "; "))
+            let named = notes.map { "\(Self.self): \($0)" }
+            object["$comment"] = .string("Not checked by this schema: " + named.joined(separator: "; "))
+            object["x-assay-unchecked"] = .array(named.map { .string($0) })
+            exporter.noteUnchecked(named)
             schema = .object(object)
         }
         return schema

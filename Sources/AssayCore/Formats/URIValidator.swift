@@ -67,7 +67,9 @@ public enum URIValidator {
         guard rest.hasPrefix("//") else { return false }
         let authority = rest.dropFirst(2).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
-        let host = hostAndPort.hasPrefix("[") ? hostAndPort : hostAndPort.split(separator: ":").first ?? ""
+        let host =
+            hostAndPort.hasPrefix("[")
+            ? hostAndPort : hostAndPort.split(separator: ":", omittingEmptySubsequences: false).first ?? ""
         return !host.isEmpty
     }
 

@@ -5,10 +5,9 @@ public struct ModelRule<Model>: Sendable {
     public let key: String?
     /// The operations the entry applies to; `nil` means every one but ``ValidationOperation/delete``.
     public let operations: [ValidationOperation]?
-    /// What the entry checks, for schema export: the descriptors of its rules.
-    public let descriptors: [RuleDescriptor]
+    /// What the entry is, as data (schema export reads it).
+    public let role: Role
     let keyPath: (any AnyKeyPath & Sendable)?
-    let isObjectCheck: Bool
     let condition: CheckCondition
     let checkModel: (@Sendable (Model, ValidationOperation?, inout RuleContext) -> Void)?
     let checkValue: (@Sendable (Any, inout RuleContext) -> Void)?
@@ -17,8 +16,8 @@ public struct ModelRule<Model>: Sendable {
 
     @usableFromInline
     init(
-        key: String?, operations: [ValidationOperation]?, descriptors: [RuleDescriptor],
-        keyPath: (any AnyKeyPath & Sendable)?, isObjectCheck: Bool, condition: CheckCondition,
+        key: String?, operations: [ValidationOperation]?, role: Role,
+        keyPath: (any AnyKeyPath & Sendable)?, condition: CheckCondition,
         checkModel: (@Sendable (Model, ValidationOperation?, inout RuleContext) -> Void)?,
         checkValue: (@Sendable (Any, inout RuleContext) -> Void)?,
         normalizeModel: (@Sendable (inout Model) -> Bool)?,
@@ -26,9 +25,8 @@ public struct ModelRule<Model>: Sendable {
     ) {
         self.key = key
         self.operations = operations
-        self.descriptors = descriptors
+        self.role = role
         self.keyPath = keyPath
-        self.isObjectCheck = isObjectCheck
         self.condition = condition
         self.checkModel = checkModel
         self.checkValue = checkValue
@@ -37,7 +35,34 @@ public struct ModelRule<Model>: Sendable {
     }
 
     /// Whether the entry validates a nested model (or a collection of them).
-    var isNested: Bool { descriptors.count == 1 && descriptors[0].name == "nested" }
+    /// What an entry of a ``Validation`` is.
+    public enum Role: Sendable, Hashable {
+        /// Rules on the property's value, in order.
+        case rules([DeclaredRule])
+        /// A normaliser of the property's value, applied before the rules.
+        case normalizer
+        /// The property holds models validated with their own rules.
+        case nested
+        /// A check of the whole model, by name (a closure of the application's own).
+        case check(String)
+    }
+
+    /// A rule as declared on a property: what it checks and the severity of its issues.
+    public struct DeclaredRule: Sendable, Hashable {
+        /// What the rule checks.
+        public let kind: RuleKind
+        /// The severity of its issues.
+        public let severity: Severity
+
+        /// Makes a declared rule.
+        public init(kind: RuleKind, severity: Severity) {
+            self.kind = kind
+            self.severity = severity
+        }
+    }
+
+    var isNested: Bool { role == .nested }
+    var isObjectCheck: Bool { if case .check = role { true } else { false } }
 
     func applies(to operation: ValidationOperation?) -> Bool {
         guard let operations else { return operation != .delete }
@@ -78,7 +103,7 @@ public struct ModelRule<Model>: Sendable {
         var rulesInOrder: @Sendable (V, inout RuleContext) -> Void = { _, _ in }
         for rule in rules {
             let previous = rulesInOrder
-            let location = "\(Model.self).\(key): \(rule.descriptor.name)"
+            let location = "\(Model.self).\(key): \(rule.kind.name)"
             rulesInOrder = { value, context in
                 previous(value, &context)
                 if context.locatesIssues { context.ruleLocation = location }
@@ -100,8 +125,9 @@ public struct ModelRule<Model>: Sendable {
             // release per property): every rule and object check sets its own before it runs.
         }
         return ModelRule(
-            key: key, operations: operations, descriptors: rules.map(\.descriptor), keyPath: keyPath,
-            isObjectCheck: false, condition: .always,
+            key: key, operations: operations,
+            role: .rules(rules.map { DeclaredRule(kind: $0.kind, severity: $0.severity) }), keyPath: keyPath,
+            condition: .always,
             checkModel: { model, _, context in
                 // A stored property of a struct is read at its offset: a key path projection goes
                 // through the runtime (and its generic metadata) for every property checked.
@@ -151,8 +177,8 @@ public struct ModelRule<Model>: Sendable {
         _ transform: @escaping @Sendable (V) -> V
     ) -> ModelRule {
         ModelRule(
-            key: key, operations: operations, descriptors: [], keyPath: keyPath, isObjectCheck: false,
-            condition: .always, checkModel: nil, checkValue: nil,
+            key: key, operations: operations, role: .normalizer, keyPath: keyPath, condition: .always, checkModel: nil,
+            checkValue: nil,
             normalizeModel: { model in
                 let old = model[keyPath: keyPath]
                 let new = transform(old)
@@ -181,8 +207,7 @@ public struct ModelRule<Model>: Sendable {
         _ body: @escaping @Sendable (Model, inout RuleContext) -> Void
     ) -> ModelRule {
         ModelRule(
-            key: nil, operations: operations, descriptors: [.custom(name)], keyPath: nil, isObjectCheck: true,
-            condition: condition,
+            key: nil, operations: operations, role: .check(name), keyPath: nil, condition: condition,
             checkModel: { model, _, context in
                 guard context.locatesIssues else { return body(model, &context) }
                 let saved = context.ruleLocation
@@ -198,8 +223,7 @@ public struct ModelRule<Model>: Sendable {
         _ keyPath: KeyPath<Model, V> & Sendable, _ key: String, on operations: [ValidationOperation]? = nil
     ) -> ModelRule {
         ModelRule(
-            key: key, operations: operations, descriptors: [RuleDescriptor("nested")], keyPath: keyPath,
-            isObjectCheck: false, condition: .always,
+            key: key, operations: operations, role: .nested, keyPath: keyPath, condition: .always,
             checkModel: { model, operation, context in
                 guard context.locatesIssues else {
                     context.add(
@@ -217,8 +241,7 @@ public struct ModelRule<Model>: Sendable {
         _ keyPath: KeyPath<Model, C> & Sendable, _ key: String, on operations: [ValidationOperation]? = nil
     ) -> ModelRule where C.Element: Validatable {
         ModelRule(
-            key: key, operations: operations, descriptors: [RuleDescriptor("nested")], keyPath: keyPath,
-            isObjectCheck: false, condition: .always,
+            key: key, operations: operations, role: .nested, keyPath: keyPath, condition: .always,
             checkModel: { model, operation, context in
                 for (index, element) in model[keyPath: keyPath].enumerated() {
                     guard context.locatesIssues else {

@@ -71,8 +71,7 @@ extension ModelRule {
         _ keyPath: KeyPath<Model, V> & Sendable, _ key: String, on operations: [ValidationOperation]? = nil
     ) -> ModelRule {
         ModelRule(
-            key: key, operations: operations, descriptors: [RuleDescriptor("nested")], keyPath: keyPath,
-            isObjectCheck: false, condition: .always,
+            key: key, operations: operations, role: .nested, keyPath: keyPath, condition: .always,
             checkModel: { model, operation, context in
                 addNestedIssues(of: model[keyPath: keyPath], operation: operation, at: [.key(key)], into: &context)
             },

@@ -62,8 +62,11 @@ public struct CharacterClass: Sendable, CustomStringConvertible {
         $0.properties.generalCategory == .spaceSeparator
     }
 
-    /// All white space, line breaks included.
-    public static let whitespace = CharacterClass("whitespace", patternFragment: "\\s") {
+    /// All white space, line breaks included (Unicode's White_Space property: ECMA-262's `\s` differs
+    /// on U+0085 and U+FEFF, so the pattern lists the scalars).
+    public static let whitespace = CharacterClass(
+        "whitespace", patternFragment: "\\t-\\r \\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000"
+    ) {
         $0.properties.isWhitespace
     }
 

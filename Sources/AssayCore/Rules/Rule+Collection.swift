@@ -23,7 +23,7 @@ extension Rule where Value: Collection & Sendable {
         let both = minimum != nil && maximum != nil
         let exact = both && minimum == maximum
         let frozen = parameters
-        return Rule(RuleDescriptor("count", parameters: parameters)) { value, context in
+        return Rule(.count(minimum: minimum, maximum: maximum)) { value, context in
             let count = value.count
             let tooFew = minimum.map { count < $0 } ?? false
             guard tooFew || (maximum.map { count > $0 } ?? false) else { return }
@@ -37,7 +37,7 @@ extension Rule where Value: Collection & Sendable {
     /// Every element passes `rule`; each element's issues are reported at its index.
     @inlinable
     public static func each(_ rule: Rule<Value.Element>) -> Rule {
-        Rule(RuleDescriptor("each", children: [rule.descriptor])) { value, context in
+        Rule(.each(rule.kind)) { value, context in
             for (offset, element) in value.enumerated() {
                 context.check(element, with: rule, at: .index(offset))
             }
@@ -47,9 +47,21 @@ extension Rule where Value: Collection & Sendable {
 
 extension Rule where Value: Collection & Sendable, Value.Element: Hashable {
     /// No element appears twice. Reports one ``IssueCode/notUnique`` issue naming the first duplicate.
+    /// Strings are compared code point by code point, as JSON Schema's `uniqueItems` compares them:
+    /// `"é"` written precomposed and decomposed are two elements.
     @inlinable
     public static var unique: Rule {
-        Rule(RuleDescriptor("unique")) { value, context in
+        Rule(.unique) { value, context in
+            if let strings = value as? [String] {
+                var seen = Set<[UInt8]>()
+                for string in strings where !seen.insert(Array(string.utf8)).inserted {
+                    context.report(
+                        .notUnique, value: string, parameters: ["duplicate": .string(string)],
+                        messageKey: "notUnique.elements")
+                    return
+                }
+                return
+            }
             let count = value.count
             guard count > 1 else { return }
             if count <= 16 {
@@ -84,12 +96,38 @@ extension Rule where Value: Collection & Sendable, Value.Element: Hashable {
 
 extension Rule where Value: Hashable & Sendable {
     /// The value is one of `allowed`. Reports ``IssueCode/notAllowed`` with the `allowed` list.
+    /// Strings are compared code point by code point, as JSON Schema's `enum` compares them.
     @inlinable
     public static func oneOf(_ allowed: [Value]) -> Rule {
-        let set = Set(allowed)
         let parameters: [String: IssueValue] = ["allowed": .list(allowed.map { IssueValue($0) })]
-        return Rule(RuleDescriptor("oneOf", parameters: parameters)) { value, context in
+        if let strings = allowed as? [String] {
+            let set = Set(strings.map { Array($0.utf8) })
+            return Rule(.oneOf(allowed.map { IssueValue($0) })) { value, context in
+                if let string = value as? String, !set.contains(Array(string.utf8)) {
+                    context.report(.notAllowed, value: value, parameters: parameters)
+                }
+            }
+        }
+        let set = Set(allowed)
+        return Rule(.oneOf(allowed.map { IssueValue($0) })) { value, context in
             if !set.contains(value) { context.report(.notAllowed, value: value, parameters: parameters) }
+        }
+    }
+}
+
+extension Rule where Value: Equatable & Sendable {
+    /// The value equals `expected` (strings code point by code point). Reports
+    /// ``IssueCode/notAllowed`` with the `expected` parameter. Exported as `const`.
+    public static func const(_ expected: Value) -> Rule {
+        let parameters: [String: IssueValue] = ["expected": IssueValue(expected)]
+        return Rule(.const(IssueValue(expected))) { value, context in
+            let equal =
+                if let text = value as? String, let expectedText = expected as? String {
+                    text.utf8.elementsEqual(expectedText.utf8)  // code point by code point, as JSON Schema compares
+                } else {
+                    value == expected
+                }
+            if !equal { context.report(.notAllowed, value: value, parameters: parameters, messageKey: "schema.const") }
         }
     }
 }

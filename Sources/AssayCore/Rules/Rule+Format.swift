@@ -3,8 +3,7 @@ extension Rule where Value: StringProtocol & Sendable {
     /// default). Reports `invalidFormat("email")` with a specific `reason` (an ``EmailRejection``).
     public static func email(_ options: EmailAddressValidator.Options = .default) -> Rule {
         let validator = EmailAddressValidator(options: options)
-        let format = options.allowsInternational ? "idn-email" : "email"
-        return Rule(RuleDescriptor("format", parameters: ["format": .string(format)])) { value, context in
+        return Rule(.email(options)) { value, context in
             if let rejection = validator.rejection(for: String(value)) {
                 context.report(
                     .invalidFormat("email"), value: String(value),
@@ -20,7 +19,8 @@ extension Rule where Value: StringProtocol & Sendable {
         let parameters: [String: IssueValue] = [
             "format": "url", "schemes": .list(schemes.sorted().map { .string($0) }),
         ]
-        return Rule(RuleDescriptor("format", parameters: ["format": "uri"])) { value, context in
+        let schemes = Set(schemes.map { $0.lowercased() })
+        return Rule(.url(schemes: schemes.sorted())) { value, context in
             if !URIValidator.isValidURL(String(value), schemes: schemes) {
                 context.report(.invalidFormat("url"), value: String(value), parameters: parameters)
             }
@@ -30,7 +30,7 @@ extension Rule where Value: StringProtocol & Sendable {
     /// The string is a UUID in its canonical text form, `8-4-4-4-12` hexadecimal digits in either
     /// case. Reports `invalidFormat("uuid")`.
     public static var uuid: Rule {
-        Rule(RuleDescriptor("format", parameters: ["format": "uuid"])) { value, context in
+        Rule(.format(.uuid)) { value, context in
             if !isUUID(value) {
                 context.report(.invalidFormat("uuid"), value: String(value), parameters: ["format": "uuid"])
             }
@@ -77,4 +77,23 @@ package func isUUID(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let atLeastA = (lower &+ 0x1F1F_1F1F_1F1F_1F1F) & high
     let aboveF = (lower &+ 0x1919_1919_1919_1919) & high
     return (digit | (atLeastA & ~aboveF)) & ascii
+}
+
+extension Rule where Value: StringProtocol & Sendable {
+    /// The text is valid for a JSON Schema format, checked by the same code as a schema's `format`
+    /// keyword (``TextFormat``), and exported as that keyword. Reports
+    /// ``IssueCode/invalidFormat(_:)`` with the format's name.
+    ///
+    /// ```swift
+    /// let signup = Rule<String>.format(.dateTime)
+    /// signup.isValid("2026-11-26T08:00:00Z")   // true
+    /// ```
+    public static func format(_ format: TextFormat) -> Rule {
+        let parameters: [String: IssueValue] = ["format": .string(format.rawValue)]
+        return Rule(.format(format)) { value, context in
+            if !format.isValid(String(value)) {
+                context.report(.invalidFormat(format.rawValue), value: String(value), parameters: parameters)
+            }
+        }
+    }
 }

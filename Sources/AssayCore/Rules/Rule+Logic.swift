@@ -4,7 +4,7 @@ extension Rule {
 
     /// The value passes every rule; reports the issues of all of them.
     public static func all(_ rules: [Rule]) -> Rule {
-        Rule(RuleDescriptor("and", children: rules.map(\.descriptor))) { value, context in
+        Rule(.all(rules.map(\.kind))) { value, context in
             for rule in rules { rule.check(value, in: &context) }
         }
     }
@@ -18,7 +18,7 @@ extension Rule {
 
     /// The value passes at least one rule; see ``or(_:)-(Rule...)``.
     public static func any(_ rules: [Rule]) -> Rule {
-        Rule(RuleDescriptor("or", children: rules.map(\.descriptor))) { value, context in
+        Rule(.any(rules.map(\.kind))) { value, context in
             for rule in rules {
                 // Only whether the alternative has errors counts: its issues are not located.
                 var trial = RuleContext(unlocatedIn: context.phase)
@@ -34,7 +34,7 @@ extension Rule {
 
     /// The value fails `rule`. Reports ``IssueCode/notAllowed`` when it passes.
     public static func not(_ rule: Rule) -> Rule {
-        Rule(RuleDescriptor("not", children: [rule.descriptor])) { value, context in
+        Rule(.not(rule.kind)) { value, context in
             var trial = RuleContext(unlocatedIn: context.phase)
             rule.check(value, in: &trial)
             if !trial.hasErrors { context.report(.notAllowed, value: value, messageKey: "notAllowed.not") }
@@ -64,12 +64,12 @@ extension Rule {
 
     /// The rule with its issues reported at `severity` (e.g. `.warning` for advice).
     public func severity(_ severity: Severity) -> Rule {
-        mapIssues { issue in issue.severity = severity }
+        mapIssues(severity: severity) { issue in issue.severity = severity }
     }
 
     /// The rule with the offending value left out of its issues (for passwords, tokens, personal data).
     public func redacted() -> Rule {
-        Rule(descriptor) { value, context in
+        Rule(kind, severity: severity) { value, context in
             let saved = context.redactsValues
             context.redactsValues = true
             check(value, in: &context)
@@ -80,13 +80,15 @@ extension Rule {
     /// The rule applied to optional values: `nil` passes, a value is checked.
     @inlinable
     public var optional: Rule<Value?> {
-        Rule<Value?>(descriptor) { value, context in
+        Rule<Value?>(kind, severity: severity) { value, context in
             if let value { check(value, in: &context) }
         }
     }
 
-    private func mapIssues(_ transform: @escaping @Sendable (inout ValidationIssue) -> Void) -> Rule {
-        Rule(descriptor) { value, context in
+    private func mapIssues(
+        severity: Severity? = nil, _ transform: @escaping @Sendable (inout ValidationIssue) -> Void
+    ) -> Rule {
+        Rule(kind, severity: severity ?? self.severity) { value, context in
             let start = context.issues.count
             check(value, in: &context)
             for index in start..<context.issues.count { transform(&context.issues[index]) }
@@ -99,7 +101,7 @@ extension Rule {
     ///
     /// Every other rule lets `nil` pass: presence is its own rule.
     public static func required<Wrapped>() -> Rule where Value == Wrapped? {
-        Rule(RuleDescriptor("required")) { value, context in
+        Rule(.required) { value, context in
             if value == nil { context.report(.missing) }
         }
     }

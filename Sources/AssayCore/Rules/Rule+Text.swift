@@ -31,7 +31,7 @@ extension Rule where Value: StringProtocol & Sendable {
         let longKey = both ?? "tooLong"
         let frozen = parameters
         let countsScalars = unit == .unicodeScalars
-        return Rule(RuleDescriptor("length", parameters: parameters)) { value, context in
+        return Rule(.length(minimum: minimum, maximum: maximum, unit: unit)) { value, context in
             if countsScalars {
                 // A scalar takes 1 to 4 UTF-8 bytes: the byte count (known without a walk) settles
                 // most strings without counting their scalars.
@@ -54,7 +54,7 @@ extension Rule where Value: StringProtocol & Sendable {
 
     /// The string is not empty and not only white space (after trimming it).
     public static var notBlank: Rule {
-        Rule(RuleDescriptor("notBlank")) { value, context in
+        Rule(.notBlank) { value, context in
             if value.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) {
                 context.report(.blank, value: String(value))
             }
@@ -64,12 +64,7 @@ extension Rule where Value: StringProtocol & Sendable {
     /// Every character of the string is in `allowed`: `.charset(.letters + .marks + .spaces)`.
     /// Reports ``IssueCode/invalidCharacters`` with the first character that is not allowed.
     public static func charset(_ allowed: CharacterClass) -> Rule {
-        let descriptor = RuleDescriptor(
-            "charset",
-            parameters: [
-                "class": .string(allowed.description), "pattern": .string("^[\(allowed.patternFragment)]*$"),
-            ])
-        return Rule(descriptor) { value, context in
+        return Rule(.charset(name: allowed.description, pattern: "^[\(allowed.patternFragment)]*$")) { value, context in
             if let bad = value.unicodeScalars.first(where: { !allowed.contains($0) }) {
                 context.report(
                     .invalidCharacters, value: String(value), parameters: ["character": .string(String(bad))])
@@ -95,7 +90,7 @@ extension Rule where Value: StringProtocol & Sendable {
             return try pattern(source)
         } catch {
             let parameters: [String: IssueValue] = ["pattern": .string(source), "detail": .string("\(error)")]
-            return Rule(RuleDescriptor("pattern", parameters: parameters)) { _, context in
+            return Rule(.invalidPattern(source)) { _, context in
                 context.report(
                     .custom("invalidPattern"), parameters: parameters,
                     message: "the rule's pattern {pattern} is not a regular expression: {detail}")
@@ -106,7 +101,7 @@ extension Rule where Value: StringProtocol & Sendable {
     /// The string matches a compiled regular expression somewhere.
     public static func pattern(_ regex: LinearRegex) -> Rule {
         let parameters: [String: IssueValue] = ["pattern": .string(regex.source)]
-        return Rule(RuleDescriptor("pattern", parameters: parameters)) { value, context in
+        return Rule(.pattern(regex.source)) { value, context in
             if !regex.firstMatchExists(in: value.unicodeScalars) {
                 context.report(.patternMismatch, value: String(value), parameters: parameters)
             }

@@ -16,8 +16,11 @@
 /// A rule never traps on any input. For optional values use ``optional``: `nil` passes every rule,
 /// and presence is its own rule (``required()``).
 public struct Rule<Value>: Sendable {
-    /// What the rule checks, as data: its name and parameters (used to export JSON Schema).
-    public let descriptor: RuleDescriptor
+    /// What the rule checks, as data: its kind and parameters. Schema export reads it.
+    public let kind: RuleKind
+    /// The severity of the issues the rule reports, as declared with ``severity(_:)``: only a rule
+    /// of severity ``Severity/error`` is exported as a JSON Schema assertion.
+    public let severity: Severity
     let body: @Sendable (Value, inout RuleContext) -> Void
 
     /// Makes a rule from a closure that reports issues into a context.
@@ -27,8 +30,14 @@ public struct Rule<Value>: Sendable {
     ///     if value % 2 != 0 { context.report(.custom("even"), value: value, message: "{subject} must be even") }
     /// }
     /// ```
-    public init(_ descriptor: RuleDescriptor, _ body: @escaping @Sendable (Value, inout RuleContext) -> Void) {
-        self.descriptor = descriptor
+    public init(_ kind: RuleKind, _ body: @escaping @Sendable (Value, inout RuleContext) -> Void) {
+        self.init(kind, severity: .error, body)
+    }
+
+    @usableFromInline
+    init(_ kind: RuleKind, severity: Severity, _ body: @escaping @Sendable (Value, inout RuleContext) -> Void) {
+        self.kind = kind
+        self.severity = severity
         self.body = body
     }
 
@@ -61,35 +70,5 @@ public struct Rule<Value>: Sendable {
         let found = issues(for: value, label: label)
         if found.contains(where: { $0.severity == .error }) { throw ValidationError(found) }
         return value
-    }
-}
-
-/// What a rule checks, as data: a name (`"range"`, `"length"`, `"email"` …), its parameters and the
-/// descriptors of the rules it combines. Schema export reads it.
-public struct RuleDescriptor: Sendable, Hashable, CustomStringConvertible {
-    /// The rule's name, e.g. `"range"`.
-    public var name: String
-    /// The rule's parameters, e.g. `["minimum": 16, "maximum": 50]`.
-    public var parameters: [String: IssueValue]
-    /// The rules this one combines (for `and`, `or`, `not`, `each`).
-    public var children: [RuleDescriptor]
-
-    /// Makes a descriptor.
-    public init(_ name: String, parameters: [String: IssueValue] = [:], children: [RuleDescriptor] = []) {
-        self.name = name
-        self.parameters = parameters
-        self.children = children
-    }
-
-    /// A custom rule's descriptor.
-    public static func custom(_ name: String) -> RuleDescriptor {
-        RuleDescriptor("custom", parameters: ["name": .string(name)])
-    }
-
-    /// `name(key: value, …)`.
-    public var description: String {
-        var parts = parameters.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
-        parts += children.map(\.description)
-        return parts.isEmpty ? name : "\(name)(\(parts.joined(separator: ", ")))"
     }
 }

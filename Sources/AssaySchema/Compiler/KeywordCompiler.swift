@@ -370,13 +370,13 @@ struct KeywordCompiler {
             report("format", "format must be a string")
             return
         }
-        let known = SchemaFormat(rawValue: name)
+        let known = TextFormat(rawValue: name)
         if known == nil, compiler.options.assertFormats, compiler.options.unknownFormats == .reject {
-            let suggestion = SchemaFormat.nearest(to: name).map { "; did you mean \"\($0.rawValue)\"?" } ?? ""
+            let suggestion = TextFormat.nearest(to: name).map { "; did you mean \"\($0.rawValue)\"?" } ?? ""
             report(
                 "format",
                 "unknown format \"\(name)\"\(suggestion) (known: "
-                    + SchemaFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                    + TextFormat.allCases.map(\.rawValue).joined(separator: ", ")
                     + "; unknown formats can be let through as annotations)")
             return
         }

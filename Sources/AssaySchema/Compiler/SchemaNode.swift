@@ -79,7 +79,7 @@ final class Keyword: Sendable {
     /// A second operand: where `items` starts applying.
     let secondOperand: Int
     /// The format of a `format` keyword that may be decided on the string's bytes.
-    let byteFormat: SchemaFormat?
+    let byteFormat: TextFormat?
     /// The regular expression of `pattern`.
     let regex: LinearRegex?
 
@@ -107,7 +107,7 @@ final class Keyword: Sendable {
         self.kind = kind
         var targets: [Int] = []
         var secondOperand = 0
-        var byteFormat: SchemaFormat?
+        var byteFormat: TextFormat?
         var regex: LinearRegex?
         switch kind {
         case .type: (step, operand) = (.type, 0)
@@ -188,7 +188,7 @@ final class Keyword: Sendable {
 
 /// A compiled format check.
 enum FormatCheck: Sendable {
-    case known(SchemaFormat)
+    case known(TextFormat)
     /// `hostname` as drafts 4 and 6 test it: RFC 1123 without the IDNA rules.
     case rfc1123Hostname
     case unknown(String)
@@ -243,7 +243,7 @@ enum KeywordKind: Sendable {
     /// Draft 7's content assertions (later drafts make them annotations): base64 and/or JSON.
     case content(base64: Bool, json: Bool)
     /// `formatMinimum`, `formatMaximum` and their exclusive forms, for `date`, `time` and `date-time`.
-    case formatBound(SchemaFormat, bound: String, isMaximum: Bool, exclusive: Bool)
+    case formatBound(TextFormat, bound: String, isMaximum: Bool, exclusive: Bool)
 }
 
 /// JSON Schema's type names.

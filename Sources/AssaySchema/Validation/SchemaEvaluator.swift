@@ -889,10 +889,11 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         var integer: Int64 = 0
         var digits = 0
         while index < literal.count, literal[index] >= 0x30 && literal[index] <= 0x39 {
+            // A 19th digit could overflow: such literals are compared as ``JSONNumber``s.
+            if digits == 18 { return nil }
             integer = integer * 10 + Int64(literal[index] - 0x30)
             digits += 1
             index += 1
-            if digits > 18 { return nil }
         }
         var fraction = false
         if index < literal.count, literal[index] == UInt8(ascii: ".") {
@@ -1641,7 +1642,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
 /// Orders `date`, `time` and `date-time` strings for `formatMinimum` and `formatMaximum`.
 enum FormatOrder {
     /// -1, 0 or 1; `nil` when `text` is not valid for the format (the `format` keyword reports that).
-    static func compare(_ text: String, _ bound: String, _ format: SchemaFormat) -> Int? {
+    static func compare(_ text: String, _ bound: String, _ format: TextFormat) -> Int? {
         func sign(_ a: Double, _ b: Double) -> Int { a < b ? -1 : (a > b ? 1 : 0) }
         switch format {
         case .date:

@@ -1,5 +1,3 @@
-import AssayCore
-import AssayJSON
 import AssayRegex
 
 #if canImport(FoundationEssentials)
@@ -8,12 +6,18 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The `format` values Assay checks when formats are asserted.
+/// The text formats of JSON Schema 2020-12 (`format`), checked by one implementation wherever Assay
+/// meets them: a schema's `format` keyword when formats are asserted, and a rule's
+/// ``Rule/format(_:)``, which exports as that keyword.
 ///
-/// Formats apply to strings only: a number with `format: "email"` is valid, as the specification
-/// says. Unknown formats are accepted (they are annotations), unless
-/// ``JSONSchema/Options/unknownFormats`` rejects them when the schema is compiled.
-public enum SchemaFormat: String, Sendable, CaseIterable {
+/// ```swift
+/// TextFormat.dateTime.isValid("2026-11-26T08:00:00Z")   // true
+/// TextFormat.ipv4.isValid("256.0.0.1")                 // false
+/// ```
+///
+/// In a schema, formats apply to strings only: a number with `format: "email"` is valid, as the
+/// specification says.
+public enum TextFormat: String, Sendable, CaseIterable {
     case email
     case idnEmail = "idn-email"
     case hostname
@@ -37,9 +41,9 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
     /// The known format nearest to `name` (a misspelling such as `date_time` or `e-mail`): the one
     /// fewest edits away, compared without case and with `_` read as `-`, if it is at most a third
     /// of the name's length away (and at least 2); `nil` when none is that near.
-    public static func nearest(to name: String) -> SchemaFormat? {
+    public static func nearest(to name: String) -> TextFormat? {
         let typed = Array(name.lowercased().replacingEvery("_", with: "-").unicodeScalars.prefix(64))
-        var best: (format: SchemaFormat, distance: Int)?
+        var best: (format: TextFormat, distance: Int)?
         for format in allCases {
             let distance = editDistance(typed, Array(format.rawValue.unicodeScalars))
             if distance < (best?.distance ?? Int.max) { best = (format, distance) }
@@ -94,7 +98,7 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
     /// plain ASCII email addresses, and any `email` beyond ASCII (`nil` for the rest — a quoted
     /// local part, an internationalized name, a `regex`, a `uri-template` —: ask ``isValid(_:)``).
     /// Validation of parsed documents checks strings in place through it.
-    func verdict(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+    package func verdict(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         switch self {
         case .date: return RFC3339.date(utf8: bytes) != nil
         case .time: return RFC3339.time(utf8: bytes) != nil
@@ -283,7 +287,7 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
 }
 
 /// Host names after RFC 1123 (and, for `idn-hostname`, the IDNA2008 rules the test suite checks).
-enum Hostname {
+package enum Hostname {
     /// The verdict of ``isValid(_:international:idna:)`` (with IDNA) for a name of ASCII letters,
     /// digits, hyphens and dots with no label in IDNA's reserved form (`??--`, which includes
     /// `xn--`): labels of 1 to 63 characters that neither start nor end with a hyphen, 253 in all.
@@ -317,7 +321,7 @@ enum Hostname {
     }
 
     /// `idna: false` checks RFC 1123 alone (drafts 4 and 6 test that: `a--b` is a valid name there).
-    static func isValid(_ text: String, international: Bool, idna: Bool) -> Bool {
+    package static func isValid(_ text: String, international: Bool, idna: Bool) -> Bool {
         var name = text
         if international {
             // IDNA label separators: ideographic full stop and its fullwidth and halfwidth forms.

@@ -1,0 +1,119 @@
+import AssayCodable
+import AssayCore
+import AssayJSON
+import AssaySchema
+import Foundation
+import Testing
+
+/// A model that refers to itself.
+@Validatable
+struct Folder: Codable {
+    @Validate(.length(1...)) var name: String
+    var children: [Folder]
+}
+
+/// Two models named `Item`, in different enclosing types.
+enum Shop {
+    @Validatable
+    struct Item: Codable {
+        @Validate(.range(1...)) var price: Int
+    }
+}
+
+enum Library {
+    @Validatable
+    struct Item: Codable {
+        @Validate(.length(10...13)) var isbn: String
+    }
+}
+
+@Validatable
+struct Order: Codable {
+    var bought: Shop.Item
+    var borrowed: Library.Item
+}
+
+/// Rules of every kind JSON Schema cannot state, declared by hand.
+struct Account: Codable, Validatable, JSONSchemaExportable {
+    var handle: String
+    var password: String
+    var age: Int
+
+    static let validation: Validation<Account> = [
+        .property(\.handle, "handle", .not(.custom("reserved") { $0 == "admin" })),
+        .property(\.handle, "handle", on: [.insert], .length(...8)),
+        .property(\.password, "password", Rule.length(12...).severity(.warning)),
+        .property(\.age, "age", .or(.range(18...), .custom("consented") { _ in false })),
+        .property(\.age, "age", .range(0...150)),
+    ]
+
+    static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        exporter.model(
+            Account.self,
+            properties: [
+                (key: "handle", type: String.self, required: true), ("password", String.self, true),
+                ("age", Int.self, true),
+            ]
+        )
+    }
+}
+
+@Suite struct ExportFindingsTests {
+    @Test func aModelThatRefersToItselfExportsAResolvableSchema() throws {
+        let document = JSONSchemaExporter.document(for: Folder.self)
+        guard case .object(let root) = document else { throw Failure("not an object: \(document.jsonString())") }
+        #expect(root["$ref"] == "#/$defs/Folder")
+        let schema = try JSONSchema(document)
+        let nested = #"{"name": "a", "children": [{"name": "b", "children": [{"name": "c", "children": []}]}]}"#
+        #expect(try schema.isValid(JSONValue(parsing: nested)))
+        let badChild = #"{"name": "a", "children": [{"name": "b", "children": [{"name": "", "children": []}]}]}"#
+        #expect(try !schema.isValid(JSONValue(parsing: badChild)), "the rule applies at every level")
+        #expect(try JSONSchemaExporter.strictDocument(for: Folder.self) == document)
+    }
+
+    @Test func modelsOfTheSameNameKeepTheirOwnRules() throws {
+        let document = JSONSchemaExporter.document(for: Order.self)
+        guard case .object(let root) = document, case .object(let definitions)? = root["$defs"] else {
+            throw Failure("no $defs: \(document.jsonString())")
+        }
+        #expect(definitions.count == 2, "\(definitions.keys)")
+        let schema = try JSONSchema(document)
+        #expect(
+            try schema.isValid(JSONValue(parsing: #"{"bought": {"price": 5}, "borrowed": {"isbn": "0123456789"}}"#)))
+        #expect(
+            try !schema.isValid(JSONValue(parsing: #"{"bought": {"price": 0}, "borrowed": {"isbn": "0123456789"}}"#)))
+        #expect(try !schema.isValid(JSONValue(parsing: #"{"bought": {"price": 5}, "borrowed": {"isbn": "0"}}"#)))
+    }
+
+    @Test func whatCannotBeStatedIsNamedNeverWeakened() throws {
+        let document = JSONSchemaExporter.document(for: Account.self)
+        guard case .object(let root) = document, case .object(let properties)? = root["properties"],
+            case .array(let unchecked)? = root["x-assay-unchecked"]
+        else { throw Failure("unexpected export: \(document.jsonString())") }
+        // `not` of a custom rule is left out whole (it once exported `{"not": {}}`, which rejects
+        // everything); so is an `or` with a custom branch; the rule for one operation and the warning
+        // are not assertions.
+        #expect(properties["handle"] == ["type": "string"])
+        #expect(properties["password"] == ["type": "string"])
+        #expect(properties["age"] == ["type": "integer", "minimum": 0, "maximum": 150])
+        #expect(
+            unchecked == [
+                "Account.handle: not(custom(reserved))",
+                "Account.handle: length(maximum: 8, unit: unicodeScalars) (only on insert)",
+                "Account.password: length(minimum: 12, unit: unicodeScalars) (warning only)",
+                "Account.age: or(range(minimum: 18), custom(consented))",
+            ])
+        let error = #expect(throws: SchemaExportError.self) { try JSONSchemaExporter.strictDocument(for: Account.self) }
+        #expect(error?.unchecked.count == 4)
+        // The lenient schema accepts everything the rules accept.
+        let schema = try JSONSchema(document)
+        let account = Account(handle: "admin", password: "short", age: 17)
+        #expect(schema.isValid(try JSONValue(parsing: String(decoding: JSONEncoder().encode(account), as: UTF8.self))))
+    }
+}
+
+/// A test's own failure, with its reason.
+private struct Failure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
