@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 // libFuzzer targets for Assay, in a package of their own: they build only with the fuzzer runtime
 // (`scripts/fuzz.sh` builds and runs them), so the main package never sees them.
 import Foundation

@@ -15,21 +15,21 @@ struct Client: Codable, Equatable {
 struct Age: ValidatedValue, Equatable {
     static let rule = Rule<Int>.range(1...150)
     let rawValue: Int
-    init(uncheckedRawValue: Int) { rawValue = uncheckedRawValue }
+    init(checked: Checked<Int>) { rawValue = checked.rawValue }
 }
 
 struct Name: ValidatedValue, Equatable {
     static let rule = Rule<String>.length(2...100).and(.charset(.letters + .marks + .spaces))
     static func normalized(_ rawValue: String) -> String { Normalizer.trimmed.transform(rawValue) }
     let rawValue: String
-    init(uncheckedRawValue: String) { rawValue = uncheckedRawValue }
+    init(checked: Checked<String>) { rawValue = checked.rawValue }
 }
 
 struct Email: ValidatedValue, Equatable {
     static let rule = Rule<String>.email()
     static func normalized(_ rawValue: String) -> String { Normalizer.trimmed.transform(rawValue) }
     let rawValue: String
-    init(uncheckedRawValue: String) { rawValue = uncheckedRawValue }
+    init(checked: Checked<String>) { rawValue = checked.rawValue }
 }
 
 /// The seed's "secure" client, made of the value types.

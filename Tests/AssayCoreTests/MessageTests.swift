@@ -12,6 +12,32 @@ import Testing
         #expect(Language.preferred(in: [:]) == .english)
     }
 
+    /// Apple platforms rank languages (`Locale.preferredLanguages`), Linux names one in the
+    /// environment: both through a `LanguageSource`, injected here; the first language with messages
+    /// wins, an app's catalog included.
+    @Test func languagesFromASource() throws {
+        let apple = LanguageSource.preferredLanguages(["de-CH", "ru-RU", "en"])
+        #expect(apple.language() == .russian, "no German messages: the next preferred language")
+        let german = try #require(Language("de"))
+        let withGerman = MessageCatalog.builtIn.merging(MessageCatalog([german: ["tooLarge": "{subject} ist zu groß"]]))
+        #expect(apple.language(in: withGerman) == german)
+        #expect(LanguageSource.preferredLanguages(["fr", "es"]).language() == .english)
+        #expect(LanguageSource.environment(["LC_ALL": "C", "LANG": "ru"]).language() == .english)
+        #expect(LanguageSource.environment(["LANG": "zh_CN.UTF-8"]).language() == .simplifiedChinese)
+        #expect(LanguageSource.environment([:]).language() == .english)
+
+        let issue = try #require(Rule<Int>.range(...10).issues(for: 12).first)
+        Language.withSource(.preferredLanguages(["ja", "zh-Hans-CN"])) {
+            #expect(Language.current == .simplifiedChinese)
+            #expect(issue.message == "值不能大于 10")
+            // A language bound to the task still comes first.
+            Language.withCurrent(.russian) { #expect(Language.current == .russian) }
+        }
+        MessageCatalog.withCurrent(withGerman) {
+            Language.withSource(apple) { #expect(issue.message == "Value ist zu groß") }
+        }
+    }
+
     @Test func rangeInThreeLanguages() throws {
         let issue = try #require(Rule<Int>.range(16...50).issues(for: 12, label: "Age").first)
         #expect(issue.message(in: .english) == "Age must be between 16 and 50")

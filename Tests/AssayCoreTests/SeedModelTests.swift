@@ -24,6 +24,11 @@ struct Team: Validatable {
     // Seed 000, word for word in three languages, and the 1560 aggregate Core Data reports.
     @Test func playerWithEmptyNameAndBadAgeFailsInsertWithBothErrors() throws {
         let player = Player(name: "   ", age: 12, team: nil)
+        // Its rules are declared `on: [.insert, .update]`: an on-demand check does not run them,
+        // and `isValid(for:)` asks what a save will.
+        #expect(player.isValid)
+        #expect(!player.isValid(for: .insert) && !player.isValid(for: .update))
+        #expect(player.isValid(for: .delete))
         do {
             try player.validate(for: .insert)
             Issue.record("an invalid player was accepted")
@@ -174,6 +179,11 @@ struct Team: Validatable {
         #expect(issues[0].path.jsonPointer == "/value")
         #expect(issues[0].message(in: .english) == "Value kept changing after 8 normalisation passes")
         #expect(throws: ValidationError.self) { try Counter.validate(1, for: \.value) }
+        // A bound below one, set after the fact, counts as one pass: never a trap.
+        var validation = Counter.validation
+        validation.maximumNormalizationPasses = -3
+        #expect(validation.maximumNormalizationPasses == 1)
+        #expect(validation.issues(of: Counter(value: 0), operation: nil).map(\.code) == [.unstable])
     }
 
     @Test func normalisersReachASteadyState() throws {
@@ -197,5 +207,27 @@ struct Team: Validatable {
         }
         // 100 odd clients have a one-letter name; ages 0 and 151...199 are out of range.
         #expect(counts == 100 + 1 + 49)
+    }
+}
+
+/// The example of `Validatable`'s documentation, as written there.
+@Suite struct ValidatableDocumentationTests {
+    struct Player: Validatable {
+        var name: String
+        var age: Int
+
+        static let validation: Validation<Player> = [
+            .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespaces) },
+            .property(\.name, "name", .notBlank, .length(2...50)),
+            .property(\.age, "age", on: [.insert, .update], .range(16...50)),
+        ]
+    }
+
+    @Test func theExampleDoesWhatItSays() {
+        let player = Player(name: " Ann ", age: 12)
+        #expect(player.isValid)
+        let error = #expect(throws: ValidationError.self) { try player.validate(for: .insert) }
+        #expect(error?.text(in: .english) == "/age: Age must be between 16 and 50")
+        #expect(throws: ValidationError.self) { try Player.validate("  ", for: \.name) }
     }
 }

@@ -8,7 +8,7 @@ import AssayCore
 /// struct Age: ValidatedValue {
 ///     static let rule = Rule<Int>.range(1...150)
 ///     let rawValue: Int
-///     init(uncheckedRawValue: Int) { rawValue = uncheckedRawValue }
+///     init(checked: Checked<Int>) { rawValue = checked.rawValue }
 /// }
 ///
 /// try Age.evaluated(35)        // 35
@@ -17,7 +17,9 @@ import AssayCore
 ///
 /// Decoding reads the raw value, normalises it (``normalized(_:)``, e.g. trimming), checks it and
 /// throws every issue at the value's path; encoding writes the raw value; schema export writes the
-/// raw value's schema with the rule's keywords.
+/// raw value's schema with the rule's keywords. The type's own initialiser takes a ``Checked`` raw
+/// value, which only Assay makes, after the rule passed: no code can make an instance that was not
+/// checked.
 public protocol ValidatedValue: Codable, Sendable, JSONSchemaExportable {
     /// The type of the raw value.
     associatedtype RawValue: Codable & Sendable
@@ -25,8 +27,8 @@ public protocol ValidatedValue: Codable, Sendable, JSONSchemaExportable {
     static var rule: Rule<RawValue> { get }
     /// The raw value, valid.
     var rawValue: RawValue { get }
-    /// Wraps a raw value without checking it. Use ``init(_:)`` instead; this exists for it.
-    init(uncheckedRawValue: RawValue)
+    /// Wraps a raw value that passed ``rule`` (made by ``init(_:)`` and by decoding).
+    init(checked: Checked<RawValue>)
     /// The raw value made canonical before it is checked (e.g. trimmed); unchanged by default.
     static func normalized(_ rawValue: RawValue) -> RawValue
 }
@@ -48,7 +50,7 @@ extension ValidatedValue {
     ///
     /// - Throws: `ValidationError` with every issue, when any of them is an error.
     public init(_ rawValue: RawValue) throws(ValidationError) {
-        self.init(uncheckedRawValue: try Self.evaluated(rawValue))
+        self.init(checked: Checked(try Self.evaluated(rawValue)))
     }
 
     /// Decodes the raw value and checks it; issues carry the value's path in the payload.
@@ -68,7 +70,7 @@ extension ValidatedValue {
         let found = Self.rule.issues(for: value, at: path)
         if found.contains(where: \.isError) { throw ValidationError(found) }
         ValidatedDecoding.addWarnings(found, of: decoder)
-        self.init(uncheckedRawValue: value)
+        self.init(checked: Checked(value))
     }
 
     /// Encodes the raw value.
@@ -76,4 +78,13 @@ extension ValidatedValue {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }
+}
+
+/// A raw value that passed its ``ValidatedValue`` type's rule, normalised. Only Assay makes one, after
+/// checking, so the type's `init(checked:)` cannot be handed a value that was not checked.
+public struct Checked<RawValue: Sendable>: Sendable {
+    /// The raw value, normalised and valid.
+    public let rawValue: RawValue
+
+    init(_ rawValue: RawValue) { self.rawValue = rawValue }
 }

@@ -1,9 +1,9 @@
 /// Punycode (RFC 3492), the encoding of IDNA A-labels (`xn--…`).
-public enum Punycode {
+package enum Punycode {
     private static let base = 36, tMin = 1, tMax = 26, skew = 38, damp = 700, initialBias = 72, initialN = 128
 
     /// Decodes the part of an A-label after `xn--`; `nil` when it is not valid Punycode.
-    public static func decode(_ input: String) -> String? {
+    package static func decode(_ input: String) -> String? {
         let scalars = Array(input.unicodeScalars)
         guard scalars.allSatisfy(\.isASCII) else { return nil }
         var output: [UInt32] = []
@@ -49,7 +49,7 @@ public enum Punycode {
     }
 
     /// Encodes a label as Punycode (without the `xn--` prefix).
-    public static func encode(_ input: String) -> String {
+    package static func encode(_ input: String) -> String {
         let values = input.unicodeScalars.map { Int($0.value) }
         var output = values.filter { $0 < 0x80 }.map { Character(Unicode.Scalar(UInt8($0))) }
         let basicCount = output.count

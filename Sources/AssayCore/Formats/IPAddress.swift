@@ -1,8 +1,8 @@
 /// Syntax checks for IP addresses as text.
-public enum IPAddress {
+package enum IPAddress {
     /// Whether `text` is an IPv4 address in dotted-decimal form: four decimal numbers 0–255 without
     /// leading zeros (`192.168.0.1`; not `192.168.00.1`, `1.2.3`, or `256.1.1.1`).
-    public static func isValidIPv4<S: StringProtocol>(_ text: S) -> Bool {
+    package static func isValidIPv4<S: StringProtocol>(_ text: S) -> Bool {
         var text = String(text)
         return text.withUTF8 { isValidIPv4(utf8: $0) }
     }
@@ -34,7 +34,7 @@ public enum IPAddress {
     /// Whether `text` is an IPv6 address in the text forms of RFC 4291 section 2.2: eight groups of
     /// one to four hex digits, one `::` for a run of zero groups, and an IPv4 address in place of the
     /// last two groups. Zone identifiers (`%eth0`) and brackets are not accepted.
-    public static func isValidIPv6<S: StringProtocol>(_ text: S) -> Bool {
+    package static func isValidIPv6<S: StringProtocol>(_ text: S) -> Bool {
         var text = String(text)
         return text.withUTF8 { isValidIPv6(utf8: $0) }
     }

@@ -11,40 +11,40 @@ import Foundation
 /// rejected; `2024-02-29` is accepted), hours run 00–23, minutes 00–59, seconds 00–60 (a leap
 /// second only at 23:59:60 UTC, after applying the offset), the separator is `T` or `t`, and the
 /// offset is `Z`, `z` or `±HH:MM`. Foundation's ISO 8601 parsers are both slower and laxer.
-public enum RFC3339 {
+package enum RFC3339 {
     /// A parsed `full-date`: year, month and day.
-    public struct DateParts: Hashable, Sendable {
+    package struct DateParts: Hashable, Sendable {
         /// The year, 0000–9999.
-        public var year: Int
+        package var year: Int
         /// The month, 1–12.
-        public var month: Int
+        package var month: Int
         /// The day of the month.
-        public var day: Int
+        package var day: Int
     }
 
     /// A parsed `full-time` (a time with an offset): the time in seconds since midnight (with the
     /// fraction), and the offset from UTC in seconds.
-    public struct TimeParts: Hashable, Sendable {
+    package struct TimeParts: Hashable, Sendable {
         /// Hours, minutes and seconds since midnight, local to the offset, with the fraction.
-        public var secondsSinceMidnight: Double
+        package var secondsSinceMidnight: Double
         /// The offset from UTC, in seconds east.
-        public var offsetSeconds: Int
+        package var offsetSeconds: Int
     }
 
     /// Parses `YYYY-MM-DD`; `nil` when malformed or not a real day.
-    public static func date<S: StringProtocol>(_ text: S) -> DateParts? {
+    package static func date<S: StringProtocol>(_ text: S) -> DateParts? {
         var text = String(text)
         return text.withUTF8(date(utf8:))
     }
 
     /// Parses `HH:MM:SS[.frac](Z|±HH:MM)`; `nil` when malformed.
-    public static func time<S: StringProtocol>(_ text: S) -> TimeParts? {
+    package static func time<S: StringProtocol>(_ text: S) -> TimeParts? {
         var text = String(text)
         return text.withUTF8(time(utf8:))
     }
 
     /// Parses `full-date "T" full-time` into a `Date`; `nil` when malformed or not a real moment.
-    public static func dateTime<S: StringProtocol>(_ text: S) -> Date? {
+    package static func dateTime<S: StringProtocol>(_ text: S) -> Date? {
         var text = String(text)
         guard let (date, time) = text.withUTF8(dateTime(utf8:)) else { return nil }
         let days = daysFromCivil(year: date.year, month: date.month, day: date.day)
@@ -72,10 +72,10 @@ public enum RFC3339 {
     }
 
     /// Whether `year` is a leap year in the proleptic Gregorian calendar.
-    public static func isLeapYear(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+    package static func isLeapYear(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 
     /// The number of days in `month` of `year`.
-    public static func daysInMonth(_ month: Int, year: Int) -> Int {
+    package static func daysInMonth(_ month: Int, year: Int) -> Int {
         switch month {
         case 2: return isLeapYear(year) ? 29 : 28
         case 4, 6, 9, 11: return 30

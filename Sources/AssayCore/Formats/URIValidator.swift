@@ -1,20 +1,20 @@
 /// Syntax checks for URIs after RFC 3986.
-public enum URIValidator {
+package enum URIValidator {
     /// Whether `text` is an absolute URI (`scheme:hier-part[?query][#fragment]`) per RFC 3986:
     /// a scheme, only allowed ASCII characters, valid percent-encodings, and a valid authority
     /// (user info, a host name, an IPv4 address or a bracketed IPv6 address, a numeric port).
-    public static func isValidURI(_ text: String) -> Bool { utf8(text) { isValidURI(utf8: $0) } }
+    package static func isValidURI(_ text: String) -> Bool { utf8(text) { isValidURI(utf8: $0) } }
 
     /// Whether `text` is a URI reference (RFC 3986 section 4.1): an absolute URI or a relative
     /// reference such as `../a/b?c#d`, `//host/path` or `#fragment`.
-    public static func isValidURIReference(_ text: String) -> Bool { utf8(text) { isValidURIReference(utf8: $0) } }
+    package static func isValidURIReference(_ text: String) -> Bool { utf8(text) { isValidURIReference(utf8: $0) } }
 
     /// Whether `text` is an absolute IRI (RFC 3987): a URI that may also contain non-ASCII characters
     /// (not white space or controls).
-    public static func isValidIRI(_ text: String) -> Bool { utf8(text) { isValidIRI(utf8: $0) } }
+    package static func isValidIRI(_ text: String) -> Bool { utf8(text) { isValidIRI(utf8: $0) } }
 
     /// Whether `text` is an IRI reference (RFC 3987): an IRI or a relative reference, non-ASCII allowed.
-    public static func isValidIRIReference(_ text: String) -> Bool { utf8(text) { isValidIRIReference(utf8: $0) } }
+    package static func isValidIRIReference(_ text: String) -> Bool { utf8(text) { isValidIRIReference(utf8: $0) } }
 
     /// ``isValidURI(_:)`` on the UTF-8 of the text (valid UTF-8), without making a `String`.
     package static func isValidURI(utf8 text: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -60,7 +60,7 @@ public enum URIValidator {
 
     /// Whether `text` is a URL a person would follow: an absolute URI whose scheme is in `schemes`
     /// (lowercased) and which has a non-empty host.
-    public static func isValidURL(_ text: String, schemes: Set<String> = ["http", "https"]) -> Bool {
+    package static func isValidURL(_ text: String, schemes: Set<String> = ["http", "https"]) -> Bool {
         guard isValidURI(text), let colon = text.firstIndex(of: ":") else { return false }
         guard schemes.contains(text[..<colon].lowercased()) else { return false }
         let rest = text[text.index(after: colon)...]

@@ -8,8 +8,10 @@ import Foundation
 ///
 /// Assay ships messages in ``english``, ``russian`` and ``simplifiedChinese``; apps may add any other
 /// language through a ``MessageCatalog``. The language of a call is, in order: the one passed to it,
-/// the one bound with ``withCurrent(_:operation:)`` for the current task, the one the environment names
-/// (`LC_ALL`, `LC_MESSAGES`, `LANG`), or English.
+/// the one bound with ``withCurrent(_:operation:)`` for the current task, else the one a
+/// ``LanguageSource`` prefers — ``LanguageSource/system`` unless ``withSource(_:operation:)`` binds
+/// another: the user's preferred languages on Apple platforms (`Locale.preferredLanguages`), the
+/// environment (`LC_ALL`, `LC_MESSAGES`, `LANG`) elsewhere — or English.
 public struct Language: Hashable, Sendable, CustomStringConvertible {
     /// The normalised tag, e.g. `"en"`, `"ru"`, `"zh-Hans"`.
     public let identifier: String
@@ -70,12 +72,78 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
         return .english
     }
 
-    /// The language messages are rendered in when a call names none: the task's, else the
-    /// environment's.
-    public static var current: Language { taskLanguage ?? environment }
+    @TaskLocal static var taskSource: LanguageSource?
+
+    /// The language messages are rendered in when a call names none: the task's, else the one the
+    /// task's ``LanguageSource`` (``LanguageSource/system`` by default) prefers among those the
+    /// current ``MessageCatalog`` has messages for.
+    public static var current: Language {
+        taskLanguage ?? (taskSource ?? .system).language(in: .current)
+    }
+
+    /// Runs `operation` with `source` deciding ``current`` for this task and the tasks it creates
+    /// (when no language is bound with ``withCurrent(_:operation:)``).
+    public static func withSource<R>(_ source: LanguageSource, operation: () throws -> R) rethrows -> R {
+        try $taskSource.withValue(source, operation: operation)
+    }
 
     /// Runs `operation` with `language` as ``current`` for this task and the tasks it creates.
     public static func withCurrent<R>(_ language: Language, operation: () throws -> R) rethrows -> R {
         try $taskLanguage.withValue(language, operation: operation)
+    }
+}
+
+/// Where the language of messages comes from when neither a call nor its task names one: a ranked
+/// list of language tags, of which the first with messages in the current ``MessageCatalog`` wins.
+///
+/// ```swift
+/// // What an app on Apple platforms gets by default, written out:
+/// let source = LanguageSource.preferredLanguages(["de-CH", "ru-RU", "en"])
+/// source.language()   // .russian: Assay has no German messages, unless a catalog adds them
+/// ```
+public struct LanguageSource: Sendable {
+    /// The tags, most preferred first (BCP 47 tags or POSIX locale names).
+    public let preferredTags: [String]
+
+    /// A source of these tags, most preferred first.
+    public init(preferredTags: [String]) { self.preferredTags = preferredTags }
+
+    /// The platform's: on Apple platforms the user's preferred languages in the order the system
+    /// ranks them (`Locale.preferredLanguages`, which apps there have instead of locale variables);
+    /// elsewhere the process's environment (``environment(_:)``). Read once, at first use.
+    public static let system: LanguageSource = {
+        #if canImport(Darwin)
+        return .preferredLanguages(Locale.preferredLanguages)
+        #else
+        return .environment(ProcessInfo.processInfo.environment)
+        #endif
+    }()
+
+    /// The variables of an environment: the first of `LC_ALL`, `LC_MESSAGES` and `LANG` that is set
+    /// and not empty (`C` and `POSIX` mean English), as ``Language/preferred(in:)`` reads them.
+    public static func environment(_ variables: [String: String]) -> LanguageSource {
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            if let value = variables[name], !value.isEmpty { return LanguageSource(preferredTags: [value]) }
+        }
+        return LanguageSource(preferredTags: [])
+    }
+
+    /// A ranked list of tags, as `Locale.preferredLanguages` gives them: `["de-CH", "ru-RU", "en"]`.
+    public static func preferredLanguages(_ tags: [String]) -> LanguageSource {
+        LanguageSource(preferredTags: tags)
+    }
+
+    /// The language these tags choose: the first whose language `catalog` has messages for, English
+    /// when none has (or a tag is `C` or `POSIX`, which mean English).
+    public func language(in catalog: MessageCatalog = .current) -> Language {
+        for tag in preferredTags {
+            guard let language = Language(tag) else {
+                let bare = tag.split(separator: ".").first.map { $0.uppercased() }
+                if bare == "C" || bare == "POSIX" { return .english }
+                continue
+            }
+            if catalog.hasMessages(in: language) { return language }
+        }
+        return .english
     }
 }

@@ -40,6 +40,9 @@ public struct MessageCatalog: Sendable {
         try $taskCatalog.withValue(catalog, operation: operation)
     }
 
+    /// Whether the catalog has any message in `language`.
+    public func hasMessages(in language: Language) -> Bool { !(templates[language]?.isEmpty ?? true) }
+
     /// This catalog with the templates of `other` added, `other` winning where both have a key.
     public func merging(_ other: MessageCatalog) -> MessageCatalog {
         var copy = self

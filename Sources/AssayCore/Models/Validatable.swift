@@ -11,13 +11,17 @@
 ///     static let validation: Validation<Player> = [
 ///         .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespaces) },
 ///         .property(\.name, "name", .notBlank, .length(2...50)),
-///         .property(\.age, "age", .range(16...50), on: [.insert, .update]),
+///         .property(\.age, "age", on: [.insert, .update], .range(16...50)),
 ///     ]
 /// }
 ///
-/// try player.validate(for: .insert)                         // every issue, or nothing
-/// try Player.validate("  ", for: \.name)                    // a form field, before assignment
+/// let player = Player(name: " Ann ", age: 12)
+/// player.isValid                                            // true: the age rule is for saves
+/// try player.validate(for: .insert)                         // throws "/age: Age must be between 16 and 50"
+/// try Player.validate("  ", for: \.name)                    // throws: a form field, before assignment
 /// ```
+///
+/// (`ValidatableDocumentationTests` runs this example.)
 public protocol Validatable: SendableMetatype {
     /// The type's rules: property rules, normalisers, object-level checks and nested models.
     static var validation: Validation<Self> { get }
@@ -37,7 +41,21 @@ extension Validatable {
     }
 
     /// Whether the value has no error for an on-demand check.
+    ///
+    /// Which rules run where: an on-demand check (``isValid``, ``issues(for:)`` and ``validate(for:)``
+    /// without an operation) and validated decoding run every rule declared without `on:`; a rule
+    /// declared `on: [.insert, .update]` runs only when that operation is named —
+    /// ``isValid(for:)`` with `.insert`, and a save, which names `.insert` or `.update` — beside the
+    /// rules without `on:`; a delete runs only the rules that name `.delete`. So a player whose
+    /// name fails an insert-only rule is valid on demand and refused on insert:
+    /// `isValid(for: .insert)` asks what the save will.
     public var isValid: Bool { !issues().contains { $0.severity == .error } }
+
+    /// Whether the value has no error for `operation`: the rules without `on:` and those naming
+    /// `operation` (see ``isValid``).
+    public func isValid(for operation: ValidationOperation?) -> Bool {
+        !issues(for: operation).contains { $0.severity == .error }
+    }
 
     /// Checks the value for `operation` and throws every issue at once.
     ///

@@ -19,8 +19,12 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     /// that did not decode has each decoded field checked this way.
     private var propertyRules: [String: [ModelRule<Model>]]
     /// How many times normalisers run before a value still changing is reported as
-    /// ``IssueCode/unstable``.
-    public var maximumNormalizationPasses: Int
+    /// ``IssueCode/unstable``: at least 1 (a smaller value set here counts as 1).
+    public var maximumNormalizationPasses: Int {
+        get { normalizationPasses }
+        set { normalizationPasses = max(1, newValue) }
+    }
+    private var normalizationPasses: Int
     /// Reads ``Validatable/validationObject`` when the model is `Validatable` (decided once: a cast
     /// of every model checked to `any Validatable` is a runtime call).
     private let objectReader: (@Sendable (Model) -> ObjectReference?)?
@@ -50,7 +54,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         self.compiled = Self.compileBuiltIn(rules)
         self.normalizeOnce = Self.composeNormalizers(rules)
         self.propertyRules = Self.propertyRulesByKey(rules)
-        self.maximumNormalizationPasses = max(1, maximumNormalizationPasses)
+        self.normalizationPasses = max(1, maximumNormalizationPasses)
         self.objectReader = Self.makeObjectReader()
     }
 
