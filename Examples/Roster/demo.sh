@@ -20,6 +20,9 @@ step add-team Celtics
 step add-team " Lakers "
 step add-player --name "  LeBron James " --age 39 --team Lakers
 step add-player --name B --age 12 --team Knicks --lang ru
+step add-player --name "   " --age 12 --team Lakers --errors nserror
+step check-field name "   "
+step check-field age 30
 step import Examples/Roster/bad-players.json
 step import Examples/Roster/players.json
 step list

@@ -178,12 +178,10 @@ struct OutputFileTests {
         #expect(try String(contentsOfFile: valid, encoding: .utf8) == "old valid\n")
     }
 
-    @Test("a write error on an output stops the run at once")
+    @Test(
+        "a write error on an output stops the run at once",
+        .enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "skipped: this machine has no /dev/full"))
     func writeErrorStops() throws {
-        guard FileManager.default.fileExists(atPath: "/dev/full") else {
-            Issue.record("/dev/full is missing on this machine")
-            return
-        }
         let folder = try TemporaryFolder()
         var big = ""
         let text = try String(contentsOfFile: clients, encoding: .utf8)

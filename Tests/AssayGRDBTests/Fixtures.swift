@@ -12,6 +12,8 @@ struct Team: Codable, Equatable, FetchableRecord, MutablePersistableRecord, Vali
     static let validation: Validation<Team> = [
         .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespaces) },
         .property(\.name, "name", .length(2...30)),
+        // Counts how often the rules of teams named "Counted…" run (only one test uses such names).
+        .property(\.name, "name", .custom("counted") { name in ValidationCounter.shared.count(name) }),
     ]
     static let storeRules: StoreRules<Team> = [
         .unique("name"),
@@ -166,4 +168,28 @@ func validationError(_ body: () throws -> Void) rethrows -> ValidationError? {
 /// Each issue as `object path code`, e.g. `player#1 /age tooLarge`.
 func summary(_ issues: [ValidationIssue]) -> [String] {
     issues.map { "\($0.object?.description ?? "-") \($0.path.jsonPointer) \($0.code)" }
+}
+
+/// How many times rules ran on each team named "Counted…": proves that a save validates each record
+/// once, neither skipping it nor running the record's callbacks again.
+final class ValidationCounter: @unchecked Sendable {
+    static let shared = ValidationCounter()
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+
+    /// Counts `name` if it is one of the counted teams; always true (a rule that passes).
+    func count(_ name: String) -> Bool {
+        guard name.hasPrefix("Counted") else { return true }
+        lock.lock()
+        counts[name, default: 0] += 1
+        lock.unlock()
+        return true
+    }
+
+    /// The counts so far.
+    var snapshot: [String: Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts
+    }
 }

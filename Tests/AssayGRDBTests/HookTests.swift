@@ -161,16 +161,29 @@ import Testing
         #expect(try db.count("coach") == 1)
     }
 
-    @Test func writesInsideAChangeSetSaveDoNotRunTheCallbacksAgain() throws {
+    @Test func aChangeSetSaveValidatesEachRecordOnce() throws {
         // A swap that single-record checks would refuse, since each one alone collides: the change set
         // sees both.
         let (db, _) = try makeDatabase()
         try db.insertTeams("Alpha", "Beta")
         var changes = ChangeSet()
-        changes.update(Team(id: 1, name: "Gamma"))
+        changes.update(Team(id: 1, name: "Counted Gamma"))
         changes.update(Team(id: 2, name: "Alpha"))
+        changes.insert(Team(name: "Counted Delta"))
         try changes.save(to: db)
         let names = try db.read { db in try Team.order(Column("id")).fetchAll(db).map(\.name) }
-        #expect(names == ["Gamma", "Alpha"])
+        #expect(names == ["Counted Gamma", "Alpha", "Counted Delta"])
+        // Each record's rules ran exactly once, in the change set's plan: neither skipped nor run
+        // again while the rows were written (today the plan writes its own statements, which GRDB's
+        // callbacks do not see; were it to write through records, their callbacks must not check
+        // again).
+        let counts = ValidationCounter.shared.snapshot
+        #expect(counts["Counted Gamma"] == 1 && counts["Counted Delta"] == 1, "\(counts)")
+        // A single insert outside a change set runs them once too, through its callback.
+        try db.write { db in
+            var team = Team(name: "Counted Epsilon")
+            try team.insert(db)
+        }
+        #expect(ValidationCounter.shared.snapshot["Counted Epsilon"] == 1)
     }
 }

@@ -10,27 +10,27 @@ import Glibc
 import Darwin
 #endif
 
+/// The `roster` executable SwiftPM built next to the test bundle.
+func rosterExecutable() throws -> URL {
+    var candidates: [URL] = []
+    if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
+    candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+        candidates.append(bundle.bundleURL.deletingLastPathComponent())
+    }
+    for folder in candidates {
+        let url = folder.appendingPathComponent("roster")
+        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    Issue.record("the roster executable was not found next to the tests (looked in \(candidates.map(\.path)))")
+    throw CancellationError()
+}
+
 /// A `roster import` of 100,000 players killed with SIGKILL at random moments leaves the database as
 /// before or as after, never in between.
 @Suite struct KillTests {
     static let players = 100_000
     static let teams = (players + 14) / 15
-
-    /// The `roster` executable SwiftPM built next to the test bundle.
-    func rosterExecutable() throws -> URL {
-        var candidates: [URL] = []
-        if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
-        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        for folder in candidates {
-            let url = folder.appendingPathComponent("roster")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        Issue.record("the roster executable was not found next to the tests (looked in \(candidates.map(\.path)))")
-        throw CancellationError()
-    }
 
     /// A database with enough teams for every player, and the import file.
     func prepare(in folder: URL) throws -> (database: URL, json: URL) {
@@ -74,14 +74,47 @@ import Darwin
         }
     }
 
-    func start(_ executable: URL, database: URL, json: URL) throws -> Process {
+    func start(_ executable: URL, database: URL, json: URL, environment: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = executable
         process.arguments = ["import", json.path, "--db", database.path]
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
+    }
+
+    /// The import is stopped inside its write transaction — after the first player row, half of
+    /// them, and all but the commit — by the roster's test pause (`ROSTER_PAUSE_INSIDE_WRITE`), which
+    /// creates a marker file from inside the transaction; only then is it killed. Each kill is thus
+    /// proved to land mid-write, and each leaves the database as before.
+    @Test func importsKilledInsideTheWriteLeaveTheDatabaseAsBefore() throws {
+        let executable = try rosterExecutable()
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (base, json) = try prepare(in: folder)
+        for rows in [1, Self.players / 2, Self.players] {
+            let database = try copy(base, to: "paused\(rows).sqlite", in: folder)
+            let marker = folder.appendingPathComponent("paused\(rows).marker").path
+            let process = try start(
+                executable, database: database, json: json,
+                environment: ["ROSTER_PAUSE_INSIDE_WRITE": "\(rows):\(marker)"])
+            let deadline = Date().addingTimeInterval(120)
+            while process.isRunning && !FileManager.default.fileExists(atPath: marker) && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            #expect(FileManager.default.fileExists(atPath: marker), "the import never reached row \(rows)")
+            #expect(process.isRunning, "the import ended before it could be killed")
+            // The rollback journal holds the pages the transaction changed: the write is under way.
+            #expect(FileManager.default.fileExists(atPath: database.path + "-journal"))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
+            #expect(try check(database) == 0, "killed after \(rows) rows written")
+        }
     }
 
     @Test func killedImportsLeaveTheDatabaseBeforeOrAfter() throws {

@@ -97,8 +97,22 @@ func scratchFolder() throws -> URL {
         #expect(refused.status == 1)
         #expect(
             refused.errors.split(separator: "\n").map { String($0.prefix(while: { $0 != ":" })) } == [
-                "import /1/age", "import /1/name", "import /2/name", "import /2/age",
+                "player#players[1] /age", "player#players[1] /name", "player#players[2] /name",
+                "player#players[2] /age",
             ])
+
+        // Bad fields and what the store's rules find are reported together, element by element.
+        let mixed = try write(
+            """
+            [{"name": "Larry Bird", "age": 30, "team": "Celtix"},
+             {"name": "X", "age": 26, "team": "Lakers"}]
+            """, to: "mixed.json")
+        #expect(
+            run("import", mixed).errors == """
+                player#players[0] /team: Team refers to a team that does not exist
+                player#players[1] /name: Name must be between 2 and 50 characters long
+
+                """)
 
         // Store rules see the whole file: 14 more players overflow the team (2 + 14 > 15), and a team
         // that does not exist is reported per player.
@@ -138,5 +152,79 @@ func scratchFolder() throws -> URL {
         let list = run("list")
         #expect(list.status == 1)
         #expect(list.errors == "player#1 /age: Age must be between 16 and 50\n")
+        // The rows that pass are still listed, and the others named.
+        _ = run("add-player", "--name", "LeBron James", "--age", "39", "--team", "Lakers")
+        let partial = run("list")
+        #expect(partial.status == 1)
+        #expect(partial.output == "Lakers (1 player)\n  LeBron James, 39\nnot shown, failing their rules: player#1\n")
+    }
+
+    @Test func oneFieldIsCheckedBeforeItIsSet() {
+        let blank = run("check-field", "name", "   ")
+        #expect(blank.status == 1)
+        #expect(blank.errors == "player /name: Name must be between 2 and 50 characters long\n")
+        #expect(run("check-field", "name", "  Jayson Tatum ").output == "name \"Jayson Tatum\" is valid\n")
+        #expect(run("check-field", "age", "12").errors == "player /age: Age must be between 16 and 50\n")
+        #expect(run("check-field", "age", "old").errors == "player /age: Age must be of type Int\n")
+        let unknown = run("check-field", "height", "2")
+        #expect(unknown.status == 1)
+        #expect(unknown.errors.hasPrefix("player"))
+    }
+
+    @Test func errorsAsCoreDataReportsThem() {
+        _ = run("add-team", "Lakers")
+        let several = run("add-player", "--name", "   ", "--age", "12", "--team", "Lakers", "--errors", "nserror")
+        #expect(several.status == 1)
+        #expect(
+            several.errors == """
+                Error Domain=NSCocoaErrorDomain Code=1560 "/name: Name must be between 2 and 50 characters long; /age: Age must be between 16 and 50"
+                NSDetailedErrors:
+                  Error Domain=NSCocoaErrorDomain Code=1670 "name: Name must be between 2 and 50 characters long"
+                  Error Domain=NSCocoaErrorDomain Code=1620 "age: Age must be between 16 and 50"
+
+                """)
+        let one = run("add-player", "--name", "Bo Jackson", "--age", "12", "--team", "Lakers", "--errors", "nserror")
+        #expect(one.errors == "Error Domain=NSCocoaErrorDomain Code=1620 \"age: Age must be between 16 and 50\"\n")
+        #expect(run("list", "--errors", "xml").status == 2)
+    }
+
+    /// The built `roster` executable, run as a user runs it, on one database, and the command run in
+    /// process on another: the same output, errors and exit status at every step.
+    @Test func theRealBinaryBehavesTheSame() throws {
+        let executable = try rosterExecutable()
+        let binaryDatabase = folder.appendingPathComponent("binary.sqlite").path
+        func runBinary(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments + ["--db", binaryDatabase]
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            let out = output.fileHandleForReading.readDataToEndOfFile()
+            let err = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (
+                process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self)
+            )
+        }
+        let steps: [[String]] = [
+            ["add-team", "Lakers"], ["add-team", " Lakers "],
+            ["add-player", "--name", "B", "--age", "12", "--team", "Knicks", "--lang", "ru"],
+            ["add-player", "--name", "LeBron James", "--age", "39", "--team", "Lakers"],
+            ["add-player", "--name", "   ", "--age", "12", "--team", "Lakers", "--errors", "nserror"],
+            ["check-field", "name", "   "], ["list"], ["delete-team", "Lakers", "--lang", "zh-Hans"], ["frobnicate"],
+        ]
+        var statuses: [Int32] = []
+        for step in steps {
+            let binary = try runBinary(step)
+            let inProcess = RosterTool.run(step + ["--db", db])
+            #expect(binary.status == inProcess.status, "\(step)")
+            #expect(binary.output == inProcess.output, "\(step)")
+            #expect(binary.errors == inProcess.errors, "\(step)")
+            statuses.append(binary.status)
+        }
+        #expect(statuses == [0, 1, 1, 0, 1, 1, 0, 1, 2])
     }
 }

@@ -72,32 +72,81 @@ public struct Roster: Sendable {
         }
     }
 
-    /// Imports a JSON array of players, all or nothing: decoded and checked with AssayCodable (every
-    /// bad field of every element), then saved through a change set (teams exist, at most 15 players a
-    /// team).
+    /// Imports a JSON array of players, all or nothing. Every element is decoded and checked with
+    /// AssayCodable (every bad field), and the elements that decode are checked against the store
+    /// (teams exist, at most 15 players a team) in the same pass: one error reports every problem of
+    /// the file, each naming its element (`player#players[3] /team`). Nothing is saved unless there
+    /// is none; then one change set saves them all.
     ///
     /// - Returns: How many players were imported.
-    /// - Throws: `ValidationError` with every issue, each naming the element (`players[12]`); a
-    ///   database error.
+    /// - Throws: `ValidationError` with every issue; a database error.
     @discardableResult
     public func importPlayers(json: [UInt8]) throws -> Int {
-        let players: [Player]
+        let decoder = JSONValueDecoder()
+        let elements = try decoder.decodeValidated([JSONValue].self, from: json).value
+        var issues: [(element: Int, issue: ValidationIssue)] = []
+        var changes = ChangeSet()
+        var count = 0
+        for (index, element) in elements.enumerated() {
+            let label = "players[\(index)]"
+            do {
+                let player = try decoder.decodeValidated(Player.self, from: Array(element.jsonString().utf8)).value
+                changes.insert(player, label: label)
+                count += 1
+            } catch {
+                for var issue in error.issues {
+                    issue.object = ObjectReference(entity: Player.databaseTableName, id: label)
+                    issues.append((index, issue))
+                }
+            }
+        }
+        // When fields are bad, the store's rules still see every player that decoded (as the save
+        // would), and their issues join the report; otherwise the save checks them, once.
+        for issue in issues.isEmpty ? [] : try database.read({ db in try changes.issues(db) }) {
+            let element = issue.object?.id.flatMap { Int($0.dropFirst("players[".count).dropLast()) } ?? elements.count
+            issues.append((element, issue))
+        }
+        let sorted = issues.enumerated().sorted { ($0.element.element, $0.offset) < ($1.element.element, $1.offset) }
+        try ValidationError(sorted.map(\.element.issue)).throwIfErrors()
+        if let pause = WritePause.fromEnvironment() {
+            database.add(transactionObserver: pause, extent: .nextTransaction)
+        }
+        try changes.save(to: database)
+        return count
+    }
+
+    /// Checks one proposed value for one of a player's fields before it is set, as Core Data's
+    /// `validateValue(_:forKey:)` does: `name` (normalised, then checked) or `age` (an integer).
+    ///
+    /// - Returns: The value as it would be stored.
+    /// - Throws: `ValidationError` with the field's issues (an unknown field, or an age that is not a
+    ///   number, included).
+    public static func checkField(_ key: String, value: String) throws(ValidationError) -> String {
         do {
-            players = try JSONValueDecoder().decodeValidated([Player].self, from: json).value
+            return try checkedField(key, value: value)
         } catch {
             throw ValidationError(
                 error.issues.map { issue in
                     var issue = issue
-                    issue.object = issue.object ?? ObjectReference(entity: "import")
+                    issue.object = issue.object ?? ObjectReference(entity: Player.databaseTableName)
                     return issue
                 })
         }
-        var changes = ChangeSet()
-        for (index, player) in players.enumerated() {
-            changes.insert(player, label: "players[\(index)]")
+    }
+
+    private static func checkedField(_ key: String, value: String) throws(ValidationError) -> String {
+        switch key {
+        case "age":
+            guard let age = Int(value) else {
+                throw ValidationError(
+                    ValidationIssue(
+                        code: .typeMismatch, path: ["age"], object: ObjectReference(entity: Player.databaseTableName),
+                        parameters: ["expected": "Int"], value: .string(value)))
+            }
+            return "\(try Player.validate(age, forKey: key))"
+        default:
+            return "\(try Player.validate(value, forKey: key))"
         }
-        try changes.save(to: database)
-        return players.count
     }
 
     /// Deletes the team named `name`; a team with players cannot be deleted.
