@@ -1,9 +1,10 @@
-import AssayCodable
 import AssayCore
 import AssayJSON
 import AssaySchema
 import Foundation
 import Testing
+
+@testable import AssayCodable
 
 /// A model that refers to itself.
 @Validatable
@@ -58,7 +59,51 @@ struct Account: Codable, Validatable, JSONSchemaExportable {
     }
 }
 
+/// An order whose billing details come together.
+struct Invoice: Codable, Validatable, JSONSchemaExportable {
+    var billing: String?
+    var billingName: String?
+    var billingCountry: String?
+
+    static let validation: Validation<Invoice> = [
+        .dependentRequired(
+            .field(\.billing, "billing"), requires: .field(\.billingName, "billingName"),
+            .field(\.billingCountry, "billingCountry"))
+    ]
+
+    static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        exporter.model(
+            Invoice.self,
+            properties: [
+                (key: "billing", type: String?.self, required: false), ("billingName", String?.self, false),
+                ("billingCountry", String?.self, false),
+            ])
+    }
+}
+
 @Suite struct ExportFindingsTests {
+    /// `dependentRequired` is checked by the model and stated by its schema, and the two agree on
+    /// every combination of present and absent properties.
+    @Test func dependentRequiredAgreesWithItsSchema() throws {
+        let document = JSONSchemaExporter.document(for: Invoice.self)
+        guard case .object(let root) = document else { throw Failure("not an object") }
+        #expect(root["dependentRequired"] == ["billing": ["billingName", "billingCountry"]])
+        let schema = try JSONSchema(document)
+        var verdicts: Set<Bool> = []
+        for mask in 0..<8 {
+            let invoice = Invoice(
+                billing: mask & 1 != 0 ? "x" : nil, billingName: mask & 2 != 0 ? "y" : nil,
+                billingCountry: mask & 4 != 0 ? "z" : nil)
+            let json = try JSONValue(parsing: String(decoding: JSONEncoder().encode(invoice), as: UTF8.self))
+            #expect(invoice.isValid == schema.isValid(json), "\(json.jsonString())")
+            verdicts.insert(invoice.isValid)
+        }
+        #expect(verdicts == [true, false])
+        let issues = Invoice(billing: "x", billingName: nil, billingCountry: "z").issues()
+        #expect(issues.map(\.path.jsonPointer) == ["/billingName"])
+        #expect(issues.first?.message(in: .english) == "BillingName is required when billing is given")
+    }
+
     @Test func aModelThatRefersToItselfExportsAResolvableSchema() throws {
         let document = JSONSchemaExporter.document(for: Folder.self)
         guard case .object(let root) = document else { throw Failure("not an object: \(document.jsonString())") }
@@ -105,6 +150,13 @@ struct Account: Codable, Validatable, JSONSchemaExportable {
             ])
         let error = #expect(throws: SchemaExportError.self) { try JSONSchemaExporter.strictDocument(for: Account.self) }
         #expect(error?.unchecked.count == 4)
+        // Advice inside a combination is not asserted either: only the rest of an `and` is.
+        let advice = JSONSchemaExporter.keywords(
+            for: Rule<String>.and(.length(12...).severity(.warning), .notBlank).kind)
+        #expect(advice.keywords.keys == ["pattern"])
+        #expect(advice.unstated == ["length(minimum: 12, unit: unicodeScalars) (warning only)"])
+        #expect(
+            JSONSchemaExporter.keywords(for: Rule<String>.not(.length(...3).severity(.warning)).kind).keywords.isEmpty)
         // The lenient schema accepts everything the rules accept.
         let schema = try JSONSchema(document)
         let account = Account(handle: "admin", password: "short", age: 17)

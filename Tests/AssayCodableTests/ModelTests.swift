@@ -61,6 +61,24 @@ import Testing
         #expect(throws: ValidationError.self) { try Client.validate("x@", forKey: "email") }
     }
 
+    /// A proposed value for a property that holds models is checked with the models' own rules (it
+    /// was passed unchecked).
+    @Test func oneNestedFieldAtATime() throws {
+        let bad = Address(street: " ", zip: "1")
+        let byKey = #expect(throws: ValidationError.self) { try Customer.validate(bad, forKey: "address") }
+        #expect(byKey?.issues.map(\.path.jsonPointer) == ["/address/street", "/address/zip"])
+        let byKeyPath = #expect(throws: ValidationError.self) { try Customer.validate(bad, for: \.address) }
+        #expect(byKeyPath?.issues.map(\.path.jsonPointer) == ["/address/street", "/address/zip"])
+        let list = #expect(throws: ValidationError.self) {
+            try Customer.validate([Address(street: "a", zip: "12345"), bad], forKey: "previous")
+        }
+        #expect(list?.issues.map(\.path.jsonPointer) == ["/previous/1/street", "/previous/1/zip"])
+        #expect(try Customer.validate(Address(street: "a", zip: "12345"), forKey: "address") as? Address != nil)
+        let optional = #expect(throws: ValidationError.self) { try Customer.validate(bad, forKey: "billing") }
+        #expect(optional?.issues.count == 2)
+        #expect(throws: ValidationError.self) { try Customer.validate("not an address", forKey: "address") }
+    }
+
     @Test func nestedModelsAreValidatedOnDemand() throws {
         let customer = Customer(
             fullName: "Ada Lovelace", address: Address(street: "", zip: "12345"),

@@ -165,6 +165,8 @@ public struct JSONSchemaExporter {
                 case .check(let check):
                     notes.append("\(place): check \(check)")
                     continue
+                case .dependentRequired:
+                    continue  // an object-level entry: below
                 case .rules(let declared):
                     for each in declared {
                         if let operations = rule.operations {
@@ -192,9 +194,25 @@ public struct JSONSchemaExporter {
         }
         object["properties"] = .object(members)
         if !required.isEmpty { object["required"] = .array(required) }
+        var dependencies: JSONObject = [:]
         for rule in rules where rule.key == nil {
-            if case .check(let check) = rule.role { notes.append("\(name): object check \(check)") }
+            switch rule.role {
+            case .check(let check):
+                notes.append("\(name): object check \(check)")
+            case .dependentRequired(let key, let requires):
+                if let operations = rule.operations {
+                    let names = operations.map(\.description).joined(separator: ", ")
+                    notes.append("\(name): dependentRequired(\(key)) (only on \(names))")
+                    continue
+                }
+                var all: [JSONValue] = []
+                if case .array(let earlier)? = dependencies[key] { all = earlier }
+                dependencies[key] = .array(all + requires.map { .string($0) })
+            case .rules, .normalizer, .nested:
+                continue
+            }
         }
+        if !dependencies.isEmpty { object["dependentRequired"] = .object(dependencies) }
         if !notes.isEmpty {
             object["$comment"] = .string("Not checked by this schema: " + notes.joined(separator: "; "))
             object["x-assay-unchecked"] = .array(notes.map { .string($0) })
@@ -283,7 +301,7 @@ public struct JSONSchemaExporter {
             object["not"] = .object(exported.keywords)
         case .required:
             break  // stated by the model's `required`
-        case .custom:
+        case .custom, .advisory:
             return ([:], ["\(kind)"])
         }
         return (object, [])

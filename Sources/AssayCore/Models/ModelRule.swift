@@ -10,7 +10,7 @@ public struct ModelRule<Model>: Sendable {
     let keyPath: (any AnyKeyPath & Sendable)?
     let condition: CheckCondition
     let checkModel: (@Sendable (Model, ValidationOperation?, inout RuleContext) -> Void)?
-    let checkValue: (@Sendable (Any, inout RuleContext) -> Void)?
+    let checkValue: (@Sendable (Any, ValidationOperation?, inout RuleContext) -> Void)?
     let normalizeModel: (@Sendable (inout Model) -> Bool)?
     let normalizeValue: (@Sendable (Any) -> (Any, Bool)?)?
 
@@ -19,7 +19,7 @@ public struct ModelRule<Model>: Sendable {
         key: String?, operations: [ValidationOperation]?, role: Role,
         keyPath: (any AnyKeyPath & Sendable)?, condition: CheckCondition,
         checkModel: (@Sendable (Model, ValidationOperation?, inout RuleContext) -> Void)?,
-        checkValue: (@Sendable (Any, inout RuleContext) -> Void)?,
+        checkValue: (@Sendable (Any, ValidationOperation?, inout RuleContext) -> Void)?,
         normalizeModel: (@Sendable (inout Model) -> Bool)?,
         normalizeValue: (@Sendable (Any) -> (Any, Bool)?)?
     ) {
@@ -45,6 +45,8 @@ public struct ModelRule<Model>: Sendable {
         case nested
         /// A check of the whole model, by name (a closure of the application's own).
         case check(String)
+        /// When the property `key` is present (not `nil`), the properties `requires` must be too.
+        case dependentRequired(key: String, requires: [String])
     }
 
     /// A rule as declared on a property: what it checks and the severity of its issues.
@@ -62,7 +64,12 @@ public struct ModelRule<Model>: Sendable {
     }
 
     var isNested: Bool { role == .nested }
-    var isObjectCheck: Bool { if case .check = role { true } else { false } }
+    var isObjectCheck: Bool {
+        switch role {
+        case .check, .dependentRequired: return true
+        case .rules, .normalizer, .nested: return false
+        }
+    }
 
     func applies(to operation: ValidationOperation?) -> Bool {
         guard let operations else { return operation != .delete }
@@ -140,7 +147,7 @@ public struct ModelRule<Model>: Sendable {
                     check(model[keyPath: keyPath], &context)
                 }
             },
-            checkValue: { value, context in
+            checkValue: { value, _, context in
                 guard let typed = value as? V else {
                     reportTypeMismatch(value, expected: V.self, key: key, context: &context)
                     return
@@ -193,6 +200,31 @@ public struct ModelRule<Model>: Sendable {
             })
     }
 
+    /// When the optional property `field` holds a value, each of `requires` must hold one too
+    /// (JSON Schema's `dependentRequired`, and exported as it): `.dependentRequired(.field(\.billing,
+    /// "billing"), requires: .field(\.billingName, "billingName"))`. Reports ``IssueCode/missing`` at
+    /// each missing property, with the `present` parameter naming `field`.
+    public static func dependentRequired(
+        _ field: OptionalField<Model>, on operations: [ValidationOperation]? = nil, requires: OptionalField<Model>...
+    ) -> ModelRule {
+        let location = "\(Model.self): dependentRequired(\(field.key))"
+        return ModelRule(
+            key: nil, operations: operations, role: .dependentRequired(key: field.key, requires: requires.map(\.key)),
+            keyPath: nil, condition: .always,
+            checkModel: { model, _, context in
+                guard field.isPresent(model) else { return }
+                for dependent in requires where !dependent.isPresent(model) {
+                    if context.locatesIssues { context.ruleLocation = location }
+                    let saved = context.path
+                    context.path = context.path.appending(key: dependent.key)
+                    context.report(
+                        .missing, parameters: ["present": .string(field.key)], messageKey: "missing.dependent")
+                    context.path = saved
+                }
+            },
+            checkValue: nil, normalizeModel: nil, normalizeValue: nil)
+    }
+
     /// A check of the whole object, for rules that combine properties (seed 001's Person: under 16
     /// cannot hold a driving licence). Report issues with `context.report(…)`; set `context.path` to
     /// point at a property, or use ``RuleContext/report(_:at:value:parameters:message:)``.
@@ -232,7 +264,15 @@ public struct ModelRule<Model>: Sendable {
                 }
                 V.validation.locateNested(model[keyPath: keyPath], operation: operation, in: &context, at: [.key(key)])
             },
-            checkValue: nil, normalizeModel: nil, normalizeValue: nil)
+            checkValue: { value, operation, context in
+                // One proposed value for the property (`validate(_:forKey:)`): the nested model's rules.
+                guard let typed = value as? V else {
+                    reportTypeMismatch(value, expected: V.self, key: key, context: &context)
+                    return
+                }
+                V.validation.locateNested(typed, operation: operation, in: &context, at: [.key(key)])
+            },
+            normalizeModel: nil, normalizeValue: nil)
     }
 
     /// A collection of nested models, each validated with its own rules, its issues under
@@ -252,7 +292,17 @@ public struct ModelRule<Model>: Sendable {
                         element, operation: operation, in: &context, at: [.key(key), .index(index)])
                 }
             },
-            checkValue: nil, normalizeModel: nil, normalizeValue: nil)
+            checkValue: { value, operation, context in
+                guard let typed = value as? C else {
+                    reportTypeMismatch(value, expected: C.self, key: key, context: &context)
+                    return
+                }
+                for (index, element) in typed.enumerated() {
+                    C.Element.validation.locateNested(
+                        element, operation: operation, in: &context, at: [.key(key), .index(index)])
+                }
+            },
+            normalizeModel: nil, normalizeValue: nil)
     }
 }
 
@@ -275,5 +325,17 @@ extension RuleContext {
         label = nil
         report(code, value: value, parameters: parameters, message: message)
         (path, label) = saved
+    }
+}
+
+/// An optional property of a model, by key path and key: whether a model holds a value there.
+public struct OptionalField<Model>: Sendable {
+    /// The property's key.
+    public let key: String
+    let isPresent: @Sendable (Model) -> Bool
+
+    /// The optional property at `keyPath`, named `key`.
+    public static func field<V>(_ keyPath: KeyPath<Model, V?> & Sendable, _ key: String) -> OptionalField {
+        OptionalField(key: key) { $0[keyPath: keyPath] != nil }
     }
 }

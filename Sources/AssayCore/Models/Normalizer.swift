@@ -75,7 +75,14 @@ extension ModelRule {
             checkModel: { model, operation, context in
                 addNestedIssues(of: model[keyPath: keyPath], operation: operation, at: [.key(key)], into: &context)
             },
-            checkValue: nil, normalizeModel: nil, normalizeValue: nil)
+            checkValue: { value, operation, context in
+                guard value is V else {
+                    reportTypeMismatch(value, expected: V.self, key: key, context: &context)
+                    return
+                }
+                addNestedIssues(of: value, operation: operation, at: [.key(key)], into: &context)
+            },
+            normalizeModel: nil, normalizeValue: nil)
     }
 }
 

@@ -399,7 +399,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
             if !stable { context.report(.unstable, parameters: ["passes": .integer(maximumNormalizationPasses)]) }
         }
         context.path = path
-        for rule in matching { rule.checkValue?(value, &context) }
+        for rule in matching { rule.checkValue?(value, operation, &context) }
         return (value, context.issues)
     }
 }

@@ -37,7 +37,7 @@ extension Rule where Value: Collection & Sendable {
     /// Every element passes `rule`; each element's issues are reported at its index.
     @inlinable
     public static func each(_ rule: Rule<Value.Element>) -> Rule {
-        Rule(.each(rule.kind)) { value, context in
+        Rule(.each(rule.nestedKind)) { value, context in
             for (offset, element) in value.enumerated() {
                 context.check(element, with: rule, at: .index(offset))
             }

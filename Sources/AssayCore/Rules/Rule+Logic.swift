@@ -4,7 +4,7 @@ extension Rule {
 
     /// The value passes every rule; reports the issues of all of them.
     public static func all(_ rules: [Rule]) -> Rule {
-        Rule(.all(rules.map(\.kind))) { value, context in
+        Rule(.all(rules.map(\.nestedKind))) { value, context in
             for rule in rules { rule.check(value, in: &context) }
         }
     }
@@ -18,7 +18,7 @@ extension Rule {
 
     /// The value passes at least one rule; see ``or(_:)-(Rule...)``.
     public static func any(_ rules: [Rule]) -> Rule {
-        Rule(.any(rules.map(\.kind))) { value, context in
+        Rule(.any(rules.map(\.nestedKind))) { value, context in
             for rule in rules {
                 // Only whether the alternative has errors counts: its issues are not located.
                 var trial = RuleContext(unlocatedIn: context.phase)
@@ -34,7 +34,7 @@ extension Rule {
 
     /// The value fails `rule`. Reports ``IssueCode/notAllowed`` when it passes.
     public static func not(_ rule: Rule) -> Rule {
-        Rule(.not(rule.kind)) { value, context in
+        Rule(.not(rule.nestedKind)) { value, context in
             var trial = RuleContext(unlocatedIn: context.phase)
             rule.check(value, in: &trial)
             if !trial.hasErrors { context.report(.notAllowed, value: value, messageKey: "notAllowed.not") }

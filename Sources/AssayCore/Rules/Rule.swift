@@ -41,6 +41,11 @@ public struct Rule<Value>: Sendable {
         self.body = body
     }
 
+    /// The kind as a rule that combines this one records it: advice (another severity than
+    /// ``Severity/error``) marked as such.
+    @usableFromInline
+    var nestedKind: RuleKind { severity == .error ? kind : .advisory(kind, severity) }
+
     /// Checks `value` and reports every issue into `context`.
     public func check(_ value: Value, in context: inout RuleContext) {
         body(value, &context)

@@ -51,6 +51,9 @@ public indirect enum RuleKind: Sendable, Hashable, CustomStringConvertible {
     case required
     /// A rule of the application's own, by name: checked by its closure, not stated by any schema.
     case custom(String)
+    /// A rule inside `and`, `or`, `not` or `each` whose issues have another severity than
+    /// ``Severity/error`` (``Rule/severity(_:)``): advice, which no schema asserts.
+    case advisory(RuleKind, Severity)
 
     /// The kind's name, as issues' rule locations show it (`range`, `length`, `custom`…).
     public var name: String {
@@ -75,6 +78,7 @@ public indirect enum RuleKind: Sendable, Hashable, CustomStringConvertible {
         case .not: return "not"
         case .required: return "required"
         case .custom: return "custom"
+        case .advisory(let kind, _): return kind.name
         }
     }
 
@@ -107,6 +111,7 @@ public indirect enum RuleKind: Sendable, Hashable, CustomStringConvertible {
         case .each(let kind), .not(let kind): parts = [kind.description]
         case .all(let kinds), .any(let kinds): parts = kinds.map(\.description)
         case .custom(let name): parts = [name]
+        case .advisory(let kind, let severity): return "\(kind) (\(severity.rawValue) only)"
         case .finite, .notBlank, .unique, .required: parts = []
         }
         return parts.isEmpty ? name : "\(name)(\(parts.joined(separator: ", ")))"

@@ -22,6 +22,7 @@ extension BuiltInMessages {
         "tooLong": "{subject} must be at most {maximum} {maximum|character|characters} long",
         "patternMismatch": "{subject} must match the pattern \u{201C}{pattern}\u{201D}",
         "missing": "{subject} is required",
+        "missing.dependent": "{subject} is required when {present} is given",
         "notFound": "{subject} does not exist",
         "blank": "{subject} must not be blank",
         "typeMismatch": "{subject} must be of type {expected}",

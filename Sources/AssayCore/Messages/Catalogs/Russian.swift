@@ -20,6 +20,7 @@ extension BuiltInMessages {
         "tooLong": "{subject} должно содержать не более {maximum} {maximum|символа|символов|символов}",
         "patternMismatch": "{subject} должно соответствовать шаблону «{pattern}»",
         "missing": "{subject} обязательно",
+        "missing.dependent": "{subject} обязательно, когда указано {present}",
         "notFound": "{subject} не существует",
         "blank": "{subject} не должно быть пустым",
         "typeMismatch": "{subject} должно иметь тип {expected}",

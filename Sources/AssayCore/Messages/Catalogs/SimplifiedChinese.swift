@@ -20,6 +20,7 @@ extension BuiltInMessages {
         "tooLong": "{subject}最多只能有 {maximum} 个字符",
         "patternMismatch": "{subject}必须匹配模式“{pattern}”",
         "missing": "{subject}为必填项",
+        "missing.dependent": "填写{present}时，{subject}为必填项",
         "notFound": "{subject}不存在",
         "blank": "{subject}不能为空",
         "typeMismatch": "{subject}的类型必须是 {expected}",
