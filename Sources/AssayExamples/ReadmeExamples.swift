@@ -180,7 +180,8 @@ enum ReadmeExamples {
                 let document = try record.parse()
                 print(record.line, document.root["name"]?.string ?? "")
             } catch {
-                print("line \(error.line), column \(error.column): \(error.detail)")  // and the stream goes on
+                // Reported, and the stream goes on:
+                print("line \(error.line), column \(error.column): \(error.detail)")
             }
         }
         // README: end
@@ -310,7 +311,8 @@ enum StoreExample {
         try changes.save(to: dbQueue)  // validates everything, then writes all or nothing
 
         let fetched = try dbQueue.read { db in try Player.fetchAllValidated(db, policy: .skip) }
-        print(fetched.records.count, fetched.issues)  // rows from disk, checked again
+        // The rows read back from disk, checked again:
+        print(fetched.records.count, fetched.issues)
     }
     // README: end
 

@@ -66,6 +66,28 @@ import Testing
         }
     }
 
+    /// What the snippets print is what their comments say: `print(x)  // VALUE` needs an output line
+    /// of `swift run assay-examples --readme` (checked in as Examples/readme-output.expected, which CI
+    /// compares with a fresh run) that holds VALUE — up to the first `: `, `, ` or `…` of the comment,
+    /// which start an explanation or mark an excerpt.
+    @Test func readmeOutputsAreWhatTheCommentsSay() throws {
+        let output = try String(
+            contentsOf: Self.root.appendingPathComponent("Examples/readme-output.expected"), encoding: .utf8
+        ).split(separator: "\n").map(String.init)
+        var checked = 0
+        for (_, source) in try Self.compiledSnippets() {
+            for line in source.split(separator: "\n") where line.contains("print(") && line.contains("  // ") {
+                var claim = String(line.components(separatedBy: "  // ")[1])
+                for marker in [": ", ", ", "…"] { claim = claim.components(separatedBy: marker)[0] }
+                claim = claim.trimmingCharacters(in: .whitespaces)
+                guard !claim.isEmpty else { continue }
+                #expect(output.contains { $0.contains(claim) }, "\(line)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 20)
+    }
+
     @Test func readmeStartsWithTheTwoSetUpCommands() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let firstBlock = try #require(readme.components(separatedBy: "```sh\n").dropFirst().first)
