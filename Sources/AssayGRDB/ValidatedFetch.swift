@@ -25,8 +25,64 @@ public struct ValidatedRows<Record> {
 
 extension ValidatedRows: Sendable where Record: Sendable {}
 
+/// One row read back and checked: its record (when the row could become one), its reference (table
+/// and primary key) and its issues.
+public struct ValidatedRow<Record> {
+    /// The record, `nil` when the row could not be decoded into one (its issues say why).
+    public var record: Record?
+    /// The row's table and primary key, as its issues name it.
+    public var reference: ObjectReference
+    /// Every issue of the row, each carrying ``reference``.
+    public var issues: [ValidationIssue]
+
+    /// Whether the row has an error.
+    public var isValid: Bool { record != nil && !issues.contains { $0.severity == .error } }
+}
+
+extension ValidatedRow: Sendable where Record: Sendable {}
+
+/// The rows of a request, each read and checked as it is reached (``ValidatedRecord/fetchCursorValidated(_:_:)``):
+/// a large table is checked without holding it.
+public final class ValidatedRowCursor<Record: ValidatedRecord & FetchableRecord>: Cursor {
+    private let rows: RowCursor
+    private let keyColumns: [String]
+
+    init(_ db: Database, _ request: some FetchRequest) throws {
+        keyColumns = try db.primaryKey(Record.databaseTableName).columns
+        rows = try Row.fetchCursor(db, request)
+    }
+
+    /// The next row, checked; `nil` after the last.
+    public func next() throws -> ValidatedRow<Record>? {
+        guard let row = try rows.next() else { return nil }
+        return try Record.check(row, keyColumns: keyColumns)
+    }
+}
+
 extension ValidatedRecord where Self: FetchableRecord {
-    /// Fetches every row of the request and checks each record with an on-demand validation.
+    /// The rows of the request, each checked as the cursor reaches it (a large table is never held
+    /// whole): what ``fetchAllValidated(_:_:policy:)`` does, row by row, leaving the policy to the
+    /// caller.
+    ///
+    /// ```swift
+    /// let rows = try Player.fetchCursorValidated(db, Player.all())
+    /// while let row = try rows.next() {
+    ///     if let player = row.record, row.isValid { show(player) } else { log(row.issues) }
+    /// }
+    /// ```
+    ///
+    /// - Throws: A database error.
+    public static func fetchCursorValidated(_ db: Database, _ request: some FetchRequest) throws
+        -> ValidatedRowCursor<Self>
+    {
+        try ValidatedRowCursor(db, request)
+    }
+
+    /// Fetches every row of the request and checks each record as a save would: the rules that apply
+    /// to an update (those without `on:` and those naming `.update`), and whether the normalisers
+    /// would change the stored value (`IssueCode.notNormalized`). Store rules (unique
+    /// values, parents, counts) are not checked on read: the save that wrote the row did, and
+    /// SQLite's constraints keep them.
     ///
     /// A row that cannot be decoded into the record (a `NULL` in a non-optional column) is reported as
     /// `IssueCode.malformed` and is never returned. A value that SQLite converted on the way
@@ -41,6 +97,9 @@ extension ValidatedRecord where Self: FetchableRecord {
     /// show(fetched.records)
     /// ```
     ///
+    /// In a `ValueObservation` it checks every new value of the observed rows:
+    /// `ValueObservation.tracking { db in try Player.fetchAllValidated(db, policy: .keep) }`.
+    ///
     /// - Parameters:
     ///   - db: A database connection.
     ///   - request: The rows to read.
@@ -51,50 +110,78 @@ extension ValidatedRecord where Self: FetchableRecord {
         _ db: Database, _ request: some FetchRequest, policy: InvalidRowPolicy = .throwError
     ) throws -> ValidatedRows<Self> {
         var result = ValidatedRows<Self>(records: [], issues: [], skipped: [])
-        let keyColumns = try db.primaryKey(databaseTableName).columns
-        let rows = try Row.fetchCursor(db, request)
+        let rows = try fetchCursorValidated(db, request)
         while let row = try rows.next() {
-            let key = keyColumns.map { row[$0] as DatabaseValue? ?? .null }
-            let reference = ObjectReference(
-                entity: databaseTableName,
-                id: key.contains(where: \.isNull) ? nil : StorePlan.render(key))
-            let record: Self
-            do {
-                record = try Self(row: row)
-            } catch let error as ValidationError {
-                // A type that validates while decoding (AssayCodable's @Validatable) reports its rules
-                // here; the row cannot become a record.
-                result.issues += error.issues.map { issue in
-                    var issue = issue
-                    issue.object = reference
-                    return issue
-                }
-                result.skipped.append(reference)
-                continue
-            } catch {
-                result.issues.append(
-                    ValidationIssue(
-                        code: .malformed, object: reference, parameters: ["detail": .string("\(error)")],
-                        phase: .decode))
-                result.skipped.append(reference)
+            result.issues += row.issues
+            guard let record = row.record else {
+                result.skipped.append(row.reference)
                 continue
             }
-            var issues = try lossyColumns(of: record, in: row) + record.issues()
-            guard !issues.isEmpty else {
-                result.records.append(record)
-                continue
-            }
-            for index in issues.indices { issues[index].object = reference }
-            result.issues += issues
-            let invalid = issues.contains { $0.severity == .error }
-            if invalid && policy == .skip {
-                result.skipped.append(reference)
+            if !row.isValid && policy == .skip {
+                result.skipped.append(row.reference)
             } else {
                 result.records.append(record)
             }
         }
         if policy == .throwError { try ValidationError(result.issues).throwIfErrors() }
         return result
+    }
+
+    /// The first row of the request, checked as ``fetchAllValidated(_:_:policy:)`` checks each: the
+    /// record, or `nil` when there is no row.
+    ///
+    /// - Throws: `ValidationError` with the row's issues when it is invalid; a database error.
+    public static func fetchOneValidated(_ db: Database, _ request: some FetchRequest) throws -> Self? {
+        let rows = try fetchCursorValidated(db, request)
+        guard let row = try rows.next() else { return nil }
+        try ValidationError(row.issues).throwIfErrors()
+        return row.record
+    }
+
+    /// The row whose primary key is `key`, checked (see ``fetchOneValidated(_:_:)``).
+    ///
+    /// - Throws: `ValidationError` when the row is invalid; a database error.
+    public static func fetchOneValidated(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
+        try fetchOneValidated(db, filter(key: key))
+    }
+
+    /// One row read back: decoded, round-tripped and checked.
+    static func check(_ row: Row, keyColumns: [String]) throws -> ValidatedRow<Self> {
+        let key = keyColumns.map { row[$0] as DatabaseValue? ?? .null }
+        let reference = ObjectReference(
+            entity: databaseTableName, id: key.contains(where: \.isNull) ? nil : StorePlan.render(key))
+        func located(_ issues: [ValidationIssue]) -> [ValidationIssue] {
+            issues.map { issue in
+                var issue = issue
+                issue.object = reference
+                return issue
+            }
+        }
+        let record: Self
+        do {
+            record = try Self(row: row)
+        } catch let error as ValidationError {
+            // A type that validates while decoding (AssayCodable's @Validatable) reports its rules
+            // here; the row cannot become a record.
+            return ValidatedRow(record: nil, reference: reference, issues: located(error.issues))
+        } catch {
+            let issue = ValidationIssue(
+                code: .malformed, object: reference, parameters: ["detail": .string("\(error)")], phase: .decode)
+            return ValidatedRow(record: nil, reference: reference, issues: [issue])
+        }
+        let checked = validation.run(on: record, operation: .update, object: reference)
+        var issues = try lossyColumns(of: record, in: row) + checked.issues
+        if validation.hasNormalizers {
+            let stored = try record.databaseDictionary
+            for (column, value) in try checked.model.databaseDictionary where stored[column] != value {
+                issues.append(
+                    ValidationIssue(
+                        code: .notNormalized, path: IssuePath.root.appending(key: column),
+                        parameters: ["expected": StorePlan.issueValue(value)],
+                        value: stored[column].map(StorePlan.issueValue), phase: .decode))
+            }
+        }
+        return ValidatedRow(record: record, reference: reference, issues: located(issues))
     }
 
     /// The columns whose stored value the record does not give back when encoded: SQLite converts

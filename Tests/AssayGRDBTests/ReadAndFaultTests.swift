@@ -58,6 +58,53 @@ import Testing
             ])
         #expect(fetched.skipped.map(\.description) == ["player#5"])
     }
+
+    /// A cursor checks each row as it reaches it; one row by request or by key is checked the same way.
+    @Test func cursorsAndSingleRowsAreChecked() throws {
+        let db = try written()
+        try db.read { db in
+            let rows = try Player.fetchCursorValidated(db, Player.order(Column("id")))
+            var seen: [(Int64?, Bool)] = []
+            while let row = try rows.next() { seen.append((row.record?.id, row.isValid)) }
+            #expect(seen.map(\.0) == [1, 2, 3, 4, nil])
+            #expect(seen.map(\.1) == [true, false, false, false, false])
+            #expect(try Player.fetchOneValidated(db, key: 1)?.name == "LeBron James")
+            #expect(try Player.fetchOneValidated(db, key: 99) == nil)
+            let error = try validationError { _ = try Player.fetchOneValidated(db, key: 2) }
+            #expect(try summary(#require(error).issues) == ["player#2 /age tooSmall"])
+            #expect(throws: ValidationError.self) { try Player.fetchOneValidated(db, Player.filter(Column("id") == 5)) }
+        }
+    }
+
+    /// A row read back is checked as a save would check it: its normalisers must not change it, and
+    /// the rules of an update apply too (not only the on-demand ones).
+    @Test func rowsAreCheckedAsASaveWouldCheckThem() throws {
+        let (db, _) = try makeDatabase()
+        try db.write { db in
+            try db.execute(sql: "INSERT INTO team (id, name) VALUES (1, ' Spaced ')")
+            try db.execute(sql: "INSERT INTO coach (id, name, teamId, locked) VALUES (1, 'Frank', 1, 1)")
+        }
+        let teams = try db.read { db in try Team.fetchAllValidated(db, policy: .keep) }
+        #expect(summary(teams.issues) == ["team#1 /name notNormalized"])
+        // The coach's `locked` check applies to deletes only: a read does not run it.
+        #expect(try db.read { db in try Coach.fetchAllValidated(db) }.records.count == 1)
+    }
+
+    /// Observed values are checked each time they change.
+    @Test func observedRowsAreCheckedOnEveryChange() async throws {
+        let (db, _) = try makeDatabase()
+        try db.insertTeams("Lakers")
+        let observation = ValueObservation.tracking { db in try Player.fetchAllValidated(db, policy: .keep) }
+        var values = observation.values(in: db).makeAsyncIterator()
+        let first = try await values.next()
+        #expect(first?.records.isEmpty == true)
+        try await db.write { db in
+            try db.execute(sql: "INSERT INTO player (id, name, age, teamId) VALUES (1, 'Bronny', 12, 1)")
+        }
+        let second = try await values.next()
+        #expect(second?.records.map(\.name) == ["Bronny"])
+        #expect(second.map { summary($0.issues) } == ["player#1 /age tooSmall"])
+    }
 }
 
 @Suite struct StorageFaultTests {

@@ -10,7 +10,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         }
     }
     /// Whether any rule normalises, known ahead of every run.
-    private var hasNormalizers: Bool
+    package private(set) var hasNormalizers: Bool
     /// The rules composed into closures for the built-in operations.
     private var compiled: BuiltIn
     /// Every normaliser, composed: one pass, telling whether any value changed.
