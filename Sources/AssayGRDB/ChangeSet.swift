@@ -77,27 +77,78 @@ public struct ChangeSet: Sendable {
     ///
     /// Records are written normalised, each row by a prepared `INSERT`, `UPDATE` or `DELETE` of the
     /// columns the record encodes: the set's checks stand in for GRDB's persistence callbacks
-    /// (`willInsert`, `aroundInsert`, `didInsert`…), which do not run, and no auto-incremented id is
-    /// written back to the staged records. Foreign keys are checked when the transaction commits, so
+    /// (`willInsert`, `aroundInsert`, `didInsert`…), which do not run. The staged records are values
+    /// the set copied: the inserted ones, with the ids SQLite assigned, come back in the result
+    /// (``SavedChanges/inserted(_:)``). Foreign keys are checked when the transaction commits, so
     /// the order of the staged changes does not matter. A unique constraint that SQLite reports (another
     /// writer won a race) becomes a `IssueCode.notUnique` issue, and nothing is written.
     ///
+    /// - Returns: What was inserted, with the row ids SQLite assigned.
     /// - Throws: `ValidationError` with every issue, before anything is written; a database
     ///   error (a read-only or full disk), after which nothing is written either.
-    public func save(_ db: Database) throws {
+    @discardableResult
+    public func save(_ db: Database) throws -> SavedChanges {
         let plan = try StorePlan(staging: changes, in: db)
         try plan.throwIfInvalid()
+        var inserts: [SavedChanges.Insert] = []
         try db.inSavepoint {
             // Reset by SQLite when the outermost transaction ends.
             try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-            try plan.write(in: db)
+            inserts = try plan.write(in: db)
             return .commit
         }
+        return SavedChanges(inserts: inserts)
     }
 
     /// Validates and saves the change set in one write transaction of `writer` (see ``save(_:)``).
-    public func save(to writer: some DatabaseWriter) throws {
+    ///
+    /// - Returns: What was inserted, with the row ids SQLite assigned.
+    @discardableResult
+    public func save(to writer: some DatabaseWriter) throws -> SavedChanges {
         try writer.write { db in try save(db) }
+    }
+}
+
+/// What a ``ChangeSet`` inserted: each staged insert as written (normalised), with the row id SQLite
+/// assigned, in the order staged.
+///
+/// ```swift
+/// let saved = try changes.save(to: dbQueue)
+/// let teams = try saved.inserted(Team.self)   // with their ids
+/// ```
+public struct SavedChanges: Sendable {
+    struct Insert: Sendable {
+        let table: String
+        let columns: [String]
+        let values: [DatabaseValue]
+        let keyColumns: [String]
+        let rowID: Int64
+    }
+
+    let inserts: [Insert]
+
+    /// The row ids SQLite assigned to the staged inserts, in the order staged.
+    public var insertedRowIDs: [Int64] { inserts.map(\.rowID) }
+
+    /// The staged inserts of `type`, in the order staged, as written: normalised, and with the row id
+    /// in the primary key column when SQLite assigned it (an auto-incremented id).
+    ///
+    /// - Throws: An error of the type's decoding.
+    public func inserted<Record: ValidatedRecord & FetchableRecord>(_ type: Record.Type) throws -> [Record] {
+        try inserts.filter { $0.table == Record.databaseTableName }.map { insert in
+            var columns = insert.columns
+            var values = insert.values
+            // A single-column integer key left to SQLite: the row id is its value.
+            if insert.keyColumns.count == 1, let key = insert.keyColumns.first {
+                if let position = columns.firstIndex(where: { $0.caseInsensitiveCompare(key) == .orderedSame }) {
+                    if values[position].isNull { values[position] = insert.rowID.databaseValue }
+                } else {
+                    columns.append(key)
+                    values.append(insert.rowID.databaseValue)
+                }
+            }
+            return try Record(row: Row(Dictionary(zip(columns, values)) { first, _ in first }))
+        }
     }
 }
 

@@ -522,8 +522,11 @@ struct StorePlan {
     /// columns the records encoded for the checks (each record is encoded once), so GRDB's persistence
     /// callbacks do not run for them: the plan's checks replace them. A constraint that SQLite reports
     /// is mapped to an issue on the entry.
-    func write(in db: Database, skippingStaged: Bool = false) throws {
+    /// Returns the staged inserts as written, each with the row id SQLite assigned.
+    @discardableResult
+    func write(in db: Database, skippingStaged: Bool = false) throws -> [SavedChanges.Insert] {
         var statements = StatementCache()
+        var inserts: [SavedChanges.Insert] = []
         try WriteScope.$isWritingChecked.withValue(true) {
             for entry in entries where !(skippingStaged && entry.isStaged) {
                 do {
@@ -531,8 +534,15 @@ struct StorePlan {
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                     throw ValidationError([ConstraintIssue.issue(for: error, on: entry.reference)])
                 }
+                if entry.kind == .insert && entry.isStaged {
+                    inserts.append(
+                        SavedChanges.Insert(
+                            table: entry.table, columns: entry.row.columns.names, values: entry.row.values,
+                            keyColumns: entry.info.keyColumns ?? [], rowID: db.lastInsertedRowID))
+                }
             }
         }
+        return inserts
     }
 
     private func write(_ entry: Entry, in db: Database, statements: inout StatementCache) throws {

@@ -243,3 +243,23 @@ import Testing
         #expect(try db.count("club") == 0)
     }
 }
+
+/// A change set's inserts come back as written, with the ids SQLite assigned.
+@Suite struct SavedChangesTests {
+    @Test func insertedRecordsComeBackWithTheirIds() throws {
+        let (db, _) = try makeDatabase()
+        try db.insertTeams("Existing")
+        var changes = ChangeSet()
+        changes.insert(Team(name: " Suns "))
+        changes.insert(Team(name: "Heat"))
+        changes.insert(Coach(id: 7, name: " Frank ", teamId: 1))
+        let saved = try changes.save(to: db)
+        let teams = try saved.inserted(Team.self)
+        #expect(teams == [Team(id: 2, name: "Suns"), Team(id: 3, name: "Heat")], "normalised, with their ids")
+        #expect(try saved.inserted(Coach.self) == [Coach(id: 7, name: "Frank", teamId: 1)])
+        #expect(saved.insertedRowIDs == [2, 3, 7])
+        #expect(try saved.inserted(Player.self).isEmpty)
+        // The ids are those of the rows: each reads back as returned.
+        #expect(try db.read { db in try Team.fetchOne(db, key: 2) } == teams[0])
+    }
+}
