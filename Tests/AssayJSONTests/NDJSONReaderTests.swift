@@ -105,6 +105,41 @@ import Testing
         return records
     }
 
+    /// Small reads put read boundaries everywhere in a short input: lines and blocks read 16, 17 or
+    /// 61 bytes at a time give the same records as the default read size.
+    @Test func smallReadsGiveTheSameRecords() throws {
+        let pieces = [
+            "{\"a\":1}", "[]", "", "  ", "\r", "\"" + String(repeating: "é", count: 40) + "\"", "12345678901234567890",
+        ]
+        var state: UInt64 = 7
+        for _ in 0..<200 {
+            var text = ""
+            for _ in 0..<12 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                text += pieces[Int(state >> 33) % pieces.count] + (state & 1 == 0 ? "\n" : "\r\n")
+            }
+            let bytes = Array(text.utf8)
+            let path = try file(bytes)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let expected = try readAll(path).map { [$0.line: $0.bytes] }
+            let expectedBlocks = try readBlocks(path).map { "\($0.0):\($0.1)" }
+            for size in [16, 17, 61] {
+                let descriptor = open(path, O_RDONLY)
+                var lines = NDJSONReader(fileDescriptor: descriptor, closeWhenDone: true, readSize: size)
+                var records: [[Int: [UInt8]]] = []
+                while let record = try lines.next() { records.append([record.line: record.bytes]) }
+                #expect(records == expected, "read size \(size)")
+                var blocks = NDJSONReader(fileDescriptor: open(path, O_RDONLY), closeWhenDone: true, readSize: size)
+                var fromBlocks: [String] = []
+                while let block = try blocks.nextBlock() {
+                    block.forEachRecord { line, record, _ in fromBlocks.append("\(line):\(Array(block.bytes[record]))")
+                    }
+                }
+                #expect(fromBlocks == expectedBlocks, "read size \(size)")
+            }
+        }
+    }
+
     @Test func blocksHoldTheSameRecordsAsLines() throws {
         let long = "[\"" + String(repeating: "x", count: NDJSONReader.chunkSize * 3) + "\"]"
         let chunk = NDJSONReader.chunkSize

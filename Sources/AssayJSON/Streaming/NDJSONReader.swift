@@ -120,6 +120,9 @@ public struct NDJSONReader: ~Copyable, Sendable {
 
     /// The size of each read.
     public static let chunkSize = 1 << 18
+    /// This reader's read size: ``chunkSize``, or smaller where a test asks (lines then span reads
+    /// with a few bytes of input, and every read allocates less).
+    let readSize: Int
 
     /// Opens a file.
     ///
@@ -135,15 +138,22 @@ public struct NDJSONReader: ~Copyable, Sendable {
         self.descriptor = descriptor
         self.closesDescriptor = true
         self.path = path
-        self.buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+        self.readSize = Self.chunkSize
+        self.buffer = [UInt8](repeating: 0, count: readSize)
     }
 
     /// Reads an already open file descriptor (standard input is 0), closing it when done if asked.
     public init(fileDescriptor: Int32, path: String = "-", closeWhenDone: Bool = false) {
+        self.init(fileDescriptor: fileDescriptor, path: path, closeWhenDone: closeWhenDone, readSize: Self.chunkSize)
+    }
+
+    /// A reader whose reads are `readSize` bytes (at least 16): for tests and fuzzing.
+    init(fileDescriptor: Int32, path: String = "-", closeWhenDone: Bool = false, readSize: Int) {
         self.descriptor = fileDescriptor
         self.closesDescriptor = closeWhenDone
         self.path = path
-        self.buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+        self.readSize = max(16, readSize)
+        self.buffer = [UInt8](repeating: 0, count: self.readSize)
     }
 
     /// A reader of standard input.
@@ -242,7 +252,7 @@ public struct NDJSONReader: ~Copyable, Sendable {
         start = 0
         end = 0
         // The buffer grew to hold the line up to the limit; that memory goes back.
-        if buffer.count > 2 * Self.chunkSize { buffer = [UInt8](repeating: 0, count: Self.chunkSize) }
+        if buffer.count > 2 * readSize { buffer = [UInt8](repeating: 0, count: readSize) }
         isFirstLine = false
         return part
     }
@@ -252,9 +262,9 @@ public struct NDJSONReader: ~Copyable, Sendable {
         guard let (line, offset, length) = longLine else { preconditionFailure("no long line") }
         var failure: Int32?
         var got = 0
-        let chunk = [UInt8](unsafeUninitializedCapacity: Self.chunkSize) { target, count in
+        let chunk = [UInt8](unsafeUninitializedCapacity: readSize) { target, count in
             while true {
-                let result = read(descriptor, target.baseAddress!, Self.chunkSize)
+                let result = read(descriptor, target.baseAddress!, readSize)
                 if result < 0 {
                     if errno == EINTR { continue }
                     failure = errno
@@ -311,7 +321,7 @@ public struct NDJSONReader: ~Copyable, Sendable {
     /// the general path) or the stream is empty.
     private mutating func readBlockInPlace() throws(NDJSONReadError) -> NDJSONBlock? {
         let leftover = end - start
-        let capacity = Self.chunkSize + leftover
+        let capacity = readSize + leftover
         var lastBreak = -1
         var failure: Int32?
         var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { target, count in
@@ -347,8 +357,8 @@ public struct NDJSONReader: ~Copyable, Sendable {
         end = 0
         if lastBreak < 0 && !atEndOfFile {
             // No line break in a whole chunk: back into the buffer, which grows as the line needs.
-            if buffer.count < bytes.count + Self.chunkSize {
-                buffer.append(contentsOf: repeatElement(0, count: bytes.count + Self.chunkSize - buffer.count))
+            if buffer.count < bytes.count + readSize {
+                buffer.append(contentsOf: repeatElement(0, count: bytes.count + readSize - buffer.count))
             }
             buffer.withUnsafeMutableBufferPointer { target in
                 bytes.withUnsafeBufferPointer { target.baseAddress!.initialize(from: $0.baseAddress!, count: $0.count) }
@@ -445,13 +455,13 @@ public struct NDJSONReader: ~Copyable, Sendable {
             end -= start
             start = 0
         }
-        if buffer.count - end < Self.chunkSize / 2 {
-            buffer.append(contentsOf: repeatElement(0, count: max(Self.chunkSize, buffer.count)))
+        if buffer.count - end < readSize / 2 {
+            buffer.append(contentsOf: repeatElement(0, count: max(readSize, buffer.count)))
         }
         while true {
             // A chunk at most, so that a line is seen to cross the limit within a chunk of it.
             let count = buffer.withUnsafeMutableBufferPointer { pointer in
-                read(descriptor, pointer.baseAddress! + end, min(pointer.count - end, Self.chunkSize))
+                read(descriptor, pointer.baseAddress! + end, min(pointer.count - end, readSize))
             }
             if count < 0 {
                 if errno == EINTR { continue }
