@@ -170,9 +170,9 @@ extension ValidatedRecord where Self: FetchableRecord {
             return ValidatedRow(record: nil, reference: reference, issues: [issue])
         }
         let checked = validation.run(on: record, operation: .update, object: reference)
-        var issues = try lossyColumns(of: record, in: row) + checked.issues
+        let stored = try record.databaseDictionary
+        var issues = lossyColumns(encoded: stored, in: row) + checked.issues
         if validation.hasNormalizers {
-            let stored = try record.databaseDictionary
             for (column, value) in try checked.model.databaseDictionary where stored[column] != value {
                 issues.append(
                     ValidationIssue(
@@ -187,8 +187,7 @@ extension ValidatedRecord where Self: FetchableRecord {
     /// The columns whose stored value the record does not give back when encoded: SQLite converts
     /// leniently (text read as an integer becomes 0), so a value of the wrong type is caught by the
     /// round trip.
-    private static func lossyColumns(of record: Self, in row: Row) throws -> [ValidationIssue] {
-        let encoded = try record.databaseDictionary
+    private static func lossyColumns(encoded: [String: DatabaseValue], in row: Row) -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
         for (column, stored) in row {
             guard let written = StorePlan.value(in: encoded, column), written != stored else { continue }

@@ -121,15 +121,16 @@ public struct JSONSchemaExporter {
                             ? $0 : "_"
                     }))
         }
-        let full = sanitized(String(reflecting: type))
         // Its own name; its full name if another type took that; numbered if even that reads the same.
-        var candidates = [sanitized(String(describing: type)), full]
-        candidates += (2...).lazy.map { "\(full)_\($0)" }.prefix(owners.count + 1)
-        for name in candidates where owners[name] == nil || owners[name] == identity {
-            owners[name] = identity
-            return name
+        let full = sanitized(String(reflecting: type))
+        var name = sanitized(String(describing: type))
+        var number = 1
+        while let owner = owners[name], owner != identity {
+            number += 1
+            name = number == 2 ? full : "\(full)_\(number)"
         }
-        return full  // not reached: one of owners.count + 1 numbered names is free
+        owners[name] = identity
+        return name
     }
 
     /// The schema of a model, registered in `$defs` under its type name; returns the `$ref`.

@@ -104,9 +104,23 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
 public struct LanguageSource: Sendable {
     /// The tags, most preferred first (BCP 47 tags or POSIX locale names).
     public let preferredTags: [String]
+    /// The tags read once: a language each, English for `C` and `POSIX`, malformed ones left out.
+    private let languages: [Language]
 
     /// A source of these tags, most preferred first.
-    public init(preferredTags: [String]) { self.preferredTags = preferredTags }
+    public init(preferredTags: [String]) {
+        self.preferredTags = preferredTags
+        var languages: [Language] = []
+        for tag in preferredTags {
+            if let language = Language(tag) {
+                languages.append(language)
+            } else if let bare = tag.split(separator: ".").first?.uppercased(), bare == "C" || bare == "POSIX" {
+                languages.append(.english)
+                break  // English has every message: nothing after it is reached
+            }
+        }
+        self.languages = languages
+    }
 
     /// The platform's: on Apple platforms the user's preferred languages in the order the system
     /// ranks them (`Locale.preferredLanguages`, which apps there have instead of locale variables);
@@ -136,14 +150,6 @@ public struct LanguageSource: Sendable {
     /// The language these tags choose: the first whose language `catalog` has messages for, English
     /// when none has (or a tag is `C` or `POSIX`, which mean English).
     public func language(in catalog: MessageCatalog = .current) -> Language {
-        for tag in preferredTags {
-            guard let language = Language(tag) else {
-                let bare = tag.split(separator: ".").first.map { $0.uppercased() }
-                if bare == "C" || bare == "POSIX" { return .english }
-                continue
-            }
-            if catalog.hasMessages(in: language) { return language }
-        }
-        return .english
+        languages.first { catalog.hasMessages(in: $0) } ?? .english
     }
 }

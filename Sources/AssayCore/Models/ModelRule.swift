@@ -63,7 +63,7 @@ public struct ModelRule<Model>: Sendable {
         }
     }
 
-    var isNested: Bool { role == .nested }
+    var isNested: Bool { if case .nested = role { true } else { false } }
     var isObjectCheck: Bool {
         switch role {
         case .check, .dependentRequired: return true

@@ -51,10 +51,14 @@ extension Rule where Value: Collection & Sendable, Value.Element: Hashable {
     /// `"é"` written precomposed and decomposed are two elements.
     @inlinable
     public static var unique: Rule {
-        Rule(.unique) { value, context in
-            if let strings = value as? [String] {
+        // Decided once: a dynamic cast per collection checked would cost every other element type.
+        let elementsAreStrings = Value.Element.self == String.self
+        return Rule(.unique) { value, context in
+            if elementsAreStrings {
                 var seen = Set<[UInt8]>()
-                for string in strings where !seen.insert(Array(string.utf8)).inserted {
+                for element in value {
+                    let string = element as! String
+                    guard !seen.insert(Array(string.utf8)).inserted else { continue }
                     context.report(
                         .notUnique, value: string, parameters: ["duplicate": .string(string)],
                         messageKey: "notUnique.elements")

@@ -86,9 +86,11 @@ public struct Roster: Sendable {
         let elements = try decoder.decodeValidated([JSONValue].self, from: json).value
         var issues: [(element: Int, issue: ValidationIssue)] = []
         var changes = ChangeSet()
+        var elementOfLabel: [String: Int] = [:]
         var count = 0
         for (index, element) in elements.enumerated() {
             let label = "players[\(index)]"
+            elementOfLabel[label] = index
             do {
                 let player = try decoder.decodeValidated(Player.self, from: Array(element.jsonString().utf8)).value
                 changes.insert(player, label: label)
@@ -103,8 +105,7 @@ public struct Roster: Sendable {
         // When fields are bad, the store's rules still see every player that decoded (as the save
         // would), and their issues join the report; otherwise the save checks them, once.
         for issue in issues.isEmpty ? [] : try database.read({ db in try changes.issues(db) }) {
-            let element = issue.object?.id.flatMap { Int($0.dropFirst("players[".count).dropLast()) } ?? elements.count
-            issues.append((element, issue))
+            issues.append((issue.object?.id.flatMap { elementOfLabel[$0] } ?? elements.count, issue))
         }
         let sorted = issues.enumerated().sorted { ($0.element.element, $0.offset) < ($1.element.element, $1.offset) }
         try ValidationError(sorted.map(\.element.issue)).throwIfErrors()
