@@ -161,7 +161,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AssayGRDBTests",
-            dependencies: ["AssayGRDB", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["AssayGRDB", "AssayTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

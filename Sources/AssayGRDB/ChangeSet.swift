@@ -67,6 +67,10 @@ public struct ChangeSet: Sendable {
 
     /// Checks every staged change and throws every issue at once. Writes nothing.
     ///
+    /// It succeeds if and only if ``save(_:)`` would, against the same database: it also checks that
+    /// each updated record is stored, that each inserted key is free, and that no record is staged
+    /// twice (a delete followed by an insert of the same key is a replacement).
+    ///
     /// - Throws: `ValidationError` when any issue is an error; a database error.
     public func validate(_ db: Database) throws {
         try StorePlan(staging: changes, in: db).throwIfInvalid()
@@ -80,7 +84,9 @@ public struct ChangeSet: Sendable {
     /// (`willInsert`, `aroundInsert`, `didInsert`…), which do not run. The staged records are values
     /// the set copied: the inserted ones, with the ids SQLite assigned, come back in the result
     /// (``SavedChanges/inserted(_:)``). Foreign keys are checked when the transaction commits, so
-    /// the order of the staged changes does not matter. A unique constraint that SQLite reports (another
+    /// the order of the staged changes does not matter; nor does it for unique values: deletes are
+    /// written first, and a row that takes a value another row gives up is written after it (rows that
+    /// trade values are parked on a temporary value for the length of the save). A unique constraint that SQLite reports (another
     /// writer won a race) becomes a `IssueCode.notUnique` issue, and nothing is written.
     ///
     /// - Returns: What was inserted, with the row ids SQLite assigned.

@@ -1,4 +1,5 @@
 import AssayCore
+import Foundation
 import GRDB
 
 /// One change staged for writing: a record and what to do with it.
@@ -77,6 +78,10 @@ struct StorePlan {
     private var types: [ObjectIdentifier: TypeInfo] = [:]
     /// Keys of the stored rows each table's updates and deletes replace.
     private var replaced: [String: Set<[DatabaseValue]>] = [:]
+    /// For each table, the entry that updates each stored row, by the row's key.
+    private var updates: [String: [[DatabaseValue]: Int]] = [:]
+    /// For an insert or update, the updates to write before it: each frees a unique value it takes.
+    private var blockers: [Int: [Int]] = [:]
 
     /// Whether entries keep their (normalised) records, for a caller that returns them.
     private let keepsRecords: Bool
@@ -96,6 +101,7 @@ struct StorePlan {
                     change.record, kind: change.kind, requireNormalized: requireNormalized, unnamed: unnamed))
         }
         try applyDeleteRules()
+        try checkStagedRows()
         try checkUniqueness()
         try checkRelationships()
     }
@@ -159,6 +165,60 @@ struct StorePlan {
         entries.append(entry)
         guard let key = entry.key, entry.kind != .insert else { return }
         replaced[entry.table, default: []].insert(key)
+        if entry.kind == .update, updates[entry.table]?[key] == nil {
+            updates[entry.table, default: [:]][key] = entries.count - 1
+        }
+    }
+
+    // MARK: Staged rows
+
+    /// Checks what the save's statements need of the stored rows: a record is staged at most once (or
+    /// deleted, then inserted again: a replacement), an update's row is stored, and an insert's primary
+    /// key is free after the set's deletes.
+    private mutating func checkStagedRows() throws {
+        var deleted: [String: Set<[DatabaseValue]>] = [:]
+        for entry in entries where entry.kind == .delete {
+            if let key = entry.key { deleted[entry.table, default: []].insert(key) }
+        }
+        var staged: [String: [[DatabaseValue]: StagedChange.Kind]] = [:]
+        for index in entries.indices where entries[index].isStaged {
+            let entry = entries[index]
+            let phase = entry.kind.operation.phase
+            guard let key = entry.key else {
+                if entry.kind == .update {
+                    report(
+                        .missing, on: entry.reference, path: .root, phase: phase, label: entry.reference.description,
+                        messageKey: "notFound")
+                }
+                continue
+            }
+            let earlier = staged[entry.table]?[key]
+            staged[entry.table, default: [:]][key] = entry.kind
+            if let earlier, !(earlier == .delete && entry.kind == .insert) {
+                report(
+                    .notUnique, on: entry.reference, path: .root, phase: phase, label: entry.reference.description,
+                    messageKey: "record.stagedTwice")
+                continue
+            }
+            switch entry.kind {
+            case .update:
+                if try !schema.isStored(key, in: entry.table) {
+                    report(
+                        .missing, on: entry.reference, path: .root, phase: phase,
+                        label: entry.reference.description, messageKey: "notFound")
+                }
+            case .insert:
+                if deleted[entry.table]?.contains(key) != true, try schema.isStored(key, in: entry.table) {
+                    let keyColumns = entry.info.keyColumns ?? []
+                    report(
+                        .notUnique, on: entry.reference, path: IssuePath.root.appending(key: keyColumns.first ?? ""),
+                        phase: phase, parameters: ["columns": .string(keyColumns.joined(separator: ", "))],
+                        value: key.count == 1 ? Self.issueValue(key[0]) : .list(key.map(Self.issueValue)))
+                }
+            case .delete:
+                break
+            }
+        }
     }
 
     private mutating func report(
@@ -265,9 +325,14 @@ struct StorePlan {
                     continue
                 }
                 seen[ruleKey, default: [:]][values] = entry.reference
-                let others = try schema.keys(in: entry.table, where: columns, equal: values)
-                let conflict = others.contains { other in
-                    other != entry.key && replaced[entry.table]?.contains(other) != true
+                var conflict = false
+                for other in try schema.keys(in: entry.table, where: columns, equal: values) where other != entry.key {
+                    guard replaced[entry.table]?.contains(other) == true else {
+                        conflict = true
+                        continue
+                    }
+                    // The stored row gives the value up: its update is written first.
+                    if let update = updates[entry.table]?[other] { blockers[index, default: []].append(update) }
                 }
                 if conflict {
                     report(
@@ -518,36 +583,137 @@ struct StorePlan {
 
     // MARK: Writing
 
-    /// Writes the entries in order. A change set's rows are written by prepared statements from the
+    /// Writes the entries: deletes first, then inserts and updates, each after the updates that free
+    /// the unique values it takes. Updates that take each other's values (two teams renamed into each
+    /// other's names) are written in two steps: the first of them is parked on a temporary value and
+    /// given its own at the end. A change set's rows are written by prepared statements from the
     /// columns the records encoded for the checks (each record is encoded once), so GRDB's persistence
     /// callbacks do not run for them: the plan's checks replace them. A constraint that SQLite reports
     /// is mapped to an issue on the entry.
-    /// Returns the staged inserts as written, each with the row id SQLite assigned.
+    /// Returns the staged inserts as written, each with the row id SQLite assigned, in the order staged.
     @discardableResult
     func write(in db: Database, skippingStaged: Bool = false) throws -> [SavedChanges.Insert] {
         var statements = StatementCache()
-        var inserts: [SavedChanges.Insert] = []
+        var inserts: [(index: Int, insert: SavedChanges.Insert)] = []
         try WriteScope.$isWritingChecked.withValue(true) {
-            for entry in entries where !(skippingStaged && entry.isStaged) {
+            for step in writeOrder() where !(skippingStaged && entries[step.index].isStaged) {
+                let entry = entries[step.index]
+                let values = step.isParked ? try parkedValues(of: entry, in: db) : entry.row.values
                 do {
-                    try write(entry, in: db, statements: &statements)
+                    try write(entry, values: values, in: db, statements: &statements)
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                     throw ValidationError([ConstraintIssue.issue(for: error, on: entry.reference)])
                 }
                 if entry.kind == .insert && entry.isStaged {
-                    inserts.append(
-                        SavedChanges.Insert(
-                            table: entry.table, columns: entry.row.columns.names, values: entry.row.values,
-                            keyColumns: entry.info.keyColumns ?? [], rowID: db.lastInsertedRowID))
+                    let insert = SavedChanges.Insert(
+                        table: entry.table, columns: entry.row.columns.names, values: entry.row.values,
+                        keyColumns: entry.info.keyColumns ?? [], rowID: db.lastInsertedRowID)
+                    inserts.append((step.index, insert))
                 }
             }
         }
-        return inserts
+        // Written out of staging order only when an update frees a value: the order staged, again.
+        return inserts.sorted { $0.index < $1.index }.map(\.insert)
     }
 
-    private func write(_ entry: Entry, in db: Database, statements: inout StatementCache) throws {
+    /// One write of an entry; a parked update is written twice, on temporary unique values first.
+    struct WriteStep {
+        let index: Int
+        let isParked: Bool
+    }
+
+    /// The order of the writes: deletes; then inserts with a primary key and updates, in staging order
+    /// except where one waits for the update that frees its unique value (a cycle of such updates is
+    /// broken by parking one of them, whose final write comes after the others); then the inserts
+    /// without a primary key, so no id SQLite assigns can be one that a staged insert names. Linear in
+    /// the entries and the waits.
+    func writeOrder() -> [WriteStep] {
+        var steps = entries.indices.filter { entries[$0].kind == .delete }.map { WriteStep(index: $0, isParked: false) }
+        let others = entries.indices.filter { entries[$0].kind != .delete && entries[$0].key != nil }
+        let unkeyed = entries.indices.filter { entries[$0].kind == .insert && entries[$0].key == nil }.map {
+            WriteStep(index: $0, isParked: false)
+        }
+        guard !blockers.isEmpty else { return steps + others.map { WriteStep(index: $0, isParked: false) } + unkeyed }
+        var waiting = [Int](repeating: 0, count: entries.count)
+        var dependents: [Int: [Int]] = [:]
+        for (index, list) in blockers {
+            waiting[index] = list.count
+            for blocker in list { dependents[blocker, default: []].append(index) }
+        }
+        var written = [Bool](repeating: false, count: entries.count)
+        // Unkeyed inserts are written last, whatever they wait for.
+        for step in unkeyed { written[step.index] = true }
+        var cursor = 0
+        func emit(_ index: Int, parked: Bool) {
+            steps.append(WriteStep(index: index, isParked: parked))
+            written[index] = true
+            var freed = [index]
+            while let done = freed.popLast() {
+                for dependent in dependents[done] ?? [] {
+                    waiting[dependent] -= 1
+                    // One the scan has passed is written now; the scan writes the others when it gets there.
+                    if waiting[dependent] == 0 && !written[dependent] && dependent < cursor {
+                        steps.append(WriteStep(index: dependent, isParked: false))
+                        written[dependent] = true
+                        freed.append(dependent)
+                    }
+                }
+            }
+        }
+        for index in others {
+            cursor = index + 1
+            if !written[index] && waiting[index] == 0 { emit(index, parked: false) }
+        }
+        cursor = entries.count
+        var finals: [Int] = []
+        for index in others where !written[index] {
+            // Still waiting: on a cycle of updates. The first update it waits for is parked.
+            while !written[index], let blocker = blockers[index]?.first(where: { !written[$0] }) {
+                finals.append(blocker)
+                emit(blocker, parked: true)
+            }
+        }
+        return steps + finals.map { WriteStep(index: $0, isParked: false) } + unkeyed
+    }
+
+    /// An update's values with a temporary value, unique in its table, in one column of each unique
+    /// rule: the row gives up its unique values before another row takes them.
+    private func parkedValues(of entry: Entry, in db: Database) throws -> [DatabaseValue] {
+        var values = entry.row.values
+        for (columns, _) in entry.info.uniques {
+            for column in columns {
+                guard let position = entry.row.columns.position(of: column), !values[position].isNull else { continue }
+                values[position] = try Self.temporaryValue(
+                    like: values[position], in: entry.table, column: column, db: db)
+                break
+            }
+        }
+        return values
+    }
+
+    /// A value of the same storage class as `value` that no row of the table holds in `column`.
+    private static func temporaryValue(like value: DatabaseValue, in table: String, column: String, db: Database)
+        throws -> DatabaseValue
+    {
+        while true {
+            let candidate: DatabaseValue
+            switch value.storage {
+            case .int64, .null: candidate = Int64.random(in: Int64.min...(Int64.min / 2)).databaseValue
+            case .double: candidate = (-Double.random(in: 1e300...1e301)).databaseValue
+            case .string: candidate = "\u{1}assay-parked-\(UInt64.random(in: 0...UInt64.max))".databaseValue
+            case .blob: candidate = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).databaseValue
+            }
+            let sql = """
+                SELECT 1 FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ? LIMIT 1
+                """
+            if try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [candidate]) == nil { return candidate }
+        }
+    }
+
+    private func write(_ entry: Entry, values: [DatabaseValue], in db: Database, statements: inout StatementCache)
+        throws
+    {
         let columns = entry.row.columns.names
-        let values = entry.row.values
         guard let key = entry.key, let keyColumns = entry.info.keyColumns else {
             // Without a primary key, an insert lets SQLite assign one; an update or a delete goes
             // through GRDB, which reports the missing key.
@@ -566,10 +732,10 @@ struct StorePlan {
             try statement.execute(arguments: Self.arguments(values))
         case .update:
             let keyNames = Set(keyColumns.map { $0.lowercased() })
-            let assigned = columns.filter { !keyNames.contains($0.lowercased()) }
+            let assigned = columns.indices.filter { !keyNames.contains(columns[$0].lowercased()) }
             let statement = try statements.statement(
-                for: .update, table: entry.table, columns: assigned, keyColumns: keyColumns, in: db)
-            try statement.execute(arguments: Self.arguments(assigned.map { entry.row[$0] ?? .null } + key))
+                for: .update, table: entry.table, columns: assigned.map { columns[$0] }, keyColumns: keyColumns, in: db)
+            try statement.execute(arguments: Self.arguments(assigned.map { values[$0] } + key))
             if db.changesCount == 0 {
                 throw RecordError.recordNotFound(
                     databaseTableName: entry.table,
@@ -913,6 +1079,15 @@ struct SchemaCache {
         return try Row.fetchAll(statement, arguments: StorePlan.arguments(values)).map { row in
             keyColumns.indices.map { row[$0] as DatabaseValue }
         }
+    }
+
+    /// Whether a row with the primary key `key` is stored.
+    mutating func isStored(_ key: [DatabaseValue], in table: String) throws -> Bool {
+        let keyColumns = try primaryKey(of: table)
+        let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+        let statement = try db.cachedStatement(
+            sql: "SELECT 1 FROM \(table.quotedDatabaseIdentifier) WHERE \(condition) LIMIT 1")
+        return try Row.fetchOne(statement, arguments: StorePlan.arguments(key)) != nil
     }
 
     mutating func row(in table: String, key: [DatabaseValue]) throws -> [String: DatabaseValue]? {

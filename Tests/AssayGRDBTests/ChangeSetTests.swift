@@ -162,6 +162,51 @@ import Testing
         #expect(issue.message(in: .english) == "Name must be unique")
         #expect(issue.message(in: .simplifiedChinese) == "name必须唯一")
     }
+
+    @Test func teamsRenamedIntoEachOthersNamesAreSaved() throws {
+        let db = try seeded()
+        try db.insertTeams("Bulls")
+        var changes = ChangeSet()
+        // A cycle of three names, and an insert that takes the name the cycle frees.
+        changes.update(Team(id: 1, name: "Celtics"))
+        changes.update(Team(id: 2, name: "Bulls"))
+        changes.update(Team(id: 3, name: "Nets"))
+        changes.insert(Team(name: "Lakers"))
+        try db.read { db in try changes.validate(db) }
+        try changes.save(to: db)
+        let names = try db.read { db in try String.fetchAll(db, sql: "SELECT name FROM team ORDER BY id") }
+        #expect(names == ["Celtics", "Bulls", "Nets", "Lakers"])
+    }
+
+    @Test func whatTheStatementsNeedIsValidatedToo() throws {
+        let db = try seeded()
+        var changes = ChangeSet()
+        changes.update(Team(id: 9, name: "Heat"))  // not stored
+        changes.update(Team(id: nil, name: "Suns"))  // no key
+        changes.insert(Coach(id: 1, name: "Ann", teamId: 1))
+        changes.update(Coach(id: 1, name: "Ann", teamId: 2))  // the same record twice
+        try db.write { db in try Coach(id: 2, name: "Bo", teamId: 1).insert(db) }
+        changes.insert(Coach(id: 2, name: "Bo", teamId: 2))  // its key is taken
+        let error = try #require(validationError { try db.read { db in try changes.validate(db) } })
+        #expect(
+            summary(error.issues) == [
+                "team#9  missing", "team#new 2  missing", "coach#1  notUnique", "coach#2 /id notUnique",
+            ])
+        #expect(
+            error.issues.map { $0.message }.prefix(3) == [
+                "team#9 does not exist", "team#new 2 does not exist",
+                "coach#1 is staged more than once in one change set",
+            ])
+        // The save refuses the same set with the same issues, before writing anything.
+        let refused = try #require(validationError { try changes.save(to: db) })
+        #expect(summary(refused.issues) == summary(error.issues))
+        // A coach deleted in the set frees its key for an insert.
+        var replacing = ChangeSet()
+        replacing.delete(Coach(id: 2, name: "Bo", teamId: 1))
+        replacing.insert(Coach(id: 2, name: "Cy", teamId: 1))
+        try replacing.save(to: db)
+        #expect(try db.read { db in try Coach.fetchOne(db, key: 2)?.name } == "Cy")
+    }
 }
 
 /// Sets that refer to many parents are checked with batched queries: the same issues as one by one.

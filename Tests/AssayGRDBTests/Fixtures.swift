@@ -100,43 +100,46 @@ func makeDatabase(uniqueIndex: Bool = true, file: String = #function) throws -> 
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let url = folder.appendingPathComponent("test.sqlite")
     let queue = try DatabaseQueue(path: url.path)
-    try queue.write { db in
-        try db.create(table: "team") { t in
-            t.autoIncrementedPrimaryKey("id")
-            t.column("name", .text).notNull()
-        }
-        try db.create(table: "player") { t in
-            t.autoIncrementedPrimaryKey("id")
-            // Nullable, so tests can write a row an older version of the app would have written.
-            t.column("name", .text)
-            t.column("age", .integer).notNull()
-            t.column("teamId", .integer).references("team")
-        }
-        try db.create(table: "coach") { t in
-            t.primaryKey("id", .integer)
-            t.column("name", .text).notNull()
-            t.column("teamId", .integer).notNull().references("team")
-            t.column("locked", .boolean).notNull().defaults(to: false)
-        }
-        try db.create(table: "sponsor") { t in
-            t.primaryKey("id", .integer)
-            t.column("name", .text).notNull()
-            t.column("teamId", .integer).references("team")
-        }
-        try db.create(table: "league") { t in
-            t.primaryKey("id", .integer)
-            t.column("name", .text).notNull()
-        }
-        try db.create(table: "club") { t in
-            t.primaryKey("id", .integer)
-            t.column("leagueId", .integer).notNull().references("league")
-        }
-        if uniqueIndex {
-            try Team.createStoreIndexes(db)
-            try Sponsor.createStoreIndexes(db)
-        }
-    }
+    try queue.write { db in try createTables(db, uniqueIndex: uniqueIndex) }
     return (queue, url)
+}
+
+/// Creates the fixtures' tables, and the store indexes unless `uniqueIndex` is false.
+func createTables(_ db: Database, uniqueIndex: Bool = true) throws {
+    try db.create(table: "team") { t in
+        t.autoIncrementedPrimaryKey("id")
+        t.column("name", .text).notNull()
+    }
+    try db.create(table: "player") { t in
+        t.autoIncrementedPrimaryKey("id")
+        // Nullable, so tests can write a row an older version of the app would have written.
+        t.column("name", .text)
+        t.column("age", .integer).notNull()
+        t.column("teamId", .integer).references("team")
+    }
+    try db.create(table: "coach") { t in
+        t.primaryKey("id", .integer)
+        t.column("name", .text).notNull()
+        t.column("teamId", .integer).notNull().references("team")
+        t.column("locked", .boolean).notNull().defaults(to: false)
+    }
+    try db.create(table: "sponsor") { t in
+        t.primaryKey("id", .integer)
+        t.column("name", .text).notNull()
+        t.column("teamId", .integer).references("team")
+    }
+    try db.create(table: "league") { t in
+        t.primaryKey("id", .integer)
+        t.column("name", .text).notNull()
+    }
+    try db.create(table: "club") { t in
+        t.primaryKey("id", .integer)
+        t.column("leagueId", .integer).notNull().references("league")
+    }
+    if uniqueIndex {
+        try Team.createStoreIndexes(db)
+        try Sponsor.createStoreIndexes(db)
+    }
 }
 
 extension DatabaseQueue {

@@ -38,6 +38,7 @@ extension BuiltInMessages {
         "deleteDenied": "{subject} cannot be deleted",
         "deleteDenied.relationship":
             "{subject} cannot be deleted: {count} {count|record|records} in \u{201C}{relationship}\u{201D} still {count|refers|refer} to it",
+        "record.stagedTwice": "{subject} is staged more than once in one change set",
         "relationship.missing": "{subject} refers to a {parent} that does not exist",
         "notMultiple": "{subject} must be a multiple of {multipleOf}",
         "noMatch": "{subject} does not satisfy any of the {count} allowed alternatives",

@@ -36,6 +36,7 @@ extension BuiltInMessages {
         "deleteDenied": "{subject} нельзя удалить",
         "deleteDenied.relationship":
             "{subject} нельзя удалить: на него ссылается {count} {count|запись|записи|записей} в «{relationship}»",
+        "record.stagedTwice": "{subject} встречается в одном наборе изменений больше одного раза",
         "relationship.missing": "{subject} ссылается на несуществующую запись {parent}",
         "notMultiple": "{subject} должно быть кратно {multipleOf}",
         "noMatch": "{subject} не подходит ни под один из допустимых вариантов ({count})",

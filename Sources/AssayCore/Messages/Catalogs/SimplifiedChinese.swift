@@ -35,6 +35,7 @@ extension BuiltInMessages {
         "tooMany": "{subject}最多只能有 {maximum} 个元素",
         "deleteDenied": "{subject}不能删除",
         "deleteDenied.relationship": "{subject}不能删除：“{relationship}”中仍有 {count} 条记录引用它",
+        "record.stagedTwice": "{subject}在同一变更集中出现了不止一次",
         "relationship.missing": "{subject}引用的{parent}不存在",
         "notMultiple": "{subject}必须是 {multipleOf} 的倍数",
         "noMatch": "{subject}不符合任何一个允许的选项（共 {count} 个）",
