@@ -29,21 +29,25 @@ import GRDB
 /// }
 /// ```
 ///
-/// - `insert` runs the normalisers, writes the normalised record and checks it for
-///   `ValidationOperation.insert`; `update` checks for `ValidationOperation.update`,
-///   `delete` for `ValidationOperation.delete` and applies the delete rules of the type's
-///   to-many relationships (deny, cascade, nullify).
+/// - `insert` runs the normalisers (in `willInsert`), then checks the record for
+///   `ValidationOperation.insert` (in `aroundInsert`, just before the SQL); `update` checks for
+///   `ValidationOperation.update` (in `aroundUpdate`), `delete` for `ValidationOperation.delete`
+///   and applies the delete rules of the type's to-many relationships (deny, cascade, nullify; in
+///   `aroundDelete`).
 /// - The ``storeRules`` are checked against the database: uniqueness, required parents, relationship
 ///   counts.
 /// - A failure throws one `ValidationError` with every issue, each carrying the record's
 ///   table and primary key, before any SQL runs; the write's transaction rolls back.
-/// - GRDB's update and delete callbacks (and the insert callback of a `PersistableRecord`) cannot
+/// - The checks run after GRDB's `willSave`, `willInsert`, `willUpdate` and `willDelete`, so a type's
+///   own callbacks compose with them: what they set (a creation date, a generated code) is what is
+///   checked and written. A type that implements `willInsert` itself replaces the normalisation:
+///   call `self = Self.validation.normalized(self)` from it. Implementing `aroundInsert`,
+///   `aroundUpdate` or `aroundDelete` replaces the checks: call ``checkBeforeInsert(_:)``,
+///   ``checkBeforeUpdate(_:)`` or ``checkBeforeDelete(_:)`` from it.
+/// - GRDB's update and delete callbacks (and the insert callbacks of a `PersistableRecord`) cannot
 ///   change the record. When a normaliser would change what is written, the write is refused with
 ///   `IssueCode.notNormalized`: write `try record.validated(for: .update)`, or stage the
 ///   record in a ``ChangeSet``, which writes the normalised record.
-///
-/// A type that implements `willInsert`, `willUpdate` or `willDelete` itself replaces these checks;
-/// call ``checkBeforeInsert(_:)``, ``checkBeforeUpdate(_:)`` or ``checkBeforeDelete(_:)`` from it.
 public protocol ValidatedRecord: Validatable, MutablePersistableRecord, Sendable {
     /// The rules that need the database: uniqueness and relationships. Defaults to none.
     static var storeRules: StoreRules<Self> { get }
@@ -53,22 +57,33 @@ extension ValidatedRecord {
     /// No store rules.
     public static var storeRules: StoreRules<Self> { [] }
 
-    /// Normalises the record and checks it for insert; GRDB calls it before inserting.
+    /// Normalises the record; GRDB calls it before inserting (and ``aroundInsert(_:insert:)`` checks
+    /// the result).
     public mutating func willInsert(_ db: Database) throws {
         guard !WriteScope.isWritingChecked else { return }
-        self = try checkBeforeInsert(db)
+        self = Self.validation.normalized(self)
     }
 
-    /// Checks the record for update; GRDB calls it before updating.
-    public func willUpdate(_ db: Database, columns: Set<String>) throws {
-        guard !WriteScope.isWritingChecked else { return }
-        try checkBeforeUpdate(db)
+    /// Checks the record for insert (value rules and store rules), as the callbacks before it left it,
+    /// then inserts it; GRDB calls it.
+    public func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws {
+        if !WriteScope.isWritingChecked {
+            let plan = try StorePlan(staging: [StagedChange(.insert, self)], in: db, requireNormalized: true)
+            try plan.throwIfInvalid()
+        }
+        _ = try insert()
     }
 
-    /// Checks the record for delete and applies the delete rules; GRDB calls it before deleting.
-    public func willDelete(_ db: Database) throws {
-        guard !WriteScope.isWritingChecked else { return }
-        try checkBeforeDelete(db)
+    /// Checks the record for update, then updates it; GRDB calls it.
+    public func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws {
+        if !WriteScope.isWritingChecked { try checkBeforeUpdate(db) }
+        _ = try update()
+    }
+
+    /// Checks the record for delete and applies the delete rules, then deletes it; GRDB calls it.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        if !WriteScope.isWritingChecked { try checkBeforeDelete(db) }
+        _ = try delete()
     }
 
     /// Checks the record for insert (value rules and store rules).
@@ -101,19 +116,15 @@ extension ValidatedRecord {
     public func checkBeforeDelete(_ db: Database) throws {
         let plan = try StorePlan(staging: [StagedChange(.delete, self)], in: db)
         try plan.throwIfInvalid()
-        // The record itself is deleted by GRDB after this callback; its dependents are written here.
+        // The record itself is deleted by GRDB after this check; its dependents are written here.
         try plan.write(in: db, skippingStaged: true)
     }
 }
 
 extension ValidatedRecord where Self: PersistableRecord {
-    /// Checks the record for insert; GRDB calls it before inserting. The record must already be
-    /// normalised: this callback cannot change it.
-    public func willInsert(_ db: Database) throws {
-        guard !WriteScope.isWritingChecked else { return }
-        let plan = try StorePlan(staging: [StagedChange(.insert, self)], in: db, requireNormalized: true)
-        try plan.throwIfInvalid()
-    }
+    /// Does nothing: a `PersistableRecord` cannot change in its callbacks, so it must already be
+    /// normalised (``aroundInsert(_:insert:)`` checks it).
+    public func willInsert(_ db: Database) throws {}
 }
 
 /// Writes made by a change set or a delete rule, whose records were checked together beforehand: the

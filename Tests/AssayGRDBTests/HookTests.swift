@@ -187,3 +187,76 @@ import Testing
         #expect(ValidationCounter.shared.snapshot["Counted Epsilon"] == 1)
     }
 }
+
+/// A ticket whose own callbacks fill in a code and stamp a revision: they compose with the checks,
+/// which see what the callbacks left.
+struct Ticket: Codable, Equatable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+    var id: Int64?
+    var code: String?
+    var title: String
+    var revision = 0
+
+    static let validation: Validation<Ticket> = [
+        .normalize(\.title, "title") { $0.trimmingCharacters(in: .whitespaces) },
+        .property(\.title, "title", .length(2...20)),
+        .property(\.revision, "revision", .range(0...2)),
+        .check("code") { ticket, context in
+            if ticket.code == nil { context.report(.missing) }
+        },
+    ]
+
+    mutating func willInsert(_ db: Database) throws {
+        if code == nil { code = "T-\(title.count)" }
+        self = Self.validation.normalized(self)
+    }
+
+    func willUpdate(_ db: Database, columns: Set<String>) throws {
+        // A callback that only reads: the update's check still runs after it.
+        _ = columns
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    static func createTable(_ db: Database) throws {
+        try db.create(table: "ticket") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("code", .text)
+            t.column("title", .text).notNull()
+            t.column("revision", .integer).notNull()
+        }
+    }
+}
+
+@Suite struct OwnCallbackTests {
+    @Test func aTypesOwnWillInsertComposesWithTheChecks() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in try Ticket.createTable(db) }
+        // The callback's code and the normalised title are written.
+        let ticket = try queue.write { db -> Ticket in
+            var ticket = Ticket(title: "  Fix login ")
+            try ticket.insert(db)
+            return ticket
+        }
+        #expect(ticket.code == "T-12")
+        #expect(try queue.read { db in try Ticket.fetchOne(db, key: ticket.id) } == ticket)
+        #expect(ticket.title == "Fix login")
+        // The checks still run after the callback, on what it left.
+        let short = try validationError {
+            try queue.write { db in
+                var ticket = Ticket(title: "x")
+                try ticket.insert(db)
+            }
+        }
+        #expect(try summary(#require(short).issues) == ["ticket /title tooShort"])
+        // An update through a type's own willUpdate is still checked.
+        let stale = try validationError {
+            try queue.write { db in
+                var changed = ticket
+                changed.revision = 9
+                try changed.update(db)
+            }
+        }
+        #expect(try summary(#require(stale).issues) == ["ticket#1 /revision tooLarge"])
+        #expect(try queue.read { db in try Ticket.fetchCount(db) } == 1)
+    }
+}

@@ -338,6 +338,21 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         return quick.issues
     }
 
+    /// A copy of `model` with its normalisers applied (trimmed, case-folded… until nothing changes, at
+    /// most ``maximumNormalizationPasses`` passes), without checking any rule.
+    ///
+    /// ```swift
+    /// mutating func willInsert(_ db: Database) throws {
+    ///     createdAt = createdAt ?? Date()
+    ///     self = Self.validation.normalized(self)   // what the default callback does
+    /// }
+    /// ```
+    public func normalized(_ model: Model) -> Model {
+        var model = model
+        _ = normalize(&model, phase: .property, path: { .root })
+        return model
+    }
+
     /// Normalises `model` in place; returns the issue of each value that never settles.
     private func normalize(_ model: inout Model, phase: Phase, path: () -> IssuePath) -> [ValidationIssue] {
         guard hasNormalizers else { return [] }
