@@ -23,7 +23,7 @@ import GRDB
 /// deleted by the set no longer counts. Every issue carries the record's table and primary key (or, for
 /// a record without one yet, its label or its place in the set, `"new 3"`).
 public struct ChangeSet: Sendable {
-    private var changes: [StagedChange] = []
+    @usableFromInline var changes: [StagedChange] = []
 
     /// An empty change set.
     public init() {}
@@ -39,19 +39,22 @@ public struct ChangeSet: Sendable {
     /// - Parameters:
     ///   - record: The record; it may be invalid until the set is validated or saved.
     ///   - label: How issues name the record while it has no primary key, e.g. `"players[12]"`.
-    public mutating func insert(_ record: some ValidatedRecord, label: String? = nil) {
-        changes.append(StagedChange(.insert, record, label: label))
+    @inlinable
+    public mutating func insert<Record: ValidatedRecord>(_ record: Record, label: String? = nil) {
+        changes.append(StagedChange(.insert, record, label: label, writer: .of(Record.self)))
     }
 
     /// Stages an update of a record that exists.
-    public mutating func update(_ record: some ValidatedRecord, label: String? = nil) {
-        changes.append(StagedChange(.update, record, label: label))
+    @inlinable
+    public mutating func update<Record: ValidatedRecord>(_ record: Record, label: String? = nil) {
+        changes.append(StagedChange(.update, record, label: label, writer: .of(Record.self)))
     }
 
     /// Stages a delete; the delete rules of the record's to-many relationships apply when the set is
     /// validated and saved.
-    public mutating func delete(_ record: some ValidatedRecord, label: String? = nil) {
-        changes.append(StagedChange(.delete, record, label: label))
+    @inlinable
+    public mutating func delete<Record: ValidatedRecord>(_ record: Record, label: String? = nil) {
+        changes.append(StagedChange(.delete, record, label: label, writer: .of(Record.self)))
     }
 
     /// Forgets every staged change.
@@ -62,7 +65,7 @@ public struct ChangeSet: Sendable {
     ///
     /// - Throws: A database error, or ``StoreConfigurationError``; never the issues themselves.
     public func issues(_ db: Database) throws -> [ValidationIssue] {
-        try StorePlan(staging: changes, in: db).issues
+        try StorePlan(staging: changes, in: db, runningWillInsert: true).issues
     }
 
     /// Checks every staged change and throws every issue at once. Writes nothing.
@@ -73,28 +76,33 @@ public struct ChangeSet: Sendable {
     ///
     /// - Throws: `ValidationError` when any issue is an error; a database error.
     public func validate(_ db: Database) throws {
-        try StorePlan(staging: changes, in: db).throwIfInvalid()
+        try StorePlan(staging: changes, in: db, runningWillInsert: true).throwIfInvalid()
     }
 
     /// Validates every staged change, then writes them all in one transaction (a savepoint when `db`
     /// is already in one): all or nothing.
     ///
-    /// Records are written normalised, each row by a prepared `INSERT`, `UPDATE` or `DELETE` of the
-    /// columns the record encodes: the set's checks stand in for GRDB's persistence callbacks
-    /// (`willInsert`, `aroundInsert`, `didInsert`…), which do not run. The staged records are values
-    /// the set copied: the inserted ones, with the ids SQLite assigned, come back in the result
-    /// (``SavedChanges/inserted(_:)``). Foreign keys are checked when the transaction commits, so
-    /// the order of the staged changes does not matter; nor does it for unique values: deletes are
-    /// written first, and a row that takes a value another row gives up is written after it (rows that
-    /// trade values are parked on a temporary value for the length of the save). A unique constraint that SQLite reports (another
-    /// writer won a race) becomes a `IssueCode.notUnique` issue, and nothing is written.
+    /// Records are written normalised, each through GRDB (`insert`, `update`, `delete`), so the
+    /// type's persistence callbacks run and its `persistenceConflictPolicy` applies; the set's checks
+    /// stand in for the ones ``ValidatedRecord`` makes in those callbacks. A type's own `willInsert`
+    /// runs before the checks (they see what it sets) and again when GRDB writes the record, which it
+    /// must then leave as it is (a `StoreConfigurationError` otherwise). Under an insert policy of
+    /// `.ignore`, an insert whose key or unique value is taken is left out; under `.replace`, the rows
+    /// holding them are deleted first, with their delete rules. The staged records are values the set
+    /// copied: the inserted ones, as their callbacks left them and with the ids SQLite assigned, come
+    /// back in the result (``SavedChanges/inserted(_:)``). Foreign keys are checked when the
+    /// transaction commits, so the order of the staged changes does not matter; nor does it for unique
+    /// values: deletes are written first, and a row that takes a value another row gives up is written
+    /// after it (rows that trade values are parked on a temporary value for the length of the save). A
+    /// unique constraint that SQLite reports (another writer won a race) becomes a
+    /// `IssueCode.notUnique` issue, and nothing is written.
     ///
     /// - Returns: What was inserted, with the row ids SQLite assigned.
     /// - Throws: `ValidationError` with every issue, before anything is written; a database
     ///   error (a read-only or full disk), after which nothing is written either.
     @discardableResult
     public func save(_ db: Database) throws -> SavedChanges {
-        let plan = try StorePlan(staging: changes, in: db)
+        let plan = try StorePlan(staging: changes, in: db, runningWillInsert: true)
         try plan.throwIfInvalid()
         var inserts: [SavedChanges.Insert] = []
         try db.inSavepoint {
@@ -125,8 +133,8 @@ public struct ChangeSet: Sendable {
 public struct SavedChanges: Sendable {
     struct Insert: Sendable {
         let table: String
-        let columns: [String]
-        let values: [DatabaseValue]
+        /// The record as written, after its callbacks.
+        let record: any ValidatedRecord
         let keyColumns: [String]
         let rowID: Int64
     }
@@ -142,8 +150,9 @@ public struct SavedChanges: Sendable {
     /// - Throws: An error of the type's decoding.
     public func inserted<Record: ValidatedRecord & FetchableRecord>(_ type: Record.Type) throws -> [Record] {
         try inserts.filter { $0.table == Record.databaseTableName }.map { insert in
-            var columns = insert.columns
-            var values = insert.values
+            let row = try insert.record.databaseDictionary
+            var columns = Array(row.keys)
+            var values = columns.map { row[$0] ?? .null }
             // A single-column integer key left to SQLite: the row id is its value.
             if insert.keyColumns.count == 1, let key = insert.keyColumns.first {
                 if let position = columns.firstIndex(where: { $0.caseInsensitiveCompare(key) == .orderedSame }) {

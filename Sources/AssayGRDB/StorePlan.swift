@@ -3,7 +3,9 @@ import Foundation
 import GRDB
 
 /// One change staged for writing: a record and what to do with it.
+@usableFromInline
 struct StagedChange: Sendable {
+    @usableFromInline
     enum Kind: Sendable {
         case insert, update, delete
 
@@ -20,11 +22,45 @@ struct StagedChange: Sendable {
     let record: any ValidatedRecord
     /// How issues name the record while it has no primary key (a staged insert).
     let label: String?
+    /// Writes records of the change's type, compiled for the type where it was staged.
+    let writer: RecordWriter?
 
-    init(_ kind: Kind, _ record: any ValidatedRecord, label: String? = nil) {
+    @usableFromInline
+    init(_ kind: Kind, _ record: any ValidatedRecord, label: String? = nil, writer: RecordWriter? = nil) {
         self.kind = kind
         self.record = record
         self.label = label
+        self.writer = writer
+    }
+}
+
+/// Writes a record through GRDB's persistence methods (`insert`, `update`, `delete`), which run its
+/// callbacks. Made in the caller's module (``ChangeSet`` stages through inlinable methods), so GRDB's
+/// generic code is compiled for the record's type there instead of running unspecialised here.
+@usableFromInline
+struct RecordWriter: Sendable {
+    @usableFromInline
+    let write: @Sendable (any ValidatedRecord, StagedChange.Kind, Database) throws -> any ValidatedRecord
+
+    @usableFromInline
+    init(write: @escaping @Sendable (any ValidatedRecord, StagedChange.Kind, Database) throws -> any ValidatedRecord) {
+        self.write = write
+    }
+
+    /// The writer of records of `type`.
+    @inlinable
+    static func of<R: ValidatedRecord>(_ type: R.Type) -> RecordWriter {
+        RecordWriter { record, kind, db in
+            guard var record = record as? R else {
+                throw StoreConfigurationError(description: "\(R.databaseTableName): a record of another type")
+            }
+            switch kind {
+            case .insert: try record.insert(db)
+            case .update: try record.update(db)
+            case .delete: _ = try record.delete(db)
+            }
+            return record
+        }
     }
 }
 
@@ -37,10 +73,8 @@ struct StagedChange: Sendable {
 struct StorePlan {
     struct Entry {
         var kind: StagedChange.Kind
-        /// The record, normalised for inserts and updates; kept for updates and deletes (written
-        /// through GRDB when they have no primary key) and when the caller asks for it, not for the
-        /// inserts of a change set, which are written from `row`.
-        var record: (any ValidatedRecord)?
+        /// The record to write: as the type's `willInsert` left it (for an insert), then normalised.
+        var record: any ValidatedRecord
         /// The record type's table and store rules.
         var info: TypeInfo
         var table: String { info.table }
@@ -76,6 +110,9 @@ struct StorePlan {
     private(set) var issues: [ValidationIssue] = []
     private var schema: SchemaCache
     private var types: [ObjectIdentifier: TypeInfo] = [:]
+    /// Whether each staged insert's `willInsert` runs before its checks (a change set's, whose write
+    /// runs it again on the record as checked).
+    private let runsWillInsert: Bool
     /// Keys of the stored rows each table's updates and deletes replace.
     private var replaced: [String: Set<[DatabaseValue]>] = [:]
     /// For each table, the entry that updates each stored row, by the row's key.
@@ -83,14 +120,12 @@ struct StorePlan {
     /// For an insert or update, the updates to write before it: each frees a unique value it takes.
     private var blockers: [Int: [Int]] = [:]
 
-    /// Whether entries keep their (normalised) records, for a caller that returns them.
-    private let keepsRecords: Bool
-
     init(
-        staging changes: [StagedChange], in db: Database, requireNormalized: Bool = false, keepingRecords: Bool = false
+        staging changes: [StagedChange], in db: Database, requireNormalized: Bool = false,
+        runningWillInsert: Bool = false
     ) throws {
         schema = SchemaCache(db: db)
-        keepsRecords = keepingRecords
+        runsWillInsert = runningWillInsert
         entries.reserveCapacity(changes.count)
         for (index, change) in changes.enumerated() {
             // A record without a primary key yet is named by its label, or by its place in the set.
@@ -98,9 +133,12 @@ struct StorePlan {
                 change.label.map { .label($0) } ?? (changes.count > 1 ? .position(index + 1) : .none)
             append(
                 try makeEntry(
-                    change.record, kind: change.kind, requireNormalized: requireNormalized, unnamed: unnamed))
+                    change.record, kind: change.kind, requireNormalized: requireNormalized, unnamed: unnamed,
+                    writer: change.writer))
         }
+        try applyInsertConflictPolicies()
         try applyDeleteRules()
+        try checkForeignKeysOfDeletes()
         try checkStagedRows()
         try checkUniqueness()
         try checkRelationships()
@@ -115,7 +153,8 @@ struct StorePlan {
 
     /// Checks one record's value rules for the change, and describes it for the store checks.
     private mutating func makeEntry<R: ValidatedRecord>(
-        _ record: R, kind: StagedChange.Kind, requireNormalized: Bool, unnamed: Entry.Unnamed, isStaged: Bool = true
+        _ record: R, kind: StagedChange.Kind, requireNormalized: Bool, unnamed: Entry.Unnamed, isStaged: Bool = true,
+        writer: RecordWriter? = nil
     ) throws -> Entry {
         let info: TypeInfo
         if let known = types[ObjectIdentifier(R.self)] {
@@ -123,6 +162,11 @@ struct StorePlan {
         } else {
             info = TypeInfo(R.self)
             types[ObjectIdentifier(R.self)] = info
+        }
+        if info.writer == nil, let writer { info.writer = writer }
+        var record = record
+        if kind == .insert && runsWillInsert && isStaged && info.hasOwnWillInsert != false {
+            try runWillInsert(&record, info: info)
         }
         // An object is given, so the run does not look for the record's own (a dynamic cast per
         // record); the entry's reference replaces it below.
@@ -151,7 +195,7 @@ struct StorePlan {
             }
         }
         let entry = Entry(
-            kind: kind, record: kind == .insert && !keepsRecords ? nil : written, info: info, row: row, key: key,
+            kind: kind, record: written, info: info, row: row, key: key,
             unnamed: unnamed, isStaged: isStaged)
         if !found.isEmpty {
             let reference = entry.reference
@@ -161,6 +205,24 @@ struct StorePlan {
         return entry
     }
 
+    /// Runs the type's own `willInsert` on a staged insert, as GRDB will when it writes it: what the
+    /// callback sets is checked. Whether the type has one is found out on its first record.
+    private func runWillInsert<R: ValidatedRecord>(_ record: inout R, info: TypeInfo) throws {
+        let db = schema.db
+        guard info.hasOwnWillInsert == nil else {
+            try WriteScope.$checkedWrite.withValue(.init(type: ObjectIdentifier(R.self), columns: nil)) {
+                try record.willInsert(db)
+            }
+            return
+        }
+        do {
+            try WriteScope.$isProbingWillInsert.withValue(true) { try record.willInsert(db) }
+            info.hasOwnWillInsert = true
+        } catch is WriteScope.DefaultWillInsert {
+            info.hasOwnWillInsert = false
+        }
+    }
+
     private mutating func append(_ entry: Entry) {
         entries.append(entry)
         guard let key = entry.key, entry.kind != .insert else { return }
@@ -168,6 +230,70 @@ struct StorePlan {
         if entry.kind == .update, updates[entry.table]?[key] == nil {
             updates[entry.table, default: [:]][key] = entries.count - 1
         }
+    }
+
+    // MARK: Conflict policies
+
+    /// Applies the insert conflict policy of types whose `persistenceConflictPolicy` resolves a
+    /// conflict instead of failing, as SQLite will: under `.ignore`, an insert whose key or unique
+    /// values a stored row (or an earlier staged row) holds is left out, neither checked nor written;
+    /// under `.replace`, the stored rows that hold them are deleted first (with their delete rules) and
+    /// an earlier staged insert holding them is left out.
+    private mutating func applyInsertConflictPolicies() throws {
+        guard entries.contains(where: { $0.kind == .insert && $0.info.resolvesInsertConflicts }) else { return }
+        var left: Set<Int> = []
+        var holders: [String: [[DatabaseValue]: Int]] = [:]
+        var deletedKeys: [String: Set<[DatabaseValue]>] = [:]
+        for index in entries.indices where entries[index].kind != .delete {
+            let entry = entries[index]
+            var groups = entry.info.uniques.map(\.columns)
+            if entry.key != nil, let keyColumns = entry.info.keyColumns { groups.append(keyColumns) }
+            let resolves = entry.kind == .insert && entry.info.resolvesInsertConflicts
+            var earlier: [Int] = []
+            var stored: [[DatabaseValue]] = []
+            for columns in groups {
+                let values = columns.map { entry.row[$0] ?? .null }
+                if values.contains(where: \.isNull) { continue }
+                let name = entry.table + "\u{0}" + columns.joined(separator: "\u{0}")
+                if resolves {
+                    if let holder = holders[name]?[values], !left.contains(holder) { earlier.append(holder) }
+                    for key in try schema.keys(in: entry.table, where: columns, equal: values)
+                    where replaced[entry.table]?.contains(key) != true
+                        && deletedKeys[entry.table]?.contains(key) != true
+                    {
+                        stored.append(key)
+                    }
+                }
+                holders[name, default: [:]][values] = index
+            }
+            guard resolves, !earlier.isEmpty || !stored.isEmpty else { continue }
+            if entry.info.insertResolution == .ignore {
+                left.insert(index)
+                continue
+            }
+            // .replace: the later insert wins.
+            left.formUnion(earlier)
+            guard let replace = entry.info.deleteStored else {
+                // A type that cannot be read back is checked as under `.abort`: the conflict is reported.
+                continue
+            }
+            for key in stored where deletedKeys[entry.table, default: []].insert(key).inserted {
+                if let row = try schema.row(in: entry.table, key: key) { try replace(&self, row) }
+            }
+        }
+        guard !left.isEmpty else { return }
+        let kept = entries.indices.filter { !left.contains($0) }.map { entries[$0] }
+        entries = []
+        updates = [:]
+        replaced = [:]
+        for entry in kept { append(entry) }
+    }
+
+    /// Adds the delete of a stored row, as a delete rule does.
+    fileprivate mutating func deleteStored<Record: ValidatedRecord & FetchableRecord>(
+        _ type: Record.Type, row: [String: DatabaseValue]
+    ) throws {
+        try addDerived(type, row: row, kind: .delete)
     }
 
     // MARK: Staged rows
@@ -233,6 +359,56 @@ struct StorePlan {
     }
 
     // MARK: Delete rules
+
+    /// Reports a deleted row that rows of another table still refer to through a foreign key SQLite
+    /// enforces without an action of its own (`NO ACTION`, `RESTRICT`) and that no `hasMany` rule of
+    /// the record's type covers: the commit would fail. Rows the set deletes, or moves to another
+    /// parent, no longer refer to it; a row deleted and inserted again with the same key is still there.
+    private mutating func checkForeignKeysOfDeletes() throws {
+        guard entries.contains(where: { $0.kind == .delete }) else { return }
+        var inserted: [String: Set<[DatabaseValue]>] = [:]
+        for entry in entries where entry.kind == .insert {
+            if let key = entry.key { inserted[entry.table, default: []].insert(key) }
+        }
+        // For each child table and columns, how many staged rows refer to each parent value: counted
+        // once, so a large set of deletes costs time linear in its size.
+        var stagedReferences: [String: [[DatabaseValue]: Int]] = [:]
+        func stagedCount(_ foreignKey: ForeignKey, _ values: [DatabaseValue]) -> Int {
+            let name = foreignKey.table.lowercased() + "\u{0}" + foreignKey.columns.joined(separator: "\u{0}")
+            if let known = stagedReferences[name] { return known[values] ?? 0 }
+            var counts: [[DatabaseValue]: Int] = [:]
+            for child in entries
+            where child.kind != .delete && child.table.lowercased() == foreignKey.table.lowercased() {
+                counts[foreignKey.columns.map { child.row[$0] ?? .null }, default: 0] += 1
+            }
+            stagedReferences[name] = counts
+            return counts[values] ?? 0
+        }
+        for index in entries.indices where entries[index].kind == .delete {
+            let entry = entries[index]
+            if let key = entry.key, inserted[entry.table]?.contains(key) == true { continue }
+            for foreignKey in try schema.foreignKeys(referencing: entry.table) where foreignKey.restricts {
+                let covered = entry.info.relations.contains {
+                    $0.childTable.lowercased() == foreignKey.table.lowercased()
+                        && $0.column.lowercased() == foreignKey.columns.first?.lowercased()
+                }
+                if covered { continue }
+                let parentColumns =
+                    foreignKey.parentColumns.isEmpty ? try schema.primaryKey(of: entry.table) : foreignKey.parentColumns
+                let values = parentColumns.map { entry.row[$0] ?? .null }
+                guard values.count == foreignKey.columns.count, !values.contains(where: \.isNull) else { continue }
+                let stored = try schema.keys(in: foreignKey.table, where: foreignKey.columns, equal: values).filter {
+                    replaced[foreignKey.table]?.contains($0) != true
+                }
+                let count = stored.count + stagedCount(foreignKey, values)
+                guard count > 0 else { continue }
+                report(
+                    .deleteDenied, on: entry.reference, path: .root, phase: .delete,
+                    parameters: ["count": .integer(count), "relationship": .string(foreignKey.table)],
+                    label: entry.reference.description, messageKey: "deleteDenied.relationship")
+            }
+        }
+    }
 
     /// Follows the delete rules of every deleted record's to-many relationships; cascaded deletes and
     /// nullified references are added as entries and followed in turn.
@@ -586,34 +762,78 @@ struct StorePlan {
     /// Writes the entries: deletes first, then inserts and updates, each after the updates that free
     /// the unique values it takes. Updates that take each other's values (two teams renamed into each
     /// other's names) are written in two steps: the first of them is parked on a temporary value and
-    /// given its own at the end. A change set's rows are written by prepared statements from the
-    /// columns the records encoded for the checks (each record is encoded once), so GRDB's persistence
-    /// callbacks do not run for them: the plan's checks replace them. A constraint that SQLite reports
-    /// is mapped to an issue on the entry.
+    /// given its own at the end. Each record is written through GRDB (`insert`, `update`, `delete`),
+    /// so the type's persistence callbacks run and its conflict policy applies; the checks the
+    /// callbacks would make are the plan's. A constraint that SQLite reports is mapped to an issue on
+    /// the entry.
     /// Returns the staged inserts as written, each with the row id SQLite assigned, in the order staged.
     @discardableResult
     func write(in db: Database, skippingStaged: Bool = false) throws -> [SavedChanges.Insert] {
-        var statements = StatementCache()
         var inserts: [(index: Int, insert: SavedChanges.Insert)] = []
-        try WriteScope.$isWritingChecked.withValue(true) {
-            for step in writeOrder() where !(skippingStaged && entries[step.index].isStaged) {
-                let entry = entries[step.index]
-                let values = step.isParked ? try parkedValues(of: entry, in: db) : entry.row.values
-                do {
-                    try write(entry, values: values, in: db, statements: &statements)
-                } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                    throw ValidationError([ConstraintIssue.issue(for: error, on: entry.reference)])
+        for step in writeOrder() where !(skippingStaged && entries[step.index].isStaged) {
+            let entry = entries[step.index]
+            do {
+                if step.isParked {
+                    try park(entry, in: db)
+                    continue
                 }
+                let checked =
+                    entry.kind == .insert && entry.info.hasOwnWillInsert == true
+                    ? Dictionary(uniqueKeysWithValues: zip(entry.row.columns.names, entry.row.values)) : nil
+                let written = try Self.writeThroughGRDB(
+                    entry.record, kind: entry.kind, checked: checked, writer: entry.info.writer, in: db)
                 if entry.kind == .insert && entry.isStaged {
                     let insert = SavedChanges.Insert(
-                        table: entry.table, columns: entry.row.columns.names, values: entry.row.values,
-                        keyColumns: entry.info.keyColumns ?? [], rowID: db.lastInsertedRowID)
+                        table: entry.table, record: written, keyColumns: entry.info.keyColumns ?? [],
+                        rowID: db.lastInsertedRowID)
                     inserts.append((step.index, insert))
                 }
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                throw ValidationError([ConstraintIssue.issue(for: error, on: entry.reference)])
             }
         }
         // Written out of staging order only when an update frees a value: the order staged, again.
         return inserts.sorted { $0.index < $1.index }.map(\.insert)
+    }
+
+    /// Writes a record through GRDB, which runs its callbacks; the plan's checks stand in for those
+    /// the callbacks would make. Returns the record as written (with its id, when the type's
+    /// `didInsert` sets it).
+    private static func writeThroughGRDB<R: ValidatedRecord>(
+        _ record: R, kind: StagedChange.Kind, checked: [String: DatabaseValue]?, writer: RecordWriter?,
+        in db: Database
+    ) throws -> any ValidatedRecord {
+        try WriteScope.$checkedWrite.withValue(.init(type: ObjectIdentifier(R.self), columns: checked)) {
+            if let writer { return try writer.write(record, kind, db) }
+            var record = record
+            switch kind {
+            case .insert: try record.insert(db)
+            case .update: try record.update(db)
+            case .delete: _ = try record.delete(db)
+            }
+            return record
+        }
+    }
+
+    /// Sets one column of each of the update's unique rules to a temporary value no row holds, so the
+    /// row gives up its unique values before another row takes them; its own write comes later.
+    private func park(_ entry: Entry, in db: Database) throws {
+        guard let key = entry.key, let keyColumns = entry.info.keyColumns else { return }
+        var assignments: [(column: String, value: DatabaseValue)] = []
+        for (columns, _) in entry.info.uniques {
+            for column in columns {
+                guard let value = entry.row[column], !value.isNull else { continue }
+                let temporary = try Self.temporaryValue(like: value, in: entry.table, column: column, db: db)
+                assignments.append((column, temporary))
+                break
+            }
+        }
+        guard !assignments.isEmpty else { return }
+        let set = assignments.map { "\($0.column.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
+        let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+        let statement = try db.cachedStatement(
+            sql: "UPDATE \(entry.table.quotedDatabaseIdentifier) SET \(set) WHERE \(condition)")
+        try statement.execute(arguments: Self.arguments(assignments.map(\.value) + key))
     }
 
     /// One write of an entry; a parked update is written twice, on temporary unique values first.
@@ -676,21 +896,6 @@ struct StorePlan {
         return steps + finals.map { WriteStep(index: $0, isParked: false) } + unkeyed
     }
 
-    /// An update's values with a temporary value, unique in its table, in one column of each unique
-    /// rule: the row gives up its unique values before another row takes them.
-    private func parkedValues(of entry: Entry, in db: Database) throws -> [DatabaseValue] {
-        var values = entry.row.values
-        for (columns, _) in entry.info.uniques {
-            for column in columns {
-                guard let position = entry.row.columns.position(of: column), !values[position].isNull else { continue }
-                values[position] = try Self.temporaryValue(
-                    like: values[position], in: entry.table, column: column, db: db)
-                break
-            }
-        }
-        return values
-    }
-
     /// A value of the same storage class as `value` that no row of the table holds in `column`.
     private static func temporaryValue(like value: DatabaseValue, in table: String, column: String, db: Database)
         throws -> DatabaseValue
@@ -710,58 +915,6 @@ struct StorePlan {
         }
     }
 
-    private func write(_ entry: Entry, values: [DatabaseValue], in db: Database, statements: inout StatementCache)
-        throws
-    {
-        let columns = entry.row.columns.names
-        guard let key = entry.key, let keyColumns = entry.info.keyColumns else {
-            // Without a primary key, an insert lets SQLite assign one; an update or a delete goes
-            // through GRDB, which reports the missing key.
-            if entry.kind == .insert {
-                let statement = try statements.statement(for: .insert, table: entry.table, columns: columns, in: db)
-                try statement.execute(arguments: Self.arguments(values))
-            } else {
-                guard let record = entry.record else { return }
-                try Self.writeThroughGRDB(record, kind: entry.kind, in: db)
-            }
-            return
-        }
-        switch entry.kind {
-        case .insert:
-            let statement = try statements.statement(for: .insert, table: entry.table, columns: columns, in: db)
-            try statement.execute(arguments: Self.arguments(values))
-        case .update:
-            let keyNames = Set(keyColumns.map { $0.lowercased() })
-            let assigned = columns.indices.filter { !keyNames.contains(columns[$0].lowercased()) }
-            let statement = try statements.statement(
-                for: .update, table: entry.table, columns: assigned.map { columns[$0] }, keyColumns: keyColumns, in: db)
-            try statement.execute(arguments: Self.arguments(assigned.map { values[$0] } + key))
-            if db.changesCount == 0 {
-                throw RecordError.recordNotFound(
-                    databaseTableName: entry.table,
-                    key: Dictionary(uniqueKeysWithValues: zip(keyColumns, key)))
-            }
-        case .delete:
-            let statement = try statements.statement(
-                for: .delete, table: entry.table, columns: [], keyColumns: keyColumns, in: db)
-            try statement.execute(arguments: Self.arguments(key))
-        }
-    }
-
-    private static func writeThroughGRDB<R: ValidatedRecord>(_ record: R, kind: StagedChange.Kind, in db: Database)
-        throws
-    {
-        switch kind {
-        case .insert:
-            var record = record
-            try record.insert(db)
-        case .update:
-            try record.update(db)
-        case .delete:
-            _ = try record.delete(db)
-        }
-    }
-
     /// A record type's table and store rules, worked out once per plan (the default table name GRDB
     /// derives from the type's name is not free).
     final class TypeInfo {
@@ -772,12 +925,29 @@ struct StorePlan {
         var parentColumns: [String]?
         /// The columns the type's records encoded last, shared by their rows.
         var columns: ColumnList?
+        /// Whether the type has a `willInsert` of its own, once a staged insert has found out.
+        var hasOwnWillInsert: Bool?
+        /// The type's writer, compiled for it where a change was staged.
+        var writer: RecordWriter?
+        /// How SQLite resolves a conflict of the type's inserts.
+        let insertResolution: Database.ConflictResolution
+        /// Whether the insert conflict policy resolves conflicts (`.ignore`, `.replace`) rather than
+        /// failing.
+        var resolvesInsertConflicts: Bool { insertResolution == .ignore || insertResolution == .replace }
+        /// Adds the delete of a stored row of the type to a plan, when the type can read its rows.
+        let deleteStored: ((inout StorePlan, [String: DatabaseValue]) throws -> Void)?
         let uniques: [(columns: [String], label: String?)]
         let links: [Link]
         let relations: [HasManyRelation]
 
         init<R: ValidatedRecord>(_ type: R.Type) {
             table = R.databaseTableName
+            insertResolution = R.persistenceConflictPolicy.conflictResolutionForInsert
+            if let readable = R.self as? any (ValidatedRecord & FetchableRecord).Type {
+                deleteStored = { plan, row in try plan.deleteStored(readable, row: row) }
+            } else {
+                deleteStored = nil
+            }
             let rules = R.storeRules.rules
             uniques = rules.compactMap { rule in
                 if case .unique(let columns, let label) = rule.kind { return (columns, label) }
@@ -980,56 +1150,16 @@ private struct StagedChildren {
     }
 }
 
-/// The prepared statements of one write, by table, statement kind and columns.
-struct StatementCache {
-    enum Kind: Hashable { case insert, update, delete }
-
-    private struct Name: Hashable {
-        let kind: Kind
-        let table: String
-        let columns: [String]
-    }
-
-    private var statements: [Name: Statement] = [:]
-    private var last: (name: Name, statement: Statement)? = nil
-    mutating func statement(
-        for kind: Kind, table: String, columns: [String], keyColumns: [String] = [], in db: Database
-    ) throws -> Statement {
-        // Consecutive rows of one table usually share the statement: compared before hashing.
-        if let last, last.name.kind == kind, last.name.table == table, last.name.columns == columns {
-            return last.statement
-        }
-        let name = Name(kind: kind, table: table, columns: columns)
-        if let known = statements[name] {
-            last = (name, known)
-            return known
-        }
-        let quotedTable = table.quotedDatabaseIdentifier
-        let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
-        let sql: String
-        switch kind {
-        case .insert:
-            let names = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-            let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-            sql =
-                columns.isEmpty
-                ? "INSERT INTO \(quotedTable) DEFAULT VALUES"
-                : "INSERT INTO \(quotedTable) (\(names)) VALUES (\(marks))"
-        case .update:
-            let assignments = columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
-            // An update of the key alone still checks that the row exists.
-            let set =
-                assignments.isEmpty
-                ? "\(keyColumns[0].quotedDatabaseIdentifier) = \(keyColumns[0].quotedDatabaseIdentifier)" : assignments
-            sql = "UPDATE \(quotedTable) SET \(set) WHERE \(condition)"
-        case .delete:
-            sql = "DELETE FROM \(quotedTable) WHERE \(condition)"
-        }
-        let statement = try db.makeStatement(sql: sql)
-        statements[name] = statement
-        last = (name, statement)
-        return statement
-    }
+/// A foreign key of a child table, as SQLite enforces it.
+struct ForeignKey {
+    /// The child table.
+    let table: String
+    /// The child's columns.
+    let columns: [String]
+    /// The parent's columns; empty for its primary key.
+    let parentColumns: [String]
+    /// Whether deleting a parent that children still refer to fails (no `ON DELETE` action).
+    let restricts: Bool
 }
 
 /// What the store checks read from the database, cached for one plan.
@@ -1037,6 +1167,42 @@ struct SchemaCache {
     let db: Database
     private var primaryKeys: [String: [String]] = [:]
     private var uniqueIndexes: Set<String> = []
+    /// Every table's foreign keys, by the parent table (lowercased), once read.
+    private var foreignKeysByParent: [String: [ForeignKey]]?
+
+    /// The foreign keys that refer to `table`.
+    mutating func foreignKeys(referencing table: String) throws -> [ForeignKey] {
+        if let known = foreignKeysByParent { return known[table.lowercased()] ?? [] }
+        var byParent: [String: [ForeignKey]] = [:]
+        let tables = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        for child in tables {
+            let rows = try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(child.quotedDatabaseIdentifier))")
+            // One row per column, grouped by the key's id.
+            var keys: [Int: (parent: String, columns: [String], parentColumns: [String], onDelete: String)] = [:]
+            for row in rows {
+                let id: Int = row["id"]
+                let parent: String = row["table"]
+                let from: String = row["from"]
+                let to: String? = row["to"]
+                let onDelete: String = row["on_delete"] ?? "NO ACTION"
+                var key = keys[id] ?? (parent, [], [], onDelete)
+                key.columns.append(from)
+                if let to { key.parentColumns.append(to) }
+                keys[id] = key
+            }
+            for (_, key) in keys.sorted(by: { $0.key < $1.key }) {
+                let restricts = ["NO ACTION", "RESTRICT"].contains(key.onDelete.uppercased())
+                byParent[key.parent.lowercased(), default: []].append(
+                    ForeignKey(
+                        table: child, columns: key.columns,
+                        parentColumns: key.parentColumns.count == key.columns.count ? key.parentColumns : [],
+                        restricts: restricts))
+            }
+        }
+        foreignKeysByParent = byParent
+        return byParent[table.lowercased()] ?? []
+    }
 
     init(db: Database) { self.db = db }
 

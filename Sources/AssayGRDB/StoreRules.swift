@@ -135,6 +135,9 @@ struct HasManyRelation: Sendable {
 public struct StoreConfigurationError: Error, Sendable, CustomStringConvertible {
     /// What is wrong and how to fix it.
     public let description: String
+
+    @usableFromInline
+    init(description: String) { self.description = description }
 }
 
 extension ValidatedRecord {

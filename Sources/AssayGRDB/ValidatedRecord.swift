@@ -60,14 +60,27 @@ extension ValidatedRecord {
     /// Normalises the record; GRDB calls it before inserting (and ``aroundInsert(_:insert:)`` checks
     /// the result).
     public mutating func willInsert(_ db: Database) throws {
-        guard !WriteScope.isWritingChecked else { return }
+        if WriteScope.isProbingWillInsert { throw WriteScope.DefaultWillInsert() }
+        guard !WriteScope.isWriting(Self.self) else { return }
         self = Self.validation.normalized(self)
     }
 
     /// Checks the record for insert (value rules and store rules), as the callbacks before it left it,
     /// then inserts it; GRDB calls it.
     public func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws {
-        if !WriteScope.isWritingChecked {
+        if let write = WriteScope.checkedWrite, write.type == ObjectIdentifier(Self.self) {
+            // Checked with its change set: the type's own willInsert ran before the checks, and must
+            // have left the record as it was when GRDB ran it again.
+            if let checked = write.columns, try databaseDictionary != checked {
+                throw StoreConfigurationError(
+                    description: """
+                        \(Self.databaseTableName): the type's willInsert changed the record again when the change \
+                        set wrote it. A change set runs willInsert before its checks and GRDB runs it again on the \
+                        record as checked, so it must leave a prepared record as it is (set a value only when it \
+                        is missing)
+                        """)
+            }
+        } else {
             let plan = try StorePlan(staging: [StagedChange(.insert, self)], in: db, requireNormalized: true)
             try plan.throwIfInvalid()
         }
@@ -76,13 +89,13 @@ extension ValidatedRecord {
 
     /// Checks the record for update, then updates it; GRDB calls it.
     public func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws {
-        if !WriteScope.isWritingChecked { try checkBeforeUpdate(db) }
+        if !WriteScope.isWriting(Self.self) { try checkBeforeUpdate(db) }
         _ = try update()
     }
 
     /// Checks the record for delete and applies the delete rules, then deletes it; GRDB calls it.
     public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        if !WriteScope.isWritingChecked { try checkBeforeDelete(db) }
+        if !WriteScope.isWriting(Self.self) { try checkBeforeDelete(db) }
         _ = try delete()
     }
 
@@ -92,10 +105,10 @@ extension ValidatedRecord {
     /// - Throws: `ValidationError` with every issue; a database error if the checks could
     ///   not read the database.
     public func checkBeforeInsert(_ db: Database) throws -> Self {
-        let plan = try StorePlan(staging: [StagedChange(.insert, self)], in: db, keepingRecords: true)
+        let plan = try StorePlan(staging: [StagedChange(.insert, self)], in: db)
         try plan.throwIfInvalid()
         // The plan keeps the normalised record of its one entry.
-        return plan.entries.first?.record as? Self ?? self
+        return plan.entries.first.flatMap { $0.record as? Self } ?? self
     }
 
     /// Checks the record for update (value rules and store rules); the record must already be
@@ -124,11 +137,30 @@ extension ValidatedRecord {
 extension ValidatedRecord where Self: PersistableRecord {
     /// Does nothing: a `PersistableRecord` cannot change in its callbacks, so it must already be
     /// normalised (``aroundInsert(_:insert:)`` checks it).
-    public func willInsert(_ db: Database) throws {}
+    public func willInsert(_ db: Database) throws {
+        if WriteScope.isProbingWillInsert { throw WriteScope.DefaultWillInsert() }
+    }
 }
 
-/// Writes made by a change set or a delete rule, whose records were checked together beforehand: the
-/// persistence callbacks let them through.
+/// What a change set (or a delete rule) is writing: records checked together beforehand, which the
+/// persistence callbacks let through.
 enum WriteScope {
-    @TaskLocal static var isWritingChecked = false
+    /// The record being written through GRDB, already checked.
+    struct CheckedWrite: Sendable {
+        /// The record's type: a write of another type that a callback makes is checked as usual.
+        let type: ObjectIdentifier
+        /// For a type with a `willInsert` of its own, the columns as checked.
+        let columns: [String: DatabaseValue]?
+    }
+
+    @TaskLocal static var checkedWrite: CheckedWrite?
+
+    /// Whether a record of `type` is being written checked.
+    static func isWriting(_ type: Any.Type) -> Bool { checkedWrite?.type == ObjectIdentifier(type) }
+
+    /// Set while a change set finds out whether a type has a `willInsert` of its own: the default
+    /// one throws `DefaultWillInsert`.
+    @TaskLocal static var isProbingWillInsert = false
+
+    struct DefaultWillInsert: Error {}
 }

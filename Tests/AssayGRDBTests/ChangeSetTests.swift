@@ -163,6 +163,47 @@ import Testing
         #expect(issue.message(in: .simplifiedChinese) == "name必须唯一")
     }
 
+    @Test func insertConflictPoliciesAreThoseOfTheRecordType() throws {
+        let db = try seeded()
+        try db.write { db in
+            var tag = Tag(name: "Rookie")
+            try tag.insert(db)
+            _ = try Badge(id: 1, code: "MVP", teamId: 1).inserted(db)
+        }
+        var changes = ChangeSet()
+        changes.insert(Tag(name: "Rookie"))  // stored: left out under .ignore
+        changes.insert(Tag(name: "Veteran"))
+        changes.insert(Tag(name: "Veteran"))  // staged before: left out
+        changes.insert(Badge(id: 2, code: "MVP", teamId: 2))  // replaces badge 1, which holds the code
+        try db.read { db in try changes.validate(db) }
+        let saved = try changes.save(to: db)
+        #expect(try saved.inserted(Tag.self).map(\.name) == ["Veteran"])
+        #expect(try saved.inserted(Badge.self) == [Badge(id: 2, code: "MVP", teamId: 2)])
+        let tags = try db.read { db in try String.fetchAll(db, sql: "SELECT name FROM tag ORDER BY id") }
+        #expect(tags == ["Rookie", "Veteran"])
+        #expect(try db.read { db in try Badge.fetchAll(db) } == [Badge(id: 2, code: "MVP", teamId: 2)])
+        // A policy that fails (the default, .abort) is checked as before.
+        var taken = ChangeSet()
+        taken.insert(Team(name: "Lakers"))
+        #expect(try summary(#require(validationError { try taken.save(to: db) }).issues) == ["team /name notUnique"])
+    }
+
+    @Test func aDeleteThatAForeignKeyStillRefersToIsReported() throws {
+        let db = try seeded()
+        // Team declares no relationship to badges; the foreign key in SQLite does.
+        try db.write { db in _ = try Badge(id: 1, code: "MVP", teamId: 2).inserted(db) }
+        var changes = ChangeSet()
+        changes.delete(Team(id: 2, name: "Celtics"))
+        let error = try #require(validationError { try db.read { db in try changes.validate(db) } })
+        #expect(summary(error.issues) == ["team#2  deleteDenied"])
+        #expect(error.issues[0].message == "team#2 cannot be deleted: 1 record in “badge” still refers to it")
+        #expect(try validationError { try changes.save(to: db) } != nil)
+        // Deleting the badge too, or moving it, frees the team.
+        changes.delete(Badge(id: 1, code: "MVP", teamId: 2))
+        try changes.save(to: db)
+        #expect(try db.count("team") == 1)
+    }
+
     @Test func teamsRenamedIntoEachOthersNamesAreSaved() throws {
         let db = try seeded()
         try db.insertTeams("Bulls")

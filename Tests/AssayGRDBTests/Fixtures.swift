@@ -93,6 +93,28 @@ struct Club: Codable, Equatable, FetchableRecord, MutablePersistableRecord, Vali
     static let storeRules: StoreRules<Club> = [.belongsTo(League.self, column: "leagueId")]
 }
 
+/// A tag, inserted if its name is new: GRDB's `.ignore` policy leaves out an insert of a name stored.
+struct Tag: Codable, Equatable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+    var id: Int64?
+    var name: String
+
+    static let persistenceConflictPolicy = PersistenceConflictPolicy(insert: .ignore, update: .abort)
+    static let validation: Validation<Tag> = [.property(\.name, "name", .notBlank)]
+    static let storeRules: StoreRules<Tag> = [.unique("name")]
+}
+
+/// A badge whose code moves to the newest one inserted: GRDB's `.replace` policy replaces the row
+/// holding the code (or the id).
+struct Badge: Codable, Equatable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+    var id: Int64
+    var code: String
+    var teamId: Int64
+
+    static let persistenceConflictPolicy = PersistenceConflictPolicy(insert: .replace, update: .abort)
+    static let validation: Validation<Badge> = [.property(\.code, "code", .length(2...8))]
+    static let storeRules: StoreRules<Badge> = [.unique("code"), .belongsTo(Team.self, column: "teamId")]
+}
+
 /// A fresh database file in a temporary folder, with the tables and the store indexes.
 func makeDatabase(uniqueIndex: Bool = true, file: String = #function) throws -> (DatabaseQueue, URL) {
     let folder = FileManager.default.temporaryDirectory
@@ -136,9 +158,20 @@ func createTables(_ db: Database, uniqueIndex: Bool = true) throws {
         t.primaryKey("id", .integer)
         t.column("leagueId", .integer).notNull().references("league")
     }
+    try db.create(table: "tag") { t in
+        t.autoIncrementedPrimaryKey("id")
+        t.column("name", .text).notNull()
+    }
+    try db.create(table: "badge") { t in
+        t.primaryKey("id", .integer)
+        t.column("code", .text).notNull()
+        t.column("teamId", .integer).notNull().references("team")
+    }
     if uniqueIndex {
         try Team.createStoreIndexes(db)
         try Sponsor.createStoreIndexes(db)
+        try Tag.createStoreIndexes(db)
+        try Badge.createStoreIndexes(db)
     }
 }
 

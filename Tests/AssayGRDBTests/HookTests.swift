@@ -260,3 +260,120 @@ struct Ticket: Codable, Equatable, FetchableRecord, MutablePersistableRecord, Va
         #expect(try queue.read { db in try Ticket.fetchCount(db) } == 1)
     }
 }
+
+/// A ticket whose willInsert is not idempotent: it counts every call.
+struct Counter: Codable, Equatable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+    var id: Int64?
+    var calls = 0
+
+    static let validation: Validation<Counter> = [.property(\.calls, "calls", .range(0...5))]
+
+    mutating func willInsert(_ db: Database) throws { calls += 1 }
+
+    static func createTable(_ db: Database) throws {
+        try db.create(table: "counter") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("calls", .integer).notNull()
+        }
+    }
+}
+
+/// Records the callbacks GRDB runs for each insert.
+struct Logged: Codable, Equatable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+    var id: Int64?
+    var name: String
+
+    static let validation: Validation<Logged> = [.property(\.name, "name", .notBlank)]
+    static let log = CallbackLog()
+
+    func willSave(_ db: Database) throws { Self.log.append("willSave \(name)") }
+    func didSave(_ saved: PersistenceSuccess) { Self.log.append("didSave \(name)") }
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+        Self.log.append("didInsert \(name) \(inserted.rowID)")
+    }
+
+    static func createTable(_ db: Database) throws {
+        try db.create(table: "logged") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("name", .text).notNull()
+        }
+    }
+}
+
+final class CallbackLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String] = []
+
+    func append(_ entry: String) {
+        lock.lock()
+        entries.append(entry)
+        lock.unlock()
+    }
+
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries
+    }
+}
+
+@Suite struct ChangeSetCallbackTests {
+    func database() throws -> DatabaseQueue {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try Ticket.createTable(db)
+            try Counter.createTable(db)
+            try Logged.createTable(db)
+        }
+        return queue
+    }
+
+    @Test func aChangeSetRunsTheTypesCallbacksAndChecksWhatWillInsertSets() throws {
+        let queue = try database()
+        var changes = ChangeSet()
+        changes.insert(Ticket(title: " Crash on launch "))
+        changes.insert(Logged(name: "first"))
+        changes.insert(Logged(name: "second"))
+        let saved = try changes.save(to: queue)
+        // willInsert filled the code before the checks; the record written is the one checked.
+        let tickets = try saved.inserted(Ticket.self)
+        #expect(tickets.map(\.code) == ["T-17"])
+        #expect(tickets.map(\.title) == ["Crash on launch"])
+        #expect(try queue.read { db in try Ticket.fetchAll(db) } == tickets)
+        // GRDB's own callbacks ran once each, in its order, with the row ids.
+        #expect(
+            Logged.log.all == [
+                "willSave first", "didInsert first 1", "didSave first", "willSave second", "didInsert second 2",
+                "didSave second",
+            ])
+        #expect(try saved.inserted(Logged.self).map(\.id) == [1, 2])
+    }
+
+    @Test func validateSeesWhatWillInsertSets() throws {
+        let queue = try database()
+        var changes = ChangeSet()
+        // Valid as staged (five calls at most); willInsert makes it six.
+        changes.insert(Counter(calls: 5))
+        let issues = try queue.read { db in try changes.issues(db) }
+        #expect(summary(issues) == ["counter /calls tooLarge"])
+        #expect(try validationError { try changes.save(to: queue) } != nil)
+        #expect(try queue.read { db in try Counter.fetchCount(db) } == 0)
+    }
+
+    @Test func aWillInsertThatChangesTheCheckedRecordAgainIsRefused() throws {
+        let queue = try database()
+        var changes = ChangeSet()
+        changes.insert(Counter())
+        // Checked with calls == 1; GRDB's write would make it 2.
+        #expect(throws: StoreConfigurationError.self) { try changes.save(to: queue) }
+        #expect(try queue.read { db in try Counter.fetchCount(db) } == 0)
+        // On its own, GRDB runs it once and the record is checked as it leaves it.
+        let counter = try queue.write { db -> Counter in
+            var counter = Counter()
+            try counter.insert(db)
+            return counter
+        }
+        #expect(counter.calls == 1)
+    }
+}

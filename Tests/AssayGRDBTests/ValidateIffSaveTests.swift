@@ -50,6 +50,14 @@ import Testing
             generated.setup.append("coach \(id) team \(team)")
         }
         for id in 1...(1 + numbers.next(2)) {
+            try db.execute(
+                sql: "INSERT INTO tag (id, name) VALUES (?, ?)", arguments: [id, sponsorNames[id - 1]])
+            try db.execute(
+                sql: "INSERT INTO badge (id, code, teamId) VALUES (?, ?, ?)",
+                arguments: [id, "B\(id)", 1 + numbers.next(teams)])
+            generated.setup.append("tag \(id) \(sponsorNames[id - 1]), badge \(id) B\(id)")
+        }
+        for id in 1...(1 + numbers.next(2)) {
             let name = sponsorNames[numbers.next(sponsorNames.count)]
             let team: Int? = numbers.next(3) == 0 ? nil : 1 + numbers.next(teams)
             // A sponsor's name is unique per team: a clash leaves this one out.
@@ -84,7 +92,19 @@ import Testing
         func storedTeam() -> Int64 { Int64(1 + numbers.next(numbers.next(8) == 0 ? teams + 1 : teams)) }
         for _ in 0..<(1 + numbers.next(5)) {
             let description: String
-            switch numbers.next(13) {
+            switch numbers.next(15) {
+            case 13:
+                // Under `.ignore`: a stored or staged name is left out.
+                let tag = Tag(name: sponsorNames[numbers.next(sponsorNames.count)])
+                generated.changes.insert(tag)
+                description = "insert \(tag)"
+            case 14:
+                // Under `.replace`: the row holding the id or the code is replaced.
+                let badge = Badge(
+                    id: Int64(1 + numbers.next(4)), code: ["B1", "B2", "B3", "X"][numbers.next(4)],
+                    teamId: teamID() ?? 1)
+                generated.changes.insert(badge)
+                description = "insert \(badge)"
             case 12:
                 // Two stored teams trade names (the save must park one of them).
                 let first = 1 + numbers.next(teams)
@@ -192,6 +212,8 @@ import Testing
                             db,
                             sql: "SELECT COUNT(*) FROM (SELECT teamId FROM player GROUP BY teamId HAVING COUNT(*) > 3)")
                         #expect(crowded == 0, "round \(round): a team has more than three players after a save")
+                        let tags = try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT name) = COUNT(*) FROM tag")
+                        #expect(tags == 1, "round \(round): tag names are not unique")
                         for (id, name) in generated.renamed {
                             let stored = try String.fetchOne(
                                 db, sql: "SELECT name FROM team WHERE id = ?", arguments: [id])
