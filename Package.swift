@@ -88,7 +88,7 @@ let package = Package(
             name: "AssayExamples",
             dependencies: [
                 "AssayRegex", "AssayCore", "AssayJSON", "AssaySchema", "AssayCodable", "AssayGRDB", "AssaySeedModels",
-                "RosterKit",
+                "RosterKit", "AssayCLI",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

@@ -24,6 +24,8 @@ if arguments == ["--readme"] {
     try ReadmeExamples.jsonSchema()
     try ReadmeExamples.codable()
     try StoreExample.run()
+    // And the DocC articles' (Sources/AssayExamples/DocCExamples.swift).
+    try DocCExamples.runAll()
     exit(0)
 }
 var chosenLanguage = Language.current

@@ -8,8 +8,11 @@ import Testing
         .deletingLastPathComponent()
 
     static func compiledSnippets() throws -> [String: String] {
-        let source = try String(
-            contentsOf: root.appendingPathComponent("Sources/AssayExamples/ReadmeExamples.swift"), encoding: .utf8)
+        var source = ""
+        for file in ["ReadmeExamples.swift", "DocCExamples.swift"] {
+            source += try String(
+                contentsOf: root.appendingPathComponent("Sources/AssayExamples/\(file)"), encoding: .utf8)
+        }
         var snippets: [String: String] = [:]
         var name: String?
         var indent = 0
@@ -31,8 +34,8 @@ import Testing
     }
 
     /// The README's Swift blocks, each with the name of the `<!-- snippet: NAME -->` marker above it.
-    static func readmeSnippets() throws -> [(name: String?, text: String)] {
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    static func readmeSnippets(in document: String = "README.md") throws -> [(name: String?, text: String)] {
+        let readme = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
         var snippets: [(name: String?, text: String)] = []
         var current: [String]?
         var previous = ""
@@ -64,6 +67,37 @@ import Testing
                 matches, "README snippet \(name) differs from ReadmeExamples.swift: run scripts/sync-readme-snippets.py"
             )
         }
+    }
+
+    /// The DocC articles' Swift blocks are compiled the same way (from DocCExamples.swift).
+    @Test func everyDocCArticleSnippetIsCompiled() throws {
+        let compiled = try Self.compiledSnippets()
+        var articles: [String] = []
+        for module in try FileManager.default.contentsOfDirectory(
+            atPath: Self.root.appendingPathComponent("Sources").path)
+        {
+            let folder = "Sources/\(module)/Documentation.docc"
+            guard
+                let files = try? FileManager.default.contentsOfDirectory(
+                    atPath: Self.root.appendingPathComponent(folder).path)
+            else { continue }
+            articles += files.filter { $0.hasSuffix(".md") }.map { "\(folder)/\($0)" }
+        }
+        var checked = 0
+        for article in articles.sorted() {
+            for snippet in try Self.readmeSnippets(in: article) {
+                let name = try #require(
+                    snippet.name, "\(article): a Swift block without a snippet marker:\n\(snippet.text)")
+                let source = try #require(
+                    compiled[name], "\(article): no snippet named \(name) in Sources/AssayExamples")
+                #expect(
+                    source == snippet.text,
+                    "\(article): snippet \(name) differs from Sources/AssayExamples: run scripts/sync-readme-snippets.py"
+                )
+                checked += 1
+            }
+        }
+        #expect(checked >= 17)
     }
 
     /// What the snippets print is what their comments say: `print(x)  // VALUE` needs an output line

@@ -1,0 +1,309 @@
+// Every Swift snippet in the DocC articles (Sources/*/Documentation.docc/*.md) is copied from this
+// file, which the build compiles, with the same markers as ReadmeExamples.swift; `ReadmeTests` fails
+// when an article's snippet is not found here word for word. `swift run assay-examples --readme`
+// runs them too: what they print is checked against their comments.
+
+import AssayCLI
+import AssayCodable
+import AssayCore
+import AssayGRDB
+import AssayJSON
+import AssaySchema
+import Foundation
+import GRDB
+
+enum DocCExamples {
+    static func runAll() throws {
+        try cli()
+        CodableArticle.run()
+        core()
+        try languages()
+        try valueType()
+        try json()
+        try schema()
+        try registry()
+        try verboseOutput()
+        try StoreArticle.run()
+    }
+
+    static func cli() throws {
+        // README: docc-cli
+        let output = ByteSink()
+        var context = CommandContext.process()
+        context.standardOutput = output
+        context.standardError = ByteSink()  // the summary line, kept out of this example's output
+        let status = AssayTool.main(
+            [
+                "validate", "--schema", "Examples/clients/client.schema.json", "--format", "json",
+                "Examples/clients/clients.ndjson",
+            ],
+            context: context)
+        // status: 0 all valid, 1 something invalid, 2 usage error, unreadable input or bad schema
+        print(status)  // 1
+        print(output.text.split(separator: "\n").count)  // 1000: one JSON object per record
+        // README: end
+    }
+
+    static func core() {
+        // README: docc-core
+        struct Client: Validatable {
+            var name: String
+            var age: Int
+            var email: String
+
+            static let validation: Validation<Client> = [
+                .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespaces) },
+                .property(\.name, "name", .length(2...100), .charset(.letters + .marks + .spaces)),
+                .property(\.age, "age", .range(1...150)),
+                .property(\.email, "email", .email()),
+            ]
+        }
+
+        do {
+            try Client(name: "J", age: 150_000, email: "Hello").validate()
+        } catch {
+            print(error.text(in: .english))
+            // /name: Name must be between 2 and 100 characters long
+            // /age: Age must be between 1 and 150
+            // /email: Email must be a valid email address: it has no @ sign
+        }
+        // README: end
+    }
+
+    static func languages() throws {
+        let issue = Rule<Int>.range(16...50).issues(for: 12, label: "Age")[0]
+        let german = Language("de") ?? .english
+        let appCatalog = MessageCatalog.current.merging(
+            MessageCatalog([german: ["tooSmall": "{subject} muss mindestens {minimum} sein"]]))
+        // README: docc-language-source
+        let source = LanguageSource.preferredLanguages(["de-CH", "ru-RU", "en"])
+        print(source.language())  // ru
+        print(source.language(in: appCatalog))  // de: the app's catalog has German
+        print(Language.withSource(source) { issue.message })  // Значение поля «Age» должно быть от 16 до 50
+        // README: end
+
+        // README: docc-rule-message
+        let age = Rule<Int>.range(16...50).message([
+            .english: "Player's age should be in [{minimum}, {maximum}].",
+            .russian: "Возраст игрока должен быть в пределах [{minimum}, {maximum}].",
+        ])
+        print(age.issues(for: 12)[0].message(in: .russian))  // Возраст игрока должен быть в пределах [16, 50].
+        // README: end
+    }
+
+    static func valueType() throws {
+        // README: docc-value-type
+        struct Age {
+            let value: Int
+            static let rule = Rule<Int>.range(1...150)
+            init(_ value: Int) throws(ValidationError) { self.value = try Age.rule.evaluate(value) }
+        }
+        print(try Age(35).value)  // 35
+        print((try? Age(200)) == nil)  // true
+        // README: end
+    }
+
+    static func json() throws {
+        // README: docc-json
+        let document = try JSONDocument(parsing: Array(#"{"name":"Анна","age":"35","tags":["a",1]}"#.utf8))
+        print(document.root["name"]?.string ?? "-")  // Анна
+        print(document.root["age"]?.int as Any)  // nil: a string, and access is strict
+        print(document.value["age"]?.int(.lax) as Any)  // Optional(35): converted from "35"
+        print(document.value["tags"]?.strings ?? [])  // ["a"]: elements of other types are skipped
+
+        do {
+            _ = try JSONDocument(parsing: Array("[1, 2,]".utf8))
+        } catch {
+            print(error)
+            // line 1, column 6: trailing comma before "]"
+            // [1, 2,]
+            //      ^
+        }
+        // README: end
+    }
+
+    static func schema() throws {
+        // README: docc-schema
+        let schema = try JSONSchema(
+            parsing: """
+                {"type": "object", "required": ["name", "age"],
+                 "properties": {"name": {"type": "string", "minLength": 2},
+                                "age": {"type": "integer", "minimum": 1, "maximum": 150}}}
+                """)
+        let result = schema.validate(try JSONValue(parsing: #"{"name": "A", "age": 200}"#))
+        for error in result.errors {
+            print(error.instanceLocation, error.keywordLocation, error.message)
+        }
+        // /name /properties/name/minLength Name must be at least 2 characters long
+        // /age /properties/age/maximum Age must be at most 150
+        // README: end
+
+        // README: docc-schema-tape
+        let document = try JSONDocument(parsing: #"{"name": "Ada", "age": 36}"#)
+        print(schema.isValid(document))  // true: without building a tree
+        // README: end
+    }
+
+    static func registry() throws {
+        let addressSchema = #"{"type": "object", "required": ["city"]}"#
+        let text = #"{"$ref": "https://schemas.example.com/address.json"}"#
+        // README: docc-registry
+        var registry = SchemaRegistry()
+        // 1. Documents registered in advance.
+        registry.register(try JSONValue(parsing: addressSchema), as: "https://schemas.example.com/address.json")
+        // 2. A folder mapped to a URI prefix: https://schemas.example.com/v2/a/b.json → schemas/v2/a/b.json
+        registry.map(prefix: "https://schemas.example.com/v2/", toDirectory: "schemas/v2")
+        // 3. A loader of your own, for anything else (a cache, or the network if you choose).
+        registry.setLoader { uri in nil }
+        let schema = try JSONSchema(parsing: text, options: .init(registry: registry))
+        print(schema.isValid(try JSONValue(parsing: #"{"city": "Oslo"}"#)))  // true
+        // README: end
+    }
+
+    static func verboseOutput() throws {
+        // README: docc-verbose-output
+        let schema = try JSONSchema(
+            parsing: #"""
+                {"$id": "https://example.com/polygon", "type": "object",
+                 "properties": {"validProp": true}, "additionalProperties": false}
+                """#)
+        let instance = try JSONValue(parsing: #"{"validProp": 5, "disallowedProp": "value"}"#)
+        let verbose = schema.verboseOutput(for: instance)
+        print(verbose.jsonString())
+        // {"valid": false, "keywordLocation": "", "instanceLocation": "", …, "errors": [
+        //   {"valid": true, "keywordLocation": "/type", …},
+        //   {"valid": true, "keywordLocation": "/properties", …, "annotations": [
+        //     {"valid": true, "keywordLocation": "/properties/validProp", "instanceLocation": "/validProp", …}]},
+        //   {"valid": false, "keywordLocation": "/additionalProperties", …, "errors": [
+        //     {"valid": false, "instanceLocation": "/disallowedProp", "code": "unknownKey",
+        //      "error": "“disallowedProp” is not an allowed key", …}]}]}
+        // README: end
+    }
+}
+
+/// The AssayCodable article's snippets.
+enum CodableArticle {
+    // README: docc-codable-model
+    @Validatable
+    struct Client: Codable {
+        @Normalize(.trimmed) @Validate(.length(2...100), .charset(.letters + .marks + .spaces))
+        var name: String
+        @Validate(.range(1...150)) var age: Int
+        @Normalize(.trimmed) @Validate(.email()) var email: String
+    }
+    // README: end
+
+    static func run() {
+        let bytes = Array(
+            #"""
+            [{"name": "Ann Lee", "age": 35, "email": "ann@example.test"},
+             {"name": "J", "age": 150000, "email": "j@example.test"},
+             {"name": "Bo Li", "age": "35", "email": "bo@example.test"},
+             {"age": 20, "email": "x@example.test"}]
+            """#.utf8)
+        // README: docc-codable
+        do {
+            let clients = try JSONValueDecoder().decodeValidated([Client].self, from: bytes).value
+            print(clients.count)
+        } catch {
+            // Every bad field of every record, each with its path:
+            print(error.text(in: .english))
+            // /1/name: Name must be between 2 and 100 characters long
+            // /1/age: Age must be between 1 and 150
+            // /2/age: Age must be of type Int
+            // /3/name: Name is required
+        }
+        // README: end
+    }
+}
+
+/// The AssayGRDB article's snippets, on a database of their own.
+enum StoreArticle {
+    // README: docc-grdb-types
+    struct Team: Codable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+        var id: Int64?
+        var name: String
+
+        static let validation: Validation<Team> = [
+            .normalize(\.name, "name", .trimmed),
+            .property(\.name, "name", .length(2...40)),
+        ]
+        static let storeRules: StoreRules<Team> = [
+            .unique("name"),
+            .hasMany(Player.self, column: "teamId", as: "players", maximum: 15, onDelete: .deny),
+        ]
+        mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    }
+
+    struct Player: Codable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+        var id: Int64?
+        var name: String
+        var age: Int
+        var teamId: Int64
+
+        static let validation: Validation<Player> = [
+            .normalize(\.name, "name", .trimmed),
+            .property(\.name, "name", .length(2...50)),
+            .property(\.age, "age", .range(16...50)),
+        ]
+        static let storeRules: StoreRules<Player> = [.belongsTo(Team.self, column: "teamId")]
+        mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    }
+    // README: end
+
+    static func run() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "team") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+            }
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("age", .integer).notNull()
+                t.column("teamId", .integer).notNull().references("team")
+            }
+            // README: docc-grdb-migration
+            // In a migration: the unique index that backs `.unique("name")`, and an index on player.teamId.
+            try Team.createStoreIndexes(db)
+            // README: end
+        }
+
+        // README: docc-grdb-insert
+        do {
+            try dbQueue.write { db in
+                var player = Player(id: nil, name: "  Ann ", age: 12, teamId: 99)
+                try player.insert(db)
+            }
+        } catch let error as ValidationError {
+            print(error.text(in: .english))
+            // /age: Age must be between 16 and 50
+            // /teamId: TeamId refers to a team that does not exist
+        }
+        // README: end
+
+        let imported = [Team(name: " Rockets "), Team(name: "Bulls")]
+        // README: docc-grdb-change-set
+        var changes = ChangeSet()
+        for (index, team) in imported.enumerated() {
+            changes.insert(team, label: "teams[\(index)]")  // names the record in issues until it has an id
+        }
+        let saved = try changes.save(to: dbQueue)  // all or nothing
+        print(try saved.inserted(Team.self).map(\.name))  // ["Rockets", "Bulls"]
+        // README: end
+
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player (name, age, teamId) VALUES ('Old', 70, 1), ('Ann', 30, 1)")
+        }
+        try dbQueue.read { db in
+            // README: docc-grdb-fetch
+            let fetched = try Player.fetchAllValidated(db, Player.order(Column("name")), policy: .skip)
+            print(fetched.records.map(\.name))  // ["Ann"]
+            for issue in fetched.issues {
+                print(issue.object?.description ?? "", issue.message)  // player#1 Age must be between 16 and 50
+            }
+            // README: end
+        }
+    }
+}
