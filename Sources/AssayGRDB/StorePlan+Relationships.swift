@@ -44,7 +44,8 @@ extension StorePlan {
             let parentColumns = try resolvedParentColumns(of: info)
             let kind = entries[index].kind
             var oldRow: [String: DatabaseValue]? = nil
-            if kind != .insert, let key = entries[index].key {
+            // A row read back is its own old row.
+            if kind != .insert, checksValues, let key = entries[index].key {
                 oldRow = try schema.row(in: entries[index].table, key: key)
             }
             for (position, link) in info.links.enumerated() {

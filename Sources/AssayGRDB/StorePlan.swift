@@ -57,12 +57,18 @@ struct StorePlan {
     /// For an insert or update, the updates to write before it: each frees a unique value it takes.
     var blockers: [Int: [Int]] = [:]
 
+    /// Whether the records' value rules run (not for rows read back, which are checked apart).
+    let checksValues: Bool
+
+    /// A plan of `changes`: value rules (unless `checkingValues` is false: the store rules of rows read
+    /// back, as updates of themselves), then the store checks.
     init(
         staging changes: [StagedChange], in db: Database, requireNormalized: Bool = false,
-        runningWillInsert: Bool = false
+        runningWillInsert: Bool = false, checkingValues: Bool = true
     ) throws {
         schema = SchemaCache(db: db)
         runsWillInsert = runningWillInsert
+        checksValues = checkingValues
         entries.reserveCapacity(changes.count)
         for (index, change) in changes.enumerated() {
             // A record without a primary key yet is named by its label, or by its place in the set.
@@ -76,7 +82,7 @@ struct StorePlan {
         try applyInsertConflictPolicies()
         try applyDeleteRules()
         try checkForeignKeysOfDeletes()
-        try checkStagedRows()
+        if checksValues { try checkStagedRows() }
         try checkUniqueness()
         try checkRelationships()
     }
@@ -107,7 +113,10 @@ struct StorePlan {
         }
         // An object is given, so the run does not look for the record's own (a dynamic cast per
         // record); the entry's reference replaces it below.
-        let result = R.validation.run(on: record, operation: kind.operation, object: Self.placeholder)
+        let result =
+            checksValues
+            ? R.validation.run(on: record, operation: kind.operation, object: Self.placeholder)
+            : (model: record, issues: [])
         let written = kind == .delete ? record : result.model
         // The encoding is kept as values in a column order the type's rows share: a dictionary per
         // record costs three times the memory, and page faults, for a large set.

@@ -46,16 +46,24 @@ extension ValidatedRow: Sendable where Record: Sendable {}
 public final class ValidatedRowCursor<Record: ValidatedRecord & FetchableRecord>: Cursor {
     private let rows: RowCursor
     private let keyColumns: [String]
+    private let db: Database
+    /// Whether each row's store rules are checked as it is reached (a fetch of all rows checks them
+    /// together, in batches).
+    private let checksStoreRules: Bool
 
-    init(_ db: Database, _ request: some FetchRequest) throws {
+    init(_ db: Database, _ request: some FetchRequest, checkingStoreRules: Bool = true) throws {
         keyColumns = try db.primaryKey(Record.databaseTableName).columns
         rows = try Row.fetchCursor(db, request)
+        self.db = db
+        checksStoreRules = checkingStoreRules && !Record.storeRules.rules.isEmpty
     }
 
     /// The next row, checked; `nil` after the last.
     public func next() throws -> ValidatedRow<Record>? {
         guard let row = try rows.next() else { return nil }
-        return try Record.check(row, keyColumns: keyColumns)
+        var checked = [try Record.check(row, keyColumns: keyColumns)]
+        if checksStoreRules { try Record.checkStoreRules(of: &checked, in: db) }
+        return checked[0]
     }
 }
 
@@ -110,8 +118,11 @@ extension ValidatedRecord where Self: FetchableRecord {
         _ db: Database, _ request: some FetchRequest, policy: InvalidRowPolicy = .throwError
     ) throws -> ValidatedRows<Self> {
         var result = ValidatedRows<Self>(records: [], issues: [], skipped: [])
-        let rows = try fetchCursorValidated(db, request)
-        while let row = try rows.next() {
+        let cursor = try ValidatedRowCursor<Self>(db, request, checkingStoreRules: false)
+        var checked: [ValidatedRow<Self>] = []
+        while let row = try cursor.next() { checked.append(row) }
+        if !storeRules.rules.isEmpty { try checkStoreRules(of: &checked, in: db) }
+        for row in checked {
             result.issues += row.issues
             guard let record = row.record else {
                 result.skipped.append(row.reference)
@@ -187,6 +198,25 @@ extension ValidatedRecord where Self: FetchableRecord {
     /// The columns whose stored value the record does not give back when encoded: SQLite converts
     /// leniently (text read as an integer becomes 0), so a value of the wrong type is caught by the
     /// round trip.
+    /// Adds to each decoded row the issues of its type's store rules, checked as an update of the
+    /// row by itself: its unique values are its own, its parents exist, its to-many counts are kept.
+    /// Issues about other records (a parent's count, noted while checking a child) are left to
+    /// the fetch of those records.
+    static func checkStoreRules(of rows: inout [ValidatedRow<Self>], in db: Database) throws {
+        let changes = rows.compactMap { row in row.record.map { StagedChange(.update, $0) } }
+        guard !changes.isEmpty else { return }
+        let plan = try StorePlan(staging: changes, in: db, checkingValues: false)
+        var byReference: [ObjectReference: [ValidationIssue]] = [:]
+        for issue in plan.issues {
+            guard let reference = issue.object else { continue }
+            byReference[reference, default: []].append(issue)
+        }
+        guard !byReference.isEmpty else { return }
+        for index in rows.indices where rows[index].record != nil {
+            rows[index].issues += byReference[rows[index].reference] ?? []
+        }
+    }
+
     private static func lossyColumns(encoded: [String: DatabaseValue], in row: Row) -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
         for (column, stored) in row {

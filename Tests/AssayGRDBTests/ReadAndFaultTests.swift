@@ -90,6 +90,30 @@ import Testing
         #expect(try db.read { db in try Coach.fetchAllValidated(db) }.records.count == 1)
     }
 
+    /// Store rules are checked on read too: a row's parents exist, its to-many counts are kept, its
+    /// unique values are its own — in batches for a fetch of all rows, row by row for a cursor.
+    @Test func storeRulesAreCheckedOnRead() throws {
+        let db = try written()
+        try db.writeWithoutTransaction { db in
+            // Another tool, with foreign keys off, leaves a player whose team does not exist.
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "INSERT INTO player (id, name, age, teamId) VALUES (6, 'Lost Soul', 30, 42)")
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        let teams = try db.read { db in try Team.fetchAllValidated(db, policy: .keep) }
+        #expect(summary(teams.issues) == ["team#1 /players tooMany"])
+        #expect(teams.issues.first?.message(in: .english) == "Players must have at most 3 items")
+        let players = try db.read { db in
+            try Player.fetchAllValidated(db, Player.filter(Column("id") > 5), policy: .keep)
+        }
+        #expect(summary(players.issues) == ["player#6 /teamId missing"])
+        try db.read { db in
+            let rows = try Player.fetchCursorValidated(db, Player.filter(Column("id") == 6))
+            #expect(try rows.next().map { summary($0.issues) } == ["player#6 /teamId missing"])
+            #expect(try Player.fetchOneValidated(db, key: 1)?.name == "LeBron James")
+        }
+    }
+
     /// Observed values are checked each time they change.
     @Test func observedRowsAreCheckedOnEveryChange() async throws {
         let (db, _) = try makeDatabase()
