@@ -306,6 +306,10 @@ import Testing
         #expect(!Rule<Double>.multipleOf("0.1").isValid(.nan))
         #expect(!Rule<Double>.multipleOf("x").isValid(1), "a factor that is not a decimal fails every value")
         #expect(Rule<Double>.multipleOf("0.1").issues(for: 0.35).map(\.code) == [.notMultiple])
+        // The arithmetic is JSON Schema's (AssayJSON's too): a factor of any length, any exponent.
+        #expect(Rule<Double>.multipleOf("0.1234567890123456789").isValid(0), "19 significant digits")
+        #expect(Rule<Double>.multipleOf("1e-400").isValid(0.75))
+        #expect(!Rule<Double>.multipleOf("7e300").isValid(1e300))
     }
 
     @Test func constAndFormats() {

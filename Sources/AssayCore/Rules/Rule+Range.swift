@@ -107,10 +107,10 @@ extension Rule where Value: BinaryFloatingPoint & Sendable {
     /// The number is a multiple of `factor`, a decimal written as text (`"0.01"`, `"5"`), decided on
     /// the number's shortest decimal form exactly as JSON Schema's `multipleOf` decides on the
     /// number written in JSON: `0.3` is a multiple of `"0.1"` (binary floating point would say it is
-    /// not). Reports ``IssueCode/notMultiple``; a factor that is not a positive decimal of at most 18
-    /// digits fails every value, naming it. Exported as `multipleOf`.
+    /// not). Reports ``IssueCode/notMultiple``; a factor that is not a positive decimal fails every
+    /// value, naming it. Exported as `multipleOf`.
     public static func multipleOf(_ factor: String) -> Rule {
-        let parsed = ExactDecimal(factor).flatMap { $0.isPositive ? $0 : nil }
+        let parsed = DecimalDivisibility.Parts(factor).flatMap { !$0.isNegative && !$0.isZero ? $0 : nil }
         let parameters: [String: IssueValue] = ["multipleOf": .decimal(factor)]
         return Rule(.multipleOf(.decimal(factor))) { value, context in
             guard let parsed else {
@@ -118,76 +118,10 @@ extension Rule where Value: BinaryFloatingPoint & Sendable {
                 return
             }
             let finite = value.isFinite
-            if !finite || ExactDecimal("\(Double(value))").map({ $0.isMultiple(of: parsed) }) != true {
+            let decimal = finite ? DecimalDivisibility.Parts("\(Double(value))") : nil
+            if decimal.map({ DecimalDivisibility.isMultiple($0, of: parsed) }) != true {
                 context.report(.notMultiple, value: Double(value), parameters: parameters)
             }
         }
-    }
-}
-
-/// A decimal number as its digits and a power of ten, read from text such as `-12.5e3`: what
-/// ``Rule/multipleOf(_:)-(String)`` needs to decide divisibility exactly.
-struct ExactDecimal {
-    /// The significant digits, most significant first, without leading zeros (empty for zero).
-    let digits: [UInt8]
-    /// The power of ten the digits are multiplied by.
-    let exponent: Int
-    let isNegative: Bool
-
-    var isPositive: Bool { !isNegative && !digits.isEmpty }
-
-    init?(_ text: String) {
-        var digits: [UInt8] = []
-        var exponent = 0
-        var seenPoint = false
-        var seenDigit = false
-        let bytes = Array(text.utf8)
-        var index = 0
-        isNegative = bytes.first == UInt8(ascii: "-")
-        if isNegative || bytes.first == UInt8(ascii: "+") { index = 1 }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte >= 0x30 && byte <= 0x39 {
-                seenDigit = true
-                if !(digits.isEmpty && byte == 0x30) { digits.append(byte - 0x30) }
-                if seenPoint { exponent -= 1 }
-            } else if byte == UInt8(ascii: "."), !seenPoint {
-                seenPoint = true
-            } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
-                guard let power = Int(String(decoding: bytes[(index + 1)...], as: UTF8.self)), abs(power) < 1_000
-                else { return nil }
-                exponent += power
-                index = bytes.count
-                break
-            } else {
-                return nil
-            }
-            index += 1
-        }
-        guard seenDigit else { return nil }
-        // Trailing zeros move into the exponent.
-        while let last = digits.last, last == 0 {
-            digits.removeLast()
-            exponent += 1
-        }
-        self.digits = digits
-        self.exponent = digits.isEmpty ? 0 : exponent
-    }
-
-    /// Whether `self / factor` is an integer; `factor` positive with at most 18 digits.
-    func isMultiple(of factor: ExactDecimal) -> Bool {
-        if digits.isEmpty { return true }
-        guard factor.digits.count <= 18 else { return false }
-        let divisor = factor.digits.reduce(UInt64(0)) { $0 * 10 + UInt64($1) }
-        // self = a·10^p, factor = b·10^q (b without trailing zeros): the quotient is a·10^(p−q) / b.
-        let shift = exponent - factor.exponent
-        // Below zero, b·10^(−shift) would have to divide a, which has no trailing zero.
-        if shift < 0 { return false }
-        var remainder: UInt64 = 0
-        for digit in digits { remainder = (remainder * 10 + UInt64(digit)) % divisor }
-        // b = 2^x·5^y·m with x, y < 64: from 64 zeros on, b divides a·10^shift exactly when m divides
-        // a, so more zeros change nothing.
-        for _ in 0..<min(shift, 64) { remainder = (remainder * 10) % divisor }
-        return remainder == 0
     }
 }

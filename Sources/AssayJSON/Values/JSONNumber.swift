@@ -459,45 +459,18 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// (`0.07` is a multiple of `0.01`; `1e-10000` is not a multiple of `7`, `7e10000` is). `false`
     /// for a zero divisor.
     ///
-    /// The numbers are never expanded by their exponents: with `self` = A·10ᵖ and `divisor` = B·10^q
-    /// (A and B integers), for p ≥ q, A·10^(p−q) is a multiple of B exactly when A is a multiple of
-    /// B without its factors 2 and 5, and A·10^(p−q) holds as many factors 2 and 5 as B; for p < q,
-    /// B·10^(q−p) exceeds A unless q − p is below A's digit count. So the cost depends on the
-    /// digits written, not on the exponents (`1e999999999` costs no more than `1`).
+    /// The numbers are never expanded by their exponents, so the cost depends on the digits written,
+    /// not on the exponents (`1e999999999` costs no more than `1`); the arithmetic is AssayCore's,
+    /// shared with the rules' `multipleOf`.
     public func isMultiple(of divisor: JSONNumber) -> Bool {
         if case .integer(let a) = storage, case .integer(let b) = divisor.storage {
             return b != 0 && a % b == 0
         }
         let a = parts
         let b = divisor.parts
-        if b.digits.isEmpty { return false }
-        if a.digits.isEmpty { return true }
-        let dividend = BigUInt(decimalDigits: a.digits)
-        var divisorValue = BigUInt(decimalDigits: b.digits)
-        guard a.exponent >= b.exponent else {
-            // A must be a multiple of B·10^shift; that is larger than A once 10^shift is.
-            let shift = b.exponent - a.exponent
-            guard shift < a.digits.count else { return false }
-            divisorValue.multiplyByPowerOfTen(shift)
-            return dividend.remainder(dividingBy: divisorValue).isZero
-        }
-        // A·10^shift, where shift may be huge: its factors 2 and 5 number shift plus A's own.
-        let shift = a.exponent - b.exponent
-        let twos = divisorValue.trailingZeroBitCount
-        for _ in 0..<twos { _ = divisorValue.divide(by: 2) }
-        var fives = 0
-        while true {
-            var copy = divisorValue
-            guard copy.divide(by: 5) == 0 else { break }
-            divisorValue = copy
-            fives += 1
-        }
-        if twos > shift, dividend.trailingZeroBitCount < twos - shift { return false }
-        if fives > shift {
-            var copy = dividend
-            for _ in 0..<(fives - shift) where copy.divide(by: 5) != 0 { return false }
-        }
-        return dividend.remainder(dividingBy: divisorValue).isZero
+        return DecimalDivisibility.isMultiple(
+            .init(isNegative: a.isNegative, digits: a.digits, exponent: a.exponent),
+            of: .init(isNegative: b.isNegative, digits: b.digits, exponent: b.exponent))
     }
 }
 

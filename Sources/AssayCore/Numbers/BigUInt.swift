@@ -1,9 +1,9 @@
-/// A small arbitrary-precision unsigned integer, for exact comparison and divisibility of JSON
-/// numbers that do not fit 64 bits. Little-endian 32-bit limbs, no leading zero limbs.
-struct BigUInt: Hashable, Sendable, Comparable {
-    private(set) var limbs: [UInt32]
+/// A small arbitrary-precision unsigned integer, for exact comparison and divisibility of decimal
+/// numbers that do not fit 64 bits (JSON numbers, and the factors of `Rule.multipleOf`). Little-endian 32-bit limbs, no leading zero limbs.
+package struct BigUInt: Hashable, Sendable, Comparable {
+    package private(set) var limbs: [UInt32]
 
-    init(_ value: UInt64 = 0) {
+    package init(_ value: UInt64 = 0) {
         limbs = []
         var v = value
         while v > 0 {
@@ -13,7 +13,7 @@ struct BigUInt: Hashable, Sendable, Comparable {
     }
 
     /// Parses ASCII decimal digits.
-    init<C: Collection>(decimalDigits digits: C) where C.Element == UInt8 {
+    package init<C: Collection>(decimalDigits digits: C) where C.Element == UInt8 {
         self.init()
         var chunk: UInt64 = 0
         var chunkLength = 0
@@ -33,9 +33,9 @@ struct BigUInt: Hashable, Sendable, Comparable {
         }
     }
 
-    var isZero: Bool { limbs.isEmpty }
+    package var isZero: Bool { limbs.isEmpty }
 
-    mutating func multiply(by factor: UInt32, adding addend: UInt32 = 0) {
+    package mutating func multiply(by factor: UInt32, adding addend: UInt32 = 0) {
         var carry = UInt64(addend)
         for index in limbs.indices {
             let product = UInt64(limbs[index]) * UInt64(factor) + carry
@@ -47,7 +47,7 @@ struct BigUInt: Hashable, Sendable, Comparable {
     }
 
     /// Multiplies by 10^power.
-    mutating func multiplyByPowerOfTen(_ power: Int) {
+    package mutating func multiplyByPowerOfTen(_ power: Int) {
         var remaining = power
         while remaining >= 9 {
             multiply(by: 1_000_000_000)
@@ -64,17 +64,17 @@ struct BigUInt: Hashable, Sendable, Comparable {
         while limbs.last == 0 { limbs.removeLast() }
     }
 
-    var bitWidth: Int {
+    package var bitWidth: Int {
         guard let last = limbs.last else { return 0 }
         return (limbs.count - 1) * 32 + (32 - last.leadingZeroBitCount)
     }
 
-    func bit(_ index: Int) -> Bool {
+    package func bit(_ index: Int) -> Bool {
         let limb = index / 32
         return limb < limbs.count && (limbs[limb] >> UInt32(index % 32)) & 1 == 1
     }
 
-    static func < (lhs: BigUInt, rhs: BigUInt) -> Bool {
+    package static func < (lhs: BigUInt, rhs: BigUInt) -> Bool {
         if lhs.limbs.count != rhs.limbs.count { return lhs.limbs.count < rhs.limbs.count }
         for index in stride(from: lhs.limbs.count - 1, through: 0, by: -1) where lhs.limbs[index] != rhs.limbs[index] {
             return lhs.limbs[index] < rhs.limbs[index]
@@ -82,7 +82,7 @@ struct BigUInt: Hashable, Sendable, Comparable {
         return false
     }
 
-    mutating func subtract(_ other: BigUInt) {
+    package mutating func subtract(_ other: BigUInt) {
         var borrow: Int64 = 0
         for index in limbs.indices {
             var difference = Int64(limbs[index]) - borrow - (index < other.limbs.count ? Int64(other.limbs[index]) : 0)
@@ -97,7 +97,7 @@ struct BigUInt: Hashable, Sendable, Comparable {
         normalize()
     }
 
-    mutating func shiftLeftOne(insertingBit bit: Bool) {
+    package mutating func shiftLeftOne(insertingBit bit: Bool) {
         var carry: UInt32 = bit ? 1 : 0
         for index in limbs.indices {
             let next = limbs[index] >> 31
@@ -109,7 +109,7 @@ struct BigUInt: Hashable, Sendable, Comparable {
     }
 
     /// Divides by a small nonzero `divisor` in place; returns the remainder.
-    mutating func divide(by divisor: UInt32) -> UInt32 {
+    package mutating func divide(by divisor: UInt32) -> UInt32 {
         var remainder: UInt64 = 0
         for index in limbs.indices.reversed() {
             let current = remainder << 32 | UInt64(limbs[index])
@@ -121,13 +121,13 @@ struct BigUInt: Hashable, Sendable, Comparable {
     }
 
     /// The number of trailing zero bits (how often 2 divides it); 0 for zero.
-    var trailingZeroBitCount: Int {
+    package var trailingZeroBitCount: Int {
         guard let first = limbs.firstIndex(where: { $0 != 0 }) else { return 0 }
         return first * 32 + limbs[first].trailingZeroBitCount
     }
 
     /// `self mod divisor` by binary long division; `divisor` must not be zero.
-    func remainder(dividingBy divisor: BigUInt) -> BigUInt {
+    package func remainder(dividingBy divisor: BigUInt) -> BigUInt {
         precondition(!divisor.isZero)
         if self < divisor { return self }
         var remainder = BigUInt()
