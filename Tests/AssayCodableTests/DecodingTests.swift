@@ -82,6 +82,30 @@ func decodingError<T>(_ body: () throws -> T) -> ValidationError? {
         #expect(!error.isTruncated)
     }
 
+    @Test func elementsAreDecodedOneByOneWithTheirOwnOutcome() throws {
+        let json = """
+            [{"name": " Ann Lee ", "age": 35, "email": "ann@example.test"},
+             {"name": "J", "age": 200, "email": "j@example.test"},
+             5,
+             {"name": "Bo Li", "age": 20, "email": "bo@example.test"}]
+            """
+        let outcomes = try JSONValueDecoder().decodeValidatedElements(Client.self, from: Array(json.utf8))
+        #expect(outcomes.count == 4)
+        #expect(try outcomes[0].get().name == "Ann Lee", "normalised")
+        #expect(try outcomes[3].get().name == "Bo Li")
+        guard case .failure(let second) = outcomes[1], case .failure(let third) = outcomes[2] else {
+            Issue.record("elements 1 and 2 are invalid")
+            return
+        }
+        #expect(second.issues.map(\.path.jsonPointer) == ["/1/name", "/1/age"])
+        #expect(second.issues[1].parameters["line"] == .integer(2), "located in the whole document")
+        #expect(third.issues.map(\.code) == [.typeMismatch])
+        // Input that is not an array of elements is refused whole.
+        #expect(throws: ValidationError.self) {
+            try JSONValueDecoder().decodeValidatedElements(Client.self, from: Array(#"{"name": "x"}"#.utf8))
+        }
+    }
+
     @Test func assayDecoderLocatesEveryIssueInTheInput() throws {
         let error = try #require(decodingError { try DecoderKind.assay.decodeArray([Client].self, threeBadClients) })
         #expect(error.issues[0].parameters["line"] == .integer(3))

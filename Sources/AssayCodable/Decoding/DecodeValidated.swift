@@ -57,6 +57,21 @@ struct ValidatedElements<Element: Decodable>: Decodable {
     }
 }
 
+/// The root of a decode of an array that keeps each element's outcome: its value, or its issues.
+struct ValidatedElementResults<Element: Decodable>: Decodable {
+    let results: [Result<Element, ValidationError>]
+
+    init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        var results: [Result<Element, ValidationError>] = []
+        if let count = container.count { results.reserveCapacity(count) }
+        while !container.isAtEnd {
+            results.append(try container.decode(ValidatedRoot<Element>.self).result)
+        }
+        self.results = results
+    }
+}
+
 extension JSONValueDecoder {
     /// Decodes and validates a value from UTF-8 JSON: every problem in the payload at once.
     ///
@@ -102,6 +117,37 @@ extension JSONValueDecoder {
         _ type: [Element].Type, from bytes: [UInt8], policy: ValidatedDecodingPolicy = .default
     ) throws(ValidationError) -> Decoded<[Element]> {
         try run(ValidatedElements<Element>.self, from: bytes, policy: policy) { $0.result }
+    }
+
+    /// Decodes and validates a JSON array element by element, keeping each element's outcome: its
+    /// value, or every issue of it. A caller keeps the good elements and reports the others, each
+    /// naming its element (an import that lists every bad record and saves the rest, or none).
+    ///
+    /// ```swift
+    /// let outcomes = try JSONValueDecoder().decodeValidatedElements(Client.self, from: bytes)
+    /// for case .failure(let error) in outcomes {
+    ///     print(error.text(in: .english))  // /3/age: Age must be between 1 and 150
+    /// }
+    /// let clients = outcomes.compactMap { try? $0.get() }
+    /// ```
+    ///
+    /// Issues are located in the whole document (`/3/age`, with its line and column).
+    ///
+    /// - Throws: `ValidationError` when the input is not JSON or not an array.
+    public func decodeValidatedElements<Element: Decodable>(
+        _ type: Element.Type, from bytes: [UInt8], policy: ValidatedDecodingPolicy = .default
+    ) throws(ValidationError) -> [Result<Element, ValidationError>] {
+        let document = try validatedDocument(bytes)
+        let context = ValidatedDecoding.Context(policy: policy, sink: nil)
+        let decoded: ValidatedElementResults<Element>
+        do {
+            decoded = try decodeReportingCoercions(
+                ValidatedElementResults<Element>.self, from: document, attachment: context
+            ).value
+        } catch {
+            throw ValidationError(error.issue)
+        }
+        return decoded.results.map { result in result.mapError { located($0, in: document) } }
     }
 
     /// Decodes and validates a value from UTF-8 JSON in `data`.

@@ -82,22 +82,23 @@ public struct Roster: Sendable {
     /// - Throws: `ValidationError` with every issue; a database error.
     @discardableResult
     public func importPlayers(json: [UInt8]) throws -> Int {
-        let decoder = JSONValueDecoder()
-        let elements = try decoder.decodeValidated([JSONValue].self, from: json).value
+        let outcomes = try JSONValueDecoder().decodeValidatedElements(Player.self, from: json)
         var issues: [(element: Int, issue: ValidationIssue)] = []
         var changes = ChangeSet()
         var elementOfLabel: [String: Int] = [:]
         var count = 0
-        for (index, element) in elements.enumerated() {
+        for (index, outcome) in outcomes.enumerated() {
             let label = "players[\(index)]"
             elementOfLabel[label] = index
-            do {
-                let player = try decoder.decodeValidated(Player.self, from: Array(element.jsonString().utf8)).value
+            switch outcome {
+            case .success(let player):
                 changes.insert(player, label: label)
                 count += 1
-            } catch {
+            case .failure(let error):
                 for var issue in error.issues {
+                    // Named by its element, located inside it (`player#players[3] /name`).
                     issue.object = ObjectReference(entity: Player.databaseTableName, id: label)
+                    issue.path = IssuePath(Array(issue.path.components.dropFirst()))
                     issues.append((index, issue))
                 }
             }
@@ -105,7 +106,7 @@ public struct Roster: Sendable {
         // When fields are bad, the store's rules still see every player that decoded (as the save
         // would), and their issues join the report; otherwise the save checks them, once.
         for issue in issues.isEmpty ? [] : try database.read({ db in try changes.issues(db) }) {
-            issues.append((issue.object?.id.flatMap { elementOfLabel[$0] } ?? elements.count, issue))
+            issues.append((issue.object?.id.flatMap { elementOfLabel[$0] } ?? outcomes.count, issue))
         }
         let sorted = issues.enumerated().sorted { ($0.element.element, $0.offset) < ($1.element.element, $1.offset) }
         try ValidationError(sorted.map(\.element.issue)).throwIfErrors()
