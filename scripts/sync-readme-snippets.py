@@ -31,3 +31,24 @@ for document in documents:
         document.write_text(updated)
 if missing:
     sys.exit(f"no snippet named {', '.join(missing)} in Sources/AssayExamples")
+
+# Doc comments: a `/// <!-- snippet: NAME -->` line above a ```swift block, at the comment's indent.
+def replace_in_comment(match):
+    indent, name = match.group(1), match.group(2)
+    if name not in snippets:
+        missing.append(name)
+        return match.group(0)
+    lines = [f"{indent}///" + (f" {line}" if line else "") for line in snippets[name].rstrip("\n").split("\n")]
+    return f"{indent}/// <!-- snippet: {name} -->\n{indent}/// ```swift\n" + "\n".join(lines) + f"\n{indent}/// ```\n"
+
+for source in sorted(root.glob("Sources/*/**/*.swift")):
+    text = source.read_text()
+    if "/// <!-- snippet: " not in text:
+        continue
+    updated = re.sub(
+        r"^( *)/// <!-- snippet: ([\w-]+) -->\n\1/// ```swift\n(?:\1///.*\n)*?\1/// ```\n",
+        replace_in_comment, text, flags=re.M)
+    if updated != text:
+        source.write_text(updated)
+if missing:
+    sys.exit(f"no snippet named {', '.join(missing)} in Sources/AssayExamples")

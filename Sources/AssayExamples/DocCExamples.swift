@@ -307,3 +307,142 @@ enum StoreArticle {
         }
     }
 }
+
+/// The doc comments' examples (a `/// <!-- snippet: NAME -->` line above the block), compiled here.
+enum DocCommentExamples {
+    static func runAll() throws {
+        validatable()
+        rule()
+        try decoding()
+        try store()
+    }
+
+    static func validatable() {
+        // README: doc-validatable
+        struct Player: Validatable {
+            var name: String
+            var age: Int
+
+            static let validation: Validation<Player> = [
+                .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespaces) },
+                .property(\.name, "name", .notBlank, .length(2...50)),
+                .property(\.age, "age", on: [.insert, .update], .range(16...50)),
+            ]
+        }
+
+        let player = Player(name: " Ann ", age: 12)
+        print(player.isValid)  // true: the age rule is for saves
+        do {
+            try player.validate(for: .insert)
+        } catch {
+            print(error.text(in: .english))  // /age: Age must be between 16 and 50
+        }
+        // A form field, before assignment:
+        print((try? Player.validate("  ", for: \.name)) == nil)  // true: blank
+        // README: end
+    }
+
+    static func rule() {
+        // README: doc-rule
+        let age = Rule<Int>.range(1...150)
+        print((try? age.evaluate(35)) ?? 0)  // 35
+        do {
+            try age.evaluate(150_000)
+        } catch {
+            print(error.text(in: .english))  // Value must be between 1 and 150
+        }
+        // README: end
+
+        // README: doc-rule-custom
+        let even = Rule<Int>(.custom("even")) { value, context in
+            if value % 2 != 0 { context.report(.custom("even"), value: value, message: "{subject} must be even") }
+        }
+        print(even.issues(for: 3, label: "Count")[0].message(in: .english))  // Count must be even
+        // README: end
+    }
+
+    static func decoding() throws {
+        typealias Client = CodableArticle.Client
+        let bytes = Array(
+            #"""
+            [{"name": "Ann Lee", "age": 35, "email": "ann@example.test"},
+             {"name": "Bo Li", "age": 200, "email": "bo@example.test"}]
+            """#.utf8)
+        // README: doc-decode-validated
+        do {
+            let clients = try JSONValueDecoder().decodeValidated([Client].self, from: bytes).value
+            print(clients.count)
+        } catch {
+            for issue in error.issues {
+                print(issue.path.jsonPointer, issue.message)  // /1/age Age must be between 1 and 150
+            }
+        }
+        // README: end
+
+        // README: doc-decode-elements
+        let outcomes = try JSONValueDecoder().decodeValidatedElements(Client.self, from: bytes)
+        for case .failure(let error) in outcomes {
+            print(error.text(in: .english))  // /1/age: Age must be between 1 and 150
+        }
+        let clients = outcomes.compactMap { try? $0.get() }
+        print(clients.map(\.name))  // ["Ann Lee"]
+        // README: end
+    }
+
+    static func store() throws {
+        typealias Team = StoreArticle.Team
+        typealias Player = StoreArticle.Player
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "team") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+            }
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("age", .integer).notNull()
+                t.column("teamId", .integer).notNull().references("team")
+            }
+            try Team.createStoreIndexes(db)
+            _ = try Team(name: "Lakers").inserted(db)
+            _ = try Team(name: "Celtics").inserted(db)
+        }
+        let oldTeam = Team(id: 1, name: "Lakers")
+        let roster = [Player(name: "Ann Lee", age: 30, teamId: 2)]
+        // README: doc-change-set
+        var changes = ChangeSet()
+        changes.insert(Team(name: "Rockets"))
+        for player in roster { changes.insert(player) }
+        changes.delete(oldTeam)
+
+        let issues = try dbQueue.read { db in try changes.issues(db) }  // on demand, writes nothing
+        print(issues.isEmpty)  // true
+        let saved = try changes.save(to: dbQueue)  // validates everything, then writes it in one transaction
+        print(try saved.inserted(Team.self).map(\.id))  // [Optional(3)]: with their ids
+        changes.discard()
+        // README: end
+
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO player (name, age, teamId) VALUES ('Kid', 12, 2)") }
+        try dbQueue.read { db in
+            // README: doc-fetch-cursor
+            let rows = try Player.fetchCursorValidated(db, Player.all())
+            while let row = try rows.next() {
+                if let player = row.record, row.isValid {
+                    print(player.name)  // Ann Lee
+                } else {
+                    print(row.issues.map(\.message))  // ["Age must be between 16 and 50"]
+                }
+            }
+            // README: end
+
+            // README: doc-fetch-all
+            let fetched = try Player.fetchAllValidated(db, policy: .skip)
+            for issue in fetched.issues {
+                print(issue.object?.description ?? "", issue.message)  // player#2 Age must be between 16 and 50
+            }
+            print(fetched.records.map(\.name))  // ["Ann Lee"]
+            // README: end
+        }
+    }
+}

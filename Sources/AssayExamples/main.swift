@@ -26,6 +26,7 @@ if arguments == ["--readme"] {
     try StoreExample.run()
     // And the DocC articles' (Sources/AssayExamples/DocCExamples.swift).
     try DocCExamples.runAll()
+    try DocCommentExamples.runAll()
     exit(0)
 }
 var chosenLanguage = Language.current

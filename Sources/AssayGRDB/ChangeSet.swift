@@ -7,14 +7,17 @@ import GRDB
 /// Staged records may be invalid for as long as they are staged; nothing is checked or written until
 /// you ask:
 ///
+/// <!-- snippet: doc-change-set -->
 /// ```swift
 /// var changes = ChangeSet()
 /// changes.insert(Team(name: "Rockets"))
 /// for player in roster { changes.insert(player) }
 /// changes.delete(oldTeam)
 ///
-/// let issues = try dbQueue.read { db in try changes.issues(db) }   // on demand, writes nothing
-/// try changes.save(to: dbQueue)   // validates everything, then writes everything in one transaction
+/// let issues = try dbQueue.read { db in try changes.issues(db) }  // on demand, writes nothing
+/// print(issues.isEmpty)  // true
+/// let saved = try changes.save(to: dbQueue)  // validates everything, then writes it in one transaction
+/// print(try saved.inserted(Team.self).map(\.id))  // [Optional(3)]: with their ids
 /// changes.discard()
 /// ```
 ///
@@ -126,10 +129,7 @@ public struct ChangeSet: Sendable {
 /// What a ``ChangeSet`` inserted: each staged insert as written (normalised), with the row id SQLite
 /// assigned, in the order staged.
 ///
-/// ```swift
-/// let saved = try changes.save(to: dbQueue)
-/// let teams = try saved.inserted(Team.self)   // with their ids
-/// ```
+/// (``ChangeSet``'s example reads the inserted teams back with their ids.)
 public struct SavedChanges: Sendable {
     struct Insert: Sendable {
         let table: String

@@ -72,10 +72,15 @@ extension ValidatedRecord where Self: FetchableRecord {
     /// whole): what ``fetchAllValidated(_:_:policy:)`` does, row by row, leaving the policy to the
     /// caller.
     ///
+    /// <!-- snippet: doc-fetch-cursor -->
     /// ```swift
     /// let rows = try Player.fetchCursorValidated(db, Player.all())
     /// while let row = try rows.next() {
-    ///     if let player = row.record, row.isValid { show(player) } else { log(row.issues) }
+    ///     if let player = row.record, row.isValid {
+    ///         print(player.name)  // Ann Lee
+    ///     } else {
+    ///         print(row.issues.map(\.message))  // ["Age must be between 16 and 50"]
+    ///     }
     /// }
     /// ```
     ///
@@ -99,10 +104,13 @@ extension ValidatedRecord where Self: FetchableRecord {
     /// decoding (AssayCodable's `@Validatable`) reports its rule issues from the decoding; such a row
     /// cannot become a record, so it is left out under every policy.
     ///
+    /// <!-- snippet: doc-fetch-all -->
     /// ```swift
     /// let fetched = try Player.fetchAllValidated(db, policy: .skip)
-    /// for issue in fetched.issues { log(issue) }
-    /// show(fetched.records)
+    /// for issue in fetched.issues {
+    ///     print(issue.object?.description ?? "", issue.message)  // player#2 Age must be between 16 and 50
+    /// }
+    /// print(fetched.records.map(\.name))  // ["Ann Lee"]
     /// ```
     ///
     /// In a `ValueObservation` it checks every new value of the observed rows:

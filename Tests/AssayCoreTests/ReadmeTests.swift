@@ -100,6 +100,49 @@ import Testing
         #expect(checked >= 17)
     }
 
+    /// Doc comments' examples marked `/// <!-- snippet: NAME -->` are compiled the same way; the
+    /// examples not yet marked may only become fewer.
+    @Test func docCommentSnippetsAreCompiled() throws {
+        let compiled = try Self.compiledSnippets()
+        var marked = 0
+        var unmarked: [String] = []
+        let sources = Self.root.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+        for file in files.sorted() where file.hasSuffix(".swift") && !file.hasPrefix("AssayExamples/") {
+            let lines = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            var index = 0
+            while index < lines.count {
+                defer { index += 1 }
+                guard lines[index].trimmingCharacters(in: .whitespaces) == "/// ```swift" else { continue }
+                let indent = String(lines[index].prefix { $0 == " " })
+                var body: [String] = []
+                var end = index + 1
+                while end < lines.count, lines[end] != indent + "/// ```" {
+                    let line = String(lines[end].dropFirst(indent.count + 3))
+                    body.append(line.hasPrefix(" ") ? String(line.dropFirst()) : line)
+                    end += 1
+                }
+                let marker = index > 0 ? lines[index - 1].trimmingCharacters(in: .whitespaces) : ""
+                if marker.hasPrefix("/// <!-- snippet: ") {
+                    let name = String(marker.dropFirst("/// <!-- snippet: ".count).dropLast(" -->".count))
+                    let source = try #require(
+                        compiled[name], "\(file): no snippet named \(name) in Sources/AssayExamples")
+                    #expect(
+                        source == body.joined(separator: "\n"),
+                        "\(file): snippet \(name) differs from Sources/AssayExamples: run scripts/sync-readme-snippets.py"
+                    )
+                    marked += 1
+                } else {
+                    unmarked.append("\(file):\(index + 1)")
+                }
+                index = end
+            }
+        }
+        #expect(marked >= 8)
+        #expect(unmarked.count <= 29, "examples in doc comments that no build compiles: \(unmarked)")
+    }
+
     /// What the snippets print is what their comments say: `print(x)  // VALUE` needs an output line
     /// of `swift run assay-examples --readme` (checked in as Examples/readme-output.expected, which CI
     /// compares with a fresh run) that holds VALUE — up to the first `: `, `, ` or `…` of the comment,

@@ -209,25 +209,3 @@ struct Team: Validatable {
         #expect(counts == 100 + 1 + 49)
     }
 }
-
-/// The example of `Validatable`'s documentation, as written there.
-@Suite struct ValidatableDocumentationTests {
-    struct Player: Validatable {
-        var name: String
-        var age: Int
-
-        static let validation: Validation<Player> = [
-            .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespaces) },
-            .property(\.name, "name", .notBlank, .length(2...50)),
-            .property(\.age, "age", on: [.insert, .update], .range(16...50)),
-        ]
-    }
-
-    @Test func theExampleDoesWhatItSays() {
-        let player = Player(name: " Ann ", age: 12)
-        #expect(player.isValid)
-        let error = #expect(throws: ValidationError.self) { try player.validate(for: .insert) }
-        #expect(error?.text(in: .english) == "/age: Age must be between 16 and 50")
-        #expect(throws: ValidationError.self) { try Player.validate("  ", for: \.name) }
-    }
-}

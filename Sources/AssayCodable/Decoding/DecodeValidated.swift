@@ -75,11 +75,15 @@ struct ValidatedElementResults<Element: Decodable>: Decodable {
 extension JSONValueDecoder {
     /// Decodes and validates a value from UTF-8 JSON: every problem in the payload at once.
     ///
+    /// <!-- snippet: doc-decode-validated -->
     /// ```swift
     /// do {
     ///     let clients = try JSONValueDecoder().decodeValidated([Client].self, from: bytes).value
+    ///     print(clients.count)
     /// } catch {
-    ///     for issue in error.issues { print(issue.path.jsonPointer, issue.message) }  // /1/age …
+    ///     for issue in error.issues {
+    ///         print(issue.path.jsonPointer, issue.message)  // /1/age Age must be between 1 and 150
+    ///     }
     /// }
     /// ```
     ///
@@ -123,12 +127,14 @@ extension JSONValueDecoder {
     /// value, or every issue of it. A caller keeps the good elements and reports the others, each
     /// naming its element (an import that lists every bad record and saves the rest, or none).
     ///
+    /// <!-- snippet: doc-decode-elements -->
     /// ```swift
     /// let outcomes = try JSONValueDecoder().decodeValidatedElements(Client.self, from: bytes)
     /// for case .failure(let error) in outcomes {
-    ///     print(error.text(in: .english))  // /3/age: Age must be between 1 and 150
+    ///     print(error.text(in: .english))  // /1/age: Age must be between 1 and 150
     /// }
     /// let clients = outcomes.compactMap { try? $0.get() }
+    /// print(clients.map(\.name))  // ["Ann Lee"]
     /// ```
     ///
     /// Issues are located in the whole document (`/3/age`, with its line and column).

@@ -3,6 +3,7 @@
 /// Conform by listing the rules once, in ``validation``; then validate instances on demand, for an
 /// operation, or one proposed value for one key before assigning it:
 ///
+/// <!-- snippet: doc-validatable -->
 /// ```swift
 /// struct Player: Validatable {
 ///     var name: String
@@ -16,12 +17,15 @@
 /// }
 ///
 /// let player = Player(name: " Ann ", age: 12)
-/// player.isValid                                            // true: the age rule is for saves
-/// try player.validate(for: .insert)                         // throws "/age: Age must be between 16 and 50"
-/// try Player.validate("  ", for: \.name)                    // throws: a form field, before assignment
+/// print(player.isValid)  // true: the age rule is for saves
+/// do {
+///     try player.validate(for: .insert)
+/// } catch {
+///     print(error.text(in: .english))  // /age: Age must be between 16 and 50
+/// }
+/// // A form field, before assignment:
+/// print((try? Player.validate("  ", for: \.name)) == nil)  // true: blank
 /// ```
-///
-/// (`ValidatableDocumentationTests` runs this example.)
 public protocol Validatable: SendableMetatype {
     /// The type's rules: property rules, normalisers, object-level checks and nested models.
     static var validation: Validation<Self> { get }

@@ -7,10 +7,15 @@
 /// ``evaluate(_:label:)``, which returns the value or throws
 /// every issue found:
 ///
+/// <!-- snippet: doc-rule -->
 /// ```swift
 /// let age = Rule<Int>.range(1...150)
-/// try age.evaluate(35)          // 35
-/// try age.evaluate(150_000)     // throws ValidationError: "Value must be between 1 and 150"
+/// print((try? age.evaluate(35)) ?? 0)  // 35
+/// do {
+///     try age.evaluate(150_000)
+/// } catch {
+///     print(error.text(in: .english))  // Value must be between 1 and 150
+/// }
 /// ```
 ///
 /// A rule never traps on any input. For optional values use ``optional``: `nil` passes every rule,
@@ -25,10 +30,12 @@ public struct Rule<Value>: Sendable {
 
     /// Makes a rule from a closure that reports issues into a context.
     ///
+    /// <!-- snippet: doc-rule-custom -->
     /// ```swift
     /// let even = Rule<Int>(.custom("even")) { value, context in
     ///     if value % 2 != 0 { context.report(.custom("even"), value: value, message: "{subject} must be even") }
     /// }
+    /// print(even.issues(for: 3, label: "Count")[0].message(in: .english))  // Count must be even
     /// ```
     public init(_ kind: RuleKind, _ body: @escaping @Sendable (Value, inout RuleContext) -> Void) {
         self.init(kind, severity: .error, body)
