@@ -313,6 +313,7 @@ enum DocCommentExamples {
     static func runAll() throws {
         validatable()
         rule()
+        core()
         try decoding()
         try store()
     }
@@ -358,6 +359,107 @@ enum DocCommentExamples {
             if value % 2 != 0 { context.report(.custom("even"), value: value, message: "{subject} must be even") }
         }
         print(even.issues(for: 3, label: "Count")[0].message(in: .english))  // Count must be even
+        // README: end
+    }
+
+    static func core() {
+        let issue = Rule<String>.length(...5).issues(for: "abcdefg", label: "Code")[0]
+        // README: doc-issue-code
+        switch issue.code {
+        case .tooLong, .tooShort: print("length")  // length
+        case _ where issue.code.identifier == "invalidFormat": print("format")
+        default: break
+        }
+        // README: end
+
+        struct Player: Validatable {
+            var age: Int
+            static let validation: Validation<Player> = [.property(\.age, "age", .range(16...50))]
+        }
+        let player = Player(age: 12)
+        // README: doc-validation-error
+        do {
+            try player.validate(for: .insert)
+        } catch {
+            for issue in error.issues {
+                print(issue.path.jsonPointer, issue.message)  // /age Age must be between 16 and 50
+            }
+            print(error.json())  // {"valid":false,"errors":[{"instanceLocation":"/age"
+        }
+        // README: end
+
+        // README: doc-validation-issue
+        do {
+            try Rule<Int>.range(16...50).evaluate(12)
+        } catch {
+            let issue = error.issues[0]
+            print(issue.code)  // tooSmall
+            print(issue.message(in: .russian))  // Значение должно быть от 16 до 50
+        }
+        // README: end
+
+        // README: doc-message-catalog
+        let german = Language("de") ?? .english
+        let catalog = MessageCatalog.builtIn.merging(
+            MessageCatalog([
+                .english: ["tooLong": "{subject} is too long"],
+                german: ["tooLong": "{subject} ist zu lang"],
+            ]))
+        print(issue.message(in: german, catalog: catalog))  // Code ist zu lang
+        MessageCatalog.withCurrent(catalog) {
+            print(issue.message(in: .english))  // Code is too long: every message rendered inside uses it
+        }
+        // README: end
+
+        // README: doc-message-template
+        let rule = Rule<Int>.range(16...50)
+            .message([
+                .english: "Player's age should be in [16, 50].",
+                .russian: "Возраст игрока должен быть от 16 до 50.",
+            ])
+        print(rule.issues(for: 12)[0].message(in: .english))  // Player's age should be in [16, 50].
+        // README: end
+
+        // README: doc-issue-path
+        let path: IssuePath = ["clients", 1, "age"]
+        print(path.jsonPointer)  // /clients/1/age
+        print(path.codingPath)  // clients[1].age
+        // README: end
+
+        // README: doc-character-class
+        // Seed 002's names: letters from every alphabet (with their combining marks) and spaces.
+        let nameCharacters: CharacterClass = .letters + .marks + .spaces
+        print(Rule<String>.charset(nameCharacters).isValid("Zoë Ångström"))  // true
+        // README: end
+
+        // README: doc-format-rule
+        let signup = Rule<String>.format(.dateTime)
+        print(signup.isValid("2026-11-26T08:00:00Z"))  // true
+        // README: end
+
+        // README: doc-custom-rule
+        let even = Rule<Int>.custom("even", message: "{subject} must be even") { $0 % 2 == 0 }
+        print(even.isValid(4), even.isValid(3))  // true false
+        // README: end
+
+        // README: doc-language-source
+        // What an app on Apple platforms gets by default, written out:
+        let source = LanguageSource.preferredLanguages(["de-CH", "ru-RU", "en"])
+        print(source.language())  // ru: Assay has no German messages, unless a catalog adds them
+        // README: end
+
+        // README: doc-text-format
+        print(TextFormat.dateTime.isValid("2026-11-26T08:00:00Z"))  // true
+        print(TextFormat.ipv4.isValid("256.0.0.1"))  // false
+        // README: end
+
+        // README: doc-email
+        let validator = EmailAddressValidator()
+        print(validator.rejection(for: "john@doe.test") as Any)  // nil: valid
+        print(validator.rejection(for: "john..doe@doe.test") as Any)  // Optional(consecutiveDots)
+        print(validator.rejection(for: "почта@пример.рф") as Any)  // nil: valid (RFC 6531)
+        let ascii = EmailAddressValidator(options: .ascii)
+        print(ascii.rejection(for: "почта@пример.рф") as Any)  // Optional(nonASCIINotAllowed)
         // README: end
     }
 

@@ -7,12 +7,14 @@ import Foundation
 /// rejects quoted local parts and domain literals, which forms rarely want; ``Options`` turns each on
 /// or off:
 ///
+/// <!-- snippet: doc-email -->
 /// ```swift
 /// let validator = EmailAddressValidator()
-/// validator.rejection(for: "john@doe.test")          // nil: valid
-/// validator.rejection(for: "john..doe@doe.test")     // .consecutiveDots
-/// validator.rejection(for: "почта@пример.рф")        // nil: valid (RFC 6531)
-/// EmailAddressValidator(options: .ascii).rejection(for: "почта@пример.рф")   // .nonASCIINotAllowed
+/// print(validator.rejection(for: "john@doe.test") as Any)  // nil: valid
+/// print(validator.rejection(for: "john..doe@doe.test") as Any)  // Optional(consecutiveDots)
+/// print(validator.rejection(for: "почта@пример.рф") as Any)  // nil: valid (RFC 6531)
+/// let ascii = EmailAddressValidator(options: .ascii)
+/// print(ascii.rejection(for: "почта@пример.рф") as Any)  // Optional(nonASCIINotAllowed)
 /// ```
 ///
 /// It checks syntax only: whether the domain exists or accepts mail takes a network, which a

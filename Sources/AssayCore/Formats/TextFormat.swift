@@ -10,9 +10,10 @@ import Foundation
 /// meets them: a schema's `format` keyword when formats are asserted, and a rule's
 /// ``Rule/format(_:)``, which exports as that keyword.
 ///
+/// <!-- snippet: doc-text-format -->
 /// ```swift
-/// TextFormat.dateTime.isValid("2026-11-26T08:00:00Z")   // true
-/// TextFormat.ipv4.isValid("256.0.0.1")                 // false
+/// print(TextFormat.dateTime.isValid("2026-11-26T08:00:00Z"))  // true
+/// print(TextFormat.ipv4.isValid("256.0.0.1"))  // false
 /// ```
 ///
 /// In a schema, formats apply to strings only: a number with `format: "email"` is valid, as the

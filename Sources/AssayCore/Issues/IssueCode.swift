@@ -3,10 +3,11 @@
 /// Codes are values of a struct rather than cases of a public enum, so Assay can add codes without
 /// breaking code that switches over them. Match them with `==` or in a `switch`:
 ///
+/// <!-- snippet: doc-issue-code -->
 /// ```swift
 /// switch issue.code {
-/// case .tooLong, .tooShort: highlightLength()
-/// case _ where issue.code.identifier == "invalidFormat": showFormatHint()
+/// case .tooLong, .tooShort: print("length")  // length
+/// case _ where issue.code.identifier == "invalidFormat": print("format")
 /// default: break
 /// }
 /// ```

@@ -6,12 +6,15 @@
 /// set. The two are capped separately, so warnings can never crowd an error out: an aggregate holds
 /// an error whenever one was appended.
 ///
+/// <!-- snippet: doc-validation-error -->
 /// ```swift
 /// do {
 ///     try player.validate(for: .insert)
 /// } catch {
-///     for issue in error.issues { print(issue.path.jsonPointer, issue.message) }
-///     print(error.json())   // the JSON Schema "basic" output shape
+///     for issue in error.issues {
+///         print(issue.path.jsonPointer, issue.message)  // /age Age must be between 16 and 50
+///     }
+///     print(error.json())  // {"valid":false,"errors":[{"instanceLocation":"/age"
 /// }
 /// ```
 public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertible {

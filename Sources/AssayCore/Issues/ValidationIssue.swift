@@ -10,13 +10,14 @@ import Foundation
 /// (``ruleLocation``, ``parameters``), *with what* (``value``, ``valueType``), *how bad*
 /// (``severity``), *when* (``phase``), and renders a message in any supported language:
 ///
+/// <!-- snippet: doc-validation-issue -->
 /// ```swift
 /// do {
 ///     try Rule<Int>.range(16...50).evaluate(12)
 /// } catch {
 ///     let issue = error.issues[0]
-///     issue.code                        // .tooSmall
-///     issue.message(in: .russian)       // "Значение должно быть от 16 до 50"
+///     print(issue.code)  // tooSmall
+///     print(issue.message(in: .russian))  // Значение должно быть от 16 до 50
 /// }
 /// ```
 public struct ValidationIssue: Sendable, Hashable, CustomStringConvertible {

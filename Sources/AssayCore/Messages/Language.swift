@@ -96,10 +96,11 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
 /// Where the language of messages comes from when neither a call nor its task names one: a ranked
 /// list of language tags, of which the first with messages in the current ``MessageCatalog`` wins.
 ///
+/// <!-- snippet: doc-language-source -->
 /// ```swift
 /// // What an app on Apple platforms gets by default, written out:
 /// let source = LanguageSource.preferredLanguages(["de-CH", "ru-RU", "en"])
-/// source.language()   // .russian: Assay has no German messages, unless a catalog adds them
+/// print(source.language())  // ru: Assay has no German messages, unless a catalog adds them
 /// ```
 public struct LanguageSource: Sendable {
     /// The tags, most preferred first (BCP 47 tags or POSIX locale names).

@@ -4,13 +4,18 @@
 /// Russian and Simplified Chinese. An app overrides or extends it with its own templates, per call
 /// or for a task:
 ///
+/// <!-- snippet: doc-message-catalog -->
 /// ```swift
-/// let catalog = MessageCatalog.builtIn.merging(MessageCatalog([
-///     .english: ["tooShort": "{subject} is too short"],
-///     .german: ["tooShort": "{subject} ist zu kurz"],
-/// ]))
-/// issue.message(in: .english, catalog: catalog)
-/// MessageCatalog.withCurrent(catalog) { … }   // every message rendered inside uses it
+/// let german = Language("de") ?? .english
+/// let catalog = MessageCatalog.builtIn.merging(
+///     MessageCatalog([
+///         .english: ["tooLong": "{subject} is too long"],
+///         german: ["tooLong": "{subject} ist zu lang"],
+///     ]))
+/// print(issue.message(in: german, catalog: catalog))  // Code ist zu lang
+/// MessageCatalog.withCurrent(catalog) {
+///     print(issue.message(in: .english))  // Code is too long: every message rendered inside uses it
+/// }
 /// ```
 ///
 /// A key not found in the requested language falls back to English; a key not found at all falls

@@ -5,10 +5,14 @@
 /// `{key}` and `{path}`. A plural choice `{minimum|character|characters}` picks a form by the number
 /// (English: one, other; Russian: one, few, many; Chinese: a single form).
 ///
+/// <!-- snippet: doc-message-template -->
 /// ```swift
 /// let rule = Rule<Int>.range(16...50)
-///     .message([.english: "Player's age should be in [16, 50].",
-///               .russian: "Возраст игрока должен быть от 16 до 50."])
+///     .message([
+///         .english: "Player's age should be in [16, 50].",
+///         .russian: "Возраст игрока должен быть от 16 до 50.",
+///     ])
+/// print(rule.issues(for: 12)[0].message(in: .english))  // Player's age should be in [16, 50].
 /// ```
 public struct MessageTemplate: Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleByDictionaryLiteral {
     /// The texts by language.

@@ -18,10 +18,11 @@ public enum PathComponent: Hashable, Sendable, CustomStringConvertible {
 ///
 /// Render it as a JSON Pointer (RFC 6901, `/clients/1/age`) or as a coding path (`clients[1].age`):
 ///
+/// <!-- snippet: doc-issue-path -->
 /// ```swift
 /// let path: IssuePath = ["clients", 1, "age"]
-/// path.jsonPointer   // "/clients/1/age"
-/// path.codingPath    // "clients[1].age"
+/// print(path.jsonPointer)  // /clients/1/age
+/// print(path.codingPath)  // clients[1].age
 /// ```
 public struct IssuePath: Hashable, Sendable, CustomStringConvertible, ExpressibleByArrayLiteral {
     /// The components, outermost first.

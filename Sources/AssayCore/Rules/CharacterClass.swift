@@ -1,9 +1,11 @@
 /// A set of Unicode scalars for `charset(_:)`, built from Unicode properties and combined
 /// with `+`.
 ///
+/// <!-- snippet: doc-character-class -->
 /// ```swift
 /// // Seed 002's names: letters from every alphabet (with their combining marks) and spaces.
 /// let nameCharacters: CharacterClass = .letters + .marks + .spaces
+/// print(Rule<String>.charset(nameCharacters).isValid("Zoë Ångström"))  // true
 /// ```
 public struct CharacterClass: Sendable, CustomStringConvertible {
     private let predicate: @Sendable (Unicode.Scalar) -> Bool

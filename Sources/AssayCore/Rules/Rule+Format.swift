@@ -84,9 +84,10 @@ extension Rule where Value: StringProtocol & Sendable {
     /// keyword (``TextFormat``), and exported as that keyword. Reports
     /// ``IssueCode/invalidFormat(_:)`` with the format's name.
     ///
+    /// <!-- snippet: doc-format-rule -->
     /// ```swift
     /// let signup = Rule<String>.format(.dateTime)
-    /// signup.isValid("2026-11-26T08:00:00Z")   // true
+    /// print(signup.isValid("2026-11-26T08:00:00Z"))  // true
     /// ```
     public static func format(_ format: TextFormat) -> Rule {
         let parameters: [String: IssueValue] = ["format": .string(format.rawValue)]

@@ -44,8 +44,10 @@ extension Rule {
     /// A rule of the application's own: `predicate` returns whether the value is valid; a failure
     /// reports ``IssueCode/custom(_:)`` named `name`, with `message` (or the generic "is invalid").
     ///
+    /// <!-- snippet: doc-custom-rule -->
     /// ```swift
     /// let even = Rule<Int>.custom("even", message: "{subject} must be even") { $0 % 2 == 0 }
+    /// print(even.isValid(4), even.isValid(3))  // true false
     /// ```
     public static func custom(
         _ name: String, message: MessageTemplate? = nil, _ predicate: @escaping @Sendable (Value) -> Bool
