@@ -8,6 +8,7 @@ import AssayCodable
 import AssayCore
 import AssayGRDB
 import AssayJSON
+import AssayRegex
 import AssaySchema
 import Foundation
 import GRDB
@@ -314,6 +315,7 @@ enum DocCommentExamples {
         validatable()
         rule()
         core()
+        try jsonAndSchemas()
         try decoding()
         try store()
     }
@@ -460,6 +462,72 @@ enum DocCommentExamples {
         print(validator.rejection(for: "почта@пример.рф") as Any)  // nil: valid (RFC 6531)
         let ascii = EmailAddressValidator(options: .ascii)
         print(ascii.rejection(for: "почта@пример.рф") as Any)  // Optional(nonASCIINotAllowed)
+        // README: end
+    }
+
+    static func jsonAndSchemas() throws {
+        // README: doc-json-decoder
+        struct Client: Decodable { var name: String; var age: Int; var managerId: String? }
+        var decoder = JSONValueDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let client = try decoder.decode(Client.self, from: Array(#"{"name":"Ann","age":35,"manager_id":null}"#.utf8))
+        print(client.name, client.age)  // Ann 35
+        // README: end
+
+        // README: doc-json-document
+        let document = try JSONDocument(parsing: Array(#"{"name":"John","age":35}"#.utf8))
+        print(document.root["age"]?.int ?? 0)  // 35
+        print(document.root["name"]?.string ?? "")  // John
+        // README: end
+
+        // README: doc-ndjson-reader
+        var reader = try NDJSONReader(path: "Examples/seeds/clients.ndjson")
+        while let record = try reader.next() {
+            do {
+                let document = try record.parse()
+                _ = document
+            } catch {
+                print("line \(record.line): \(error.detail)")
+            }
+        }
+        // README: end
+
+        // README: doc-json-value
+        let value: JSONValue = ["name": "John Doe", "age": 35, "tags": ["a", "b"]]
+        print(value["age"]?.int ?? 0)  // 35
+        print(value["missing"]?.string as Any)  // nil: never a trap
+        print(value.jsonString(.sortedKeys))  // {"age":35,"name":"John Doe","tags":["a","b"]}
+        // README: end
+
+        // README: doc-linear-regex
+        let regex = try LinearRegex("^(a+)+$")
+        print(regex.firstMatchExists(in: String(repeating: "a", count: 100_000) + "!"))  // false: at once
+        // README: end
+
+        // README: doc-regex-options
+        let code = try LinearRegex("^[a-z]{2}-\\d+$", options: [.ignoreCase])
+        print(code.firstMatchExists(in: "AB-12"))  // true
+        // README: end
+
+        // README: doc-regex-match
+        let digits = try LinearRegex("\\d+")
+        let text = "order 66, item 7"
+        if let match = digits.firstMatch(in: text) { print(text[match]) }  // 66
+        // README: end
+
+        let addressSchema = #"{"type": "object", "required": ["city"]}"#
+        // README: doc-schema-registry
+        var registry = SchemaRegistry()
+        registry.register(try JSONValue(parsing: addressSchema), as: "https://example.com/address.json")
+        registry.map(prefix: "http://localhost:1234/", toDirectory: "Tests/remotes")
+        // README: end
+        _ = registry
+
+        // README: doc-json-schema
+        let schema = try JSONSchema(parsing: #"{"type": "object", "required": ["name"]}"#)
+        let result = schema.validate(try JSONValue(parsing: #"{"age": 3}"#))
+        print(result.isValid)  // false
+        print(result.errors[0].message)  // Name is required
         // README: end
     }
 

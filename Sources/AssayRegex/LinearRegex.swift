@@ -10,9 +10,10 @@
 /// patterns compare bytes. Matches on threads that find every cache of the pattern in use run on a
 /// breadth-first simulation (a Pike VM, or bit masks for automata of up to 64 instructions).
 ///
+/// <!-- snippet: doc-linear-regex -->
 /// ```swift
 /// let regex = try LinearRegex("^(a+)+$")
-/// regex.firstMatchExists(in: String(repeating: "a", count: 100_000) + "!")   // false, at once
+/// print(regex.firstMatchExists(in: String(repeating: "a", count: 100_000) + "!"))  // false: at once
 /// ```
 ///
 /// Supported: alternation, groups (capturing, non-capturing, named), lookahead and lookbehind
@@ -107,9 +108,10 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
 
     /// Compiles `source`.
     ///
+    /// <!-- snippet: doc-regex-options -->
     /// ```swift
     /// let code = try LinearRegex("^[a-z]{2}-\\d+$", options: [.ignoreCase])
-    /// code.firstMatchExists(in: "AB-12")   // true
+    /// print(code.firstMatchExists(in: "AB-12"))  // true
     /// ```
     ///
     /// - Parameters:
@@ -180,10 +182,11 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     /// `text.firstMatch(of:)` of a backtracking engine gives, found in linear time. `nil` when the
     /// pattern matches nowhere.
     ///
+    /// <!-- snippet: doc-regex-match -->
     /// ```swift
-    /// let regex = try LinearRegex("\\d+")
+    /// let digits = try LinearRegex("\\d+")
     /// let text = "order 66, item 7"
-    /// text[regex.firstMatch(in: text)!]   // "66"
+    /// if let match = digits.firstMatch(in: text) { print(text[match]) }  // 66
     /// ```
     ///
     /// Costs O(program size × input length) steps, a factor of the quantifiers' nesting more for

@@ -13,11 +13,13 @@ import Foundation
 /// conversion made as a warning. Errors carry the coding path, the JSON Pointer and the line and
 /// column of the offending value.
 ///
+/// <!-- snippet: doc-json-decoder -->
 /// ```swift
 /// struct Client: Decodable { var name: String; var age: Int; var managerId: String? }
 /// var decoder = JSONValueDecoder()
 /// decoder.keyDecodingStrategy = .convertFromSnakeCase
 /// let client = try decoder.decode(Client.self, from: Array(#"{"name":"Ann","age":35,"manager_id":null}"#.utf8))
+/// print(client.name, client.age)  // Ann 35
 /// ```
 public struct JSONValueDecoder: Sendable {
     /// How dates are read.

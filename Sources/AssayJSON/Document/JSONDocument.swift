@@ -12,10 +12,11 @@ import Foundation
 /// bytes; ``root`` navigates it as ``JSONNode``s, and ``value`` builds an owned ``JSONValue`` tree
 /// when one is needed. This is the fast path for reading and validating: no allocation per value.
 ///
+/// <!-- snippet: doc-json-document -->
 /// ```swift
 /// let document = try JSONDocument(parsing: Array(#"{"name":"John","age":35}"#.utf8))
-/// document.root["age"]?.int        // 35
-/// document.root["name"]?.string    // "John"
+/// print(document.root["age"]?.int ?? 0)  // 35
+/// print(document.root["name"]?.string ?? "")  // John
 /// ```
 public struct JSONDocument: Sendable {
     let tape: Tape

@@ -78,12 +78,13 @@ public struct NDJSONReadError: Error, Sendable, Hashable, CustomStringConvertibl
 /// counted. Records are raw lines: parse each with ``NDJSONRecord/parse(options:)``, so one malformed
 /// line is reported with its line number while the stream goes on.
 ///
+/// <!-- snippet: doc-ndjson-reader -->
 /// ```swift
-/// var reader = try NDJSONReader(path: "clients.ndjson")
+/// var reader = try NDJSONReader(path: "Examples/seeds/clients.ndjson")
 /// while let record = try reader.next() {
 ///     do {
 ///         let document = try record.parse()
-///         // …
+///         _ = document
 ///     } catch {
 ///         print("line \(record.line): \(error.detail)")
 ///     }

@@ -7,11 +7,12 @@
 /// Equality and hashing are JSON Schema's: numbers compare by value (`1 == 1.0`), objects regardless
 /// of key order, arrays element by element.
 ///
+/// <!-- snippet: doc-json-value -->
 /// ```swift
 /// let value: JSONValue = ["name": "John Doe", "age": 35, "tags": ["a", "b"]]
-/// value["age"]?.int              // 35
-/// value["missing"]?.string       // nil, never a trap
-/// value.jsonString(.sortedKeys)  // {"age":35,"name":"John Doe","tags":["a","b"]}
+/// print(value["age"]?.int ?? 0)  // 35
+/// print(value["missing"]?.string as Any)  // nil: never a trap
+/// print(value.jsonString(.sortedKeys))  // {"age":35,"name":"John Doe","tags":["a","b"]}
 /// ```
 public enum JSONValue: Sendable, Hashable {
     /// `null`.

@@ -10,6 +10,7 @@ import Foundation
 /// to URI prefixes, and a loader of your own. Nothing is fetched from a network unless your loader
 /// does it.
 ///
+/// <!-- snippet: doc-schema-registry -->
 /// ```swift
 /// var registry = SchemaRegistry()
 /// registry.register(try JSONValue(parsing: addressSchema), as: "https://example.com/address.json")

@@ -5,11 +5,12 @@ import AssayRegex
 /// A compiled JSON Schema: compile once, then validate any number of instances from any number of
 /// threads at once.
 ///
+/// <!-- snippet: doc-json-schema -->
 /// ```swift
 /// let schema = try JSONSchema(parsing: #"{"type": "object", "required": ["name"]}"#)
 /// let result = schema.validate(try JSONValue(parsing: #"{"age": 3}"#))
-/// result.isValid                 // false
-/// result.errors[0].message       // "name is required"
+/// print(result.isValid)  // false
+/// print(result.errors[0].message)  // Name is required
 /// ```
 ///
 /// Compilation resolves every `$ref` (remote ones through ``Options/registry``, never the network),
