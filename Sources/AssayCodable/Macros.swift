@@ -6,13 +6,14 @@ import AssayJSON
 /// rule failures, nested models and array elements) and throws them together, and the type exports
 /// its JSON Schema.
 ///
+/// <!-- snippet: docc-codable-model -->
 /// ```swift
 /// @Validatable
 /// struct Client: Codable {
 ///     @Normalize(.trimmed) @Validate(.length(2...100), .charset(.letters + .marks + .spaces))
 ///     var name: String
 ///     @Validate(.range(1...150)) var age: Int
-///     @Validate(.email()) var email: String
+///     @Normalize(.trimmed) @Validate(.email()) var email: String
 /// }
 /// ```
 ///

@@ -316,6 +316,7 @@ enum DocCommentExamples {
         rule()
         core()
         try jsonAndSchemas()
+        try codableAndTool()
         try decoding()
         try store()
     }
@@ -531,6 +532,51 @@ enum DocCommentExamples {
         // README: end
     }
 
+    static func codableAndTool() throws {
+        var context = CommandContext.process()
+        context.standardOutput = ByteSink()
+        context.standardError = ByteSink()
+        // README: doc-assay-tool
+        let status = AssayTool.main(
+            ["validate", "--schema", "Examples/clients/client.schema.json", "Examples/clients/clients.ndjson"],
+            context: context)
+        print(status)  // 1: some records are invalid
+        // README: end
+
+        typealias Client = CodableArticle.Client
+        // README: doc-schema-export
+        let schema = JSONSchemaExporter.document(for: Client.self)
+        print(schema.jsonString(.prettyPrinted))
+        // README: end
+
+        // README: doc-validated-value
+        struct Age: ValidatedValue {
+            static let rule = Rule<Int>.range(1...150)
+            let rawValue: Int
+            init(checked: Checked<Int>) { rawValue = checked.rawValue }
+        }
+
+        print(try Age.evaluated(35))  // 35
+        do {
+            _ = try Age(151)
+        } catch {
+            print(error.text(in: .english))  // Value must be between 1 and 150
+        }
+        // README: end
+
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "note") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("text", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+            var note = Note(text: "  Buy milk ")
+            try note.insert(db)
+            print(note.text)  // Buy milk
+        }
+    }
+
     static func decoding() throws {
         typealias Client = CodableArticle.Client
         let bytes = Array(
@@ -615,4 +661,24 @@ enum DocCommentExamples {
             // README: end
         }
     }
+}
+
+/// A record with a `willInsert` of its own (the example of `Validation.normalized(_:)`).
+struct Note: Codable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+    var id: Int64?
+    var text: String
+    var createdAt: Date?
+
+    static let validation: Validation<Note> = [
+        .normalize(\.text, "text", .trimmed), .property(\.text, "text", .notBlank),
+    ]
+
+    // README: doc-normalized
+    mutating func willInsert(_ db: Database) throws {
+        createdAt = createdAt ?? Date()
+        self = Self.validation.normalized(self)  // what the default callback does
+    }
+    // README: end
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }

@@ -17,11 +17,37 @@ public enum DeleteRule: String, Sendable, Hashable, CaseIterable {
 
 /// The store rules of a ``ValidatedRecord`` type: rules that need the database to be checked.
 ///
+/// <!-- snippet: docc-grdb-types -->
 /// ```swift
-/// static let storeRules: StoreRules<Team> = [
-///     .unique("name"),
-///     .hasMany(Player.self, column: "teamId", as: "players", maximum: 15, onDelete: .deny),
-/// ]
+/// struct Team: Codable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+///     var id: Int64?
+///     var name: String
+///
+///     static let validation: Validation<Team> = [
+///         .normalize(\.name, "name", .trimmed),
+///         .property(\.name, "name", .length(2...40)),
+///     ]
+///     static let storeRules: StoreRules<Team> = [
+///         .unique("name"),
+///         .hasMany(Player.self, column: "teamId", as: "players", maximum: 15, onDelete: .deny),
+///     ]
+///     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+/// }
+///
+/// struct Player: Codable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+///     var id: Int64?
+///     var name: String
+///     var age: Int
+///     var teamId: Int64
+///
+///     static let validation: Validation<Player> = [
+///         .normalize(\.name, "name", .trimmed),
+///         .property(\.name, "name", .length(2...50)),
+///         .property(\.age, "age", .range(16...50)),
+///     ]
+///     static let storeRules: StoreRules<Player> = [.belongsTo(Team.self, column: "teamId")]
+///     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+/// }
 /// ```
 public struct StoreRules<Record: ValidatedRecord>: Sendable, ExpressibleByArrayLiteral {
     /// The rules, in declaration order.

@@ -6,7 +6,23 @@ import GRDB
 /// Conform a record that is already `Validatable` and `MutablePersistableRecord` (or
 /// `PersistableRecord`): GRDB's persistence callbacks then check it before any SQL runs.
 ///
+/// <!-- snippet: docc-grdb-types -->
 /// ```swift
+/// struct Team: Codable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+///     var id: Int64?
+///     var name: String
+///
+///     static let validation: Validation<Team> = [
+///         .normalize(\.name, "name", .trimmed),
+///         .property(\.name, "name", .length(2...40)),
+///     ]
+///     static let storeRules: StoreRules<Team> = [
+///         .unique("name"),
+///         .hasMany(Player.self, column: "teamId", as: "players", maximum: 15, onDelete: .deny),
+///     ]
+///     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+/// }
+///
 /// struct Player: Codable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
 ///     var id: Int64?
 ///     var name: String
@@ -19,13 +35,21 @@ import GRDB
 ///         .property(\.age, "age", .range(16...50)),
 ///     ]
 ///     static let storeRules: StoreRules<Player> = [.belongsTo(Team.self, column: "teamId")]
-///
 ///     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 /// }
+/// ```
 ///
-/// try dbQueue.write { db in
-///     var player = Player(id: nil, name: "  Ann ", age: 12, teamId: 1)
-///     try player.insert(db)   // throws ValidationError: age must be between 16 and 50
+/// <!-- snippet: docc-grdb-insert -->
+/// ```swift
+/// do {
+///     try dbQueue.write { db in
+///         var player = Player(id: nil, name: "  Ann ", age: 12, teamId: 99)
+///         try player.insert(db)
+///     }
+/// } catch let error as ValidationError {
+///     print(error.text(in: .english))
+///     // /age: Age must be between 16 and 50
+///     // /teamId: TeamId refers to a team that does not exist
 /// }
 /// ```
 ///

@@ -6,8 +6,12 @@ import AssaySchema
 
 /// The `assay` command line: `assay validate` and `assay check-schema`.
 ///
+/// <!-- snippet: doc-assay-tool -->
 /// ```swift
-/// let status = AssayTool.main(["validate", "--schema", "client.schema.json", "clients.ndjson"])
+/// let status = AssayTool.main(
+///     ["validate", "--schema", "Examples/clients/client.schema.json", "Examples/clients/clients.ndjson"],
+///     context: context)
+/// print(status)  // 1: some records are invalid
 /// ```
 public enum AssayTool {
     /// The version `assay --version` prints.

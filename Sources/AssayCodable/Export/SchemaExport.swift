@@ -12,6 +12,7 @@ public protocol JSONSchemaExportable {
 /// Writes the rules of Swift types as one JSON Schema 2020-12 document, so one declaration drives
 /// the app, the docs and `assay validate`.
 ///
+/// <!-- snippet: doc-schema-export -->
 /// ```swift
 /// let schema = JSONSchemaExporter.document(for: Client.self)
 /// print(schema.jsonString(.prettyPrinted))

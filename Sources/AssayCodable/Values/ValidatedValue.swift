@@ -4,6 +4,7 @@ import AssayCore
 /// `Rule` when it is made, decoded, or checked on its own (seed 002's `Age`, `Name` and
 /// `Email`).
 ///
+/// <!-- snippet: doc-validated-value -->
 /// ```swift
 /// struct Age: ValidatedValue {
 ///     static let rule = Rule<Int>.range(1...150)
@@ -11,8 +12,12 @@ import AssayCore
 ///     init(checked: Checked<Int>) { rawValue = checked.rawValue }
 /// }
 ///
-/// try Age.evaluated(35)        // 35
-/// let age = try Age(151)       // throws ValidationError: "Value must be between 1 and 150"
+/// print(try Age.evaluated(35))  // 35
+/// do {
+///     _ = try Age(151)
+/// } catch {
+///     print(error.text(in: .english))  // Value must be between 1 and 150
+/// }
 /// ```
 ///
 /// Decoding reads the raw value, normalises it (``normalized(_:)``, e.g. trimming), checks it and

@@ -341,10 +341,11 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     /// A copy of `model` with its normalisers applied (trimmed, case-folded… until nothing changes, at
     /// most ``maximumNormalizationPasses`` passes), without checking any rule.
     ///
+    /// <!-- snippet: doc-normalized -->
     /// ```swift
     /// mutating func willInsert(_ db: Database) throws {
     ///     createdAt = createdAt ?? Date()
-    ///     self = Self.validation.normalized(self)   // what the default callback does
+    ///     self = Self.validation.normalized(self)  // what the default callback does
     /// }
     /// ```
     public func normalized(_ model: Model) -> Model {
