@@ -317,6 +317,7 @@ enum DocCommentExamples {
         core()
         try jsonAndSchemas()
         try codableAndTool()
+        HandDecodedPlayer.run()
         try decoding()
         try store()
     }
@@ -681,4 +682,38 @@ struct Note: Codable, FetchableRecord, MutablePersistableRecord, ValidatedRecord
     // README: end
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A model decoded by hand the way `@Validatable` decodes (the example of `FieldDecoder`).
+struct HandDecodedPlayer: Decodable, Validatable {
+    var name: String
+    var age: Int
+
+    enum CodingKeys: String, CodingKey { case name, age }
+
+    static let validation: Validation<HandDecodedPlayer> = [.property(\.age, "age", .range(16...50))]
+
+    // README: doc-field-decoder
+    init(from decoder: any Decoder) throws {
+        var fields = try FieldDecoder<Self, CodingKeys>(decoder)
+        let name = fields.decode(String.self, forKey: .name)
+        let age = fields.decode(Int.self, forKey: .age)
+        guard let name, let age, fields.isComplete else {
+            throw fields.failure(checking: [DecodedField("name", name), DecodedField("age", age)])
+        }
+        self.name = name
+        self.age = age
+        try fields.validate(&self)
+    }
+    // README: end
+
+    /// Every failure of a payload at once, as `@Validatable` types report them.
+    static func run() {
+        let payload = Array(#"[{"name": "Ann", "age": 30}, {"name": 5, "age": 12}]"#.utf8)
+        do {
+            _ = try JSONValueDecoder().decodeValidated([HandDecodedPlayer].self, from: payload)
+        } catch {
+            print(error.text(in: .english))  // /1/name: Name must be of type String
+        }
+    }
 }

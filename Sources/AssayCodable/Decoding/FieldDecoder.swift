@@ -7,6 +7,7 @@ import AssayJSON
 ///
 /// `@Validatable` writes the `init(from:)` that uses it; write one by hand the same way:
 ///
+/// <!-- snippet: doc-field-decoder -->
 /// ```swift
 /// init(from decoder: any Decoder) throws {
 ///     var fields = try FieldDecoder<Self, CodingKeys>(decoder)
