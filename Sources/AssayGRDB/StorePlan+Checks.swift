@@ -21,10 +21,12 @@ extension StorePlan {
             let resolves = entry.kind == .insert && entry.info.resolvesInsertConflicts
             var earlier: [Int] = []
             var stored: [[DatabaseValue]] = []
+            var held: [(name: String, values: [DatabaseValue])] = []
             for columns in groups {
                 let values = columns.map { entry.row[$0] ?? .null }
                 if values.contains(where: \.isNull) { continue }
                 let name = entry.table + "\u{0}" + columns.joined(separator: "\u{0}")
+                held.append((name, values))
                 if resolves {
                     if let holder = holders[name]?[values], !left.contains(holder) { earlier.append(holder) }
                     for key in try schema.keys(in: entry.table, where: columns, equal: values)
@@ -34,10 +36,14 @@ extension StorePlan {
                         stored.append(key)
                     }
                 }
-                holders[name, default: [:]][values] = index
+            }
+            let ignored = resolves && entry.info.insertResolution == .ignore && !(earlier.isEmpty && stored.isEmpty)
+            // An insert left out holds nothing; any other row holds its values for the rows after it.
+            if !ignored {
+                for (name, values) in held { holders[name, default: [:]][values] = index }
             }
             guard resolves, !earlier.isEmpty || !stored.isEmpty else { continue }
-            if entry.info.insertResolution == .ignore {
+            if ignored {
                 left.insert(index)
                 continue
             }

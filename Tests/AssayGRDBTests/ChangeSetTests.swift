@@ -174,6 +174,7 @@ import Testing
         changes.insert(Tag(name: "Rookie"))  // stored: left out under .ignore
         changes.insert(Tag(name: "Veteran"))
         changes.insert(Tag(name: "Veteran"))  // staged before: left out
+        changes.insert(Tag(name: "Veteran"))  // and again
         changes.insert(Badge(id: 2, code: "MVP", teamId: 2))  // replaces badge 1, which holds the code
         try db.read { db in try changes.validate(db) }
         let saved = try changes.save(to: db)
