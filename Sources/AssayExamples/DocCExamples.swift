@@ -252,19 +252,24 @@ enum StoreArticle {
     }
     // README: end
 
+    /// The tables of the article's two records.
+    static func createTables(_ db: Database) throws {
+        try db.create(table: "team") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("name", .text).notNull()
+        }
+        try db.create(table: "player") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("name", .text).notNull()
+            t.column("age", .integer).notNull()
+            t.column("teamId", .integer).notNull().references("team")
+        }
+    }
+
     static func run() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.create(table: "team") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("name", .text).notNull()
-            }
-            try db.create(table: "player") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("name", .text).notNull()
-                t.column("age", .integer).notNull()
-                t.column("teamId", .integer).notNull().references("team")
-            }
+            try createTables(db)
             // README: docc-grdb-migration
             // In a migration: the unique index that backs `.unique("name")`, and an index on player.teamId.
             try Team.createStoreIndexes(db)
@@ -312,7 +317,6 @@ enum StoreArticle {
 /// The doc comments' examples (a `/// <!-- snippet: NAME -->` line above the block), compiled here.
 enum DocCommentExamples {
     static func runAll() throws {
-        validatable()
         rule()
         core()
         try jsonAndSchemas()
@@ -320,31 +324,6 @@ enum DocCommentExamples {
         HandDecodedPlayer.run()
         try decoding()
         try store()
-    }
-
-    static func validatable() {
-        // README: doc-validatable
-        struct Player: Validatable {
-            var name: String
-            var age: Int
-
-            static let validation: Validation<Player> = [
-                .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespaces) },
-                .property(\.name, "name", .notBlank, .length(2...50)),
-                .property(\.age, "age", on: [.insert, .update], .range(16...50)),
-            ]
-        }
-
-        let player = Player(name: " Ann ", age: 12)
-        print(player.isValid)  // true: the age rule is for saves
-        do {
-            try player.validate(for: .insert)
-        } catch {
-            print(error.text(in: .english))  // /age: Age must be between 16 and 50
-        }
-        // A form field, before assignment:
-        print((try? Player.validate("  ", for: \.name)) == nil)  // true: blank
-        // README: end
     }
 
     static func rule() {
@@ -611,16 +590,7 @@ enum DocCommentExamples {
         typealias Player = StoreArticle.Player
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.create(table: "team") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("name", .text).notNull()
-            }
-            try db.create(table: "player") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("name", .text).notNull()
-                t.column("age", .integer).notNull()
-                t.column("teamId", .integer).notNull().references("team")
-            }
+            try StoreArticle.createTables(db)
             try Team.createStoreIndexes(db)
             _ = try Team(name: "Lakers").inserted(db)
             _ = try Team(name: "Celtics").inserted(db)

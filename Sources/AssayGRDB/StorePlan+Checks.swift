@@ -6,7 +6,8 @@ extension StorePlan {
 
     /// Applies the insert conflict policy of types whose `persistenceConflictPolicy` resolves a
     /// conflict instead of failing, as SQLite will: under `.ignore`, an insert whose key or unique
-    /// values a stored row (or an earlier staged row) holds is left out, neither checked nor written;
+    /// values a stored row (or an earlier staged row) holds is left out of the store checks and the
+    /// write (its value rules, checked already, still apply: an invalid record is refused either way);
     /// under `.replace`, the stored rows that hold them are deleted first (with their delete rules) and
     /// an earlier staged insert holding them is left out.
     mutating func applyInsertConflictPolicies() throws {

@@ -3,7 +3,7 @@
 /// Conform by listing the rules once, in ``validation``; then validate instances on demand, for an
 /// operation, or one proposed value for one key before assigning it:
 ///
-/// <!-- snippet: doc-validatable -->
+/// <!-- snippet: model -->
 /// ```swift
 /// struct Player: Validatable {
 ///     var name: String
@@ -16,15 +16,18 @@
 ///     ]
 /// }
 ///
-/// let player = Player(name: " Ann ", age: 12)
-/// print(player.isValid)  // true: the age rule is for saves
+/// let player = Player(name: "   ", age: 12)
 /// do {
 ///     try player.validate(for: .insert)
 /// } catch {
-///     print(error.text(in: .english))  // /age: Age must be between 16 and 50
+///     print(error.text(in: .english))
+///     // /name: Name must not be blank
+///     // /name: Name must be between 2 and 50 characters long
+///     // /age: Age must be between 16 and 50
 /// }
-/// // A form field, before assignment:
-/// print((try? Player.validate("  ", for: \.name)) == nil)  // true: blank
+///
+/// // A form field, before the value is assigned: the normalised value or its issues.
+/// let typed = try? Player.validate("  Yao Ming ", for: \.name)  // "Yao Ming"
 /// ```
 public protocol Validatable: SendableMetatype {
     /// The type's rules: property rules, normalisers, object-level checks and nested models.
