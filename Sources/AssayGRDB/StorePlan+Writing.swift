@@ -23,11 +23,9 @@ extension StorePlan {
                     try park(entry, in: db)
                     continue
                 }
-                let checked =
-                    entry.kind == .insert && entry.info.hasOwnWillInsert == true
-                    ? Dictionary(uniqueKeysWithValues: zip(entry.row.columns.names, entry.row.values)) : nil
                 let written = try Self.writeThroughGRDB(
-                    entry.record, kind: entry.kind, checked: checked, writer: entry.info.writer, in: db)
+                    entry.record, kind: entry.kind, checked: entry.row, writer: entry.info.writer,
+                    hasOwnWillInsert: entry.info.hasOwnWillInsert == true, in: db)
                 if entry.kind == .insert && entry.isStaged {
                     let insert = SavedChanges.Insert(
                         table: entry.table, record: written, keyColumns: entry.info.keyColumns ?? [],
@@ -46,10 +44,11 @@ extension StorePlan {
     /// the callbacks would make. Returns the record as written (with its id, when the type's
     /// `didInsert` sets it).
     static func writeThroughGRDB<R: ValidatedRecord>(
-        _ record: R, kind: StagedChange.Kind, checked: [String: DatabaseValue]?, writer: RecordWriter?,
+        _ record: R, kind: StagedChange.Kind, checked: EncodedRow, writer: RecordWriter?, hasOwnWillInsert: Bool,
         in db: Database
     ) throws -> any ValidatedRecord {
-        try WriteScope.$checkedWrite.withValue(.init(type: ObjectIdentifier(R.self), columns: checked)) {
+        let write = WriteScope.CheckedWrite(type: ObjectIdentifier(R.self), kind: kind, row: checked)
+        let written = try WriteScope.$checkedWrite.withValue(write) { () throws -> any ValidatedRecord in
             if let writer { return try writer.write(record, kind, db) }
             var record = record
             switch kind {
@@ -59,6 +58,16 @@ extension StorePlan {
             }
             return record
         }
+        if kind == .insert, hasOwnWillInsert, !write.isClaimed {
+            // The record GRDB wrote was checked on its own, but it is not the one the change set checked.
+            throw StoreConfigurationError(
+                description: """
+                    \(R.databaseTableName): the type's willInsert changed the record again when the change set \
+                    wrote it. A change set runs willInsert before its checks and GRDB runs it again on the record \
+                    as checked, so it must leave a prepared record as it is (set a value only when it is missing)
+                    """)
+        }
+        return written
     }
 
     /// Sets one column of each of the update's unique rules to a temporary value no row holds, so the

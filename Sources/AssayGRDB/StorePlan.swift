@@ -156,7 +156,7 @@ struct StorePlan {
     func runWillInsert<R: ValidatedRecord>(_ record: inout R, info: TypeInfo) throws {
         let db = schema.db
         guard info.hasOwnWillInsert == nil else {
-            try WriteScope.$checkedWrite.withValue(.init(type: ObjectIdentifier(R.self), columns: nil)) {
+            try WriteScope.$checkedWrite.withValue(.init(type: ObjectIdentifier(R.self), kind: nil, row: nil)) {
                 try record.willInsert(db)
             }
             return

@@ -85,26 +85,40 @@ extension ValidatedRecord {
     /// the result).
     public mutating func willInsert(_ db: Database) throws {
         if WriteScope.isProbingWillInsert { throw WriteScope.DefaultWillInsert() }
-        guard !WriteScope.isWriting(Self.self) else { return }
+        guard !WriteScope.isWriting(Self.self) else {
+            WriteScope.noteDefault(.willInsert, of: Self.self)
+            return
+        }
         self = Self.validation.normalized(self)
+    }
+
+    /// Does nothing, as GRDB's default; a change set notes that the type has no `willSave` of its own.
+    public func willSave(_ db: Database) throws {
+        WriteScope.noteDefault(.willSave, of: Self.self)
+    }
+
+    /// Saves, as GRDB's default; a change set notes that the type has no `aroundSave` of its own.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+        WriteScope.noteDefault(.aroundSave, of: Self.self)
+        _ = try save()
+    }
+
+    /// Does nothing, as GRDB's default; a change set notes that the type has no `willUpdate` of its
+    /// own.
+    public func willUpdate(_ db: Database, columns: Set<String>) throws {
+        WriteScope.noteDefault(.willUpdate, of: Self.self)
+    }
+
+    /// Does nothing, as GRDB's default; a change set notes that the type has no `willDelete` of its
+    /// own.
+    public func willDelete(_ db: Database) throws {
+        WriteScope.noteDefault(.willDelete, of: Self.self)
     }
 
     /// Checks the record for insert (value rules and store rules), as the callbacks before it left it,
     /// then inserts it; GRDB calls it.
     public func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws {
-        if let write = WriteScope.checkedWrite, write.type == ObjectIdentifier(Self.self) {
-            // Checked with its change set: the type's own willInsert ran before the checks, and must
-            // have left the record as it was when GRDB ran it again.
-            if let checked = write.columns, try databaseDictionary != checked {
-                throw StoreConfigurationError(
-                    description: """
-                        \(Self.databaseTableName): the type's willInsert changed the record again when the change \
-                        set wrote it. A change set runs willInsert before its checks and GRDB runs it again on the \
-                        record as checked, so it must leave a prepared record as it is (set a value only when it \
-                        is missing)
-                        """)
-            }
-        } else {
+        if try !WriteScope.claim(self, .insert) {
             let plan = try StorePlan(staging: [StagedChange(.insert, self)], in: db, requireNormalized: true)
             try plan.throwIfInvalid()
         }
@@ -113,13 +127,13 @@ extension ValidatedRecord {
 
     /// Checks the record for update, then updates it; GRDB calls it.
     public func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws {
-        if !WriteScope.isWriting(Self.self) { try checkBeforeUpdate(db) }
+        try checkBeforeUpdate(db)
         _ = try update()
     }
 
     /// Checks the record for delete and applies the delete rules, then deletes it; GRDB calls it.
     public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        if !WriteScope.isWriting(Self.self) { try checkBeforeDelete(db) }
+        try checkBeforeDelete(db)
         _ = try delete()
     }
 
@@ -129,6 +143,7 @@ extension ValidatedRecord {
     /// - Throws: `ValidationError` with every issue; a database error if the checks could
     ///   not read the database.
     public func checkBeforeInsert(_ db: Database) throws -> Self {
+        if try WriteScope.claim(self, .insert) { return self }
         let plan = try StorePlan(staging: [StagedChange(.insert, self)], in: db)
         try plan.throwIfInvalid()
         // The plan keeps the normalised record of its one entry.
@@ -141,6 +156,7 @@ extension ValidatedRecord {
     /// - Throws: `ValidationError` with every issue; a database error if the checks could
     ///   not read the database.
     public func checkBeforeUpdate(_ db: Database) throws {
+        if try WriteScope.claim(self, .update) { return }
         let plan = try StorePlan(staging: [StagedChange(.update, self)], in: db, requireNormalized: true)
         try plan.throwIfInvalid()
     }
@@ -151,6 +167,7 @@ extension ValidatedRecord {
     /// - Throws: `ValidationError` with every issue (`IssueCode.deleteDenied`
     ///   for a `deny` rule); a database error.
     public func checkBeforeDelete(_ db: Database) throws {
+        if try WriteScope.claim(self, .delete) { return }
         let plan = try StorePlan(staging: [StagedChange(.delete, self)], in: db)
         try plan.throwIfInvalid()
         // The record itself is deleted by GRDB after this check; its dependents are written here.
@@ -163,24 +180,94 @@ extension ValidatedRecord where Self: PersistableRecord {
     /// normalised (``aroundInsert(_:insert:)`` checks it).
     public func willInsert(_ db: Database) throws {
         if WriteScope.isProbingWillInsert { throw WriteScope.DefaultWillInsert() }
+        WriteScope.noteDefault(.willInsert, of: Self.self)
     }
 }
 
 /// What a change set (or a delete rule) is writing: records checked together beforehand, which the
 /// persistence callbacks let through.
 enum WriteScope {
-    /// The record being written through GRDB, already checked.
-    struct CheckedWrite: Sendable {
-        /// The record's type: a write of another type that a callback makes is checked as usual.
+    /// The one record being written through GRDB, already checked. Its callbacks let it through once:
+    /// any other record a callback writes, of this type or another, is checked as usual.
+    final class CheckedWrite: @unchecked Sendable {
+        /// The record's type.
         let type: ObjectIdentifier
-        /// For a type with a `willInsert` of its own, the columns as checked.
-        let columns: [String: DatabaseValue]?
+        /// The write GRDB makes, or `nil` while only the type's `willInsert` runs.
+        let kind: StagedChange.Kind?
+        /// The record's columns as checked.
+        let row: EncodedRow?
+        /// Whether the record's `around…` callback has let it through. Read and set only on the
+        /// thread that holds the database connection, inside the write.
+        private(set) var isClaimed = false
+        /// The callbacks before the `around…` one that ran as the library's defaults: when all did,
+        /// no code of the type's own ran before it, so no other record of its type can come first.
+        private(set) var defaults: DefaultCallbacks = []
+
+        init(type: ObjectIdentifier, kind: StagedChange.Kind?, row: EncodedRow?) {
+            self.type = type
+            self.kind = kind
+            self.row = row
+        }
+
+        func claim() { isClaimed = true }
+        func note(_ callback: DefaultCallbacks) { defaults.insert(callback) }
+    }
+
+    /// GRDB's persistence callbacks that come before `aroundInsert`, `aroundUpdate` and `aroundDelete`.
+    struct DefaultCallbacks: OptionSet {
+        let rawValue: UInt8
+        static let willSave = Self(rawValue: 1)
+        static let aroundSave = Self(rawValue: 2)
+        static let willInsert = Self(rawValue: 4)
+        static let willUpdate = Self(rawValue: 8)
+        static let willDelete = Self(rawValue: 16)
+
+        /// Those GRDB runs, in this order, before the `around…` callback of `kind`.
+        static func before(_ kind: StagedChange.Kind) -> Self {
+            switch kind {
+            case .insert: [.willSave, .aroundSave, .willInsert]
+            case .update: [.willSave, .aroundSave, .willUpdate]
+            case .delete: [.willDelete]
+            }
+        }
     }
 
     @TaskLocal static var checkedWrite: CheckedWrite?
 
-    /// Whether a record of `type` is being written checked.
-    static func isWriting(_ type: Any.Type) -> Bool { checkedWrite?.type == ObjectIdentifier(type) }
+    /// Whether a record of `type` is about to be written checked (its `around…` callback has not run
+    /// yet).
+    static func isWriting(_ type: Any.Type) -> Bool {
+        guard let write = checkedWrite else { return false }
+        return write.type == ObjectIdentifier(type) && !write.isClaimed
+    }
+
+    /// Notes that the library's default of a callback ran for a record of `type`.
+    static func noteDefault(_ callback: DefaultCallbacks, of type: Any.Type) {
+        guard let write = checkedWrite, !write.isClaimed, write.type == ObjectIdentifier(type) else { return }
+        write.note(callback)
+    }
+
+    /// Whether `record` is the checked record being written by `kind`, claimed by this call: its type
+    /// and the write, and either no code of the type's own ran before (the callbacks before are the
+    /// defaults), or every column is as checked. A record of the same type that a callback of the
+    /// type's own writes before it (from `willSave`, say) differs in some column and is checked on
+    /// its own.
+    static func claim<R: ValidatedRecord>(_ record: R, _ kind: StagedChange.Kind) throws -> Bool {
+        guard let write = checkedWrite, write.kind == kind, !write.isClaimed,
+            write.type == ObjectIdentifier(R.self), let row = write.row
+        else { return false }
+        if write.defaults.isSuperset(of: .before(kind)) {
+            write.claim()
+            return true
+        }
+        let columns = try record.databaseDictionary
+        guard columns.count == row.values.count else { return false }
+        for (name, value) in zip(row.columns.names, row.values) where columns[name] != value {
+            return false
+        }
+        write.claim()
+        return true
+    }
 
     /// Set while a change set finds out whether a type has a `willInsert` of its own: the default
     /// one throws `DefaultWillInsert`.

@@ -278,6 +278,39 @@ struct Counter: Codable, Equatable, FetchableRecord, MutablePersistableRecord, V
     }
 }
 
+/// A record whose callbacks write another record of its own type: `willSave` before it is written,
+/// `aroundSave` after.
+struct Echo: Codable, Equatable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
+    var id: Int64?
+    var name: String
+    var before: String?
+    var after: String?
+
+    static let validation: Validation<Echo> = [.property(\.name, "name", .notBlank)]
+
+    func willSave(_ db: Database) throws {
+        guard let before else { return }
+        var echo = Echo(name: before)
+        try echo.insert(db)
+    }
+
+    func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+        _ = try save()
+        guard let after else { return }
+        var echo = Echo(name: after)
+        try echo.insert(db)
+    }
+
+    static func createTable(_ db: Database) throws {
+        try db.create(table: "echo") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("name", .text).notNull()
+            t.column("before", .text)
+            t.column("after", .text)
+        }
+    }
+}
+
 /// Records the callbacks GRDB runs for each insert.
 struct Logged: Codable, Equatable, FetchableRecord, MutablePersistableRecord, ValidatedRecord {
     var id: Int64?
@@ -325,8 +358,27 @@ final class CallbackLog: @unchecked Sendable {
             try Ticket.createTable(db)
             try Counter.createTable(db)
             try Logged.createTable(db)
+            try Echo.createTable(db)
         }
         return queue
+    }
+
+    @Test func aRecordOfTheSameTypeThatACallbackWritesIsChecked() throws {
+        let queue = try database()
+        // Written by willSave before the staged record, and by aroundSave after it: each is checked
+        // on its own, though a record of its type is being written checked.
+        for echo in [Echo(name: "staged", before: " "), Echo(name: "staged", after: " ")] {
+            var changes = ChangeSet()
+            changes.insert(echo)
+            let error = try validationError { try changes.save(to: queue) }
+            #expect(try summary(#require(error).issues) == ["echo /name blank"])
+            #expect(try queue.read { db in try Echo.fetchCount(db) } == 0)
+        }
+        // Valid ones are written, the staged record once.
+        var changes = ChangeSet()
+        changes.insert(Echo(name: "staged", before: "first", after: "last"))
+        try changes.save(to: queue)
+        #expect(try queue.read { db in try Echo.fetchAll(db).map(\.name) } == ["first", "staged", "last"])
     }
 
     @Test func aChangeSetRunsTheTypesCallbacksAndChecksWhatWillInsertSets() throws {
