@@ -12,7 +12,7 @@ private let schema = CLIRun.example("clients/client.schema.json")
 private let clients = CLIRun.example("clients/clients.ndjson")
 
 /// The `assay` executable the README's first command builds (`swift test` builds it too).
-private var assayBinary: String {
+var assayBinary: String {
     get throws {
         let path = CLIRun.repository + "/.build/debug/assay"
         guard FileManager.default.isExecutableFile(atPath: path) else {

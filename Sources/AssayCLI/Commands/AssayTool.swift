@@ -66,6 +66,22 @@ struct AssayCommand: ParsableCommand {
 }
 
 extension InputFormat: ExpressibleByArgument {}
+extension ColorChoice: ExpressibleByArgument {}
+
+/// `--duplicate-keys reject|last|first`.
+enum DuplicateKeysArgument: String, CaseIterable, ExpressibleByArgument {
+    case reject
+    case last
+    case first
+
+    var policy: DuplicateKeyPolicy {
+        switch self {
+        case .reject: .reject
+        case .last: .lastWins
+        case .first: .firstWins
+        }
+    }
+}
 extension OutputFormat: ExpressibleByArgument {}
 extension SchemaOutputFormat: ExpressibleByArgument {}
 
@@ -173,6 +189,15 @@ struct ValidateCommand: ParsableCommand {
             SIGTERM and SIGHUP stop it with status 130, 143 and 129: temporary files are removed and \
             every destination is left as it was.
 
+            As a filter in a pipeline, - is standard input as an INPUT and standard output for \
+            --valid-out, --quarantine or --report (one of them at most; when --valid-out or --quarantine \
+            takes it, there is no report unless --report names a file): zcat in.ndjson.gz | assay \
+            validate -s s.json --valid-out - --quarantine bad.ndjson - | jq … Results and lines go out in \
+            input order, in large blocks while input keeps coming; when it stops (a producer that paused, \
+            as tail -f), everything checked so far is written and flushed before assay waits, so each \
+            line's result shows as it comes. Every INPUT is checked by one pool of --jobs threads with \
+            the schema compiled once.
+
             Limits bound the cost of hostile input: --max-document-bytes (1 GiB) and --max-depth (1,000) \
             for each document, --max-pattern-size (10,000) for each pattern of the schema. A document over \
             a limit is reported with the limit it crossed and is not validated: it goes to --quarantine, \
@@ -184,7 +209,9 @@ struct ValidateCommand: ParsableCommand {
             not validated because it crossed a limit.
             """)
 
-    @Option(help: "The JSON Schema (JSON, or YAML by extension). Relative $refs resolve to files beside it.")
+    @Option(
+        name: [.short, .long],
+        help: "The JSON Schema (JSON, or YAML by extension). Relative $refs resolve to files beside it.")
     var schema: String
 
     @OptionGroup var schemaOptions: SchemaOptions
@@ -218,11 +245,33 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "The deepest nesting of arrays and objects read.")
     var maxDepth = 1_000
 
-    @Option(help: "Write the valid lines here (NDJSON), atomically.")
+    @Option(
+        help: """
+            What an object with the same key twice means (RFC 8259 allows it): reject (the document is not \
+            valid JSON), last (the last member counts, as most parsers do) or first.
+            """)
+    var duplicateKeys = DuplicateKeysArgument.reject
+
+    @Option(help: "Write the valid lines here (NDJSON), atomically; - for standard output.")
     var validOut: String?
 
-    @Option(help: "Write the invalid lines here (NDJSON), atomically.")
+    @Option(help: "Write the invalid lines here (NDJSON), atomically; - for standard output.")
     var quarantine: String?
+
+    @Option(
+        help: """
+            Write the per-document report here instead of standard output; - for standard output. \
+            When --valid-out - or --quarantine - takes standard output, there is no report unless \
+            this names a file (the summary still goes to standard error).
+            """)
+    var report: String?
+
+    @Option(
+        help: """
+            Colour the report and the summary: auto (on a terminal, unless NO_COLOR is set or TERM is \
+            dumb), always or never.
+            """)
+    var color = ColorChoice.auto
 
     @Flag(help: "No progress bar and no summary.")
     var quiet = false
@@ -263,13 +312,23 @@ struct ValidateCommand: ParsableCommand {
             throw CLIError.usage("--max-depth \(maxDepth): needs 1 to \(JSONParserOptions.maximumAllowedDepth)")
         }
         settings.parserOptions = JSONParserOptions(maximumDepth: maxDepth, maximumBytes: maxDocumentBytes)
+        settings.parserOptions.duplicateKeys = duplicateKeys.policy
         settings.validOut = validOut
         settings.quarantine = quarantine
-        if let validOut, validOut == quarantine {
-            throw CLIError.usage("--valid-out and --quarantine name the same file: \(validOut)")
+        settings.report = report
+        settings.color = color
+        let outputs = [("--valid-out", validOut), ("--quarantine", quarantine), ("--report", report)]
+            .compactMap { name, path in path.map { (name, $0) } }
+        let standard = outputs.filter { ValidationRun.isStandardOutput($0.1) }
+        if standard.count > 1 {
+            throw CLIError.usage(
+                "\(standard.map(\.0).joined(separator: " and ")) both claim standard output; give one of them a file")
         }
-        for output in [validOut, quarantine].compactMap({ $0 }) where inputs.contains(output) {
-            throw CLIError.usage("\(output): is both an input and an output")
+        for (index, (name, path)) in outputs.enumerated() where !ValidationRun.isStandardOutput(path) {
+            if let other = outputs[..<index].first(where: { $0.1 == path }) {
+                throw CLIError.usage("\(other.0) and \(name) name the same file: \(path)")
+            }
+            if inputs.contains(path) { throw CLIError.usage("\(path): is both an input and an output") }
         }
         settings.quiet = quiet
         return settings

@@ -24,12 +24,28 @@ final class OutputFile: @unchecked Sendable {
     /// The temporary file and its destination, when the file is replaced rather than streamed.
     private let replacement: (temporary: String, destination: String, slot: Int)?
     private var finished = false
+    /// Whether this is the command's standard output (`-`), whose sink it shares.
+    let isStandardOutput: Bool
+
+    /// Whether the output is written in place as a stream (standard output, a FIFO, a device)
+    /// rather than to a temporary file: what is written is seen at once once flushed.
+    var isStream: Bool { replacement == nil }
+
+    /// Standard output (`-`), written through the command's own sink, as a stream.
+    init(standardOutput: ByteSink) {
+        path = "standard output"
+        sink = standardOutput
+        descriptor = -1
+        replacement = nil
+        isStandardOutput = true
+    }
 
     /// Opens the output: a temporary file beside the destination, or the stream itself.
     ///
     /// - Throws: ``CLIError`` naming the file when it cannot be written.
     init(path: String) throws(CLIError) {
         self.path = path
+        self.isStandardOutput = false
         func failure(_ reason: String) -> CLIError { CLIError.io("\(path): cannot be written: \(reason)") }
         let resolved = try Self.resolve(path)
         switch resolved {
@@ -87,7 +103,7 @@ final class OutputFile: @unchecked Sendable {
     func publish() throws(CLIError) {
         guard !finished else { return }
         finished = true
-        close(descriptor)
+        if descriptor >= 0 { close(descriptor) }
         guard let replacement else { return }
         defer { SignalCleanup.unregister(replacement.slot) }
         if rename(replacement.temporary, replacement.destination) != 0 {
@@ -101,7 +117,7 @@ final class OutputFile: @unchecked Sendable {
     func discard() {
         guard !finished else { return }
         finished = true
-        close(descriptor)
+        if descriptor >= 0 { close(descriptor) }
         if let replacement {
             unlink(replacement.temporary)
             SignalCleanup.unregister(replacement.slot)

@@ -6,7 +6,7 @@ import AssaySchema
 struct DocumentChecker: Sendable {
     let schema: JSONSchema
     let limit: ErrorLimit
-    let reporter: Reporter
+    var reporter: Reporter
     /// The parser's limits: `--max-document-bytes` and `--max-depth`.
     var parserOptions = JSONParserOptions(maximumDepth: 1_000)
 

@@ -9,6 +9,8 @@ import FoundationEssentials
 final class LineBatch: @unchecked Sendable {
     let sequence: Int
     let block: NDJSONBlock
+    /// How the block's input reports (its file name).
+    let reporter: Reporter
     /// The report of every document, in order.
     var output: [UInt8] = []
     /// Each non-blank line as written (without its `\n`) and whether it is valid.
@@ -19,15 +21,19 @@ final class LineBatch: @unchecked Sendable {
     /// Documents not validated because they crossed a limit (counted among the invalid too).
     var overLimit = 0
 
-    init(sequence: Int, block: NDJSONBlock) {
+    init(sequence: Int, block: NDJSONBlock, reporter: Reporter) {
         self.sequence = sequence
         self.block = block
+        self.reporter = reporter
     }
 
     var bytes: [UInt8] { block.bytes }
 
-    /// Checks every record: what a worker does.
+    /// Checks every record with `checker`'s schema and limits, reporting with the block's reporter:
+    /// what a worker does.
     func process(with checker: DocumentChecker) {
+        var checker = checker
+        checker.reporter = reporter
         if let part = block.longLine {
             // A piece of a line over the limit: reported once, with its last piece.
             guard part.isLast else { return }
@@ -117,6 +123,25 @@ final class OrderedWorkPool: @unchecked Sendable {
         while let next = takeReady() { ready.append(next) }
         condition.unlock()
         ready.forEach(deliver)
+    }
+
+    /// Hands the finished batches to `deliver`, in order. Returns whether batches are still in flight.
+    func handOutFinished(deliver: (LineBatch) -> Void) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while let ready = takeReady() {
+            condition.unlock()
+            deliver(ready)
+            condition.lock()
+        }
+        return inFlight > 0
+    }
+
+    /// Waits for every queued batch and hands them to `deliver`, in order; the workers go on.
+    func drain(deliver: (LineBatch) -> Void) {
+        condition.lock()
+        handOut(while: { inFlight > 0 }, deliver: deliver)
+        condition.unlock()
     }
 
     /// Waits for every queued batch and hands them to `deliver`, in order; then stops the workers.

@@ -44,14 +44,42 @@ struct ValidateSettings: Sendable {
     var language: Language = .english
     var jobs = 1
     var maxErrors = 100
+    /// `--valid-out` and `--quarantine`: a path, or `-` for standard output.
     var validOut: String?
     var quarantine: String?
+    /// `--report`: a path, `-` for standard output, or `nil` for standard output unless an output
+    /// claims it (then there is no report).
+    var report: String?
+    /// `--color`.
+    var color = ColorChoice.auto
     var quiet = false
     /// `--max-document-bytes` and `--max-depth`.
     var parserOptions = JSONParserOptions(maximumDepth: 1_000)
 }
 
-/// One run of `assay validate`: the schema compiled once, then every input in order.
+/// `--color auto|always|never`.
+enum ColorChoice: String, CaseIterable, Sendable {
+    /// Colour on a terminal, unless `NO_COLOR` is set or `TERM` is `dumb`.
+    case auto
+    case always
+    case never
+
+    /// Whether text written to a stream that `isTerminal` gets colour, in `environment`.
+    func applies(isTerminal: Bool, environment: [String: String]) -> Bool {
+        switch self {
+        case .always: true
+        case .never: false
+        case .auto: isTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        }
+    }
+}
+
+/// One run of `assay validate`: the schema compiled once, one pool of worker threads, then every
+/// input in order.
+///
+/// Results are handed on in input order. Output goes out in blocks while input keeps coming; when
+/// a read would wait (a producer that paused), everything checked so far is written and flushed
+/// first, so `tail -f log | assay validate …` shows each line's result as it comes.
 final class ValidationRun {
     private let settings: ValidateSettings
     private let context: CommandContext
@@ -62,6 +90,14 @@ final class ValidationRun {
     private var overLimit = 0
     private var validOut: OutputFile?
     private var quarantine: OutputFile?
+    /// Where the per-document report goes: standard output, a file, or nowhere.
+    private var report: ByteSink?
+    private var reportFile: OutputFile?
+    /// The worker threads (with `--jobs` above 1), started for the first NDJSON input and kept for
+    /// the others.
+    private var pool: OrderedWorkPool?
+    /// The number of the next block handed to the pool, across inputs.
+    private var sequence = 0
     /// Set when a write failed: the run stops at the next block.
     private var writeFailure: CLIError?
     private var progress: ProgressBar?
@@ -86,11 +122,10 @@ final class ValidationRun {
                 close(try FileReading.open(input))
             }
             let formats = try settings.inputs.map { input throws(CLIError) in try format(of: input) }
-            if let path = settings.validOut { validOut = try OutputFile(path: path) }
-            if let path = settings.quarantine { quarantine = try OutputFile(path: path) }
-            let color =
-                context.outputIsTerminal && context.environment["NO_COLOR"] == nil
-                && context.environment["TERM"] != "dumb"
+            try openOutputs()
+            let color = settings.color.applies(
+                isTerminal: report === context.standardOutput && context.outputIsTerminal,
+                environment: context.environment)
             for (input, format) in zip(settings.inputs, formats) {
                 var reporter = Reporter(
                     format: settings.outputFormat, language: settings.language, color: color, file: input)
@@ -100,26 +135,29 @@ final class ValidationRun {
                     schema: schema, limit: settings.maxErrors > 0 ? .first(settings.maxErrors) : .all,
                     reporter: reporter)
                 checker.parserOptions = settings.parserOptions
+                if format != .ndjson { try handOnEverything() }
                 switch format {
                 case .ndjson: try validateNDJSON(input, checker: checker)
                 case .json: try validateJSON(input, checker: checker)
                 case .yaml: try validateYAML(input, checker: checker)
                 }
             }
+            pool?.finish(deliver: deliver)
+            pool = nil
+            if let writeFailure { throw writeFailure }
             progress?.clear()
             context.standardOutput.flush()
             if let failure = context.standardOutput.failure {
                 throw CLIError.io("standard output cannot be written: \(failure)")
             }
-            // Both files are complete on disk before either replaces its destination.
-            try validOut?.prepare()
-            try quarantine?.prepare()
-            try validOut?.publish()
-            try quarantine?.publish()
+            // Every file is complete on disk before any replaces its destination.
+            for file in [validOut, quarantine, reportFile] { try file?.prepare() }
+            for file in [validOut, quarantine, reportFile] { try file?.publish() }
         } catch {
+            pool?.finish { _ in }
+            pool = nil
             progress?.clear()
-            validOut?.discard()
-            quarantine?.discard()
+            for file in [validOut, quarantine, reportFile] { file?.discard() }
             context.standardOutput.flush()
             context.fail(error)
             return ExitStatus.failure
@@ -138,8 +176,30 @@ final class ValidationRun {
         )
     }
 
+    /// Opens `--valid-out`, `--quarantine` and `--report`; `-` (or a name of descriptor 1, such as
+    /// `/dev/stdout`) is standard output, which one of them at most may claim.
+    private func openOutputs() throws(CLIError) {
+        func open(_ path: String) throws(CLIError) -> OutputFile {
+            Self.isStandardOutput(path)
+                ? OutputFile(standardOutput: context.standardOutput) : try OutputFile(path: path)
+        }
+        if let path = settings.validOut { validOut = try open(path) }
+        if let path = settings.quarantine { quarantine = try open(path) }
+        if let path = settings.report {
+            reportFile = try open(path)
+            report = reportFile?.sink
+        } else if validOut?.isStandardOutput != true && quarantine?.isStandardOutput != true {
+            report = context.standardOutput
+        }
+    }
+
+    /// Whether an output path names standard output.
+    static func isStandardOutput(_ path: String) -> Bool {
+        path == "-" || OutputFile.descriptorNamed(path) == 1
+    }
+
     private func writeSummary(seconds: Double) {
-        let color = context.errorIsTerminal && context.environment["NO_COLOR"] == nil
+        let color = settings.color.applies(isTerminal: context.errorIsTerminal, environment: context.environment)
         let rate = seconds > 0 ? Int((Double(documents) / seconds).rounded()) : documents
         var text = "\(documents) document\(documents == 1 ? "" : "s"), \(invalid) invalid, "
         text += "\(errors) error\(errors == 1 ? "" : "s") in \(Self.seconds(seconds)) s (\(rate) documents/s)"
@@ -186,12 +246,11 @@ final class ValidationRun {
         }
         reader.maximumLineBytes = settings.parserOptions.maximumBytes
         bytesDelivered = 0
-        var sequence = 0
         func nextBatch() throws(CLIError) -> LineBatch? {
             do throws(NDJSONReadError) {
-                guard let block = try reader.nextBlock() else { return nil }
+                guard let block = try reader.nextBlock(whileWaiting: handOnWhileWaiting(round:)) else { return nil }
                 sequence += 1
-                return LineBatch(sequence: sequence - 1, block: block)
+                return LineBatch(sequence: sequence - 1, block: block, reporter: checker.reporter)
             } catch {
                 throw CLIError.io("\(input == "-" ? "standard input" : input): cannot be read: \(error.reason)")
             }
@@ -203,33 +262,62 @@ final class ValidationRun {
                 if let writeFailure { throw writeFailure }
             }
         } else {
-            let (document, path, schemaSettings) = (schemaDocument, settings.schemaPath, settings.schema)
-            let pool = OrderedWorkPool(workers: settings.jobs) {
-                SchemaLoader.independentCopy(of: document, path: path, settings: schemaSettings).map {
-                    var copy = DocumentChecker(schema: $0, limit: checker.limit, reporter: checker.reporter)
-                    copy.parserOptions = checker.parserOptions
-                    return copy
-                } ?? checker
+            let pool = workPool(like: checker)
+            while let batch = try nextBatch() {
+                pool.submit(batch, deliver: deliver)
+                if let writeFailure { throw writeFailure }
             }
-            do throws(CLIError) {
-                while let batch = try nextBatch() {
-                    pool.submit(batch, deliver: deliver)
-                    if let writeFailure { throw writeFailure }
-                }
-            } catch {
-                pool.finish { _ in }
-                throw error
-            }
-            pool.finish(deliver: deliver)
         }
+        try handOnEverything()
         progress?.clear()
         progress = nil
     }
 
+    /// The run's worker threads, started on first use: each compiles its own copy of the schema
+    /// and checks with `checker`'s limits, reporting as each block's input asks.
+    private func workPool(like checker: DocumentChecker) -> OrderedWorkPool {
+        if let pool { return pool }
+        let (document, path, schemaSettings) = (schemaDocument, settings.schemaPath, settings.schema)
+        let pool = OrderedWorkPool(workers: settings.jobs) {
+            SchemaLoader.independentCopy(of: document, path: path, settings: schemaSettings).map {
+                var copy = DocumentChecker(schema: $0, limit: checker.limit, reporter: checker.reporter)
+                copy.parserOptions = checker.parserOptions
+                return copy
+            } ?? checker
+        }
+        self.pool = pool
+        return pool
+    }
+
+    /// While a read would wait: hands on the blocks checked so far, in order; from the first
+    /// millisecond of waiting on, also flushes the outputs that are streams (a fast producer's pipe
+    /// that is empty for a moment costs no small writes). Returns whether blocks are still being
+    /// checked: then it is called again each millisecond until input comes, so that the last
+    /// line's result goes out while the producer waits.
+    private func handOnWhileWaiting(round: Int) -> Bool {
+        let busy = pool?.handOutFinished(deliver: deliver) ?? false
+        guard round > 0 else { return true }
+        flushStreams()
+        return busy
+    }
+
+    /// Hands on every block checked or being checked, in order, and flushes the outputs that are
+    /// streams; then throws the first write failure.
+    private func handOnEverything() throws(CLIError) {
+        pool?.drain(deliver: deliver)
+        flushStreams()
+        if let writeFailure { throw writeFailure }
+    }
+
+    private func flushStreams() {
+        report?.flush()
+        for file in [validOut, quarantine] where file?.isStream == true { file?.sink.flush() }
+    }
+
     private func deliver(_ batch: LineBatch) {
         progress?.clear()
-        context.standardOutput.write(batch.output)
-        if progress != nil { context.standardOutput.flush() }
+        report?.write(batch.output)
+        if progress != nil { report?.flush() }
         documents += batch.documents
         invalid += batch.invalid
         errors += batch.errors
@@ -257,7 +345,7 @@ final class ValidationRun {
         if let failure = context.standardOutput.failure {
             return CLIError.io("standard output cannot be written: \(failure)")
         }
-        for file in [validOut, quarantine].compactMap({ $0 }) {
+        for file in [validOut, quarantine, reportFile].compactMap({ $0 }) {
             if let failure = file.sink.failure { return CLIError.io("\(file.path): cannot be written: \(failure)") }
         }
         return nil
@@ -274,7 +362,7 @@ final class ValidationRun {
         let bytes = try readWhole(input)
         var out: [UInt8] = []
         let (found, document) = checker.checkJSONFile(bytes, into: &out, overLimit: &overLimit)
-        context.standardOutput.write(out)
+        report?.write(out)
         count(errors: found)
         if let document { keep(document.value, valid: found == 0 && overLimit == 0) }
         if let failure = failedWrite() { throw failure }
@@ -285,7 +373,7 @@ final class ValidationRun {
         for (index, document) in YAMLInput.documents(bytes).enumerated() {
             var out: [UInt8] = []
             let found = checker.checkYAMLDocument(document, index: index + 1, into: &out, overLimit: &overLimit)
-            context.standardOutput.write(out)
+            report?.write(out)
             count(errors: found)
             if case .success(let value) = document.value { keep(value, valid: found == 0) }
             if let failure = failedWrite() { throw failure }

@@ -200,8 +200,34 @@ public struct NDJSONReader: ~Copyable, Sendable {
     ///
     /// - Throws: ``NDJSONReadError`` when reading fails.
     public mutating func nextBlock() throws(NDJSONReadError) -> NDJSONBlock? {
+        try nextBlock(polling: false, whileWaiting: { _ in false })
+    }
+
+    /// The next run of whole lines, as ``nextBlock()``; while a read would wait for input (a pipe
+    /// whose writer paused), `whileWaiting` runs: the moment to hand on the results of the lines
+    /// read so far, so that a slow producer sees each one as it comes. It runs at once (round 0),
+    /// then every millisecond while input has still not come and it returns `true` (work is still
+    /// under way); when it returns `false`, the reader waits for input.
+    ///
+    /// - Throws: ``NDJSONReadError`` when reading fails.
+    public mutating func nextBlock(whileWaiting: (_ round: Int) -> Bool) throws(NDJSONReadError) -> NDJSONBlock? {
+        try nextBlock(polling: true, whileWaiting: whileWaiting)
+    }
+
+    private mutating func nextBlock(polling: Bool, whileWaiting: (Int) -> Bool) throws(NDJSONReadError)
+        -> NDJSONBlock?
+    {
+        let descriptor = self.descriptor
+        func beforeReading() {
+            guard polling else { return }
+            var round = 0
+            while Self.wouldWait(descriptor, milliseconds: round == 0 ? 0 : 1) {
+                if !whileWaiting(round) { return }
+                round += 1
+            }
+        }
         if longLine != nil {
-            let part = try continueLongLine()
+            let part = try continueLongLine(beforeReading: beforeReading)
             return NDJSONBlock(firstLine: part.line, bytes: part.bytes, startsStream: false, longLine: part)
         }
         if !atEndOfFile, !buffer[start..<end].contains(0x0A) {
@@ -209,7 +235,7 @@ public struct NDJSONReader: ~Copyable, Sendable {
                 let part = startLongLine()
                 return NDJSONBlock(firstLine: part.line, bytes: part.bytes, startsStream: false, longLine: part)
             }
-            if let block = try readBlockInPlace() { return block }
+            if let block = try readBlockInPlace(beforeReading: beforeReading) { return block }
         }
         var searchFrom = start
         while true {
@@ -230,7 +256,7 @@ public struct NDJSONReader: ~Copyable, Sendable {
                 return NDJSONBlock(firstLine: part.line, bytes: part.bytes, startsStream: false, longLine: part)
             }
             let searched = end - start
-            try readMore()
+            try readMore(beforeReading: beforeReading)
             searchFrom = start + searched
         }
     }
@@ -259,12 +285,15 @@ public struct NDJSONReader: ~Copyable, Sendable {
     }
 
     /// The next piece of the line being handed over: one read, up to its line break or the stream's end.
-    private mutating func continueLongLine() throws(NDJSONReadError) -> NDJSONLongLinePart {
+    private mutating func continueLongLine(beforeReading: () -> Void = {}) throws(NDJSONReadError)
+        -> NDJSONLongLinePart
+    {
         guard let (line, offset, length) = longLine else { preconditionFailure("no long line") }
         var failure: Int32?
         var got = 0
         let chunk = [UInt8](unsafeUninitializedCapacity: readSize) { target, count in
             while true {
+                beforeReading()
                 let result = read(descriptor, target.baseAddress!, readSize)
                 if result < 0 {
                     if errno == EINTR { continue }
@@ -320,7 +349,7 @@ public struct NDJSONReader: ~Copyable, Sendable {
     /// the stream ends), cut after the last line break; the bytes after it go back into the buffer.
     /// `nil` when the chunk holds no line break (a line longer than a chunk, left in the buffer for
     /// the general path) or the stream is empty.
-    private mutating func readBlockInPlace() throws(NDJSONReadError) -> NDJSONBlock? {
+    private mutating func readBlockInPlace(beforeReading: () -> Void) throws(NDJSONReadError) -> NDJSONBlock? {
         let leftover = end - start
         let capacity = readSize + leftover
         var lastBreak = -1
@@ -332,6 +361,7 @@ public struct NDJSONReader: ~Copyable, Sendable {
             }
             count = leftover
             while count < capacity {
+                beforeReading()
                 let got = read(descriptor, base + count, capacity - count)
                 if got < 0 {
                     if errno == EINTR { continue }
@@ -448,7 +478,7 @@ public struct NDJSONReader: ~Copyable, Sendable {
 
     /// Moves the partial line to the front of the buffer, grows the buffer for long lines, and reads
     /// more (or notes the end of the stream).
-    private mutating func readMore() throws(NDJSONReadError) {
+    private mutating func readMore(beforeReading: () -> Void = {}) throws(NDJSONReadError) {
         if start > 0 {
             buffer.withUnsafeMutableBufferPointer { pointer in
                 _ = memmove(pointer.baseAddress!, pointer.baseAddress! + start, end - start)
@@ -460,6 +490,7 @@ public struct NDJSONReader: ~Copyable, Sendable {
             buffer.append(contentsOf: repeatElement(0, count: max(readSize, buffer.count)))
         }
         while true {
+            beforeReading()
             // A chunk at most, so that a line is seen to cross the limit within a chunk of it.
             let count = buffer.withUnsafeMutableBufferPointer { pointer in
                 read(descriptor, pointer.baseAddress! + end, min(pointer.count - end, readSize))
@@ -471,6 +502,13 @@ public struct NDJSONReader: ~Copyable, Sendable {
             if count == 0 { atEndOfFile = true } else { end += count }
             return
         }
+    }
+
+    /// Whether a read of `descriptor` would wait: nothing to read yet, and not at its end, after
+    /// waiting up to `milliseconds` for it.
+    static func wouldWait(_ descriptor: Int32, milliseconds: Int32) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, milliseconds) == 0
     }
 
     static func errorText(_ code: Int32) -> String {

@@ -1,0 +1,250 @@
+import AssayJSON
+import Foundation
+import Testing
+
+@testable import AssayCLI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+private let schema = CLIRun.example("clients/client.schema.json")
+private let clients = CLIRun.example("clients/clients.ndjson")
+
+/// The bundled clients' lines, and the line numbers of the invalid ones (`invalid.tsv`).
+private func clientLines() throws -> (lines: [String], invalid: Set<Int>) {
+    let lines = try String(contentsOfFile: clients, encoding: .utf8).split(separator: "\n").map(String.init)
+    let table = try String(contentsOfFile: CLIRun.example("clients/invalid.tsv"), encoding: .utf8)
+    let invalid = Set(table.split(separator: "\n").dropFirst().compactMap { Int($0.split(separator: "\t")[0]) })
+    return (lines, invalid)
+}
+
+/// Issue 27: `assay validate` as a Unix filter.
+@Suite("assay validate: a filter")
+struct PipelineFilterTests {
+    @Test("--valid-out - writes the valid lines to standard output, verbatim and in order, and no report")
+    func validLinesToStandardOutput() throws {
+        let (lines, invalid) = try clientLines()
+        let folder = try TemporaryFolder()
+        let bad = folder.path + "/bad.ndjson"
+        for jobs in ["1", "2"] {
+            let run = try CLIRun(
+                ["validate", "-s", schema, "--jobs", jobs, "--valid-out", "-", "--quarantine", bad, "-"],
+                input: Array(try String(contentsOfFile: clients, encoding: .utf8).utf8))
+            #expect(run.status == 1)
+            let expected = lines.enumerated().filter { !invalid.contains($0.offset + 1) }.map(\.element)
+            #expect(run.standardOutput == expected.map { $0 + "\n" }.joined())
+            let quarantined = try String(contentsOfFile: bad, encoding: .utf8).split(separator: "\n").map(String.init)
+            #expect(quarantined == lines.enumerated().filter { invalid.contains($0.offset + 1) }.map(\.element))
+            #expect(run.standardError.hasPrefix("1000 documents, 39 invalid, 39 errors"))
+        }
+    }
+
+    @Test("--quarantine - and /dev/stdout claim standard output; --report names where the report goes")
+    func quarantineAndReport() throws {
+        let (lines, invalid) = try clientLines()
+        let folder = try TemporaryFolder()
+        let report = folder.path + "/report.txt"
+        let run = try CLIRun(["validate", "-s", schema, "--quarantine", "/dev/stdout", "--report", report, clients])
+        #expect(run.status == 1)
+        #expect(
+            run.standardOutput
+                == lines.enumerated().filter { invalid.contains($0.offset + 1) }.map { $0.element + "\n" }.joined())
+        let reported = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n")
+        #expect(reported.count == 39)
+        #expect(reported.first == "\(clients):18: /email: Email must be a valid email")
+        // The report to standard output and the valid lines to a file: as before.
+        let valid = folder.path + "/valid.ndjson"
+        let both = try CLIRun(["validate", "-s", schema, "--report", "-", "--valid-out", valid, clients])
+        #expect(both.standardOutput.split(separator: "\n").count == 39)
+        #expect(try String(contentsOfFile: valid, encoding: .utf8).split(separator: "\n").count == 961)
+    }
+
+    @Test("at most one output claims standard output; - is no longer a file named -")
+    func oneClaimOnStandardOutput() throws {
+        for pair in [["--valid-out", "-", "--quarantine", "-"], ["--valid-out", "-", "--report", "/dev/stdout"]] {
+            let run = try CLIRun(["validate", "-s", schema] + pair + [clients])
+            #expect(run.status == 2)
+            #expect(run.standardError.contains("both claim standard output"))
+        }
+        let folder = try TemporaryFolder()
+        let report = folder.path + "/r.txt"
+        let clash = try CLIRun(["validate", "-s", schema, "--quarantine", report, "--report", report, clients])
+        #expect(clash.status == 2)
+        #expect(clash.standardError.contains("--quarantine and --report name the same file"))
+        #expect(!FileManager.default.fileExists(atPath: "-"))
+    }
+
+    @Test("several inputs share one pool: the same report, in input order, with 1 and 2 jobs")
+    func severalInputsOnePool() throws {
+        let folder = try TemporaryFolder()
+        let small = try folder.file("small.ndjson", "{}\n")
+        let inputs = [clients, small, CLIRun.example("clients/clients.ndjson"), small]
+        let one = try CLIRun(["validate", "-s", schema, "--format", "json", "--jobs", "1"] + inputs)
+        let two = try CLIRun(["validate", "-s", schema, "--format", "json", "--jobs", "2"] + inputs)
+        #expect(one.standardOutput == two.standardOutput)
+        let files = one.standardOutput.split(separator: "\n").map { line -> String in
+            guard case .object(let object)? = try? JSONValue(parsing: Array(line.utf8)),
+                case .string(let file)? = object["file"]
+            else { return "?" }
+            return file
+        }
+        #expect(files.count == 2_002)
+        #expect(files[999] == clients && files[1_000] == small && files[1_001] == clients && files[2_001] == small)
+    }
+
+    @Test("--duplicate-keys: reject (the default), last or first")
+    func duplicateKeys() throws {
+        let folder = try TemporaryFolder()
+        let strict = try folder.file("s.json", #"{"properties": {"a": {"maximum": 1}}}"#)
+        let data = try folder.file("d.ndjson", #"{"a": 1, "a": 2}"# + "\n")
+        let reject = try CLIRun(["validate", "-s", strict, data])
+        #expect(reject.status == 1)
+        #expect(reject.standardOutput.contains("not valid JSON"))
+        #expect(reject.standardOutput.contains("the key \"a\" appears twice in one object"))
+        let last = try CLIRun(["validate", "-s", strict, "--duplicate-keys", "last", data])
+        #expect(last.status == 1)
+        #expect(last.standardOutput.contains("/a: "))
+        let first = try CLIRun(["validate", "-s", strict, "--duplicate-keys", "first", data])
+        #expect(first.status == 0)
+        #expect(first.standardOutput.isEmpty)
+        let unknown = try CLIRun(["validate", "-s", strict, "--duplicate-keys", "merge", data])
+        #expect(unknown.status == 2)
+    }
+
+    @Test("--color always|never wins over the terminal, NO_COLOR and TERM=dumb; auto follows them")
+    func colourFlag() throws {
+        let folder = try TemporaryFolder()
+        let data = try folder.file("one.ndjson", "{}\n")
+        func coloured(_ flag: [String], terminal: Bool, _ environment: [String: String] = [:]) throws -> Bool {
+            let run = try CLIRun(
+                ["validate", "-s", schema] + flag + [data], environment: environment, outputIsTerminal: terminal,
+                errorIsTerminal: terminal)
+            #expect(run.status == 1)
+            let output = run.standardOutput.contains("\u{1B}[")
+            #expect(run.standardError.contains("\u{1B}[") == output, "the summary follows the same rule")
+            return output
+        }
+        #expect(try coloured([], terminal: true))
+        #expect(try !coloured([], terminal: false))
+        #expect(try !coloured([], terminal: true, ["NO_COLOR": "1"]))
+        #expect(try !coloured([], terminal: true, ["TERM": "dumb"]))
+        #expect(try coloured(["--color", "always"], terminal: false, ["NO_COLOR": "1", "TERM": "dumb"]))
+        #expect(try !coloured(["--color", "never"], terminal: true))
+        #expect(try !coloured(["--color", "auto"], terminal: true, ["NO_COLOR": ""]))
+    }
+
+    @Test("a FIFO as an input and as --valid-out")
+    func fifos() throws {
+        let folder = try TemporaryFolder()
+        let input = folder.path + "/in.fifo"
+        let output = folder.path + "/out.fifo"
+        #expect(mkfifo(input, 0o600) == 0 && mkfifo(output, 0o600) == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try assayBinary)
+        process.arguments = [
+            "validate", "-s", schema, "--quiet", "--input-format", "ndjson", "--valid-out", output, input,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let watchdog = Watchdog(process, seconds: 120)
+        // Opening either end blocks until the other side opens it: writer and reader on their own threads.
+        let text = try String(contentsOfFile: clients, encoding: .utf8)
+        let writer = Thread {
+            if let handle = FileHandle(forWritingAtPath: input) {
+                handle.write(Data(text.utf8))
+                try? handle.close()
+            }
+        }
+        writer.start()
+        let read = FileHandle(forReadingAtPath: output)?.readDataToEndOfFile() ?? Data()
+        process.waitUntilExit()
+        watchdog.cancel()
+        #expect(process.terminationStatus == 1)
+        #expect(String(decoding: read, as: UTF8.self).split(separator: "\n").count == 961)
+    }
+}
+
+/// Kills a process that outlives a generous limit, so that a test of a hang fails instead of
+/// hanging; the limit is not a measure of speed.
+final class Watchdog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+    private(set) var fired = false
+
+    init(_ process: Process, seconds: Int) {
+        let pid = process.processIdentifier
+        let thread = Thread { [self] in
+            for _ in 0..<(seconds * 10) {
+                usleep(100_000)
+                if lock.withLock({ cancelled }) { return }
+            }
+            lock.withLock { fired = true }
+            kill(pid, SIGKILL)
+        }
+        thread.start()
+    }
+
+    func cancel() { lock.withLock { cancelled = true } }
+}
+
+/// Issue 27: a slow producer sees each line's result before it writes the next (`tail -f`).
+@Suite("assay validate: bounded latency", .serialized)
+struct LatencyTests {
+    /// Writes the clients one line at a time, and before each next line waits until assay's output
+    /// shows the previous one's result: it would wait forever if assay held results back.
+    private func lockstep(_ arguments: [String], result: (String, Int) -> Bool) throws {
+        let (lines, _) = try clientLines()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try assayBinary)
+        process.arguments = ["validate", "-s", schema, "--quiet"] + arguments + ["-"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let watchdog = Watchdog(process, seconds: 300)
+        var received = ""
+        var answered = 0
+        for (index, line) in lines.prefix(60).enumerated() {
+            // The line in two writes, the second after a pause of the reader's making: a line that
+            // arrives in pieces still gets its result.
+            let half = line.utf8.count / 2
+            input.fileHandleForWriting.write(Data(line.utf8.prefix(half)))
+            input.fileHandleForWriting.write(Data(line.utf8.dropFirst(half)) + Data("\n".utf8))
+            while !result(received, index + 1) {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                received += String(decoding: data, as: UTF8.self)
+            }
+            guard result(received, index + 1) else { break }
+            answered = index + 1
+        }
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        watchdog.cancel()
+        #expect(!watchdog.fired, "assay held a result back: the producer waited for it in vain")
+        #expect(answered == 60)
+    }
+
+    @Test("--format json: each line's result before the next line is written, with 1 and 2 jobs")
+    func eachResultAsItComes() throws {
+        for jobs in ["1", "2"] {
+            try lockstep(["--format", "json", "--jobs", jobs]) { received, line in
+                received.contains("\"line\":\(line),")
+            }
+        }
+    }
+
+    @Test("--valid-out -: each valid line passes through before the next is written")
+    func eachLineAsItComes() throws {
+        let (lines, invalid) = try clientLines()
+        try lockstep(["--valid-out", "-", "--jobs", "2"]) { received, line in
+            // An invalid line shows nothing: the next valid one shows that it was handled.
+            invalid.contains(line) || received.hasSuffix(lines[line - 1] + "\n")
+        }
+    }
+}
