@@ -17,6 +17,9 @@ if [ ! -f "$data/clients-$records.ndjson" ]; then
     python3 ../shared/bench/gen_data.py --records "$records" --out "$data" >&2
 fi
 rm -rf .build-spark/out
+# The schema's folder goes to every executor: a folder of its own.
+mkdir -p .build-spark/schema
+cp ../shared/bench/client.schema.json .build-spark/schema/
 # spark-submit finds Spark through the `python` on PATH: the virtual environment's.
 PATH="$(dirname "$spark_submit"):$PATH" PYSPARK_PYTHON="$(dirname "$spark_submit")/python" "$spark_submit" --master "$master" Examples/spark/validate_job.py --assay "$assay" \
-    --schema ../shared/bench/client.schema.json --input "$data/clients-$records.ndjson" --output .build-spark/out
+    --schema .build-spark/schema/client.schema.json --input "$data/clients-$records.ndjson" --output .build-spark/out
