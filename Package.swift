@@ -146,7 +146,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AssayCLITests",
-            dependencies: ["AssayCLI", "AssayJSON"],
+            dependencies: ["AssayCLI", "AssayJSON", "AssayTestSupport"],
             exclude: ["Snapshots"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

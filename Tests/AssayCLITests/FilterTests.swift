@@ -142,29 +142,48 @@ struct PipelineFilterTests {
         let input = folder.path + "/in.fifo"
         let output = folder.path + "/out.fifo"
         #expect(mkfifo(input, 0o600) == 0 && mkfifo(output, 0o600) == 0)
+        // A write to a FIFO whose reader left must fail here, not end the test process.
+        signal(SIGPIPE, SIG_IGN)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try assayBinary)
         process.arguments = [
             "validate", "-s", schema, "--quiet", "--input-format", "ndjson", "--valid-out", output, input,
         ]
         process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         try process.run()
-        let watchdog = Watchdog(process, seconds: 120)
-        // Opening either end blocks until the other side opens it: writer and reader on their own threads.
+        // If assay hangs, it is killed, and each FIFO is opened by the other side so that neither
+        // thread of the test waits forever in open().
+        let watchdog = Watchdog(process, seconds: 120) {
+            close(open(output, O_WRONLY | O_NONBLOCK))
+            close(open(input, O_RDONLY | O_NONBLOCK))
+        }
+        // Opening either end waits until the other side opens it: the writer on a thread of its own.
         let text = try String(contentsOfFile: clients, encoding: .utf8)
+        let written = Flag()
         let writer = Thread {
-            if let handle = FileHandle(forWritingAtPath: input) {
-                handle.write(Data(text.utf8))
-                try? handle.close()
-            }
+            guard let handle = FileHandle(forWritingAtPath: input) else { return }
+            if (try? handle.write(contentsOf: Data(text.utf8))) != nil { written.set() }
+            try? handle.close()
         }
         writer.start()
         let read = FileHandle(forReadingAtPath: output)?.readDataToEndOfFile() ?? Data()
         process.waitUntilExit()
         watchdog.cancel()
+        #expect(!watchdog.fired, "assay hung on a FIFO")
+        #expect(written.isSet, "assay read the whole input FIFO")
         #expect(process.terminationStatus == 1)
         #expect(String(decoding: read, as: UTF8.self).split(separator: "\n").count == 961)
     }
+}
+
+/// A flag set on one thread and read on another.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }
 
 /// Kills a process that outlives a generous limit, so that a test of a hang fails instead of
@@ -174,7 +193,7 @@ final class Watchdog: @unchecked Sendable {
     private var cancelled = false
     private(set) var fired = false
 
-    init(_ process: Process, seconds: Int) {
+    init(_ process: Process, seconds: Int, afterKilling: @escaping @Sendable () -> Void = {}) {
         let pid = process.processIdentifier
         let thread = Thread { [self] in
             for _ in 0..<(seconds * 10) {
@@ -183,6 +202,7 @@ final class Watchdog: @unchecked Sendable {
             }
             lock.withLock { fired = true }
             kill(pid, SIGKILL)
+            afterKilling()
         }
         thread.start()
     }

@@ -167,7 +167,7 @@ struct ValidateCommand: ParsableCommand {
         abstract: "Validate documents against a JSON Schema.",
         discussion: """
             INPUT is a .json file (one document), .ndjson or .jsonl (one document per line; blank lines \
-            are skipped), .yaml or .yml (every document of the stream), or - for standard input (NDJSON \
+            are skipped), .yaml or .yml (every document of the stream, read a document at a time), or - for standard input (NDJSON \
             unless --input-format says otherwise).
 
             --format text prints FILE:LINE: /pointer: message for each error (the line of the value in \

@@ -22,6 +22,22 @@ enum FileReading {
         return descriptor
     }
 
+    /// Checks, before a run starts, that `path` can be read: a regular file is opened and closed; a
+    /// FIFO, a device or a descriptor (`/dev/fd/N`) only has its permission checked, since opening
+    /// it would wait for a writer, and closing it would end the writer's stream.
+    static func checkReadable(_ path: String) throws(CLIError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw CLIError.io("\(path): cannot be read: \(lastError())") }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR:
+            throw CLIError.io("\(path): is a directory, not a file")
+        case S_IFREG:
+            close(try open(path))
+        default:
+            guard access(path, R_OK) == 0 else { throw CLIError.io("\(path): cannot be read: \(lastError())") }
+        }
+    }
+
     /// The size of a regular file, or `nil` for pipes and terminals.
     static func size(of descriptor: Int32) -> Int? {
         var info = stat()

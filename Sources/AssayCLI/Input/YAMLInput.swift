@@ -14,9 +14,18 @@ struct YAMLDocument {
     let value: Result<JSONValue, YAMLProblem>
     /// The document's node tree, to find the source line of an error.
     let node: Node?
+    /// The lines of the stream before the piece the document was parsed from.
+    var lineOffset = 0
+
+    /// The 1-based line where the document starts in the stream.
+    var firstLine: Int? { node?.mark.map { $0.line + lineOffset } }
 
     /// The 1-based line of the value at `path` in the YAML source, or of the nearest value above it.
     func line(of path: [JSONPathComponent]) -> Int? {
+        lineInPiece(of: path).map { $0 + lineOffset }
+    }
+
+    private func lineInPiece(of path: [JSONPathComponent]) -> Int? {
         guard var current = node else { return nil }
         var line = current.mark?.line
         for component in path {
@@ -60,42 +69,53 @@ enum YAMLInput {
     static let maximumDepth = 1_000
 
     /// Splits the stream into documents. A syntax error ends the stream: the documents before it
-    /// are returned, then one failing document with the error.
-    static func documents(_ bytes: [UInt8]) -> [YAMLDocument] {
+    /// are returned, then one failing document with the error. `lineOffset` is the number of lines
+    /// of the stream before `bytes` (a piece of it, ``YAMLStreamReader``): lines are counted in
+    /// the stream.
+    static func documents(_ bytes: [UInt8], lineOffset: Int = 0) -> [YAMLDocument] {
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            return [YAMLDocument(value: .failure(YAMLProblem(line: nil, message: "not valid UTF-8")), node: nil)]
+            return [
+                YAMLDocument(
+                    value: .failure(YAMLProblem(line: lineOffset + 1, message: "not valid UTF-8")), node: nil,
+                    lineOffset: lineOffset)
+            ]
         }
         var result: [YAMLDocument] = []
+        func failed(_ problem: YAMLProblem) -> Result<JSONValue, YAMLProblem> {
+            .failure(
+                YAMLProblem(
+                    line: problem.line.map { $0 + lineOffset }, message: problem.message, isLimit: problem.isLimit))
+        }
         do {
             let sequence = try Yams.compose_all(yaml: text)
             var iterator = sequence.makeIterator()
             let source = LeadingBOMs(text)
             while let node = iterator.next() {
-                result.append(
-                    YAMLDocument(
-                        value: convert(node, maximumValues: maximumValues(forStreamOf: bytes.count), source: source),
-                        node: node))
+                var value = convert(node, maximumValues: maximumValues(forStreamOf: bytes.count), source: source)
+                if case .failure(let problem) = value { value = failed(problem) }
+                result.append(YAMLDocument(value: value, node: node, lineOffset: lineOffset))
             }
             if let error = iterator.error {
-                result.append(YAMLDocument(value: .failure(problem(error)), node: nil))
+                result.append(YAMLDocument(value: .failure(problem(error, lineOffset: lineOffset)), node: nil))
             }
         } catch {
-            result.append(YAMLDocument(value: .failure(problem(error)), node: nil))
+            result.append(YAMLDocument(value: .failure(problem(error, lineOffset: lineOffset)), node: nil))
         }
         return result
     }
 
     /// A one-line description of a Yams error.
-    static func problem(_ error: any Error) -> YAMLProblem {
+    static func problem(_ error: any Error, lineOffset: Int = 0) -> YAMLProblem {
         if let error = error as? YamlError {
             switch error {
             case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
                 .composer(let context, let problem, let mark, _):
                 let prefix = context.map { "\($0.text) " } ?? ""
                 // libyaml's own nesting limit is a limit crossed, not malformed YAML.
+                let line = mark.line + lineOffset
                 return YAMLProblem(
-                    line: mark.line,
-                    message: "not valid YAML: line \(mark.line), column \(mark.column): \(prefix)\(problem)",
+                    line: line,
+                    message: "not valid YAML: line \(line), column \(mark.column): \(prefix)\(problem)",
                     isLimit: problem.hasPrefix("Maximum nesting level"))
             case .duplicatedKeysInMapping(let duplicates, _):
                 return YAMLProblem(

@@ -128,7 +128,7 @@ struct DocumentChecker: Sendable {
                 }
         case .failure(let problem):
             if problem.isLimit { overLimit += 1 }
-            errors = reporter.unreadable(problem.message, line: problem.line ?? document.node?.mark?.line ?? 1)
+            errors = reporter.unreadable(problem.message, line: problem.line ?? document.firstLine ?? 1)
         }
         if let format = reporter.specOutput {
             if case .success(let value) = document.value, let validated {

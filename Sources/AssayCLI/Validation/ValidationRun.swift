@@ -119,7 +119,7 @@ final class ValidationRun {
             let schema = try SchemaLoader.compile(schemaDocument, path: settings.schemaPath, settings: settings.schema)
             self.schemaDocument = schemaDocument
             for input in settings.inputs where input != "-" {
-                close(try FileReading.open(input))
+                try FileReading.checkReadable(input)
             }
             let formats = try settings.inputs.map { input throws(CLIError) in try format(of: input) }
             try openOutputs()
@@ -368,15 +368,40 @@ final class ValidationRun {
         if let failure = failedWrite() { throw failure }
     }
 
+    /// Validates a YAML stream document by document, as it is read (``YAMLStreamReader``).
     private func validateYAML(_ input: String, checker: DocumentChecker) throws(CLIError) {
-        let bytes = try readWhole(input)
-        for (index, document) in YAMLInput.documents(bytes).enumerated() {
-            var out: [UInt8] = []
-            let found = checker.checkYAMLDocument(document, index: index + 1, into: &out, overLimit: &overLimit)
-            report?.write(out)
-            count(errors: found)
-            if case .success(let value) = document.value { keep(value, valid: found == 0) }
-            if let failure = failedWrite() { throw failure }
+        let name = input == "-" ? "standard input" : input
+        var reader =
+            input == "-"
+            ? YAMLStreamReader(
+                descriptor: context.standardInput, closesDescriptor: false, path: name,
+                maximumBytes: settings.parserOptions.maximumBytes)
+            : YAMLStreamReader(
+                descriptor: try FileReading.open(input), closesDescriptor: true, path: name,
+                maximumBytes: settings.parserOptions.maximumBytes)
+        var index = 0
+        while let piece = try reader.next(beforeWaiting: flushStreams) {
+            let documents: [YAMLDocument]
+            switch piece {
+            case .text(let bytes, let lineOffset):
+                documents = YAMLInput.documents(bytes, lineOffset: lineOffset)
+            case .overLimit(let line, let length):
+                let message =
+                    "not valid YAML: the document is \(length) bytes long, over the limit of "
+                    + "\(settings.parserOptions.maximumBytes) (--max-document-bytes)"
+                documents = [
+                    YAMLDocument(value: .failure(YAMLProblem(line: line, message: message, isLimit: true)), node: nil)
+                ]
+            }
+            for document in documents {
+                index += 1
+                var out: [UInt8] = []
+                let found = checker.checkYAMLDocument(document, index: index, into: &out, overLimit: &overLimit)
+                report?.write(out)
+                count(errors: found)
+                if case .success(let value) = document.value { keep(value, valid: found == 0) }
+                if let failure = failedWrite() { throw failure }
+            }
         }
     }
 
