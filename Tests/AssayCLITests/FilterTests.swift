@@ -136,6 +136,41 @@ struct PipelineFilterTests {
         #expect(try !coloured(["--color", "auto"], terminal: true, ["NO_COLOR": ""]))
     }
 
+    @Test("a reader of --valid-out - that closes early (| head -1): exit 2, the quarantine left as it was")
+    func readerClosesEarly() throws {
+        let folder = try TemporaryFolder()
+        let bad = try folder.file("bad.ndjson", "old\n")
+        var big = ""
+        let text = try String(contentsOfFile: clients, encoding: .utf8)
+        for _ in 0..<40 { big += text }
+        let input = try folder.file("big.ndjson", big)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try assayBinary)
+        process.arguments = ["validate", "-s", schema, "--valid-out", "-", "--quarantine", bad, input]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let watchdog = Watchdog(process, seconds: 120)
+        // One line read, then the pipe closed, as `head -1` does.
+        var first = Data()
+        while !first.contains(0x0A) {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            first += data
+        }
+        try output.fileHandleForReading.close()
+        process.waitUntilExit()
+        watchdog.cancel()
+        #expect(first.starts(with: Data("{\"id\":".utf8)))
+        #expect(process.terminationStatus == 2)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("standard output cannot be written: Broken pipe"))
+        #expect(try String(contentsOfFile: bad, encoding: .utf8) == "old\n")
+        #expect(folder.names == ["bad.ndjson", "big.ndjson"], "no temporary file left")
+    }
+
     @Test("a FIFO as an input and as --valid-out")
     func fifos() throws {
         let folder = try TemporaryFolder()

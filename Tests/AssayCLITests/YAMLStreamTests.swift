@@ -91,7 +91,9 @@ struct YAMLStreamTests {
             if round % 7 == 0 { stream = "\u{FEFF}" + stream }
             let whole = YAMLInput.documents(Array(stream.utf8))
             let pieces = try piecewise(stream)
-            // Reading the whole stream stops at its first syntax error; pieces go on after it.
+            // Reading the whole stream stops at its first syntax error; pieces go on after it. (The
+            // fragments hold no alias to an earlier document's anchor: the pieces refuse it, as
+            // YAML says, where Yams reading the whole stream resolves it.)
             let firstFailure = whole.firstIndex { if case .failure = $0.value { true } else { false } }
             let compare = firstFailure.map { $0 + 1 } ?? whole.count
             #expect(pieces.count >= compare, "round \(round): \(stream.debugDescription)")
@@ -119,6 +121,20 @@ struct YAMLStreamTests {
             }
         }
         #expect(compared > 800, "enough documents compared value by value")
+    }
+
+    @Test("an alias to an anchor of an earlier document is an error: anchors are per document")
+    func anchorsArePerDocument() throws {
+        // Found by the yaml fuzz target: Yams composing the whole stream resolved it.
+        let documents = try piecewise("&b\n--- *b\n")
+        #expect(documents.count == 2)
+        #expect(try documents.first?.value.get() == .null)
+        if case .failure(let problem) = documents.last?.value {
+            #expect(problem.message.contains("undefined alias"))
+            #expect(problem.line == 2)
+        } else {
+            Issue.record("the alias was resolved across documents")
+        }
     }
 
     @Test("a document over --max-document-bytes is skipped to its end, not held, and the next one is read")

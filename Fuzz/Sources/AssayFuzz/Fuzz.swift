@@ -34,7 +34,7 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     switch target {
     case .json: fuzzJSON(bytes)
     case .ndjson: fuzzNDJSON(bytes)
-    case .yaml: _ = YAMLInput.documents(bytes)
+    case .yaml: fuzzYAML(bytes)
     case .schemaCompile: fuzzSchemaCompile(bytes)
     case .schemaValidate: fuzzSchemaValidate(bytes)
     case .regex: fuzzRegex(bytes)
@@ -86,6 +86,55 @@ private func pipeReader(_ bytes: [UInt8], maximumLineBytes: Int? = nil) -> NDJSO
     var reader = NDJSONReader(fileDescriptor: descriptors[0], closeWhenDone: true, readSize: readSize)
     if let maximumLineBytes { reader.maximumLineBytes = maximumLineBytes }
     return reader
+}
+
+/// A YAML stream read a document at a time (as `assay validate` reads it) gives the documents of
+/// the whole stream read at once, with the same values and lines, up to the whole stream's first
+/// error (after which only the pieces go on).
+private func fuzzYAML(_ bytes: [UInt8]) {
+    let prefix = Array(bytes.prefix(32_768))  // what a pipe holds without a reader
+    let whole = YAMLInput.documents(prefix)
+    var descriptors: [Int32] = [0, 0]
+    guard pipe(&descriptors) == 0 else { return }
+    _ = prefix.withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) }
+    close(descriptors[1])
+    var reader = YAMLStreamReader(
+        descriptor: descriptors[0], closesDescriptor: true, path: "-", maximumBytes: 1 << 20)
+    var pieces: [YAMLDocument] = []
+    while let piece = try? reader.next(beforeWaiting: {}) {
+        guard case .text(let text, let offset) = piece else { continue }
+        pieces += YAMLInput.documents(text, lineOffset: offset)
+    }
+    let firstFailure = whole.firstIndex { if case .failure = $0.value { true } else { false } }
+    var compared = firstFailure.map { $0 + 1 } ?? whole.count
+    if let firstFailure, case .failure(let problem) = whole[firstFailure].value,
+        problem.message.contains("error: reader:") || problem.message == "not valid UTF-8"
+    {
+        // The whole stream is refused for a byte anywhere in it (invalid UTF-8, a control character
+        // libyaml's reader does not allow, in a document or in a comment between documents), before
+        // its first document: nothing to compare. Read a piece at a time, only a document that
+        // holds such a byte fails; a comment between documents is not read.
+        compared = 0
+    }
+    for (index, expected) in whole.prefix(compared).enumerated() {
+        guard index < pieces.count else {
+            check(false, "YAML pieces: \(pieces.count) documents, the whole stream \(compared)")
+            return
+        }
+        switch (expected.value, pieces[index].value) {
+        case (.success(let left), .success(let right)):
+            check(left == right, "YAML pieces: a document's value")
+            check(expected.firstLine == pieces[index].firstLine, "YAML pieces: a document's line")
+        case (.failure, .failure): break
+        case (.success, .failure(let problem)) where problem.message.contains("undefined alias"):
+            // An alias to an anchor of an earlier document: YAML's anchors are per document, and a
+            // piece has only its own; Yams reading the whole stream resolves it anyway. The piece's
+            // error ends it, so what follows is not compared.
+            return
+        default: check(false, "YAML pieces: a document read in one and not in the other")
+        }
+    }
+    if firstFailure == nil { check(pieces.count == whole.count, "YAML pieces: the number of documents") }
 }
 
 private func fuzzNDJSON(_ bytes: [UInt8]) {

@@ -33,6 +33,9 @@ struct YAMLStreamReader: ~Copyable {
     private var atEnd = false
     private var chunk: [UInt8] = []
     private var hasContent = false
+    /// Whether the piece holds a directive before its content: parsed even without a document, so
+    /// that a directive with none after it is reported as the whole stream would report it.
+    private var hasDirective = false
     /// The lines (libyaml's count) of the pieces handed out.
     private var linesBefore = 0
     /// The piece being skipped for its size: its first line and length so far.
@@ -92,6 +95,8 @@ struct YAMLStreamReader: ~Copyable {
         if !hasContent, !Self.isPreamble(marker) {
             hasContent = true
             atStreamStart = false
+        } else if !hasContent, marker.first == 0x25 {  // %
+            hasDirective = true
         }
         return nil
     }
@@ -115,12 +120,12 @@ struct YAMLStreamReader: ~Copyable {
     /// Hands out the piece gathered so far: `nil` when it holds no document (only comments, blank
     /// lines or markers, which the lines are counted past).
     private mutating func finishChunk() -> YAMLChunk? {
-        defer { hasContent = false }
+        defer { (hasContent, hasDirective) = (false, false) }
         if let skipped = skipping {
             skipping = nil
             return .overLimit(line: skipped.line, length: skipped.length)
         }
-        guard hasContent else {
+        guard hasContent || hasDirective else {
             linesBefore += Self.lineBreaks(in: chunk)
             chunk = []
             return nil
@@ -138,10 +143,19 @@ struct YAMLStreamReader: ~Copyable {
         return next == nil || next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D
     }
 
-    /// Whether a line can come before a document's content: blank, a comment or a directive.
+    /// Whether a line can come before a document's content and be passed over when no document
+    /// follows: blank, a comment or a directive, indented with spaces only. Anything else — a tab
+    /// (which libyaml may refuse), a line that libyaml would count as several (a CR, NEL, LS or PS
+    /// inside it) — is taken for content and parsed, so that nothing the whole stream would report
+    /// is passed over.
     static func isPreamble(_ line: ArraySlice<UInt8>) -> Bool {
-        guard let first = line.first(where: { $0 != 0x20 && $0 != 0x09 }) else { return true }
-        return first == 0x0A || first == 0x0D || first == 0x23 || (line.first == 0x25)  // \n \r # %
+        var body = line
+        if body.last == 0x0A { body = body.dropLast() }
+        if body.last == 0x0D { body = body.dropLast() }
+        let indented = body.drop { $0 == 0x20 }
+        guard let first = indented.first else { return true }
+        if body.contains(where: { $0 == 0x0D || $0 == 0x85 || $0 == 0xA8 || $0 == 0xA9 }) { return false }
+        return first == 0x23 || body.first == 0x25  // # or %
     }
 
     /// Line breaks as libyaml counts them: LF, CR, CR LF, NEL, LS and PS.
