@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "AssayCodable", targets: ["AssayCodable"]),
         .library(name: "AssayGRDB", targets: ["AssayGRDB"]),
         .library(name: "AssayCLI", targets: ["AssayCLI"]),
+        .library(name: "AssayHTTP", targets: ["AssayHTTP"]),
         .executable(name: "assay", targets: ["assay"]),
         .executable(name: "assay-examples", targets: ["AssayExamples"]),
         .executable(name: "roster", targets: ["roster"]),
@@ -60,6 +61,13 @@ let package = Package(
             dependencies: ["AssayCore", "AssayJSON", "AssayMacros"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // RFC 9457 problem details and Accept-Language, with no server dependency: the HTTP
+        // adapters (a package of their own) build on it.
+        .target(
+            name: "AssayHTTP",
+            dependencies: ["AssayCore", "AssayJSON"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .target(
             name: "AssayGRDB",
             dependencies: ["AssayCore", .product(name: "GRDB", package: "GRDB.swift")],
@@ -88,7 +96,7 @@ let package = Package(
             name: "AssayExamples",
             dependencies: [
                 "AssayRegex", "AssayCore", "AssayJSON", "AssaySchema", "AssayCodable", "AssayGRDB", "AssaySeedModels",
-                "RosterKit", "AssayCLI",
+                "RosterKit", "AssayCLI", "AssayHTTP",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -142,6 +150,11 @@ let package = Package(
             name: "AssaySchemaTests",
             dependencies: ["AssaySchema", "AssayTestSupport"],
             exclude: ["known-failures.txt"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "AssayHTTPTests",
+            dependencies: ["AssayHTTP", "AssayCore", "AssayJSON"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

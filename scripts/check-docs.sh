@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
-for module in AssayRegex AssayCore AssayJSON AssaySchema AssayCodable AssayGRDB AssayCLI; do
+for module in AssayRegex AssayCore AssayJSON AssaySchema AssayCodable AssayGRDB AssayCLI AssayHTTP; do
     swift build --target "$module" -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir \
         -Xswiftc "$work/graphs-$module" >/dev/null
     # Only the module's own symbol graphs: its dependencies' documentation is theirs to fix.

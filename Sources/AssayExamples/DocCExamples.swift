@@ -7,6 +7,7 @@ import AssayCLI
 import AssayCodable
 import AssayCore
 import AssayGRDB
+import AssayHTTP
 import AssayJSON
 import AssayRegex
 import AssaySchema
@@ -324,6 +325,28 @@ enum DocCommentExamples {
         HandDecodedPlayer.run()
         try decoding()
         try store()
+        http()
+    }
+
+    static func http() {
+        // README: doc-accept-language
+        let header = AcceptLanguage("de-CH, ru-RU;q=0.8, en;q=0.5")
+        print(header.language())  // ru: Assay has no German messages
+        print(AcceptLanguage("zh-CN,zh;q=0.9").language())  // zh-Hans
+        print(AcceptLanguage(nil).language(default: .russian))  // ru
+        // README: end
+
+        // README: doc-problem-details
+        var error = ValidationError()
+        error.append(
+            ValidationIssue(
+                code: .tooShort, path: IssuePath.root.appending(key: "name"),
+                parameters: ["minimum": 2], value: "A"))
+        let problem = ProblemDetails(validation: error, language: AcceptLanguage("ru").language())
+        print(problem.status)  // 422
+        print(problem.errors[0].pointer)  // /name
+        print(String(decoding: problem.body(), as: UTF8.self).contains("\"code\":\"tooShort\""))  // true
+        // README: end
     }
 
     static func rule() {
