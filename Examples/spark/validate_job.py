@@ -18,6 +18,7 @@ reported in the totals) are results, not failures.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -52,6 +53,15 @@ def validate_partition(index, lines, settings):
         "--max-document-bytes", str(settings["max_document_bytes"]),
         "--valid-out", valid_path, "--quarantine", invalid_path, "-",
     ]
+    try:
+        yield from run_assay(index, lines, settings, command, assay, valid_path, invalid_path)
+    finally:
+        # The task's files go, whether it finished, failed or was stopped.
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run_assay(index, lines, settings, command, assay, valid_path, invalid_path):
+    """Pipes one partition's lines through one `assay validate` (`command`) and yields its results."""
     try:
         process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -120,12 +130,12 @@ def validate_partition(index, lines, settings):
         with open(path, "rb") as stream:
             for line in stream:
                 yield kind, line.rstrip(b"\n").decode("utf-8")
-        os.unlink(path)
-    os.rmdir(work)
     yield "totals", {
         "documents": documents, "invalid": invalid, "errors": sum(per_keyword.values()),
         "emptyPartitions": 1 if documents == 0 else 0, "perKeyword": per_keyword, "perInstancePath": per_path,
     }
+
+
 
 
 def merge(left, right):
