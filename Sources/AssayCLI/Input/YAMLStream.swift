@@ -180,8 +180,11 @@ struct YAMLStreamReader: ~Copyable {
 
     /// The next line with its `\n` (the last one may have none), or `nil` at the end.
     private mutating func nextLine(beforeWaiting: () -> Void) throws(CLIError) -> ArraySlice<UInt8>? {
+        // The bytes after `start` already searched for a line break: a long line is searched once,
+        // not again after every read (which would cost its length squared).
+        var searched = 0
         while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+            if let newline = buffer[(start + searched)...].firstIndex(of: 0x0A) {
                 let line = buffer[start...newline]
                 start = newline + 1
                 isMidLine = false
@@ -195,6 +198,7 @@ struct YAMLStreamReader: ~Copyable {
                 isMidLine = !atEnd
                 return line
             }
+            searched = buffer.count - start
             try readMore(beforeWaiting: beforeWaiting)
         }
     }
