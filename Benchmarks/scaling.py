@@ -49,6 +49,17 @@ def counted_match(n):
     return '"' + "a" * n + 'y"\n'
 
 
+def yaml_long_line(n):
+    # One document of one plain scalar n bytes long: the stream reader searches it for a line break
+    # as it arrives (issue 27), once.
+    return "k: " + "x" * n + "\n"
+
+
+def yaml_documents(n):
+    # n/12 small documents, each cut from the stream and parsed on its own.
+    return "".join("---\nk: %05d\n" % (i % 100000) for i in range(max(1, n // 14)))
+
+
 def yaml_merge(n):
     # n/12 one-key mappings under anchors, all merged into one mapping by one `<<` of a sequence of
     # aliases: the document expands to twice its values, while each merged key was searched for
@@ -132,6 +143,10 @@ CASES = {
                       [1_000, 2_000, 4_000, 8_000, 16_000], "chars", '{"pattern": "[^x]{0,99999}y"}', "ndjson", []),
     "yaml-merge": ("YAML: one merge key (<<) of n/24 aliased mappings", yaml_merge,
                    [19_000, 37_500, 75_000, 150_000, 300_000], "bytes", "{}", "yaml", []),
+    "yaml-long-line": ("YAML: one line of n bytes, read a document at a time", yaml_long_line,
+                       [250_000, 500_000, 1_000_000, 2_000_000, 4_000_000], "bytes", "{}", "yaml", []),
+    "yaml-documents": ("YAML: a stream of n/14 small documents", yaml_documents,
+                       [25_000, 50_000, 100_000, 200_000, 400_000], "bytes", "{}", "yaml", []),
     "nested-models": ("Validatable models nested n deep, the innermost bad, issues()", None,
                       [4, 8, 16, 32, 64], "levels", None, None, []),
 }
