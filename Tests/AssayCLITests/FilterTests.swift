@@ -144,29 +144,14 @@ struct PipelineFilterTests {
         let text = try String(contentsOfFile: clients, encoding: .utf8)
         for _ in 0..<40 { big += text }
         let input = try folder.file("big.ndjson", big)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try assayBinary)
-        process.arguments = ["validate", "-s", schema, "--valid-out", "-", "--quarantine", bad, input]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let watchdog = Watchdog(process, seconds: 120)
+        let assay = try LiveAssay(["validate", "-s", schema, "--valid-out", "-", "--quarantine", bad, input])
         // One line read, then the pipe closed, as `head -1` does.
-        var first = Data()
-        while !first.contains(0x0A) {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            first += data
-        }
-        try output.fileHandleForReading.close()
-        process.waitUntilExit()
-        watchdog.cancel()
-        #expect(first.starts(with: Data("{\"id\":".utf8)))
-        #expect(process.terminationStatus == 2)
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(message.contains("standard output cannot be written: Broken pipe"))
+        #expect(assay.read { $0.contains("\n") })
+        try assay.output.fileHandleForReading.close()
+        let status = assay.finish()
+        #expect(assay.received.hasPrefix("{\"id\":"))
+        #expect(status == 2)
+        #expect(assay.errorText.contains("standard output cannot be written: Broken pipe"))
         #expect(try String(contentsOfFile: bad, encoding: .utf8) == "old\n")
         #expect(folder.names == ["bad.ndjson", "big.ndjson"], "no temporary file left")
     }
@@ -245,6 +230,49 @@ final class Watchdog: @unchecked Sendable {
     func cancel() { lock.withLock { cancelled = true } }
 }
 
+/// The real `assay` binary with its standard streams piped to the test, killed by a watchdog if it
+/// outlives a generous limit (a hang fails the test instead of stopping the suite).
+final class LiveAssay {
+    let process = Process()
+    let input = Pipe()
+    let output = Pipe()
+    private let errors = Pipe()
+    let watchdog: Watchdog
+    /// Standard output read so far.
+    private(set) var received = ""
+
+    init(_ arguments: [String], seconds: Int = 300) throws {
+        process.executableURL = URL(fileURLWithPath: try assayBinary)
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        watchdog = Watchdog(process, seconds: seconds)
+    }
+
+    /// Reads standard output until `done` holds for what was received, or the output ends; whether
+    /// it holds.
+    func read(until done: (String) -> Bool) -> Bool {
+        while !done(received) {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { return done(received) }
+            received += String(decoding: data, as: UTF8.self)
+        }
+        return true
+    }
+
+    /// Waits for the process to end; its exit status.
+    func finish() -> Int32 {
+        process.waitUntilExit()
+        watchdog.cancel()
+        return process.terminationStatus
+    }
+
+    /// Standard error, once the process has ended.
+    var errorText: String { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+}
+
 /// Issue 27: a slow producer sees each line's result before it writes the next (`tail -f`).
 @Suite("assay validate: bounded latency", .serialized)
 struct LatencyTests {
@@ -252,36 +280,20 @@ struct LatencyTests {
     /// shows the previous one's result: it would wait forever if assay held results back.
     private func lockstep(_ arguments: [String], result: (String, Int) -> Bool) throws {
         let (lines, _) = try clientLines()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try assayBinary)
-        process.arguments = ["validate", "-s", schema, "--quiet"] + arguments + ["-"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let watchdog = Watchdog(process, seconds: 300)
-        var received = ""
+        let assay = try LiveAssay(["validate", "-s", schema, "--quiet"] + arguments + ["-"])
         var answered = 0
         for (index, line) in lines.prefix(60).enumerated() {
             // The line in two writes, the second after a pause of the reader's making: a line that
             // arrives in pieces still gets its result.
             let half = line.utf8.count / 2
-            input.fileHandleForWriting.write(Data(line.utf8.prefix(half)))
-            input.fileHandleForWriting.write(Data(line.utf8.dropFirst(half)) + Data("\n".utf8))
-            while !result(received, index + 1) {
-                let data = output.fileHandleForReading.availableData
-                if data.isEmpty { break }
-                received += String(decoding: data, as: UTF8.self)
-            }
-            guard result(received, index + 1) else { break }
+            assay.input.fileHandleForWriting.write(Data(line.utf8.prefix(half)))
+            assay.input.fileHandleForWriting.write(Data(line.utf8.dropFirst(half)) + Data("\n".utf8))
+            guard assay.read(until: { result($0, index + 1) }) else { break }
             answered = index + 1
         }
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        watchdog.cancel()
-        #expect(!watchdog.fired, "assay held a result back: the producer waited for it in vain")
+        try assay.input.fileHandleForWriting.close()
+        _ = assay.finish()
+        #expect(!assay.watchdog.fired, "assay held a result back: the producer waited for it in vain")
         #expect(answered == 60)
     }
 

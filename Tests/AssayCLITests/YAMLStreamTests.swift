@@ -176,34 +176,20 @@ struct YAMLLatencyTests {
     func eachDocumentAsItComes() throws {
         let folder = try TemporaryFolder()
         let schema = try folder.file("s.json", #"{"properties": {"n": {"maximum": 5}}}"#)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try assayBinary)
-        process.arguments = ["validate", "-s", schema, "--quiet", "--format", "json", "--input-format", "yaml", "-"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let watchdog = Watchdog(process, seconds: 300)
-        var received = ""
+        let assay = try LiveAssay([
+            "validate", "-s", schema, "--quiet", "--format", "json", "--input-format", "yaml", "-",
+        ])
         var answered = 0
         for number in 1...10 {
-            input.fileHandleForWriting.write(Data("---\nn: \(number)\n...\n".utf8))
-            while !received.contains("\"document\":\(number),") {
-                let data = output.fileHandleForReading.availableData
-                if data.isEmpty { break }
-                received += String(decoding: data, as: UTF8.self)
-            }
-            guard received.contains("\"document\":\(number),") else { break }
+            assay.input.fileHandleForWriting.write(Data("---\nn: \(number)\n...\n".utf8))
+            guard assay.read(until: { $0.contains("\"document\":\(number),") }) else { break }
             answered = number
         }
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        watchdog.cancel()
-        #expect(!watchdog.fired, "assay held a document's result back")
+        try assay.input.fileHandleForWriting.close()
+        let status = assay.finish()
+        #expect(!assay.watchdog.fired, "assay held a document's result back")
         #expect(answered == 10)
-        #expect(process.terminationStatus == 1)
-        #expect(received.components(separatedBy: "\"valid\":false").count - 1 == 5)
+        #expect(status == 1)
+        #expect(assay.received.components(separatedBy: "\"valid\":false").count - 1 == 5)
     }
 }
