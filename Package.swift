@@ -61,11 +61,11 @@ let package = Package(
             dependencies: ["AssayCore", "AssayJSON", "AssayMacros"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // RFC 9457 problem details and Accept-Language, with no server dependency: the HTTP
-        // adapters (a package of their own) build on it.
+        // RFC 9457 problem details, Accept-Language and request bodies, with no server dependency:
+        // the HTTP adapters (a package of their own, Integrations/) build on it.
         .target(
             name: "AssayHTTP",
-            dependencies: ["AssayCore", "AssayJSON"],
+            dependencies: ["AssayCore", "AssayJSON", "AssayCodable", "AssaySchema"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
@@ -154,7 +154,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AssayHTTPTests",
-            dependencies: ["AssayHTTP", "AssayCore", "AssayJSON"],
+            dependencies: ["AssayHTTP", "AssayCore", "AssayJSON", "AssayCodable", "AssaySchema"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -347,6 +347,18 @@ enum DocCommentExamples {
         print(problem.errors[0].pointer)  // /name
         print(String(decoding: problem.body(), as: UTF8.self).contains("\"code\":\"tooShort\""))  // true
         // README: end
+
+        typealias Client = CodableArticle.Client
+        // README: doc-request-content
+        let body = RequestContent(
+            Array(#"{"name": "A", "age": 200, "email": "ann@example.com"}"#.utf8),
+            contentType: "application/json", acceptLanguage: "ru", instance: "/clients")
+        do {
+            _ = try body.decode(Client.self, for: .insert)
+        } catch let problem {
+            print(problem.status, problem.errors.map(\.pointer))  // 422 ["/name", "/age"]
+        }
+        // README: end
     }
 
     static func rule() {

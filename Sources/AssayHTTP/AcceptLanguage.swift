@@ -101,7 +101,7 @@ public struct AcceptLanguage: Sendable, Hashable {
 }
 
 extension StringProtocol {
-    fileprivate func trimmingCharacters(in set: String) -> String {
+    func trimmingCharacters(in set: String) -> String {
         var slice = Substring(self)
         while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
         while let last = slice.last, set.contains(last) { slice = slice.dropLast() }

@@ -27,7 +27,7 @@ import Foundation
 /// print(problem.errors[0].pointer)  // /name
 /// print(String(decoding: problem.body(), as: UTF8.self).contains("\"code\":\"tooShort\""))  // true
 /// ```
-public struct ProblemDetails: Sendable, Hashable {
+public struct ProblemDetails: Error, Sendable, Hashable {
     /// A URI that names the kind of problem; `about:blank` when the status says it all.
     public var type: String
     /// A short summary of the kind of problem, in ``language``.

@@ -100,7 +100,17 @@ extension JSONValueDecoder {
     public func decodeValidated<T: Decodable>(
         _ type: T.Type, from bytes: [UInt8], policy: ValidatedDecodingPolicy = .default
     ) throws(ValidationError) -> Decoded<T> {
-        let document = try validatedDocument(bytes)
+        try decodeValidated(type, from: try validatedDocument(bytes), policy: policy)
+    }
+
+    /// Decodes and validates a value from a parsed document: for a caller that parses the input
+    /// itself (an HTTP adapter answering a body that is not JSON apart from one that breaks rules).
+    ///
+    /// - Throws: `ValidationError` with every issue, located in the document.
+    @inlinable
+    public func decodeValidated<T: Decodable>(
+        _ type: T.Type, from document: JSONDocument, policy: ValidatedDecodingPolicy = .default
+    ) throws(ValidationError) -> Decoded<T> {
         let context = ValidatedDecoding.Context(policy: policy, sink: nil)
         var coercions: [ValidationIssue] = []
         let value: T

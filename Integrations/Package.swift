@@ -1,0 +1,115 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// Assay's HTTP adapters and the example service: a package of its own, so that a user of the core
+// products (AssayCore, AssayJSON, the `assay` command line) never downloads or builds SwiftNIO,
+// Hummingbird or Vapor. It depends on the core package by path; an app depends on it by URL with
+// the core package (see the README's "HTTP APIs" section).
+let package = Package(
+    name: "AssayIntegrations",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .visionOS(.v1)],
+    products: [
+        .library(name: "AssayHummingbird", targets: ["AssayHummingbird"]),
+        .library(name: "AssayVapor", targets: ["AssayVapor"]),
+        .executable(name: "clients-service", targets: ["clients-service"]),
+    ],
+    dependencies: [
+        .package(name: "Assay", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        .target(
+            name: "AssayHummingbird",
+            dependencies: [
+                .product(name: "AssayHTTP", package: "Assay"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "AssayVapor",
+            dependencies: [
+                .product(name: "AssayHTTP", package: "Assay"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The example service: clients (name, age, email) over HTTP, kept in SQLite.
+        .target(
+            name: "ClientsService",
+            dependencies: [
+                "AssayHummingbird",
+                .product(name: "AssayCodable", package: "Assay"),
+                .product(name: "AssayGRDB", package: "Assay"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Examples/ClientsService/Sources/ClientsService",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "clients-service",
+            dependencies: [
+                "ClientsService",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/ClientsService/Sources/clients-service",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The models, routes and cases both adapters' tests share.
+        .target(
+            name: "IntegrationTestSupport",
+            dependencies: [
+                .product(name: "AssayHTTP", package: "Assay"),
+                .product(name: "AssayCodable", package: "Assay"),
+                .product(name: "AssaySchema", package: "Assay"),
+            ],
+            path: "Tests/IntegrationTestSupport",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "AssayHummingbirdTests",
+            dependencies: [
+                "AssayHummingbird", "IntegrationTestSupport",
+                .product(name: "AssayCodable", package: "Assay"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "AssayVaporTests",
+            dependencies: [
+                "AssayVapor", "IntegrationTestSupport",
+                .product(name: "AssayCodable", package: "Assay"),
+                .product(name: "VaporTesting", package: "vapor"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "ClientsServiceTests",
+            dependencies: [
+                "ClientsService",
+                .product(name: "AssaySchema", package: "Assay"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Examples/ClientsService/Tests/ClientsServiceTests",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)

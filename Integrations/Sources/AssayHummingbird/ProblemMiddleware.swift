@@ -1,0 +1,60 @@
+public import AssayHTTP
+public import Hummingbird
+import NIOCore
+
+/// Turns the errors of a route into problem details, in the client's language: a `ValidationError`
+/// (from a store's save, a `validate(for:)`) 422 or 409 with every failure, a ``ProblemError`` as it
+/// is, Hummingbird's `HTTPError` and a body over the size limit as problems of their status. Other
+/// errors pass on to Hummingbird unchanged.
+///
+/// ```swift
+/// let router = Router()
+/// router.add(middleware: ProblemMiddleware())
+/// ```
+public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Sensitive keys, the message catalog and the default language.
+    public let options: RequestContentOptions
+
+    /// Makes the middleware.
+    public init(options: RequestContentOptions = RequestContentOptions()) {
+        self.options = options
+    }
+
+    /// Runs the route, answering its Assay errors as problems.
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch {
+            let language = AcceptLanguage(request.headers[.acceptLanguage]).language(
+                in: options.problems.catalog, default: options.defaultLanguage)
+            let instance = request.uri.path
+            if let problem = RequestContent.problem(
+                for: error, language: language, options: options.problems, instance: instance)
+            {
+                return problem.response()
+            }
+            switch error {
+            case let error as ProblemError:
+                return error.problem.response()
+            case is NIOTooManyBytesError:
+                return ProblemDetails.contentTooLarge(
+                    limit: context.maxUploadSize, language: language, instance: instance
+                ).response()
+            case let error as HTTPError:
+                var problem = ProblemDetails(
+                    title: error.status.reasonPhrase, status: error.status.code, detail: error.body,
+                    instance: instance, language: language)
+                problem.type = "about:blank"
+                var response = problem.response()
+                for field in error.headers where response.headers[field.name] == nil {
+                    response.headers.append(field)
+                }
+                return response
+            default:
+                throw error
+            }
+        }
+    }
+}

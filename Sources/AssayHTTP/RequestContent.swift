@@ -1,0 +1,196 @@
+import AssayCodable
+import AssayCore
+import AssayJSON
+import AssaySchema
+
+/// How an HTTP adapter reads and checks request bodies: the size limit, the decoding policy, the
+/// languages and what a problem may echo.
+public struct RequestContentOptions: Sendable {
+    /// The largest body read, in bytes; a larger one is answered 413. 1 MiB by default.
+    public var maximumBodySize: Int
+    /// Unknown keys, lossy collections and the most issues one body reports.
+    public var decodingPolicy: ValidatedDecodingPolicy
+    /// The JSON parser's limits (nesting depth, number and string lengths).
+    public var parserOptions: JSONParserOptions
+    /// Sensitive keys and the message catalog of problems.
+    public var problems: ProblemOptions
+    /// The language of clients that ask for none Assay has messages in.
+    public var defaultLanguage: Language
+
+    /// Makes options; every argument has the default described on its property.
+    public init(
+        maximumBodySize: Int = 1 << 20, decodingPolicy: ValidatedDecodingPolicy = .default,
+        parserOptions: JSONParserOptions = .default, problems: ProblemOptions = ProblemOptions(),
+        defaultLanguage: Language = .english
+    ) {
+        self.maximumBodySize = max(0, maximumBodySize)
+        self.decodingPolicy = decodingPolicy
+        self.parserOptions = parserOptions
+        self.problems = problems
+        self.defaultLanguage = defaultLanguage
+    }
+}
+
+/// A request's body with what the checks need from its head: the framework-neutral core of the
+/// Hummingbird and Vapor adapters, which read the bytes and headers and send the problem back.
+///
+/// Every failure is a ``ProblemDetails`` thrown in the client's language: a body whose media type is
+/// not JSON 415, a body that is not JSON (or not UTF-8, or nested too deeply) 400 with its line and
+/// column, rules that failed 422 with every failure, a conflict with stored data 409.
+///
+/// <!-- snippet: doc-request-content -->
+/// ```swift
+/// let body = RequestContent(
+///     Array(#"{"name": "A", "age": 200, "email": "ann@example.com"}"#.utf8),
+///     contentType: "application/json", acceptLanguage: "ru", instance: "/clients")
+/// do {
+///     _ = try body.decode(Client.self, for: .insert)
+/// } catch let problem {
+///     print(problem.status, problem.errors.map(\.pointer))  // 422 ["/name", "/age"]
+/// }
+/// ```
+public struct RequestContent: Sendable {
+    /// The body.
+    public let bytes: [UInt8]
+    /// The request's `Content-Type`, as sent.
+    public let contentType: String?
+    /// The language of problems, from the request's `Accept-Language`.
+    public let language: Language
+    /// The request's path (the problems' `instance`).
+    public let instance: String?
+    /// The options.
+    public let options: RequestContentOptions
+
+    /// Takes a body read by an adapter.
+    ///
+    /// - Parameters:
+    ///   - bytes: The body, already read up to ``RequestContentOptions/maximumBodySize``.
+    ///   - contentType: The `Content-Type` header.
+    ///   - acceptLanguage: The `Accept-Language` header.
+    ///   - instance: The request's path.
+    ///   - options: Limits, policy and languages.
+    public init(
+        _ bytes: [UInt8], contentType: String?, acceptLanguage: String?, instance: String? = nil,
+        options: RequestContentOptions = RequestContentOptions()
+    ) {
+        self.bytes = bytes
+        self.contentType = contentType
+        self.language = AcceptLanguage(acceptLanguage).language(
+            in: options.problems.catalog, default: options.defaultLanguage)
+        self.instance = instance
+        self.options = options
+    }
+
+    /// Decodes and validates the body as `type`: every failure at once. When `operation` is given
+    /// (`.insert` for a create, `.update` for an update) the rules declared for it run too, after
+    /// the rules of every operation passed.
+    ///
+    /// - Throws: ``ProblemDetails``: 415, 413, 400, 422 or 409.
+    public func decode<T: Decodable>(_ type: T.Type, for operation: ValidationOperation? = nil)
+        throws(ProblemDetails) -> Decoded<T>
+    {
+        let document = try parsed()
+        let decoded: Decoded<T>
+        do {
+            decoded = try JSONValueDecoder().decodeValidated(T.self, from: document, policy: options.decodingPolicy)
+            if let operation, let model = decoded.value as? any Validatable {
+                try model.validate(for: operation)
+            }
+        } catch {
+            throw problem(for: Self.inDocumentOrder(error))
+        }
+        return decoded
+    }
+
+    /// The issues in the order of their values in the body (a nested model's issues are found
+    /// before its parent's rules run); issues with no location keep their place after them.
+    static func inDocumentOrder(_ error: ValidationError) -> ValidationError {
+        func position(_ issue: ValidationIssue) -> (Int, Int) {
+            guard case .integer(let line)? = issue.parameters["line"],
+                case .integer(let column)? = issue.parameters["column"]
+            else { return (Int.max, Int.max) }
+            return (line, column)
+        }
+        let sorted = error.issues.enumerated().sorted { left, right in
+            let (a, b) = (position(left.element), position(right.element))
+            return a != b ? a < b : left.offset < right.offset
+        }.map(\.element)
+        var ordered = ValidationError(sorted, limit: error.limit, warningLimit: error.warningLimit)
+        ordered.countDropped(errors: error.droppedErrorCount, warnings: error.droppedWarningCount)
+        if error.isTruncated && !ordered.isTruncated { ordered.markTruncated() }
+        return ordered
+    }
+
+    /// Validates the body against a compiled JSON Schema, for a route with no Swift type.
+    ///
+    /// - Returns: The body, valid.
+    /// - Throws: ``ProblemDetails``: 415, 413, 400 or 422 with every failure the schema reports.
+    public func validate(against schema: JSONSchema) throws(ProblemDetails) -> JSONDocument {
+        let document = try parsed()
+        let result = schema.validate(document, limit: .first(options.decodingPolicy.maximumIssues))
+        guard result.isValid else {
+            var error = ValidationError(result.issues, limit: options.decodingPolicy.maximumIssues)
+            if result.isTruncated && !error.isTruncated { error.markTruncated() }
+            throw problem(for: error)
+        }
+        return document
+    }
+
+    /// The body parsed, after its media type and size are checked.
+    ///
+    /// - Throws: ``ProblemDetails``: 415 for a media type that is not JSON, 413 for a body over the
+    ///   limit, 400 for a body that is not JSON.
+    public func parsed() throws(ProblemDetails) -> JSONDocument {
+        guard Self.isJSON(contentType) else {
+            throw ProblemDetails.unsupportedMediaType(contentType, language: language, instance: instance)
+        }
+        guard bytes.count <= options.maximumBodySize else {
+            throw ProblemDetails.contentTooLarge(
+                limit: options.maximumBodySize, language: language, instance: instance)
+        }
+        do {
+            return try JSONDocument(parsing: bytes, options: options.parserOptions)
+        } catch {
+            throw ProblemDetails.malformedJSON(error, language: language, instance: instance)
+        }
+    }
+
+    /// The problem for an error thrown while handling the request: a ``ProblemDetails`` as it is, a
+    /// `ValidationError` 422 or 409 in the request's language; `nil` for any other error.
+    public func problem(for error: any Error) -> ProblemDetails {
+        Self.problem(for: error, language: language, options: options.problems, instance: instance)
+            ?? ProblemDetails(
+                title: "Internal Server Error", status: 500, instance: instance, language: language)
+    }
+
+    /// The problem for an error, if it is one of Assay's: a ``ProblemDetails`` as it is, a
+    /// `ValidationError` 422 or 409 (see ``ProblemDetails/init(validation:language:options:instance:)``).
+    public static func problem(
+        for error: any Error, language: Language, options: ProblemOptions = ProblemOptions(), instance: String?
+    ) -> ProblemDetails? {
+        switch error {
+        case let problem as ProblemDetails: problem
+        case let validation as ValidationError:
+            ProblemDetails(validation: validation, language: language, options: options, instance: instance)
+        default: nil
+        }
+    }
+
+    /// Whether a `Content-Type` is JSON: `application/json` or a `+json` type such as
+    /// `application/merge-patch+json`, with no charset but UTF-8 (RFC 8259 allows no other).
+    public static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let parts = contentType.split(separator: ";")
+        guard let essence = parts.first?.trimmingCharacters(in: " \t").lowercased() else { return false }
+        let pieces = essence.split(separator: "/", omittingEmptySubsequences: false)
+        guard pieces.count == 2, pieces[0] == "application", pieces[1] == "json" || pieces[1].hasSuffix("+json")
+        else { return false }
+        for parameter in parts.dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: " \t").lowercased() == "charset" else { continue }
+            let charset = pair[1].trimmingCharacters(in: " \t\"").lowercased()
+            if charset != "utf-8" && charset != "utf8" { return false }
+        }
+        return true
+    }
+}
