@@ -162,6 +162,25 @@ struct Invoice: Codable, Validatable, JSONSchemaExportable {
         let account = Account(handle: "admin", password: "short", age: 17)
         #expect(schema.isValid(try JSONValue(parsing: String(decoding: JSONEncoder().encode(account), as: UTF8.self))))
     }
+
+    @Test func anOperationsExportStatesItsRules() throws {
+        // For a create request's body, the insert-only rule is a keyword, not a note.
+        let insert = JSONSchemaExporter.document(for: Account.self, operation: .insert)
+        guard case .object(let root) = insert, case .object(let properties)? = root["properties"],
+            case .array(let unchecked)? = root["x-assay-unchecked"]
+        else { throw Failure("unexpected export: \(insert.jsonString())") }
+        #expect(properties["handle"] == ["type": "string", "maxLength": 8])
+        #expect(!unchecked.contains { $0.string?.contains("only on") == true })
+        let schema = try JSONSchema(insert)
+        #expect(!schema.isValid(["handle": "longer than eight", "password": "x", "age": 20]))
+        #expect(schema.isValid(["handle": "short", "password": "x", "age": 20]))
+        // For an update, the insert-only rule is not there at all.
+        let update = JSONSchemaExporter.document(for: Account.self, operation: .update)
+        guard case .object(let updateRoot) = update, case .object(let updateProperties)? = updateRoot["properties"]
+        else { throw Failure("unexpected export: \(update.jsonString())") }
+        #expect(updateProperties["handle"] == ["type": "string"])
+        #expect(try JSONSchema(update).isValid(["handle": "longer than eight", "password": "x", "age": 20]))
+    }
 }
 
 /// A test's own failure, with its reason.

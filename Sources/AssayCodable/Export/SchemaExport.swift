@@ -44,13 +44,27 @@ public struct JSONSchemaExporter {
     /// What the schema does not check, with the property it concerns.
     public private(set) var unchecked: [String] = []
 
+    /// The operation whose rules the schemas state besides the rules of every operation: `.insert`
+    /// for a create request's body, `.update` for an update's. `nil`, the default, states the rules
+    /// of every operation and names the others (`on:`) as unchecked.
+    public var operation: ValidationOperation?
+
     /// Makes an empty exporter.
-    public init() {}
+    ///
+    /// - Parameter operation: The operation whose rules the schemas state too (see ``operation``).
+    public init(operation: ValidationOperation? = nil) {
+        self.operation = operation
+    }
 
     /// The whole document for `type`: `$schema`, the type's own schema, and `$defs` for the models it
     /// refers to. Rules JSON Schema cannot state are named in `$comment` and `x-assay-unchecked`.
-    public static func document<T>(for type: T.Type) -> JSONValue {
-        var exporter = JSONSchemaExporter()
+    ///
+    /// - Parameters:
+    ///   - type: The type.
+    ///   - operation: The operation whose rules the schema states too: `.insert` for the body of a
+    ///     create request (see ``operation``).
+    public static func document<T>(for type: T.Type, operation: ValidationOperation? = nil) -> JSONValue {
+        var exporter = JSONSchemaExporter(operation: operation)
         let root = exporter.schema(for: type)
         return exporter.document(root: root)
     }
@@ -161,8 +175,8 @@ public struct JSONSchemaExporter {
                 case .nested:
                     continue  // the property's type carries its own rules
                 case .normalizer:
-                    notes.append(
-                        "\(place): normalised before its rules are checked (the schema sees the value as sent)")
+                    let note = "\(place): normalised before its rules are checked (the schema sees the value as sent)"
+                    if notes.last != note { notes.append(note) }
                     continue
                 case .check(let check):
                     notes.append("\(place): check \(check)")
@@ -172,9 +186,14 @@ public struct JSONSchemaExporter {
                 case .rules(let declared):
                     for each in declared {
                         if let operations = rule.operations {
-                            let names = operations.map(\.description).joined(separator: ", ")
-                            notes.append("\(place): \(each.kind) (only on \(names))")
-                            continue
+                            if let operation, !operations.contains(operation) { continue }  // not this one's
+                            if operation == nil {
+                                let names = operations.map(\.description).joined(separator: ", ")
+                                notes.append("\(place): \(each.kind) (only on \(names))")
+                                continue
+                            }
+                        } else if operation == .delete {
+                            continue  // rules without `on:` do not apply to a delete
                         }
                         if each.severity != .error {
                             notes.append("\(place): \(each.kind) (\(each.severity.rawValue) only)")
@@ -203,8 +222,13 @@ public struct JSONSchemaExporter {
                 notes.append("\(name): object check \(check)")
             case .dependentRequired(let key, let requires):
                 if let operations = rule.operations {
-                    let names = operations.map(\.description).joined(separator: ", ")
-                    notes.append("\(name): dependentRequired(\(key)) (only on \(names))")
+                    if let operation, !operations.contains(operation) { continue }  // not this one's
+                    if operation == nil {
+                        let names = operations.map(\.description).joined(separator: ", ")
+                        notes.append("\(name): dependentRequired(\(key)) (only on \(names))")
+                        continue
+                    }
+                } else if operation == .delete {
                     continue
                 }
                 var all: [JSONValue] = []

@@ -52,6 +52,12 @@ public struct ClientsService: Sendable {
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: ProblemMiddleware(options: options))
+        router.add(
+            middleware: MethodNotAllowedMiddleware(
+                routes: [
+                    (["clients"], [.post]), (["clients", "*"], [.get, .patch]), (["clients", "validate"], [.post]),
+                    (["openapi.json"], [.get]),
+                ], options: options))
         router.post("clients") { request, context in try await create(request, context: context) }
         router.patch("clients/:id") { request, context in try await update(request, context: context) }
         router.get("clients/:id") { request, context in try await read(request, context: context) }

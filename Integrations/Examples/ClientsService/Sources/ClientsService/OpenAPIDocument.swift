@@ -1,20 +1,23 @@
 import AssayCodable
+import AssayCore
 import AssayJSON
 
 /// The service's OpenAPI 3.1 document: its component schema `Client` is the model's exported JSON
 /// Schema, so the document cannot drift from the rules.
 enum OpenAPIDocument {
     static let clients: JSONValue = {
-        var client = JSONSchemaExporter.document(for: Client.self)
-        var patch = client
-        if case .object(var members) = client {
+        // The rules of every operation for the responses; a create's body states the insert rules
+        // too, an update's (a merge patch: any of the fields, none required) the update rules.
+        func exported(_ operation: ValidationOperation?, required: Bool = true) -> JSONValue {
+            guard case .object(var members) = JSONSchemaExporter.document(for: Client.self, operation: operation)
+            else { return [:] }
             members["$schema"] = nil
-            client = .object(members)
-            // A merge patch names any of the fields, none required, and `null` removes nothing here.
-            members["required"] = nil
-            members["minProperties"] = 0
-            patch = .object(members)
+            if !required { members["required"] = nil }
+            return .object(members)
         }
+        let client = exported(nil)
+        let create = exported(.insert)
+        let patch = exported(.update, required: false)
         let problem: JSONValue = [
             "type": "object",
             "required": ["type", "title", "status", "errors"],
@@ -60,7 +63,7 @@ enum OpenAPIDocument {
             "/clients": [
                 "post": [
                     "operationId": "createClient", "summary": "Create a client",
-                    "parameters": [languageParameter], "requestBody": body("Client"),
+                    "parameters": [languageParameter], "requestBody": body("ClientCreate"),
                     "responses": .object(
                         JSONObject(
                             [("201", response("The client, created", schema: "Client"))]
@@ -122,7 +125,10 @@ enum OpenAPIDocument {
             "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
             "paths": paths,
             "components": [
-                "schemas": ["Client": client, "ClientPatch": patch, "Problem": problem, "FieldCheck": fieldCheck]
+                "schemas": [
+                    "Client": client, "ClientCreate": create, "ClientPatch": patch, "Problem": problem,
+                    "FieldCheck": fieldCheck,
+                ]
             ],
         ]
     }()

@@ -196,6 +196,26 @@ struct ClientsServiceTests {
         }
     }
 
+    @Test("a method the path does not have is 405 with Allow")
+    func methodNotAllowed() async throws {
+        let service = try ClientsService(path: nil)
+        let app = Application(router: service.router())
+        try await app.test(.live) { client in
+            try await client.execute(uri: "/clients", method: .delete) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "POST")
+            }
+            try await client.execute(uri: "/clients/3", method: .put) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "GET, PATCH")
+            }
+            try await client.execute(uri: "/nowhere", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == "application/problem+json")
+            }
+        }
+    }
+
     @Test("the OpenAPI document's Client schema is the model's exported schema")
     func openAPI() async throws {
         try await withService { client, _ in
@@ -203,14 +223,11 @@ struct ClientsServiceTests {
             let schema = client.document["components"]?["schemas"]?["Client"]
             #expect(schema?["properties"]?["email"] != nil)
             #expect(schema?["required"] == ["name", "age", "email"])
+            // A create's body states the insert rule (18 and over); an update's requires nothing.
+            let create = try JSONSchema(client.document["components"]?["schemas"]?["ClientCreate"] ?? false)
+            #expect(!create.isValid(["name": "Kid", "age": 16, "email": "kid@example.com"]))
+            #expect(create.isValid(["name": "Ann", "age": 18, "email": "ann@example.com"]))
+            #expect(client.document["components"]?["schemas"]?["ClientPatch"]?["required"] == nil)
         }
-    }
-}
-
-extension JSONValue {
-    /// The member `key` of an object; `nil` for a value that is not an object or lacks it.
-    fileprivate subscript(key: String) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        return members[key]
     }
 }
