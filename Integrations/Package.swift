@@ -67,6 +67,31 @@ let package = Package(
             path: "Examples/ClientsService/Sources/clients-service",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The load benchmark's server: the example service and the same create route without Assay.
+        .executableTarget(
+            name: "http-bench",
+            dependencies: [
+                "ClientsService", "AssayHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/http-bench",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The adapters' documentation snippets, compiled here and copied into the documents.
+        .target(
+            name: "AdapterSnippets",
+            dependencies: [
+                "AssayHummingbird", "AssayVapor",
+                .product(name: "AssayCodable", package: "Assay"),
+                .product(name: "AssaySchema", package: "Assay"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Vapor", package: "vapor"),
+            ],
+            path: "Examples/Snippets",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The models, routes and cases both adapters' tests share.
         .target(
             name: "IntegrationTestSupport",

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Copies the marked snippets of Sources/AssayExamples/ReadmeExamples.swift and DocCExamples.swift
-(which the build compiles) into README.md and the DocC articles (Sources/*/Documentation.docc/*.md),
+(which the build compiles) and of Integrations/Examples/Snippets (which the Integrations build compiles) into README.md and the DocC articles (Sources/*/Documentation.docc/*.md),
 replacing the ```swift block after each `<!-- snippet: NAME -->` marker.
 Usage: scripts/sync-readme-snippets.py   (ReadmeTests fails when they differ)."""
 import pathlib, re, sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
 snippets = {}
-for name in ["ReadmeExamples.swift", "DocCExamples.swift"]:
-    source = (root / "Sources/AssayExamples" / name).read_text()
+for name in ["Sources/AssayExamples/ReadmeExamples.swift", "Sources/AssayExamples/DocCExamples.swift",
+             "Integrations/Examples/Snippets/HummingbirdSnippets.swift",
+             "Integrations/Examples/Snippets/VaporSnippets.swift"]:
+    source = (root / name).read_text()
     for match in re.finditer(r"^( *)// README: ([\w-]+)\n(.*?)^ *// README: end\n", source, re.S | re.M):
         indent = len(match.group(1))
         lines = [line[indent:] if line.strip() else "" for line in match.group(3).split("\n")]

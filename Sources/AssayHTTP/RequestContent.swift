@@ -82,8 +82,8 @@ public struct RequestContent: Sendable {
     }
 
     /// Decodes and validates the body as `type`: every failure at once. When `operation` is given
-    /// (`.insert` for a create, `.update` for an update) the rules declared for it run too, after
-    /// the rules of every operation passed.
+    /// (`.insert` for a create, `.update` for an update) the rules declared for it run too, in the
+    /// same pass (``RequestContentOptions/decodingPolicy``'s operation otherwise).
     ///
     /// - Throws: ``ProblemDetails``: 415, 413, 400, 422 or 409.
     public func decode<T: Decodable>(_ type: T.Type, for operation: ValidationOperation? = nil)
@@ -92,9 +92,12 @@ public struct RequestContent: Sendable {
         let document = try parsed()
         let decoded: Decoded<T>
         do {
-            decoded = try JSONValueDecoder().decodeValidated(T.self, from: document, policy: options.decodingPolicy)
-            if let operation, let model = decoded.value as? any Validatable {
-                try model.validate(for: operation)
+            var policy = options.decodingPolicy
+            policy.operation = operation ?? policy.operation
+            // The operation's rules run while decoding (`@Validatable` types), with the others.
+            decoded = try JSONValueDecoder().decodeValidated(T.self, from: document, policy: policy)
+            if let operation = policy.operation, let model = decoded.value as? any Validatable {
+                try model.validate(for: operation)  // types that check themselves after decoding
             }
         } catch {
             throw problem(for: Self.inDocumentOrder(error))

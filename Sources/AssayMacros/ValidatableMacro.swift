@@ -196,7 +196,13 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
         let model = ModelDescription(structure)
         guard model.diagnostics.isEmpty else { return [] }
         // The compiler lists the protocols the type does not conform to yet.
-        let wanted = protocols.map(\.trimmedDescription)
+        // Named with their modules: Vapor, among others, has a `Validatable` of its own, and a file
+        // that imports both would find the bare name ambiguous.
+        let qualified = [
+            "Validatable": "AssayCore.Validatable", "Decodable": "Swift.Decodable",
+            "JSONSchemaExportable": "AssayCodable.JSONSchemaExportable",
+        ]
+        let wanted = protocols.map(\.trimmedDescription).map { qualified[$0] ?? $0 }
         var body = ""
         if !model.declaresDecodingInit {
             body = decodingInitializer(model)

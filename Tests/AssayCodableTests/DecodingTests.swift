@@ -53,6 +53,26 @@ func decodingError<T>(_ body: () throws -> T) -> ValidationError? {
 
 @Suite struct DecodingTests {
     @Test(arguments: DecoderKind.allCases)
+    func anOperationsRulesRunWhileDecodingWithTheOthers(decoder: DecoderKind) throws {
+        // A blank name and an age out of range: the player's rules are for inserts and updates only.
+        let json = #"[{"name": "  ", "age": 70}, {"name": "Ann", "age": 20}]"#
+        #expect(try decoder.decodeArray([Player].self, json).value.count == 2)
+        let insert = ValidatedDecodingPolicy(operation: .insert)
+        let error = try #require(decodingError { try decoder.decodeArray([Player].self, json, policy: insert) })
+        #expect(error.issues.map(\.path.jsonPointer) == ["/0/name", "/0/age"])
+        #expect(error.issues.first?.message(in: .english) == "Player's name should not be empty.")
+        // A check of the operation, as well.
+        let person = #"{"name": "Kid", "birthday": "2020-01-01T00:00:00Z", "hasDrivingLicense": true}"#
+        if decoder == .assay {
+            let failure = try #require(
+                decodingError {
+                    try decoder.decode(Person.self, person, policy: ValidatedDecodingPolicy(operation: .update))
+                })
+            #expect(failure.issues.map(\.code) == [.custom("tooYoungToDrive")])
+        }
+    }
+
+    @Test(arguments: DecoderKind.allCases)
     func everyBadFieldOfEveryRecordIsReportedAtOnce(decoder: DecoderKind) throws {
         let error = try #require(decodingError { try decoder.decodeArray([Client].self, threeBadClients) })
         #expect(

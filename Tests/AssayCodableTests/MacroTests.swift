@@ -80,7 +80,7 @@ func expand(_ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] 
                 }
             }
 
-            extension Client: Validatable, Decodable, JSONSchemaExportable {
+            extension Client: AssayCore.Validatable, Swift.Decodable, AssayCodable.JSONSchemaExportable {
                 public init(from decoder: any Decoder) throws {
                     var _assayFields = try AssayCodable.FieldDecoder<Self, CodingKeys>(decoder)
                     let _assay_name = _assayFields.decode((String).self, forKey: .name)
@@ -139,7 +139,7 @@ func expand(_ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] 
                 }
             }
 
-            extension Tag: Validatable, Decodable, JSONSchemaExportable {
+            extension Tag: AssayCore.Validatable, Swift.Decodable, AssayCodable.JSONSchemaExportable {
 
             }
             """,

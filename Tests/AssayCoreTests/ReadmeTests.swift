@@ -9,9 +9,14 @@ import Testing
 
     static func compiledSnippets() throws -> [String: String] {
         var source = ""
-        for file in ["ReadmeExamples.swift", "DocCExamples.swift"] {
-            source += try String(
-                contentsOf: root.appendingPathComponent("Sources/AssayExamples/\(file)"), encoding: .utf8)
+        // The core's snippets, and the HTTP adapters' (compiled by the Integrations package's build).
+        let files = [
+            "Sources/AssayExamples/ReadmeExamples.swift", "Sources/AssayExamples/DocCExamples.swift",
+            "Integrations/Examples/Snippets/HummingbirdSnippets.swift",
+            "Integrations/Examples/Snippets/VaporSnippets.swift",
+        ]
+        for file in files {
+            source += try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
         }
         var snippets: [String: String] = [:]
         var name: String?

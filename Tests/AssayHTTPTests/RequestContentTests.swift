@@ -39,6 +39,11 @@ struct RequestBodyTests {
         let update = problem { _ = try body(valid).decode(Account.self, for: .update) }
         #expect(update?.status == 422)
         #expect(update?.errors.map(\.pointer) == ["/version"])
+        // One pass: the operation's rules are reported with the others, not after they pass.
+        let both = problem {
+            _ = try body(#"{"login": "a", "password": "correct horse"}"#).decode(Account.self, for: .update)
+        }
+        #expect(both?.errors.map(\.pointer) == ["/login", "/version"])
     }
 
     @Test("every failure at once, in the client's language, the password never echoed")

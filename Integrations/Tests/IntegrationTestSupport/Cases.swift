@@ -136,6 +136,9 @@ public struct HTTPCase: Sendable, CustomStringConvertible {
                 "the update's own rules run for an update", "PUT", body: Array(valid.utf8), status: 422,
                 pointers: ["/nickname"]),
             HTTPCase(
+                "the update's own rules are reported with the others", "PUT", body: Array(bad.utf8), status: 422,
+                pointers: badPointers + ["/nickname"]),
+            HTTPCase(
                 "malformed JSON is 400 with its line and column", body: Array("{\"name\": \"Ann\",\n \"age\": }".utf8),
                 status: 400, pointers: [""], contains: [#""line":2"#, #""code":"malformed""#]),
             HTTPCase("an empty body is 400", body: [], status: 400, pointers: [""]),

@@ -29,12 +29,21 @@ public struct ValidatedDecodingPolicy: Sendable, Hashable {
     /// Whether every array of models drops its invalid elements (reporting each as a warning)
     /// instead of failing; per property, `@Lossy` asks for the same.
     public var lossyCollections: Bool
+    /// The operation the value is decoded for: `.insert` for a create request's body, `.update` for
+    /// an update's. Its rules (declared `on:` it) run while decoding, with the rules of every
+    /// operation, so that one decode reports them all; `nil`, the default, runs the rules of every
+    /// operation only.
+    public var operation: ValidationOperation?
 
     /// Makes a policy; every argument has the default described on its property.
-    public init(unknownKeys: UnknownKeys = .ignore, maximumIssues: Int = 1_000, lossyCollections: Bool = false) {
+    public init(
+        unknownKeys: UnknownKeys = .ignore, maximumIssues: Int = 1_000, lossyCollections: Bool = false,
+        operation: ValidationOperation? = nil
+    ) {
         self.unknownKeys = unknownKeys
         self.maximumIssues = max(1, maximumIssues)
         self.lossyCollections = lossyCollections
+        self.operation = operation
     }
 
     /// The defaults.

@@ -274,7 +274,8 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         if !collector.truncated {
             for field in fields {
                 guard let value = field.value else { continue }
-                let result = Model.validation.runValue(value, keyPath: nil, key: field.key, operation: nil, path: path)
+                let result = Model.validation.runValue(
+                    value, keyPath: nil, key: field.key, operation: collector.policy.operation, path: path)
                 collector.record(inputIndexed(result.issues))
             }
         }
@@ -290,7 +291,8 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     public mutating func validated(_ model: Model) throws(ValidationError) -> Model {
         checkUnreadKeys()
         // Nested models checked themselves while decoding.
-        let result = Model.validation.run(on: model, operation: nil, object: nil, path: path, includingNested: false)
+        let result = Model.validation.run(
+            on: model, operation: collector.policy.operation, object: nil, path: path, includingNested: false)
         try finish(with: result.issues)
         return result.model
     }
@@ -303,7 +305,8 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     public mutating func validate(_ model: inout Model) throws(ValidationError) {
         checkUnreadKeys()
         try finish(
-            with: Model.validation.issues(normalizing: &model, operation: nil, path: path, includingNested: false))
+            with: Model.validation.issues(
+                normalizing: &model, operation: collector.policy.operation, path: path, includingNested: false))
     }
 
     /// Records the issues of the model's rules; throws every issue when any is an error, or hands the

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The load benchmark of issue 28 (a benchmark, not a test): wrk against the example service on
+# loopback, each route for a bounded time, stopping by itself. Compares the create route as the
+# service has it (Assay's validated decoding, then the checked insert) with the same route decoding
+# with Foundation's JSONDecoder and no validation (`POST /plain/clients` of http-bench), then loads
+# the field check and the read. Every request must succeed: any non-2xx answer or socket error fails
+# the run. Figures go to docs/performance.md by hand, with the machine.
+# Usage: Integrations/scripts/load.sh [SECONDS] [CONNECTIONS]   (30 and 32 by default)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds="${1:-30}"
+connections="${2:-32}"
+command -v wrk >/dev/null || { apt-get install -y -q wrk >/dev/null 2>&1 || { apt-get update -q && apt-get install -y -q wrk; }; }
+
+swift build -c release --product http-bench
+binary="$(swift build -c release --show-bin-path)/http-bench"
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+"$binary" "$port" >/dev/null 2>&1 &
+server=$!
+work="$(mktemp -d)"
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 1 100); do
+    curl -fs "http://127.0.0.1:$port/openapi.json" >/dev/null && break
+    sleep 0.2
+done
+# One client to read back.
+curl -fs -X POST "http://127.0.0.1:$port/clients" -H 'Content-Type: application/json' \
+    -d '{"name": "Ann Lee", "age": 30, "email": "ann@example.com"}' >/dev/null
+
+# Each request a new client: a unique email per thread and request.
+cat >"$work/create.lua" <<'LUA'
+local threads = 0
+function setup(thread) thread:set("tid", threads); threads = threads + 1 end
+function init(args) path = args[1]; counter = 0 end
+function request()
+    counter = counter + 1
+    local body = string.format(
+        '{"name": "  Ann Lee ", "age": 30, "email": "ann.%d.%d@example.com"}', tid, counter)
+    return wrk.format("POST", path, {["Content-Type"] = "application/json"}, body)
+end
+LUA
+cat >"$work/post.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '" Ann@Example.com "'
+LUA
+# Fails the run on any answer that is not 2xx, or a socket error.
+cat >"$work/done.lua" <<'LUA'
+function done(summary, latency, requests)
+    local e = summary.errors
+    io.write(string.format("requests %d, non-2xx %d, socket errors %d\n", summary.requests, e.status,
+        e.connect + e.read + e.write + e.timeout))
+    if e.status + e.connect + e.read + e.write + e.timeout > 0 then os.exit(1) end
+end
+LUA
+cat "$work/done.lua" >>"$work/create.lua"
+cat "$work/done.lua" >>"$work/post.lua"
+
+run() {
+    echo "== $1"
+    shift
+    wrk -t2 -c"$connections" -d"${seconds}s" --latency "$@"
+}
+run "POST /clients (Assay: validated decoding, checked insert)" -s "$work/create.lua" \
+    "http://127.0.0.1:$port" -- /clients
+run "POST /plain/clients (JSONDecoder, no validation, plain insert)" -s "$work/create.lua" \
+    "http://127.0.0.1:$port" -- /plain/clients
+run "POST /clients/validate?field=email (one field checked)" -s "$work/post.lua" \
+    "http://127.0.0.1:$port/clients/validate?field=email"
+run "GET /clients/1 (row checked as it is read)" -s "$work/done.lua" "http://127.0.0.1:$port/clients/1"
