@@ -3,7 +3,7 @@
 # loopback, each route for a bounded time, stopping by itself. Compares the create route as the
 # service has it (Assay's validated decoding, then the checked insert) with the same route decoding
 # with Foundation's JSONDecoder and no validation (`POST /plain/clients` of http-bench), then loads
-# the field check and the read. Every request must succeed: any non-2xx answer or socket error fails
+# the field check and the read; first the decoding alone of both, with no database. Every request must succeed: any non-2xx answer or socket error fails
 # the run. Figures go to docs/performance.md by hand, with the machine.
 # Usage: Integrations/scripts/load.sh [SECONDS] [CONNECTIONS]   (30 and 32 by default)
 set -euo pipefail
@@ -32,11 +32,11 @@ curl -fs -X POST "http://127.0.0.1:$port/clients" -H 'Content-Type: application/
 cat >"$work/create.lua" <<'LUA'
 local threads = 0
 function setup(thread) thread:set("tid", threads); threads = threads + 1 end
-function init(args) path = args[1]; counter = 0 end
+function init(args) path = args[1]; prefix = args[2] or "ann"; counter = 0 end
 function request()
     counter = counter + 1
     local body = string.format(
-        '{"name": "  Ann Lee ", "age": 30, "email": "ann.%d.%d@example.com"}', tid, counter)
+        '{"name": "  Ann Lee ", "age": 30, "email": "%s.%d.%d@example.com"}', prefix, tid, counter)
     return wrk.format("POST", path, {["Content-Type"] = "application/json"}, body)
 end
 LUA
@@ -62,10 +62,14 @@ run() {
     shift
     wrk -t2 -c"$connections" -d"${seconds}s" --latency "$@"
 }
-run "POST /clients (Assay: validated decoding, checked insert)" -s "$work/create.lua" \
-    "http://127.0.0.1:$port" -- /clients
+run "POST /decode/assay (Assay's validated decoding, create rules, no database)" -s "$work/create.lua" \
+    "http://127.0.0.1:$port" -- /decode/assay
+run "POST /decode/plain (JSONDecoder, no validation, no database)" -s "$work/create.lua" \
+    "http://127.0.0.1:$port" -- /decode/plain
+run "POST /clients (the example's create: validated decoding, checked insert)" -s "$work/create.lua" \
+    "http://127.0.0.1:$port" -- /clients assay
 run "POST /plain/clients (JSONDecoder, no validation, plain insert)" -s "$work/create.lua" \
-    "http://127.0.0.1:$port" -- /plain/clients
+    "http://127.0.0.1:$port" -- /plain/clients plain
 run "POST /clients/validate?field=email (one field checked)" -s "$work/post.lua" \
     "http://127.0.0.1:$port/clients/validate?field=email"
 run "GET /clients/1 (row checked as it is read)" -s "$work/done.lua" "http://127.0.0.1:$port/clients/1"

@@ -86,6 +86,9 @@ public struct RequestContent: Sendable {
     /// same pass (``RequestContentOptions/decodingPolicy``'s operation otherwise).
     ///
     /// - Throws: ``ProblemDetails``: 415, 413, 400, 422 or 409.
+    ///
+    /// Inlinable, so that the decode is specialised for `T` where it is called.
+    @inlinable
     public func decode<T: Decodable>(_ type: T.Type, for operation: ValidationOperation? = nil)
         throws(ProblemDetails) -> Decoded<T>
     {
@@ -94,11 +97,8 @@ public struct RequestContent: Sendable {
         do {
             var policy = options.decodingPolicy
             policy.operation = operation ?? policy.operation
-            // The operation's rules run while decoding (`@Validatable` types), with the others.
+            // The operation's rules run while decoding, with the others.
             decoded = try JSONValueDecoder().decodeValidated(T.self, from: document, policy: policy)
-            if let operation = policy.operation, let model = decoded.value as? any Validatable {
-                try model.validate(for: operation)  // types that check themselves after decoding
-            }
         } catch {
             throw problem(for: Self.inDocumentOrder(error))
         }
@@ -107,6 +107,7 @@ public struct RequestContent: Sendable {
 
     /// The issues in the order of their values in the body (a nested model's issues are found
     /// before its parent's rules run); issues with no location keep their place after them.
+    @usableFromInline
     static func inDocumentOrder(_ error: ValidationError) -> ValidationError {
         func position(_ issue: ValidationIssue) -> (Int, Int) {
             guard case .integer(let line)? = issue.parameters["line"],

@@ -51,7 +51,36 @@ func decodingError<T>(_ body: () throws -> T) -> ValidationError? {
     }
 }
 
+/// A `Validatable` type with Swift's own `Decodable`: its decoding does not check it.
+private struct PlainMember: Decodable, Validatable, Equatable {
+    var name: String
+    var age: Int
+
+    static let validation: Validation<PlainMember> = [
+        .normalize(\.name, "name") { $0.trimmingCharacters(in: .whitespaces) },
+        .property(\.name, "name", .length(2...)),
+        .property(\.age, "age", .range(0...150)),
+        .property(\.age, "age", on: [.insert], .range(18...)),
+    ]
+}
+
 @Suite struct DecodingTests {
+    @Test(arguments: DecoderKind.allCases)
+    func aValidatableTypeThatDecodesWithoutItsRulesIsCheckedAfterwards(decoder: DecoderKind) throws {
+        // Never handed back as valid unchecked: the root, and each element.
+        let root = try #require(decodingError { try decoder.decode(PlainMember.self, #"{"name": "A", "age": 200}"#) })
+        #expect(root.issues.map(\.path.jsonPointer) == ["/name", "/age"])
+        let list = #"[{"name": " Ann ", "age": 30}, {"name": "Bo", "age": -1}]"#
+        let elements = try #require(decodingError { try decoder.decodeArray([PlainMember].self, list) })
+        #expect(elements.issues.map(\.path.jsonPointer) == ["/1/age"])
+        // Normalised, and checked for the policy's operation.
+        #expect(try decoder.decode(PlainMember.self, #"{"name": " Ann ", "age": 16}"#).value.name == "Ann")
+        let insert = ValidatedDecodingPolicy(operation: .insert)
+        let minor = try #require(
+            decodingError { try decoder.decode(PlainMember.self, #"{"name": "Ann", "age": 16}"#, policy: insert) })
+        #expect(minor.issues.map(\.code) == [.tooSmall])
+    }
+
     @Test(arguments: DecoderKind.allCases)
     func anOperationsRulesRunWhileDecodingWithTheOthers(decoder: DecoderKind) throws {
         // A blank name and an age out of range: the player's rules are for inserts and updates only.

@@ -17,8 +17,8 @@ struct PlainClient: Codable, FetchableRecord, MutablePersistableRecord, Response
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-/// Serves the example service's routes and `POST /plain/clients`, the same create route without
-/// Assay, on 127.0.0.1:PORT (the first argument, 8080 by default), with its database in memory.
+/// Serves the example service's routes, `POST /plain/clients` (the same create route without
+/// Assay) and the decoding alone of both (`POST /decode/assay`, `POST /decode/plain`), on 127.0.0.1:PORT (the first argument, 8080 by default), with its database in memory.
 @main
 struct HTTPBench {
     static func main() async throws {
@@ -35,6 +35,14 @@ struct HTTPBench {
                 return client
             }
             return EditedResponse(status: .created, headers: [.location: "/clients/\(saved.id ?? 0)"], response: saved)
+        }
+        // Decoding alone, no database: Assay's validated decoding against JSONDecoder, both
+        // answering the value with Hummingbird's encoder.
+        router.post("decode/assay") { request, context -> Client in
+            try await request.decodeValidated(as: Client.self, context: context, for: .insert)
+        }
+        router.post("decode/plain") { request, context -> PlainClient in
+            try await request.decode(as: PlainClient.self, context: context)
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
         try await app.runService()

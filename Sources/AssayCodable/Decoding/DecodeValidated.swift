@@ -26,7 +26,9 @@ struct ValidatedRoot<Value: Decodable>: Decodable {
 
     init(from decoder: any Decoder) throws {
         do {
-            result = .success(try Value(from: decoder))
+            // A `Validatable` type whose decoding does not check it is checked here.
+            let value = try Value(from: decoder)
+            result = .success(try ValidatedDecoding.checked(value, context: ValidatedDecoding.context(of: decoder)))
         } catch {
             var collector = IssueCollector(policy: ValidatedDecoding.policy(of: decoder))
             collector.fail(error, at: IssueCollector.path(of: decoder), expected: "\(Value.self)")
@@ -45,10 +47,24 @@ struct ValidatedElements<Element: Decodable>: Decodable {
         do {
             var container = try decoder.unkeyedContainer()
             let elements: [Element]? = collector.decodeElements(&container, at: path, lossy: false)
-            if let elements, !collector.failed {
-                ValidatedDecoding.addWarnings(collector.issues, of: decoder)
-                result = .success(elements)
-                return
+            if var elements, !collector.failed {
+                // Elements of a `Validatable` type whose decoding does not check them are checked here.
+                if Element.self is any Validatable.Type {
+                    let context = ValidatedDecoding.context(of: decoder)
+                    for index in elements.indices {
+                        do {
+                            elements[index] = try ValidatedDecoding.checked(
+                                elements[index], context: context, at: path.appending(index: index))
+                        } catch {
+                            collector.fail(error, at: path.appending(index: index), expected: "\(Element.self)")
+                        }
+                    }
+                }
+                if !collector.failed {
+                    ValidatedDecoding.addWarnings(collector.issues, of: decoder)
+                    result = .success(elements)
+                    return
+                }
             }
         } catch {
             collector.fail(error, at: path, expected: "\([Element].self)")
@@ -116,7 +132,9 @@ extension JSONValueDecoder {
         let value: T
         do {
             // The value's own error (the aggregate of every issue) comes through unwrapped.
-            value = try decodeKeepingErrors(T.self, from: document, attachment: context, coercions: &coercions)
+            let decoded = try decodeKeepingErrors(T.self, from: document, attachment: context, coercions: &coercions)
+            // A `Validatable` type whose decoding does not check it is checked here.
+            value = try ValidatedDecoding.checked(decoded, context: context)
         } catch {
             throw rootFailure(error, expected: T.self, policy: policy, document: document)
         }

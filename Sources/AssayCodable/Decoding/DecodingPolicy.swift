@@ -106,6 +106,42 @@ public enum ValidatedDecoding {
 
         /// Every warning added, in order.
         var warnings: [ValidationIssue] { sink?.warnings ?? collected }
+
+        /// The model whose rules ran last in this run (a model checks itself at the end of its
+        /// `init(from:)`, after the models nested in it): tells the entry points whether the root
+        /// checked itself, or is a `Validatable` type whose decoding does not (its rules are then
+        /// run after decoding: never a value handed back as valid unchecked).
+        private var lastValidated: ObjectIdentifier?
+
+        /// Notes that a model of type `type` ran its rules.
+        @usableFromInline
+        func markValidated(_ type: Any.Type) {
+            if let sink { sink.markValidated(type) } else { lastValidated = ObjectIdentifier(type) }
+        }
+
+        /// Whether the last model that ran its rules is of type `type`.
+        @usableFromInline
+        func lastValidated(is type: Any.Type) -> Bool {
+            (sink?.lastValidated ?? lastValidated) == ObjectIdentifier(type)
+        }
+    }
+
+    /// `value` checked by its rules (for the policy's operation) when it is a `Validatable` type
+    /// that did not check itself while decoding; other values as they are.
+    ///
+    /// - Throws: `ValidationError` with the value's issues, at `path`.
+    @usableFromInline
+    static func checked<T>(_ value: T, context: Context, at path: IssuePath = .root) throws(ValidationError) -> T {
+        guard let model = value as? any Validatable, !context.lastValidated(is: T.self) else { return value }
+        func run<Model: Validatable>(_ model: Model) -> (model: Model, issues: [ValidationIssue]) {
+            let result = Model.validation.run(on: model, operation: context.policy.operation, path: path)
+            return (result.model, result.issues)
+        }
+        let result = run(model)
+        try ValidationError(result.issues).throwIfErrors()
+        let warnings = result.issues.filter { $0.severity != .error }
+        if !warnings.isEmpty { context.add(warnings) }
+        return result.model as? T ?? value
     }
 }
 
@@ -130,6 +166,22 @@ public final class WarningSink: @unchecked Sendable {
         guard !issues.isEmpty else { return }
         lock.lock()
         collected.append(contentsOf: issues)
+        lock.unlock()
+    }
+
+    private var validated: ObjectIdentifier?
+
+    /// The model whose rules ran last in the run (see `ValidatedDecoding.Context`).
+    var lastValidated: ObjectIdentifier? {
+        lock.lock()
+        defer { lock.unlock() }
+        return validated
+    }
+
+    /// Notes that a model of type `type` ran its rules.
+    func markValidated(_ type: Any.Type) {
+        lock.lock()
+        validated = ObjectIdentifier(type)
         lock.unlock()
     }
 }

@@ -293,6 +293,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         // Nested models checked themselves while decoding.
         let result = Model.validation.run(
             on: model, operation: collector.policy.operation, object: nil, path: path, includingNested: false)
+        context.markValidated(Model.self)
         try finish(with: result.issues)
         return result.model
     }
@@ -304,6 +305,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     @inlinable
     public mutating func validate(_ model: inout Model) throws(ValidationError) {
         checkUnreadKeys()
+        context.markValidated(Model.self)
         try finish(
             with: Model.validation.issues(
                 normalizing: &model, operation: collector.policy.operation, path: path, includingNested: false))
