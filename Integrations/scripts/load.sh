@@ -57,19 +57,47 @@ LUA
 cat "$work/done.lua" >>"$work/create.lua"
 cat "$work/done.lua" >>"$work/post.lua"
 
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 run() {
     echo "== $1"
     shift
     wrk -t2 -c"$connections" -d"${seconds}s" --latency "$@"
 }
-run "POST /decode/assay (Assay's validated decoding, create rules, no database)" -s "$work/create.lua" \
-    "http://127.0.0.1:$port" -- /decode/assay
-run "POST /decode/plain (JSONDecoder, no validation, no database)" -s "$work/create.lua" \
-    "http://127.0.0.1:$port" -- /decode/plain
-run "POST /clients (the example's create: validated decoding, checked insert)" -s "$work/create.lua" \
-    "http://127.0.0.1:$port" -- /clients assay
-run "POST /plain/clients (JSONDecoder, no validation, plain insert)" -s "$work/create.lua" \
-    "http://127.0.0.1:$port" -- /plain/clients plain
+# A pair compared in turns (A, B, A, B, A, B; a third of the time each), so that drift of the
+# machine falls on both; the medians are printed last.
+compare() {
+    local name_a="$1" path_a="$2" name_b="$3" path_b="$4" prefix="$5" slice=$(( (seconds + 2) / 3 ))
+    local rates_a=() rates_b=() cpu=() cpu_a=() cpu_b=()
+    for turn in 1 2 3; do
+        for side in a b; do
+            local name path
+            if [ "$side" = a ]; then name="$name_a"; path="$path_a"; else name="$name_b"; path="$path_b"; fi
+            echo "== $name (turn $turn)"
+            local before after
+            before="$(cpu_ticks)"
+            out="$(wrk -t2 -c"$connections" -d"${slice}s" --latency -s "$work/create.lua" \
+                "http://127.0.0.1:$port" -- "$path" "$prefix$side$turn")"
+            after="$(cpu_ticks)"
+            echo "$out" | grep -E "Latency  |50%|99%|Requests/sec|requests .*non-2xx"
+            # The server's own CPU time per request (user + system), steadier than the rate when
+            # the load generator shares the machine.
+            echo "$out" | awk -v ticks=$((after - before)) -v hz="$(getconf CLK_TCK)" \
+                '/^requests / {printf "server CPU per request: %.1f us\n", ticks / hz * 1e6 / $2}' | tr -d ','
+            cpu+=("$(echo "$out" | awk -v ticks=$((after - before)) -v hz="$(getconf CLK_TCK)" \
+                '/^requests / {gsub(",", "", $2); printf "%.1f", ticks / hz * 1e6 / $2}')")
+            echo "$out" | grep -q "non-2xx 0, socket errors 0" || { echo "failed requests" >&2; exit 1; }
+            rate="$(echo "$out" | awk '/Requests\/sec/ {print $2}')"
+            if [ "$side" = a ]; then rates_a+=("$rate"); cpu_a+=("${cpu[-1]}"); else rates_b+=("$rate"); cpu_b+=("${cpu[-1]}"); fi
+        done
+    done
+    median() { printf "%s\n" "$@" | sort -n | sed -n 2p; }
+    echo "-- median requests/s: $name_a $(median "${rates_a[@]}"), $name_b $(median "${rates_b[@]}")"
+    echo "-- median server CPU per request (us): $name_a $(median "${cpu_a[@]}"), $name_b $(median "${cpu_b[@]}")"
+}
+compare "POST /decode/assay (Assay's validated decoding, create rules, no database)" /decode/assay \
+    "POST /decode/plain (JSONDecoder, no validation, no database)" /decode/plain decode
+compare "POST /clients (the example's create: validated decoding, checked insert)" /clients \
+    "POST /plain/clients (JSONDecoder, no validation, plain insert)" /plain/clients create
 run "POST /clients/validate?field=email (one field checked)" -s "$work/post.lua" \
     "http://127.0.0.1:$port/clients/validate?field=email"
 run "GET /clients/1 (row checked as it is read)" -s "$work/done.lua" "http://127.0.0.1:$port/clients/1"

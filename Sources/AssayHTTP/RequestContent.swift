@@ -51,7 +51,7 @@ public struct RequestContentOptions: Sendable {
 /// ```
 public struct RequestContent: Sendable {
     /// The body.
-    public let bytes: [UInt8]
+    public private(set) var bytes: [UInt8]
     /// The request's `Content-Type`, as sent.
     public let contentType: String?
     /// The language of problems, from the request's `Accept-Language`.
@@ -79,6 +79,14 @@ public struct RequestContent: Sendable {
             in: options.problems.catalog, default: options.defaultLanguage)
         self.instance = instance
         self.options = options
+    }
+
+    /// The same request with `bytes` as its body: for an adapter that checks the head (the media
+    /// type, the language) before it reads the body.
+    public func withBody(_ bytes: [UInt8]) -> RequestContent {
+        var content = self
+        content.bytes = bytes
+        return content
     }
 
     /// Decodes and validates the body as `type`: every failure at once. When `operation` is given
@@ -183,18 +191,53 @@ public struct RequestContent: Sendable {
     /// Whether a `Content-Type` is JSON: `application/json` or a `+json` type such as
     /// `application/merge-patch+json`, with no charset but UTF-8 (RFC 8259 allows no other).
     public static func isJSON(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let parts = contentType.split(separator: ";")
-        guard let essence = parts.first?.trimmingCharacters(in: " \t").lowercased() else { return false }
-        let pieces = essence.split(separator: "/", omittingEmptySubsequences: false)
-        guard pieces.count == 2, pieces[0] == "application", pieces[1] == "json" || pieces[1].hasSuffix("+json")
-        else { return false }
-        for parameter in parts.dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: " \t").lowercased() == "charset" else { continue }
-            let charset = pair[1].trimmingCharacters(in: " \t\"").lowercased()
-            if charset != "utf-8" && charset != "utf8" { return false }
+        guard var contentType else { return false }
+        if contentType == "application/json" { return true }
+        // Read as bytes, ASCII case folded: every request asks, most with `application/json`.
+        return contentType.withUTF8 { bytes in
+            var index = 0
+            func skipSpaces() { while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 } }
+            func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
+            /// The next token, up to `;`, `=`, `/` or a space, ASCII-lowercased.
+            func token() -> [UInt8] {
+                var token: [UInt8] = []
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if byte == 0x3B || byte == 0x3D || byte == 0x2F || byte == 0x20 || byte == 0x09 { break }
+                    token.append(lower(byte))
+                    index += 1
+                }
+                return token
+            }
+            skipSpaces()
+            guard token() == Array("application".utf8), index < bytes.count, bytes[index] == 0x2F else { return false }
+            index += 1
+            let subtype = token()
+            guard subtype == Array("json".utf8) || subtype.count > 5 && subtype.suffix(5) == Array("+json".utf8)[...]
+            else { return false }
+            skipSpaces()
+            // Parameters: only a charset matters, and only UTF-8 is JSON (RFC 8259).
+            while index < bytes.count {
+                guard bytes[index] == 0x3B else { return false }
+                index += 1
+                skipSpaces()
+                if index == bytes.count { break }  // `application/json;`
+                let name = token()
+                skipSpaces()
+                guard index < bytes.count, bytes[index] == 0x3D else { return false }
+                index += 1
+                skipSpaces()
+                var value: [UInt8] = []
+                while index < bytes.count, bytes[index] != 0x3B {
+                    if bytes[index] != 0x22 { value.append(lower(bytes[index])) }
+                    index += 1
+                }
+                while let last = value.last, last == 0x20 || last == 0x09 { value.removeLast() }
+                if name == Array("charset".utf8), value != Array("utf-8".utf8), value != Array("utf8".utf8) {
+                    return false
+                }
+            }
+            return true
         }
-        return true
     }
 }

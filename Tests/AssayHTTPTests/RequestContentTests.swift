@@ -89,6 +89,13 @@ struct RequestBodyTests {
         #expect(!RequestContent.isJSON("application/jsonx"))
         #expect(!RequestContent.isJSON("application/json; charset=latin1"))
         #expect(!RequestContent.isJSON(nil))
+        #expect(RequestContent.isJSON(" application/json ; charset = utf-8 "))
+        #expect(RequestContent.isJSON("application/json;"))
+        #expect(RequestContent.isJSON("application/vnd.api+json"))
+        #expect(!RequestContent.isJSON("application/+json"))
+        #expect(!RequestContent.isJSON("application/json garbage"))
+        #expect(!RequestContent.isJSON("application"))
+        #expect(!RequestContent.isJSON(""))
     }
 
     @Test("a JSON Schema route reports every failure; a valid body comes back")

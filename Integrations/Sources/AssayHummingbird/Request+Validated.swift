@@ -33,9 +33,7 @@ extension Request {
                 .contentTooLarge(limit: options.maximumBodySize, language: head.language, instance: head.instance))
         }
         let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
-        return RequestContent(
-            bytes, contentType: head.contentType, acceptLanguage: acceptLanguage, instance: head.instance,
-            options: options)
+        return head.withBody(bytes)
     }
 
     /// Decodes the body as `type` and validates it: every failure at once, in the client's language.
@@ -56,6 +54,7 @@ extension Request {
     /// - Throws: ``ProblemError``, which Hummingbird sends as `application/problem+json`: 415 for a
     ///   body that is not JSON by its media type, 413 over the size limit, 400 for a body that is not
     ///   JSON, 422 (or 409) with every rule that failed.
+    @inlinable
     public func decodeValidated<T: Decodable>(
         as type: T.Type, context: some RequestContext, for operation: ValidationOperation? = nil,
         options: RequestContentOptions = RequestContentOptions()

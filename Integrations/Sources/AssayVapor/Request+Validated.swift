@@ -39,8 +39,7 @@ extension Request {
         }
         guard (buffer?.readableBytes ?? 0) <= options.maximumBodySize else { throw tooLarge }
         let bytes = buffer.flatMap { $0.getBytes(at: $0.readerIndex, length: $0.readableBytes) } ?? []
-        return RequestContent(
-            bytes, contentType: contentType, acceptLanguage: acceptLanguage, instance: url.path, options: options)
+        return head.withBody(bytes)
     }
 
     /// Decodes the body as `type` and validates it: every failure at once, in the client's language.
@@ -60,6 +59,7 @@ extension Request {
     ///   - options: The size limit, decoding policy and languages.
     /// - Throws: `ProblemDetails`, which ``ProblemMiddleware`` sends as `application/problem+json`:
     ///   415, 413, 400 for a body that is not JSON, 422 (or 409) with every rule that failed.
+    @inlinable
     public func decodeValidated<T: Decodable>(
         _ type: T.Type, for operation: ValidationOperation? = nil,
         options: RequestContentOptions = RequestContentOptions()
