@@ -133,6 +133,24 @@ public struct RequestContent: Sendable {
         return ordered
     }
 
+    /// Decodes and validates the body as an array, element by element: every bad element is
+    /// reported, not only the first (see ``decode(_:for:)``).
+    ///
+    /// - Throws: ``ProblemDetails``: 415, 413, 400, 422 or 409.
+    @inlinable
+    public func decode<Element: Decodable>(_ type: [Element].Type, for operation: ValidationOperation? = nil)
+        throws(ProblemDetails) -> Decoded<[Element]>
+    {
+        let document = try parsed()
+        do {
+            var policy = options.decodingPolicy
+            policy.operation = operation ?? policy.operation
+            return try JSONValueDecoder().decodeValidated([Element].self, from: document, policy: policy)
+        } catch {
+            throw problem(for: Self.inDocumentOrder(error))
+        }
+    }
+
     /// Validates the body against a compiled JSON Schema, for a route with no Swift type.
     ///
     /// - Returns: The body, valid.

@@ -60,6 +60,14 @@ struct RequestBodyTests {
         #expect(!String(decoding: problem.body(), as: UTF8.self).contains("hunter2"))
     }
 
+    @Test("an array body reports every bad element")
+    func arrays() throws {
+        let list = #"[{"login": "ann", "password": "correct horse"}, {"login": "b", "password": "x"}, {"login": "c"}]"#
+        let found = problem { _ = try body(list).decode([Account].self) }
+        #expect(found?.errors.map(\.pointer) == ["/1/login", "/1/password", "/2/login", "/2/password"])
+        #expect(try body("[]").decode([Account].self).value.isEmpty)
+    }
+
     @Test("media type, size and syntax are checked before any rule")
     func statuses() {
         let valid = #"{"login": "ann", "password": "correct horse"}"#

@@ -67,6 +67,23 @@ extension Request {
         }
     }
 
+    /// Decodes a body that is an array, element by element, and validates it: every bad element is
+    /// reported, not only the first.
+    ///
+    /// - Throws: ``ProblemError``: 415, 413, 400, or 422 (409) with every failure.
+    @inlinable
+    public func decodeValidated<Element: Decodable>(
+        as type: [Element].Type, context: some RequestContext, for operation: ValidationOperation? = nil,
+        options: RequestContentOptions = RequestContentOptions()
+    ) async throws -> [Element] {
+        let body = try await readContent(context: context, options: options)
+        do {
+            return try body.decode(type, for: operation).value
+        } catch {
+            throw ProblemError(error)
+        }
+    }
+
     /// Validates the body against a compiled JSON Schema, for a route with no Swift type.
     ///
     /// - Returns: The body, valid.

@@ -67,6 +67,18 @@ extension Request {
         try await readContent(options: options).decode(type, for: operation).value
     }
 
+    /// Decodes a body that is an array, element by element, and validates it: every bad element is
+    /// reported, not only the first.
+    ///
+    /// - Throws: `ProblemDetails`: 415, 413, 400, or 422 (409) with every failure.
+    @inlinable
+    public func decodeValidated<Element: Decodable>(
+        _ type: [Element].Type, for operation: ValidationOperation? = nil,
+        options: RequestContentOptions = RequestContentOptions()
+    ) async throws -> [Element] {
+        try await readContent(options: options).decode(type, for: operation).value
+    }
+
     /// Validates the body against a compiled JSON Schema, for a route with no Swift type.
     ///
     /// - Returns: The body, valid.

@@ -26,6 +26,11 @@ struct AdapterTests {
                 as: Signup.self, context: context, for: .update, options: options)
             return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: TestRoutes.echo(signup))))
         }
+        router.post("signups") { request, context in
+            let signups = try await request.decodeValidated(
+                as: [Signup].self, context: context, for: .insert, options: options)
+            return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "\(signups.count)")))
+        }
         router.post("events") { request, context in
             let event = try await request.validated(against: TestRoutes.eventSchema, context: context, options: options)
             return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: event.jsonBytes())))

@@ -25,6 +25,10 @@ struct AdapterTests {
             let signup = try await req.decodeValidated(Signup.self, for: .update, options: options)
             return Response(status: .ok, body: .init(data: Data(TestRoutes.echo(signup))))
         }
+        app.post("signups") { req async throws -> Response in
+            let signups = try await req.decodeValidated([Signup].self, for: .insert, options: options)
+            return Response(status: .ok, body: .init(string: "\(signups.count)"))
+        }
         app.post("events") { req async throws -> Response in
             let event = try await req.validated(against: TestRoutes.eventSchema, options: options)
             return Response(status: .ok, body: .init(data: Data(event.jsonBytes())))

@@ -158,6 +158,13 @@ public struct HTTPCase: Sendable, CustomStringConvertible {
                 body: Array(#"{"name": ""#.utf8) + [UInt8](repeating: 65, count: 8000) + Array(#""}"#.utf8),
                 status: 413, contains: ["4096"]),
             HTTPCase(
+                "an array body reports every bad element", "POST", "/signups",
+                body: Array("[\(valid), \(bad), \(valid)]".utf8), status: 422,
+                pointers: badPointers.map { "/1" + $0 }),
+            HTTPCase(
+                "an array body of valid elements decodes", "POST", "/signups",
+                body: Array("[\(valid), \(valid)]".utf8), status: 200, contains: ["2"]),
+            HTTPCase(
                 "a JSON Schema route reports every failure", "POST", "/events",
                 body: Array(#"{"kind": "pause", "at": -1, "tags": ["ok", "toolong"]}"#.utf8), status: 422,
                 pointers: ["/kind", "/at", "/tags/1"]),

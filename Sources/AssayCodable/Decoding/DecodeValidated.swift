@@ -151,6 +151,16 @@ extension JSONValueDecoder {
         try run(ValidatedElements<Element>.self, from: bytes, policy: policy) { $0.result }
     }
 
+    /// Decodes and validates an array from a parsed document, element by element: every bad element
+    /// is reported, not only the first.
+    ///
+    /// - Throws: `ValidationError` with every issue, located in the document.
+    public func decodeValidated<Element: Decodable>(
+        _ type: [Element].Type, from document: JSONDocument, policy: ValidatedDecodingPolicy = .default
+    ) throws(ValidationError) -> Decoded<[Element]> {
+        try run(ValidatedElements<Element>.self, from: document, policy: policy) { $0.result }
+    }
+
     /// Decodes and validates a JSON array element by element, keeping each element's outcome: its
     /// value, or every issue of it. A caller keeps the good elements and reports the others, each
     /// naming its element (an import that lists every bad record and saves the rest, or none).
@@ -206,7 +216,13 @@ extension JSONValueDecoder {
         _ root: Root.Type, from bytes: [UInt8], policy: ValidatedDecodingPolicy,
         _ result: (Root) -> Result<Value, ValidationError>
     ) throws(ValidationError) -> Decoded<Value> {
-        let document = try validatedDocument(bytes)
+        try run(root, from: try validatedDocument(bytes), policy: policy, result)
+    }
+
+    private func run<Root: Decodable, Value>(
+        _ root: Root.Type, from document: JSONDocument, policy: ValidatedDecodingPolicy,
+        _ result: (Root) -> Result<Value, ValidationError>
+    ) throws(ValidationError) -> Decoded<Value> {
         // The policy and sink go to the models through the run's attachment, which they read
         // before `userInfo` (entries added to `userInfo` cost a dictionary for every decode).
         let context = ValidatedDecoding.Context(policy: policy, sink: nil)
