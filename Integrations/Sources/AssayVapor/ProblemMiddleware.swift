@@ -38,7 +38,14 @@ public struct ProblemMiddleware: AsyncMiddleware {
         } catch {
             let language = AcceptLanguage(request.headers.first(name: .acceptLanguage)).language(
                 in: options.problems.catalog, default: options.defaultLanguage)
-            return problem(for: error, request: request, language: language).response()
+            let response = problem(for: error, request: request, language: language).response()
+            // An abort's own headers (`Allow`, `Retry-After`…) go with its problem.
+            if let abort = error as? any AbortError {
+                for (name, value) in abort.headers where !response.headers.contains(name: name) {
+                    response.headers.add(name: name, value: value)
+                }
+            }
+            return response
         }
     }
 

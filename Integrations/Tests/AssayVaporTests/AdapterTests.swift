@@ -34,6 +34,24 @@ struct AdapterTests {
             return Response(status: .ok, body: .init(data: Data(event.jsonBytes())))
         }
         app.post("taken") { _ async throws -> Response in throw TestRoutes.takenError }
+        app.get("busy") { _ async throws -> Response in
+            throw Abort(.serviceUnavailable, headers: ["Retry-After": "5"], reason: "Maintenance")
+        }
+    }
+
+    @Test("Vapor's own errors become problems, with their headers")
+    func abortErrors() async throws {
+        try await withApp(configure: { Self.configure($0) }) { app in
+            try await app.testing(method: .running(hostname: "127.0.0.1", port: 0)).test(
+                .GET, "busy", headers: ["Accept-Language": "ru"]
+            ) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.headers.first(name: "Retry-After") == "5")
+                #expect(response.headers.first(name: "Content-Type") == ProblemDetails.mediaType)
+                #expect(response.headers.first(name: "Content-Language") == "ru")
+                #expect(response.body.string.contains(#""detail":"Maintenance""#))
+            }
+        }
     }
 
     @Test("each case answers as expected", arguments: HTTPCase.all)
