@@ -110,6 +110,22 @@ public struct JSONSchemaExporter {
         }
     }
 
+    /// What the export does with a rule declared `on: operations` (`nil`: every operation but delete).
+    private enum Treatment {
+        /// A keyword of the schema.
+        case stated
+        /// Left out: it does not apply to ``operation``.
+        case skipped
+        /// Named as unchecked (only on the operations named): the export is for no operation.
+        case noted(String)
+    }
+
+    private func treatment(of operations: [ValidationOperation]?) -> Treatment {
+        guard let operations else { return operation == .delete ? .skipped : .stated }
+        guard let operation else { return .noted(operations.map(\.description).joined(separator: ", ")) }
+        return operations.contains(operation) ? .stated : .skipped
+    }
+
     /// Records rules a type's schema does not check (for ``strictDocument(for:)``).
     mutating func noteUnchecked(_ notes: [String]) { unchecked += notes }
 
@@ -185,15 +201,12 @@ public struct JSONSchemaExporter {
                     continue  // an object-level entry: below
                 case .rules(let declared):
                     for each in declared {
-                        if let operations = rule.operations {
-                            if let operation, !operations.contains(operation) { continue }  // not this one's
-                            if operation == nil {
-                                let names = operations.map(\.description).joined(separator: ", ")
-                                notes.append("\(place): \(each.kind) (only on \(names))")
-                                continue
-                            }
-                        } else if operation == .delete {
-                            continue  // rules without `on:` do not apply to a delete
+                        switch treatment(of: rule.operations) {
+                        case .stated: break
+                        case .skipped: continue
+                        case .noted(let names):
+                            notes.append("\(place): \(each.kind) (only on \(names))")
+                            continue
                         }
                         if each.severity != .error {
                             notes.append("\(place): \(each.kind) (\(each.severity.rawValue) only)")
@@ -221,14 +234,11 @@ public struct JSONSchemaExporter {
             case .check(let check):
                 notes.append("\(name): object check \(check)")
             case .dependentRequired(let key, let requires):
-                if let operations = rule.operations {
-                    if let operation, !operations.contains(operation) { continue }  // not this one's
-                    if operation == nil {
-                        let names = operations.map(\.description).joined(separator: ", ")
-                        notes.append("\(name): dependentRequired(\(key)) (only on \(names))")
-                        continue
-                    }
-                } else if operation == .delete {
+                switch treatment(of: rule.operations) {
+                case .stated: break
+                case .skipped: continue
+                case .noted(let names):
+                    notes.append("\(name): dependentRequired(\(key)) (only on \(names))")
                     continue
                 }
                 var all: [JSONValue] = []
