@@ -29,6 +29,12 @@ public struct RequestContentOptions: Sendable {
         self.problems = problems
         self.defaultLanguage = defaultLanguage
     }
+
+    /// The language to answer a request in: its `Accept-Language` against the problems' catalog,
+    /// ``defaultLanguage`` when it asks for none Assay has.
+    public func language(for acceptLanguage: String?) -> Language {
+        AcceptLanguage(acceptLanguage).language(in: problems.catalog, default: defaultLanguage)
+    }
 }
 
 /// A request's body with what the checks need from its head: the framework-neutral core of the
@@ -75,8 +81,7 @@ public struct RequestContent: Sendable {
     ) {
         self.bytes = bytes
         self.contentType = contentType
-        self.language = AcceptLanguage(acceptLanguage).language(
-            in: options.problems.catalog, default: options.defaultLanguage)
+        self.language = options.language(for: acceptLanguage)
         self.instance = instance
         self.options = options
     }

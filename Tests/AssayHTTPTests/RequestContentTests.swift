@@ -87,6 +87,14 @@ struct RequestBodyTests {
         #expect(problem { _ = try body(deep, limit: 1 << 20).decode([JSONValue].self) }?.status == 400)
     }
 
+    @Test("the answer's language: the request's Accept-Language, else the options' default")
+    func language() {
+        let options = RequestContentOptions(defaultLanguage: .russian)
+        #expect(options.language(for: nil) == .russian)
+        #expect(options.language(for: "de-CH") == .russian)
+        #expect(options.language(for: "zh-CN, ru;q=0.5") == .simplifiedChinese)
+    }
+
     @Test("JSON media types: application/json and +json, UTF-8 only")
     func mediaTypes() {
         #expect(RequestContent.isJSON("application/json"))

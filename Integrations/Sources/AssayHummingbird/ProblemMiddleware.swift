@@ -27,8 +27,7 @@ public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            let language = AcceptLanguage(request.headers[.acceptLanguage]).language(
-                in: options.problems.catalog, default: options.defaultLanguage)
+            let language = options.language(for: request.headers[.acceptLanguage])
             let instance = request.uri.path
             if let problem = RequestContent.problem(
                 for: error, language: language, options: options.problems, instance: instance)
@@ -43,11 +42,10 @@ public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
                     limit: context.maxUploadSize, language: language, instance: instance
                 ).response()
             case let error as HTTPError:
-                var problem = ProblemDetails(
+                var response = ProblemDetails(
                     title: error.status.reasonPhrase, status: error.status.code, detail: error.body,
-                    instance: instance, language: language)
-                problem.type = "about:blank"
-                var response = problem.response()
+                    instance: instance, language: language
+                ).response()
                 for field in error.headers where response.headers[field.name] == nil {
                     response.headers.append(field)
                 }

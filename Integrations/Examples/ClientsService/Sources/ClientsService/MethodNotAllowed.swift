@@ -23,8 +23,7 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
                     && zip(route.pattern, components).allSatisfy { $0 == "*" || $0 == $1 }
             }.min { $0.pattern.filter { $0 == "*" }.count < $1.pattern.filter { $0 == "*" }.count }
             guard let route, !route.methods.contains(request.method) else { throw error }
-            let language = AcceptLanguage(request.headers[.acceptLanguage]).language(
-                in: options.problems.catalog, default: options.defaultLanguage)
+            let language = options.language(for: request.headers[.acceptLanguage])
             let allowed = route.methods.map(\.rawValue).joined(separator: ", ")
             var response = ProblemDetails(
                 title: "Method Not Allowed", status: 405, detail: "\(request.method) is not one of: \(allowed)",
