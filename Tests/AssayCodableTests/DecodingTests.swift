@@ -64,7 +64,46 @@ private struct PlainMember: Decodable, Validatable, Equatable {
     ]
 }
 
+/// `PlainMember`s inside a `@Validatable` model: decoding them does not check them, the model's
+/// decoding does.
+@Validatable
+private struct PlainTeam: Decodable {
+    var lead: PlainMember
+    var deputy: PlainMember?
+    var members: [PlainMember]
+    @Lossy var reserves: [PlainMember] = []
+}
+
 @Suite struct DecodingTests {
+    @Test(arguments: DecoderKind.allCases)
+    func aHandWrittenValidatableInsideAModelIsCheckedWhereItIs(decoder: DecoderKind) throws {
+        let team = """
+            {"lead": {"name": "A", "age": 30}, "deputy": {"name": "Bo", "age": 200},
+             "members": [{"name": " Cy ", "age": 20}, {"name": "Di", "age": -1}],
+             "reserves": [{"name": "E", "age": 20}, {"name": " Flo ", "age": 20}]}
+            """
+        let error = try #require(decodingError { try decoder.decode(PlainTeam.self, team) })
+        #expect(error.errors.map(\.path.jsonPointer) == ["/lead/name", "/deputy/age", "/members/1/age"])
+        // A bad reserve is dropped, with a warning at its place in the input; the rest normalised.
+        let fine = """
+            {"lead": {"name": " Al ", "age": 30}, "members": [{"name": " Cy ", "age": 20}],
+             "reserves": [{"name": "E", "age": 20}, {"name": " Flo ", "age": 20}]}
+            """
+        let decoded = try decoder.decode(PlainTeam.self, fine)
+        #expect(decoded.value.lead.name == "Al")
+        #expect(decoded.value.deputy == nil)
+        #expect(decoded.value.members.map(\.name) == ["Cy"])
+        #expect(decoded.value.reserves.map(\.name) == ["Flo"])
+        #expect(decoded.warnings.map(\.path.jsonPointer) == ["/reserves/0/name"])
+        // Checked for the policy's operation.
+        let insert = ValidatedDecodingPolicy(operation: .insert)
+        let minor = #"{"lead": {"name": "Al", "age": 16}, "members": []}"#
+        #expect(try decoder.decode(PlainTeam.self, minor).value.lead.age == 16)
+        let failure = try #require(decodingError { try decoder.decode(PlainTeam.self, minor, policy: insert) })
+        #expect(failure.issues.map(\.path.jsonPointer) == ["/lead/age"])
+        #expect(failure.issues.map(\.code) == [.tooSmall])
+    }
+
     @Test(arguments: DecoderKind.allCases)
     func aValidatableTypeThatDecodesWithoutItsRulesIsCheckedAfterwards(decoder: DecoderKind) throws {
         // Never handed back as valid unchecked: the root, and each element.

@@ -1,5 +1,6 @@
 import AssayCore
 import AssayJSON
+import Foundation
 
 /// Decodes the fields of one model and collects every failure instead of stopping at the first:
 /// wrong types, missing keys, `null`s, failures of nested models and of array elements, unknown keys
@@ -129,12 +130,14 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     @inlinable
     public mutating func decode<T: Decodable>(_ type: T.Type, forKey key: Key) -> T? {
         guard !collector.truncated else { return nil }
+        let value: T
         do {
-            return try source.decode(T.self, forKey: key)
+            value = try source.decode(T.self, forKey: key)
         } catch {
             fail(error, key: key, expected: "\(T.self)")
             return nil
         }
+        return checked(value, key: key)
     }
 
     /// Decodes a field with a default: a missing key takes `defaultValue`; a present one must decode.
@@ -156,10 +159,49 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     @inlinable
     public mutating func decode<T: Decodable>(_ type: T?.Type, forKey key: Key) -> T?? {
         guard !collector.truncated else { return nil }
+        let value: T?
         do {
-            return .some(try source.decodeIfPresent(T.self, forKey: key))
+            value = try source.decodeIfPresent(T.self, forKey: key)
         } catch {
             fail(error, key: key, expected: "\(T.self)")
+            return nil
+        }
+        guard let value else { return .some(nil) }
+        return checked(value, key: key).map { .some($0) }
+    }
+
+    /// A field's decoded value, checked by its own rules when it is a `Validatable` type that does
+    /// not check itself while decoding (a hand-written conformance; a `@Validatable` model has
+    /// checked itself in its `init(from:)`): `nil` when it breaks them, its issues recorded at the
+    /// field. Scalars are passed over without a look (the test is folded away once specialised).
+    @inlinable
+    mutating func checked<T>(_ value: T, key: Key) -> T? {
+        if T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self
+            || T.self == Int64.self || T.self == Int32.self || T.self == Float.self || T.self == UInt.self
+            || T.self == Date.self || T.self == UUID.self || T.self == URL.self || T.self == Decimal.self
+        {
+            return value
+        }
+        return checkedModel(value, key: key)
+    }
+
+    /// ``checked(_:key:)`` past the scalars.
+    @usableFromInline
+    mutating func checkedModel<T>(_ value: T, key: Key) -> T? {
+        guard T.self is any Validatable.Type, !context.lastValidated(is: T.self) else { return value }
+        return checkedModel(value, key: key, index: nil, lossy: false)
+    }
+
+    /// A value checked by its rules when it is a `Validatable` type, its issues recorded at the field
+    /// (at its element `index` in an array field; as warnings when the array is `lossy`).
+    mutating func checkedModel<T>(_ value: T, key: Key, index: Int?, lossy: Bool) -> T? {
+        do {
+            let path = index.map { fieldPath(key).appending(index: $0) } ?? fieldPath(key)
+            return try ValidatedDecoding.checked(value, context: context, at: path)
+        } catch {
+            var issues = error.issues
+            if lossy { for position in issues.indices { issues[position].severity = .warning } }
+            collector.record(issues)
             return nil
         }
     }
@@ -207,7 +249,33 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
             fail(error, key: key, expected: "\([E].self)")
             return nil
         }
-        return elements
+        // Elements of a hand-written `Validatable` type are checked by their rules, each at its
+        // place in the input (elements of a model that checks itself did so while decoding).
+        guard let elements, !elements.isEmpty, !(E.self == String.self || E.self == Int.self || E.self == Double.self),
+            E.self is any Validatable.Type, !context.lastValidated(is: E.self)
+        else { return elements }
+        // A lossy array drops an element that breaks its rules, as one that does not decode.
+        let isLossy = lossy || collector.policy.lossyCollections
+        let inputIndices = keptIndices[key.stringValue]
+        var checked: [E] = []
+        checked.reserveCapacity(elements.count)
+        var checkedIndices: [Int] = []
+        var failed = false
+        for (position, element) in elements.enumerated() {
+            let index = inputIndices?[position] ?? position
+            if let element = checkedModel(element, key: key, index: index, lossy: isLossy) {
+                checked.append(element)
+                checkedIndices.append(index)
+            } else {
+                failed = true
+            }
+        }
+        guard failed else { return checked }
+        if isLossy {
+            keptIndices[key.stringValue] = checkedIndices
+            return checked
+        }
+        return nil
     }
 
     /// Decodes an array field with a default, element by element: a missing key takes `defaultValue`.
