@@ -124,7 +124,9 @@ public struct ProblemOptions: Sendable {
     public init(
         sensitiveKeys: Set<String> = ProblemOptions.defaultSensitiveKeys, catalog: MessageCatalog = .current
     ) {
-        self.sensitiveKeys = Set(sensitiveKeys.map { $0.lowercased() })
+        // The default set (already lowercase) is kept as it is: options are made for every request.
+        self.sensitiveKeys =
+            sensitiveKeys == Self.defaultSensitiveKeys ? sensitiveKeys : Set(sensitiveKeys.map { $0.lowercased() })
         self.catalog = catalog
     }
 

@@ -30,6 +30,17 @@ import Testing
                 "\(sample.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
+
+    @Test func lowercasedLowercasesAsSwiftDoes() {
+        let samples =
+            Self.samples + [
+                "ann@example.com", "Ann@Example.COM", "zoë@example.com", "ZOË", "İstanbul", "ΣΊΣΥΦΟΣ", "ǅ", "a\u{0}Z",
+                String(repeating: "x", count: 40) + "Y", String(repeating: "x", count: 40),
+            ]
+        for sample in samples {
+            #expect(Normalizer<String>.lowercased.transform(sample) == sample.lowercased(), "\(sample)")
+        }
+    }
 }
 
 /// The rules of each operation: the built-in ones run composed rules, an operation of the app's own

@@ -116,6 +116,25 @@ import Testing
         #expect(!Rule<String>.charset(.range("a"..."f")).isValid("cafg"))
     }
 
+    @Test func characterClassesAgreeWithTheirPatterns() throws {
+        // The ASCII bits a class works out when it is made, and its predicate beyond ASCII, against
+        // the ECMA-262 pattern it exports, for the first 12,288 scalars.
+        let classes: [CharacterClass] = [
+            .letters, .marks, .digits, .asciiDigits, .asciiLetters, .spaces, .whitespace, .punctuation,
+            .alphanumerics, .characters("-'_\\"), .range("a"..."f"), .letters + .marks + .spaces,
+            .asciiDigits + .characters("."),
+        ]
+        for set in classes {
+            let regex = try LinearRegex("^[\(set.patternFragment)]$")
+            var disagreements: [UInt32] = []
+            for value in UInt32(0)..<0x3000 {
+                guard let scalar = Unicode.Scalar(value) else { continue }
+                if set.contains(scalar) != regex.firstMatchExists(in: String(scalar)) { disagreements.append(value) }
+            }
+            #expect(disagreements.isEmpty, "\(set): \(disagreements.prefix(10).map { String($0, radix: 16) })")
+        }
+    }
+
     @Test func characterClassesExportPatterns() throws {
         let set: CharacterClass = .letters + .marks + .spaces + .characters("-'")
         #expect(set.patternFragment == "\\p{L}\\p{M}\\p{Zs}\\-'")

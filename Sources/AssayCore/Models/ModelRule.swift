@@ -187,11 +187,14 @@ public struct ModelRule<Model>: Sendable {
             key: key, operations: operations, role: .normalizer, keyPath: keyPath, condition: .always, checkModel: nil,
             checkValue: nil,
             normalizeModel: { model in
-                let old = model[keyPath: keyPath]
-                let new = transform(old)
-                guard new != old else { return false }
-                model[keyPath: keyPath] = new
-                return true
+                // One access through the key path for the read and the write.
+                func rewrite(_ value: inout V) -> Bool {
+                    let new = transform(value)
+                    guard new != value else { return false }
+                    value = new
+                    return true
+                }
+                return rewrite(&model[keyPath: keyPath])
             },
             normalizeValue: { value in
                 guard let typed = value as? V else { return nil }

@@ -22,6 +22,12 @@ extension Normalizer where Value == String {
     /// as it is, without a copy.
     public static var trimmed: Normalizer {
         Normalizer { text in
+            // ASCII at both ends (the common case) is settled on the bytes.
+            if let trimmed = text.utf8.withContiguousStorageIfAvailable({ asciiTrimmed(text, bytes: $0) }),
+                let trimmed
+            {
+                return trimmed
+            }
             let scalars = text.unicodeScalars
             guard let first = scalars.first, let last = scalars.last else { return text }
             guard isWhitespace(first) || isWhitespace(last) else { return text }
@@ -37,15 +43,39 @@ extension Normalizer where Value == String {
         }
     }
 
+    /// `text` trimmed when what decides it is ASCII: the bytes kept start and end with a printable
+    /// ASCII byte (or none is kept), and every byte trimmed is ASCII whitespace; `nil` otherwise.
+    private static func asciiTrimmed(_ text: String, bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        var start = 0
+        var end = bytes.count
+        while start < end && isSpace(bytes[start]) { start += 1 }
+        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+        if start == end { return start == bytes.count ? "" : nil }
+        guard (0x21...0x7E).contains(bytes[start]), (0x21...0x7E).contains(bytes[end - 1]) else { return nil }
+        if start == 0 && end == bytes.count { return text }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
     private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
-        // Printable ASCII is the common case, and never whitespace.
-        if scalar.value > 0x20 && scalar.value < 0x7F { return false }
+        // ASCII is the common case: its whitespace is the space, tab and line breaks.
+        if scalar.value < 0x80 { return scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value) }
         // Foundation's set also holds U+200B ZERO WIDTH SPACE (a space separator in old Unicode).
         return scalar.properties.isWhitespace || scalar.value == 0x200B
     }
 
-    /// Lowercased.
-    public static var lowercased: Normalizer { Normalizer { $0.lowercased() } }
+    /// Lowercased. A string with nothing to lowercase is returned as it is, without a copy.
+    public static var lowercased: Normalizer {
+        Normalizer { text in
+            // ASCII with no capital letter (most email addresses) is already lowercase.
+            if let clean = text.utf8.withContiguousStorageIfAvailable({ bytes in
+                !bytes.contains { $0 >= 0x80 || (0x41...0x5A).contains($0) }
+            }), clean {
+                return text
+            }
+            return text.lowercased()
+        }
+    }
 
     /// Trimmed, and every run of whitespace inside replaced by one space.
     public static var collapsedWhitespace: Normalizer {

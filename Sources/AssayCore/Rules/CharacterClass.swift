@@ -9,6 +9,10 @@
 /// ```
 public struct CharacterClass: Sendable, CustomStringConvertible {
     private let predicate: @Sendable (Unicode.Scalar) -> Bool
+    /// Which ASCII scalars are in the class, one bit each (0–63, 64–127), worked out once when the
+    /// class is made: most text is ASCII, and Unicode's property tables cost a search a scalar.
+    private let asciiLow: UInt64
+    private let asciiHigh: UInt64
     /// A readable name, e.g. `letters + spaces`.
     public let description: String
     /// The class as the inside of an ECMA-262 bracket expression with the `u` flag, e.g. `\p{L}`,
@@ -19,13 +23,26 @@ public struct CharacterClass: Sendable, CustomStringConvertible {
     public init(
         _ description: String, patternFragment: String, contains predicate: @escaping @Sendable (Unicode.Scalar) -> Bool
     ) {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        for value in UInt8(0)..<128 where predicate(Unicode.Scalar(value)) {
+            if value < 64 { low |= 1 << value } else { high |= 1 << (value - 64) }
+        }
+        asciiLow = low
+        asciiHigh = high
         self.description = description
         self.patternFragment = patternFragment
         self.predicate = predicate
     }
 
     /// Whether `scalar` is in the class.
-    public func contains(_ scalar: Unicode.Scalar) -> Bool { predicate(scalar) }
+    public func contains(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<64: return asciiLow & (1 << scalar.value) != 0
+        case 64..<128: return asciiHigh & (1 << (scalar.value - 64)) != 0
+        default: return predicate(scalar)
+        }
+    }
 
     /// Letters of every script (Unicode general category L).
     public static let letters = CharacterClass("letters", patternFragment: "\\p{L}") {
