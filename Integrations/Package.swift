@@ -72,6 +72,7 @@ let package = Package(
             name: "http-bench",
             dependencies: [
                 "ClientsService", "AssayHummingbird",
+                .product(name: "AssayHTTP", package: "Assay"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -3,7 +3,9 @@
 # loopback, each route for a bounded time, stopping by itself. Compares the create route as the
 # service has it (Assay's validated decoding, then the checked insert) with the same route decoding
 # with Foundation's JSONDecoder and no validation (`POST /plain/clients` of http-bench), then loads
-# the field check and the read; first the decoding alone of both, with no database. Every request must succeed: any non-2xx answer or socket error fails
+# the field check and the read; first the decoding alone of both, with no database, for one client
+# and for a batch of 100 (and, before the server starts, the same bodies decoded in the process
+# with no HTTP). Every request must succeed: any non-2xx answer or socket error fails
 # the run. Figures go to docs/performance.md by hand, with the machine.
 # Usage: Integrations/scripts/load.sh [SECONDS] [CONNECTIONS]   (30 and 32 by default)
 set -euo pipefail
@@ -15,6 +17,9 @@ command -v wrk >/dev/null || { apt-get install -y -q wrk >/dev/null 2>&1 || { ap
 
 swift build -c release --product http-bench
 binary="$(swift build -c release --show-bin-path)/http-bench"
+# The decoding alone, in the process (no HTTP): RequestContent.decode against JSONDecoder.
+echo "== decoding alone, in the process"
+"$binary" --decode-only 200000
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 "$binary" "$port" >/dev/null 2>&1 &
 server=$!
@@ -40,6 +45,23 @@ function request()
     return wrk.format("POST", path, {["Content-Type"] = "application/json"}, body)
 end
 LUA
+# A batch of 100 clients (names, ages and emails of different lengths), the same body each request.
+cat >"$work/batch.lua" <<'LUA'
+function init(args)
+    path = args[1]
+    local names = {"Ann Lee", "  Bob Stone ", "Chiara Rossi", "Dmitri Ivanov", "Eve", "Fatima Al Sayed"}
+    local items = {}
+    for i = 1, 100 do
+        local name = names[(i % #names) + 1]
+        items[i] = string.format('{"name": "%s", "age": %d, "email": " User.%d@Example.com "}',
+            name, 18 + (i * 7) % 80, i)
+    end
+    body = "[" .. table.concat(items, ", ") .. "]"
+end
+function request()
+    return wrk.format("POST", path, {["Content-Type"] = "application/json"}, body)
+end
+LUA
 cat >"$work/post.lua" <<'LUA'
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
@@ -56,6 +78,7 @@ end
 LUA
 cat "$work/done.lua" >>"$work/create.lua"
 cat "$work/done.lua" >>"$work/post.lua"
+cat "$work/done.lua" >>"$work/batch.lua"
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 run() {
@@ -66,7 +89,8 @@ run() {
 # A pair compared in turns (A, B, A, B, A, B; a third of the time each), so that drift of the
 # machine falls on both; the medians are printed last.
 compare() {
-    local name_a="$1" path_a="$2" name_b="$3" path_b="$4" prefix="$5" slice=$(( (seconds + 2) / 3 ))
+    local name_a="$1" path_a="$2" name_b="$3" path_b="$4" prefix="$5" script="${6:-create}"
+    local slice=$(( (seconds + 2) / 3 ))
     local rates_a=() rates_b=() cpu=() cpu_a=() cpu_b=()
     for turn in 1 2 3; do
         for side in a b; do
@@ -75,7 +99,7 @@ compare() {
             echo "== $name (turn $turn)"
             local before after
             before="$(cpu_ticks)"
-            out="$(wrk -t2 -c"$connections" -d"${slice}s" --latency -s "$work/create.lua" \
+            out="$(wrk -t2 -c"$connections" -d"${slice}s" --latency -s "$work/$script.lua" \
                 "http://127.0.0.1:$port" -- "$path" "$prefix$side$turn")"
             after="$(cpu_ticks)"
             echo "$out" | grep -E "Latency  |50%|99%|Requests/sec|requests .*non-2xx"
@@ -96,6 +120,9 @@ compare() {
 }
 compare "POST /decode/assay (Assay's validated decoding, create rules, no database)" /decode/assay \
     "POST /decode/plain (JSONDecoder, no validation, no database)" /decode/plain decode
+compare "POST /decode/assay/batch (100 clients, each checked, no database)" /decode/assay/batch \
+    "POST /decode/plain/batch (100 clients, JSONDecoder, no validation, no database)" /decode/plain/batch \
+    batch batch
 compare "POST /clients (the example's create: validated decoding, checked insert)" /clients \
     "POST /plain/clients (JSONDecoder, no validation, plain insert)" /plain/clients create
 run "POST /clients/validate?field=email (one field checked)" -s "$work/post.lua" \

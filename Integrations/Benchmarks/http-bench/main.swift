@@ -1,3 +1,4 @@
+import AssayHTTP
 import AssayHummingbird
 import ClientsService
 import Foundation
@@ -18,10 +19,15 @@ struct PlainClient: Codable, FetchableRecord, MutablePersistableRecord, Response
 }
 
 /// Serves the example service's routes, `POST /plain/clients` (the same create route without
-/// Assay) and the decoding alone of both (`POST /decode/assay`, `POST /decode/plain`), on 127.0.0.1:PORT (the first argument, 8080 by default), with its database in memory.
+/// Assay) and the decoding alone of both, one client (`POST /decode/assay`, `POST /decode/plain`) and an
+/// array of them (`POST /decode/assay/batch`, `POST /decode/plain/batch`), on 127.0.0.1:PORT (the first argument, 8080 by default), with its database in memory.
 @main
 struct HTTPBench {
     static func main() async throws {
+        if CommandLine.arguments.dropFirst().first == "--decode-only" {
+            try decodeOnly(count: CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 100_000)
+            return
+        }
         let port = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 8080
         let service = try ClientsService(path: nil)
         let router = service.router()
@@ -44,7 +50,66 @@ struct HTTPBench {
         router.post("decode/plain") { request, context -> PlainClient in
             try await request.decode(as: PlainClient.self, context: context)
         }
+        // A batch import: an array of clients decoded (every element checked on the Assay side),
+        // both answering with the count, so that decoding is most of the request's work.
+        router.post("decode/assay/batch") { request, context -> String in
+            String(try await request.decodeValidated(as: [Client].self, context: context, for: .insert).count)
+        }
+        router.post("decode/plain/batch") { request, context -> String in
+            String(try await request.decode(as: [PlainClient].self, context: context).count)
+        }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
         try await app.runService()
+    }
+}
+
+/// `http-bench --decode-only [N]`: the two routes' bodies decoded N times each in the process, no
+/// HTTP — Assay's `RequestContent.decode` (media type, parse, decode, the create rules) against
+/// `JSONDecoder().decode` from `Data` (what Hummingbird's `request.decode` runs) — for one client
+/// and a batch of 100: five rounds, the two taking turns, the median and the fastest round of each.
+func decodeOnly(count: Int) throws {
+    let one = #"{"name": "  Ann Lee ", "age": 30, "email": "ann.1.2@example.com"}"#
+    let names = ["Ann Lee", "  Bob Stone ", "Chiara Rossi", "Dmitri Ivanov", "Eve", "Fatima Al Sayed"]
+    let batch =
+        "["
+        + (1...100).map { index in
+            #"{"name": "\#(names[index % names.count])", "age": \#(18 + (index * 7) % 80), "email": " User.\#(index)@Example.com "}"#
+        }.joined(separator: ", ") + "]"
+    func nanoseconds(_ rounds: Int, _ body: () throws -> Int) rethrows -> Double {
+        var total = 0
+        let start = ContinuousClock.now
+        for _ in 0..<rounds { total &+= try body() }
+        let elapsed = ContinuousClock.now - start
+        precondition(total > 0)
+        return (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9)
+            / Double(rounds)
+    }
+    let decoder = JSONDecoder()
+    for (name, body, rounds) in [("one client", one, count), ("100 clients", batch, max(count / 100, 1))] {
+        let bytes = Array(body.utf8)
+        let data = Data(body.utf8)
+        let isBatch = name != "one client"
+        func assay() throws -> Int {
+            let content = RequestContent(bytes, contentType: "application/json", acceptLanguage: nil)
+            return isBatch
+                ? try content.decode([Client].self, for: .insert).value.count
+                : try content.decode(Client.self, for: .insert).value.age
+        }
+        func foundation() throws -> Int {
+            isBatch
+                ? try decoder.decode([PlainClient].self, from: data).count
+                : try decoder.decode(PlainClient.self, from: data).age
+        }
+        var times: [String: [Double]] = [:]
+        _ = try nanoseconds(rounds / 5, assay)
+        _ = try nanoseconds(rounds / 5, foundation)
+        for _ in 0..<5 {
+            times["Assay RequestContent.decode(for: .insert)", default: []].append(try nanoseconds(rounds, assay))
+            times["JSONDecoder, no rules", default: []].append(try nanoseconds(rounds, foundation))
+        }
+        for (label, values) in times.sorted(by: { $0.key < $1.key }) {
+            let sorted = values.sorted()
+            print("\(name), \(label): median \(Int(sorted[2])) ns, fastest \(Int(sorted[0])) ns per body")
+        }
     }
 }
