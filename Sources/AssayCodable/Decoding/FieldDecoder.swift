@@ -176,13 +176,15 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     /// field. Scalars are passed over without a look (the test is folded away once specialised).
     @inlinable
     mutating func checked<T>(_ value: T, key: Key) -> T? {
-        if T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self
+        Self.isScalar(T.self) ? value : checkedModel(value, key: key)
+    }
+
+    /// Whether `type` is a scalar of the standard library or Foundation, never a model.
+    @inlinable
+    static func isScalar<T>(_ type: T.Type) -> Bool {
+        T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self
             || T.self == Int64.self || T.self == Int32.self || T.self == Float.self || T.self == UInt.self
             || T.self == Date.self || T.self == UUID.self || T.self == URL.self || T.self == Decimal.self
-        {
-            return value
-        }
-        return checkedModel(value, key: key)
     }
 
     /// ``checked(_:key:)`` past the scalars.
@@ -251,8 +253,8 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         }
         // Elements of a hand-written `Validatable` type are checked by their rules, each at its
         // place in the input (elements of a model that checks itself did so while decoding).
-        guard let elements, !elements.isEmpty, !(E.self == String.self || E.self == Int.self || E.self == Double.self),
-            E.self is any Validatable.Type, !context.lastValidated(is: E.self)
+        guard let elements, !elements.isEmpty, !Self.isScalar(E.self), E.self is any Validatable.Type,
+            !context.lastValidated(is: E.self)
         else { return elements }
         // A lossy array drops an element that breaks its rules, as one that does not decode.
         let isLossy = lossy || collector.policy.lossyCollections
