@@ -32,6 +32,7 @@ export ASSAY_FUZZER_LIBRARIES
 # Every module is built with AddressSanitizer and libFuzzer's coverage instrumentation (what
 # -sanitize=fuzzer turns on), but libFuzzer itself is linked only into the fuzz binary (Fuzz/Package.swift):
 # with --sanitize=fuzzer, the macro tool AssayCodable needs would get libFuzzer's `main` besides its own.
+build_start=$SECONDS
 if ! (cd Fuzz && swift build -c release --scratch-path "$scratch" -Xswiftc -sanitize=address \
     -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp -Xswiftc -enable-testing \
     >"$scratch/build.log" 2>&1); then
@@ -39,6 +40,7 @@ if ! (cd Fuzz && swift build -c release --scratch-path "$scratch" -Xswiftc -sani
     echo "fuzz.sh: the fuzz targets did not build (log: $scratch/build.log)" >&2
     exit 2
 fi
+echo "fuzz.sh: the targets built in $((SECONDS - build_start)) s"
 binary="$scratch/release/AssayFuzz"
 
 run_one() {
