@@ -20,6 +20,10 @@ binary="$(swift build -c release --show-bin-path)/http-bench"
 # The decoding alone, in the process (no HTTP): RequestContent.decode against JSONDecoder.
 echo "== decoding alone, in the process"
 "$binary" --decode-only 200000
+# The same routes answered by the server's router in the process (middleware, handler, response),
+# with no socket: what the decoding changes in a request, without the load generator's noise.
+echo "== the decoding routes answered in the process (router, handler, response; no socket)"
+"$binary" --handler-only 100000
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 "$binary" "$port" >/dev/null 2>&1 &
 server=$!

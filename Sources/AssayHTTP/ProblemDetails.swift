@@ -120,13 +120,11 @@ public struct ProblemOptions: Sendable {
     /// The message catalog (an app's own messages and languages).
     public var catalog: MessageCatalog
 
-    /// The defaults.
-    public init(
-        sensitiveKeys: Set<String> = ProblemOptions.defaultSensitiveKeys, catalog: MessageCatalog = .current
-    ) {
-        // The default set (already lowercase) is kept as it is: options are made for every request.
-        self.sensitiveKeys =
-            sensitiveKeys == Self.defaultSensitiveKeys ? sensitiveKeys : Set(sensitiveKeys.map { $0.lowercased() })
+    /// Makes options: the keys (compared without case; ``defaultSensitiveKeys`` when `nil`) and the
+    /// catalog.
+    public init(sensitiveKeys: Set<String>? = nil, catalog: MessageCatalog = .current) {
+        // The default set (already lowercase) is taken as it is: options are made for every request.
+        self.sensitiveKeys = sensitiveKeys.map { Set($0.map { $0.lowercased() }) } ?? Self.defaultSensitiveKeys
         self.catalog = catalog
     }
 

@@ -58,14 +58,35 @@ public struct RequestContentOptions: Sendable {
 public struct RequestContent: Sendable {
     /// The body.
     public private(set) var bytes: [UInt8]
+    /// What the request's head says, in one reference: the content is passed and copied on every
+    /// request, and the language is worked out only when a problem needs it.
+    @usableFromInline let head: Head
+
     /// The request's `Content-Type`, as sent.
-    public let contentType: String?
-    /// The language of problems, from the request's `Accept-Language`.
-    public let language: Language
+    public var contentType: String? { head.contentType }
+    /// The language of problems, from the request's `Accept-Language` (worked out when asked for:
+    /// a body that passes never needs it).
+    public var language: Language { head.options.language(for: head.acceptLanguage) }
     /// The request's path (the problems' `instance`).
-    public let instance: String?
+    public var instance: String? { head.instance }
     /// The options.
-    public let options: RequestContentOptions
+    public var options: RequestContentOptions { head.options }
+
+    /// The head's fields a body's checks use.
+    @usableFromInline
+    final class Head: Sendable {
+        let contentType: String?
+        let acceptLanguage: String?
+        let instance: String?
+        @usableFromInline let options: RequestContentOptions
+
+        init(contentType: String?, acceptLanguage: String?, instance: String?, options: RequestContentOptions) {
+            self.contentType = contentType
+            self.acceptLanguage = acceptLanguage
+            self.instance = instance
+            self.options = options
+        }
+    }
 
     /// Takes a body read by an adapter.
     ///
@@ -80,10 +101,8 @@ public struct RequestContent: Sendable {
         options: RequestContentOptions = RequestContentOptions()
     ) {
         self.bytes = bytes
-        self.contentType = contentType
-        self.language = options.language(for: acceptLanguage)
-        self.instance = instance
-        self.options = options
+        self.head = Head(
+            contentType: contentType, acceptLanguage: acceptLanguage, instance: instance, options: options)
     }
 
     /// The same request with `bytes` as its body: for an adapter that checks the head (the media
@@ -108,7 +127,7 @@ public struct RequestContent: Sendable {
         let document = try parsed()
         let decoded: Decoded<T>
         do {
-            var policy = options.decodingPolicy
+            var policy = head.options.decodingPolicy
             policy.operation = operation ?? policy.operation
             // The operation's rules run while decoding, with the others.
             decoded = try JSONValueDecoder().decodeValidated(T.self, from: document, policy: policy)
@@ -148,7 +167,7 @@ public struct RequestContent: Sendable {
     {
         let document = try parsed()
         do {
-            var policy = options.decodingPolicy
+            var policy = head.options.decodingPolicy
             policy.operation = operation ?? policy.operation
             return try JSONValueDecoder().decodeValidated([Element].self, from: document, policy: policy)
         } catch {
@@ -176,7 +195,8 @@ public struct RequestContent: Sendable {
     /// - Throws: ``ProblemDetails``: 415 for a media type that is not JSON, 413 for a body over the
     ///   limit, 400 for a body that is not JSON.
     public func parsed() throws(ProblemDetails) -> JSONDocument {
-        guard Self.isJSON(contentType) else {
+        let options = head.options
+        guard Self.isJSON(head.contentType) else {
             throw ProblemDetails.unsupportedMediaType(contentType, language: language, instance: instance)
         }
         guard bytes.count <= options.maximumBodySize else {
@@ -193,7 +213,8 @@ public struct RequestContent: Sendable {
     /// The problem for an error thrown while handling the request: a ``ProblemDetails`` as it is, a
     /// `ValidationError` 422 or 409 in the request's language; `nil` for any other error.
     public func problem(for error: any Error) -> ProblemDetails {
-        Self.problem(for: error, language: language, options: options.problems, instance: instance)
+        let language = language
+        return Self.problem(for: error, language: language, options: options.problems, instance: instance)
             ?? ProblemDetails(
                 title: "Internal Server Error", status: 500, instance: instance, language: language)
     }

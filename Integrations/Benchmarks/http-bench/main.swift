@@ -4,6 +4,8 @@ import ClientsService
 import Foundation
 import GRDB
 import Hummingbird
+import Logging
+import NIOEmbedded
 
 /// The example service's create route with Foundation's `JSONDecoder` and no validation: the
 /// baseline of the load benchmark (`scripts/load.sh`). Same table, same insert, same answer.
@@ -28,6 +30,7 @@ struct HTTPBench {
             try decodeOnly(count: CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 100_000)
             return
         }
+        let handlerOnly = CommandLine.arguments.dropFirst().first == "--handler-only"
         let port = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 8080
         let service = try ClientsService(path: nil)
         let router = service.router()
@@ -57,6 +60,11 @@ struct HTTPBench {
         }
         router.post("decode/plain/batch") { request, context -> String in
             String(try await request.decode(as: [PlainClient].self, context: context).count)
+        }
+        if handlerOnly {
+            try await respondOnly(
+                router, count: CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 100_000)
+            return
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
         try await app.runService()
@@ -111,5 +119,71 @@ func decodeOnly(count: Int) throws {
             let sorted = values.sorted()
             print("\(name), \(label): median \(Int(sorted[2])) ns, fastest \(Int(sorted[0])) ns per body")
         }
+    }
+}
+
+/// `http-bench --handler-only [N]`: the decoding routes answered N times each in the process by the
+/// server's own router (its middleware, the handler, the response encoded), with no socket and no
+/// HTTP parsing — `POST /decode/assay` against `POST /decode/plain`, for one client and a batch of
+/// 100: eleven rounds of N/4 requests each, the two taking turns; the median and fastest round of
+/// each, and the median of the rounds' ratios (each ratio from two rounds side by side, so that the
+/// machine's drift falls on both).
+func respondOnly(_ router: Router<BasicRequestContext>, count: Int) async throws {
+    let responder = router.buildResponder()
+    let channel = EmbeddedChannel()
+    let logger = Logger(label: "http-bench")
+    let one = #"{"name": "  Ann Lee ", "age": 30, "email": "ann.1.2@example.com"}"#
+    let names = ["Ann Lee", "  Bob Stone ", "Chiara Rossi", "Dmitri Ivanov", "Eve", "Fatima Al Sayed"]
+    let batch =
+        "["
+        + (1...100).map { index in
+            #"{"name": "\#(names[index % names.count])", "age": \#(18 + (index * 7) % 80), "email": " User.\#(index)@Example.com "}"#
+        }.joined(separator: ", ") + "]"
+    func respond(_ path: String, _ body: ByteBuffer) async throws -> Int {
+        let request = Request(
+            head: HTTPRequest(
+                method: .post, scheme: "http", authority: "127.0.0.1", path: path,
+                headerFields: [.contentType: "application/json"]),
+            body: RequestBody(buffer: body))
+        let context = BasicRequestContext(source: .init(channel: channel, logger: logger))
+        let response = try await responder.respond(to: request, context: context)
+        precondition(response.status == .ok, "\(path) answered \(response.status)")
+        return response.status.code
+    }
+    func nanoseconds(_ rounds: Int, _ path: String, _ body: ByteBuffer) async throws -> Double {
+        var total = 0
+        let start = ContinuousClock.now
+        for _ in 0..<rounds { total &+= try await respond(path, body) }
+        let elapsed = ContinuousClock.now - start
+        precondition(total > 0)
+        return (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9)
+            / Double(rounds)
+    }
+    for (name, body, rounds, suffix) in [
+        ("one client", one, count, ""), ("100 clients", batch, max(count / 100, 4), "/batch"),
+    ] {
+        let buffer = ByteBuffer(string: body)
+        let routes = [
+            ("POST /decode/assay\(suffix) (Assay)", "/decode/assay\(suffix)"),
+            ("POST /decode/plain\(suffix) (JSONDecoder, no rules)", "/decode/plain\(suffix)"),
+        ]
+        var times: [String: [Double]] = [:]
+        for (_, path) in routes { _ = try await nanoseconds(max(rounds / 5, 1), path, buffer) }
+        var ratios: [Double] = []
+        for _ in 0..<11 {
+            var pair: [Double] = []
+            for (label, path) in routes {
+                let time = try await nanoseconds(max(rounds / 4, 1), path, buffer)
+                times[label, default: []].append(time)
+                pair.append(time)
+            }
+            ratios.append(pair[0] / pair[1])
+        }
+        for (label, _) in routes {
+            let sorted = times[label, default: []].sorted()
+            print("\(name), \(label): median \(Int(sorted[5])) ns, fastest \(Int(sorted[0])) ns per request")
+        }
+        let ratio = (ratios.sorted()[5] * 1000).rounded() / 1000
+        print("\(name): Assay's time / JSONDecoder's, the median of 11 rounds side by side: \(ratio)")
     }
 }
