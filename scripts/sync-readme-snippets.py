@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Copies the marked snippets of Sources/AssayExamples/ReadmeExamples.swift and DocCExamples.swift
-(which the build compiles) and of Integrations/Examples/Snippets (which the Integrations build compiles) into README.md and the DocC articles (Sources/*/Documentation.docc/*.md),
+(which the build compiles) and of Integrations/Examples/Snippets (which the Integrations build compiles) into README.md and the DocC articles (Sources/*/Documentation.docc/*.md, and the adapters' in Integrations/Sources),
 replacing the ```swift block after each `<!-- snippet: NAME -->` marker.
 Usage: scripts/sync-readme-snippets.py   (ReadmeTests fails when they differ)."""
 import pathlib, re, sys
@@ -25,7 +25,8 @@ def replace(match):
         return match.group(0)
     return f"<!-- snippet: {name} -->\n```swift\n{snippets[name]}```\n"
 
-documents = [root / "README.md"] + sorted(root.glob("Sources/*/Documentation.docc/*.md"))
+documents = [root / "README.md"] + sorted(root.glob("Sources/*/Documentation.docc/*.md")) + sorted(
+    root.glob("Integrations/Sources/*/Documentation.docc/*.md"))
 for document in documents:
     text = document.read_text()
     updated = re.sub(r"<!-- snippet: ([\w-]+) -->\n```swift\n.*?```\n", replace, text, flags=re.S)
