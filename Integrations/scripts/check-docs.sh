@@ -5,10 +5,12 @@
 # `swift build`), so that nothing is compiled again.
 #
 #   Integrations/scripts/check-docs.sh [debug|release]    (debug by default)
+#
+# The build is looked for in INTEGRATIONS_SCRATCH_PATH (.build by default; CI shares the core's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 configuration="${1:-debug}"
-build="$(swift build -c "$configuration" --show-bin-path)"
+build="$(swift build -c "$configuration" --show-bin-path --scratch-path "${INTEGRATIONS_SCRATCH_PATH:-.build}")"
 [ -d "$build/Modules" ] || { echo "check-docs: no build in $build (run swift build first)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -19,7 +21,7 @@ while IFS= read -r map; do clang+=(-Xcc "-fmodule-map-file=$map"); done < <(find
 while IFS= read -r folder; do
     clang+=(-Xcc "-I$folder")
     if [ -f "$folder/module.modulemap" ]; then clang+=(-Xcc "-fmodule-map-file=$folder/module.modulemap"); fi
-done < <(find "$PWD/.build/checkouts" -type d -path "*/Sources/*/include" -not -path "*/Tests/*")
+done < <(find "$(cd "${INTEGRATIONS_SCRATCH_PATH:-.build}" && pwd)/checkouts" -type d -path "*/Sources/*/include" -not -path "*/Tests/*")
 status=0
 for module in AssayHummingbird AssayVapor; do
     mkdir -p "$work/graphs-$module"

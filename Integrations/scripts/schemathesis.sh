@@ -4,6 +4,7 @@
 # the document says). Sets up its own virtual environment in .build-schemathesis/ and starts the
 # service on a free loopback port with a database in memory; stops it on exit.
 # Usage: Integrations/scripts/schemathesis.sh [MAX_EXAMPLES]   (100 by default)
+# The service is built in INTEGRATIONS_SCRATCH_PATH (.build by default; CI shares the core's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,8 +16,9 @@ if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$version"; then
     "$venv/bin/pip" install --quiet "schemathesis==$version"
 fi
 
-swift build --product clients-service
-binary="$(swift build --show-bin-path)/clients-service"
+scratch="${INTEGRATIONS_SCRATCH_PATH:-.build}"
+swift build --product clients-service --scratch-path "$scratch"
+binary="$(swift build --show-bin-path --scratch-path "$scratch")/clients-service"
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 log="$(mktemp)"
 "$binary" --host 127.0.0.1 --port "$port" >"$log" 2>&1 &
