@@ -16,7 +16,7 @@ extension Rule {
     /// (the alternatives' own issues would contradict each other).
     public static func or(_ rules: Rule...) -> Rule { any(rules) }
 
-    /// The value passes at least one rule; see ``or(_:)-(Rule...)``.
+    /// The value passes at least one rule; see ``or(_:)-type.method``.
     public static func any(_ rules: [Rule]) -> Rule {
         Rule(.any(rules.map(\.nestedKind))) { value, context in
             for rule in rules {
