@@ -71,18 +71,24 @@ struct HTTPBench {
     }
 }
 
+/// The body of one client, as the load benchmark's single-client routes get it.
+let oneClientBody = #"{"name": "  Ann Lee ", "age": 30, "email": "ann.1.2@example.com"}"#
+
+/// A JSON array of 100 clients (names, ages and emails of different lengths, some to normalise), as
+/// `load.sh`'s batch routes get it.
+let batchBody: String = {
+    let names = ["Ann Lee", "  Bob Stone ", "Chiara Rossi", "Dmitri Ivanov", "Eve", "Fatima Al Sayed"]
+    return "["
+        + (1...100).map { index in
+            #"{"name": "\#(names[index % names.count])", "age": \#(18 + (index * 7) % 80), "email": " User.\#(index)@Example.com "}"#
+        }.joined(separator: ", ") + "]"
+}()
+
 /// `http-bench --decode-only [N]`: the two routes' bodies decoded N times each in the process, no
 /// HTTP — Assay's `RequestContent.decode` (media type, parse, decode, the create rules) against
 /// `JSONDecoder().decode` from `Data` (what Hummingbird's `request.decode` runs) — for one client
 /// and a batch of 100: five rounds, the two taking turns, the median and the fastest round of each.
 func decodeOnly(count: Int) throws {
-    let one = #"{"name": "  Ann Lee ", "age": 30, "email": "ann.1.2@example.com"}"#
-    let names = ["Ann Lee", "  Bob Stone ", "Chiara Rossi", "Dmitri Ivanov", "Eve", "Fatima Al Sayed"]
-    let batch =
-        "["
-        + (1...100).map { index in
-            #"{"name": "\#(names[index % names.count])", "age": \#(18 + (index * 7) % 80), "email": " User.\#(index)@Example.com "}"#
-        }.joined(separator: ", ") + "]"
     func nanoseconds(_ rounds: Int, _ body: () throws -> Int) rethrows -> Double {
         var total = 0
         let start = ContinuousClock.now
@@ -93,7 +99,8 @@ func decodeOnly(count: Int) throws {
             / Double(rounds)
     }
     let decoder = JSONDecoder()
-    for (name, body, rounds) in [("one client", one, count), ("100 clients", batch, max(count / 100, 1))] {
+    for (name, body, rounds) in [("one client", oneClientBody, count), ("100 clients", batchBody, max(count / 100, 1))]
+    {
         let bytes = Array(body.utf8)
         let data = Data(body.utf8)
         let isBatch = name != "one client"
@@ -132,13 +139,6 @@ func respondOnly(_ router: Router<BasicRequestContext>, count: Int) async throws
     let responder = router.buildResponder()
     let channel = EmbeddedChannel()
     let logger = Logger(label: "http-bench")
-    let one = #"{"name": "  Ann Lee ", "age": 30, "email": "ann.1.2@example.com"}"#
-    let names = ["Ann Lee", "  Bob Stone ", "Chiara Rossi", "Dmitri Ivanov", "Eve", "Fatima Al Sayed"]
-    let batch =
-        "["
-        + (1...100).map { index in
-            #"{"name": "\#(names[index % names.count])", "age": \#(18 + (index * 7) % 80), "email": " User.\#(index)@Example.com "}"#
-        }.joined(separator: ", ") + "]"
     func respond(_ path: String, _ body: ByteBuffer) async throws -> Int {
         let request = Request(
             head: HTTPRequest(
@@ -160,7 +160,7 @@ func respondOnly(_ router: Router<BasicRequestContext>, count: Int) async throws
             / Double(rounds)
     }
     for (name, body, rounds, suffix) in [
-        ("one client", one, count, ""), ("100 clients", batch, max(count / 100, 4), "/batch"),
+        ("one client", oneClientBody, count, ""), ("100 clients", batchBody, max(count / 100, 4), "/batch"),
     ] {
         let buffer = ByteBuffer(string: body)
         let routes = [
