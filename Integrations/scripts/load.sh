@@ -7,7 +7,7 @@
 # and for a batch of 100 (and, before the server starts, the same bodies decoded in the process
 # with no HTTP). Every request must succeed: any non-2xx answer or socket error fails
 # the run. Figures go to docs/performance.md by hand, with the machine.
-# Usage: Integrations/scripts/load.sh [SECONDS] [CONNECTIONS]   (30 and 32 by default)
+# Usage: [TURNS=5] Integrations/scripts/load.sh [SECONDS] [CONNECTIONS]   (30 and 32 by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -90,13 +90,15 @@ run() {
     shift
     wrk -t2 -c"$connections" -d"${seconds}s" --latency "$@"
 }
-# A pair compared in turns (A, B, A, B, A, B; a third of the time each), so that drift of the
-# machine falls on both; the medians are printed last.
+# A pair compared in turns (A, B, A, B, …; TURNS of them, 5 by default, each a TURNS-th of the
+# time), so that drift of the machine falls on both; the medians are printed last, and how many
+# turns each side won.
 compare() {
     local name_a="$1" path_a="$2" name_b="$3" path_b="$4" prefix="$5" script="${6:-create}"
-    local slice=$(( (seconds + 2) / 3 ))
+    local turns="${TURNS:-5}"
+    local slice=$(( (seconds + turns - 1) / turns ))
     local rates_a=() rates_b=() cpu=() cpu_a=() cpu_b=()
-    for turn in 1 2 3; do
+    for turn in $(seq 1 "$turns"); do
         for side in a b; do
             local name path
             if [ "$side" = a ]; then name="$name_a"; path="$path_a"; else name="$name_b"; path="$path_b"; fi
@@ -118,9 +120,16 @@ compare() {
             if [ "$side" = a ]; then rates_a+=("$rate"); cpu_a+=("${cpu[-1]}"); else rates_b+=("$rate"); cpu_b+=("${cpu[-1]}"); fi
         done
     done
-    median() { printf "%s\n" "$@" | sort -n | sed -n 2p; }
+    median() { printf "%s\n" "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
+    local wins_a=0
+    for index in "${!rates_a[@]}"; do
+        if awk -v a="${rates_a[$index]}" -v b="${rates_b[$index]}" 'BEGIN { exit !(a > b) }'; then
+            wins_a=$((wins_a + 1))
+        fi
+    done
     echo "-- median requests/s: $name_a $(median "${rates_a[@]}"), $name_b $(median "${rates_b[@]}")"
     echo "-- median server CPU per request (us): $name_a $(median "${cpu_a[@]}"), $name_b $(median "${cpu_b[@]}")"
+    echo "-- turns with more requests/s: $name_a $wins_a of $turns"
 }
 compare "POST /decode/assay (Assay's validated decoding, create rules, no database)" /decode/assay \
     "POST /decode/plain (JSONDecoder, no validation, no database)" /decode/plain decode

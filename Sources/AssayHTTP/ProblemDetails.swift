@@ -117,15 +117,21 @@ public struct ProblemOptions: Sendable {
     /// without case. Default: `password`, `passphrase`, `secret`, `token`, `apiKey`, `accessToken`,
     /// `refreshToken`, `creditCard`, `cardNumber`, `cvv`, `ssn`.
     public var sensitiveKeys: Set<String>
-    /// The message catalog (an app's own messages and languages).
-    public var catalog: MessageCatalog
+    /// The message catalog (an app's own messages and languages): the one given, else
+    /// `MessageCatalog.current` as it is when read — when a problem is rendered.
+    public var catalog: MessageCatalog {
+        get { chosenCatalog ?? .current }
+        set { chosenCatalog = newValue }
+    }
+    private var chosenCatalog: MessageCatalog?
 
     /// Makes options: the keys (compared without case; ``defaultSensitiveKeys`` when `nil`) and the
-    /// catalog.
-    public init(sensitiveKeys: Set<String>? = nil, catalog: MessageCatalog = .current) {
-        // The default set (already lowercase) is taken as it is: options are made for every request.
+    /// catalog (`MessageCatalog.current` when a problem is rendered, when `nil`).
+    public init(sensitiveKeys: Set<String>? = nil, catalog: MessageCatalog? = nil) {
+        // The default set (already lowercase) is taken as it is, and the task's catalog is read
+        // only for a problem: options are made for every request, and most requests pass.
         self.sensitiveKeys = sensitiveKeys.map { Set($0.map { $0.lowercased() }) } ?? Self.defaultSensitiveKeys
-        self.catalog = catalog
+        self.chosenCatalog = catalog
     }
 
     /// The keys treated as sensitive unless told otherwise.

@@ -107,6 +107,21 @@ struct ProblemDetailsTests {
         #expect(chinese.headers[1].value == "zh-Hans")
     }
 
+    @Test("options with no catalog of their own use the task's catalog as it is when the problem is rendered")
+    func catalogReadWhenRendered() {
+        var error = ValidationError()
+        error.append(issue(.tooShort, "name", ["minimum": 2], value: "A"))
+        let options = ProblemOptions()  // made outside the task's catalog, as options for a route are
+        let shouting = MessageCatalog.builtIn.merging(MessageCatalog([.english: ["tooShort": "TOO SHORT"]]))
+        let inside = MessageCatalog.withCurrent(shouting) { ProblemDetails(validation: error, options: options) }
+        #expect(inside.errors[0].detail == "TOO SHORT")
+        #expect(ProblemDetails(validation: error, options: options).errors[0].detail != "TOO SHORT")
+        // A catalog given is used wherever the problem is rendered.
+        let given = ProblemOptions(catalog: shouting)
+        #expect(ProblemDetails(validation: error, options: given).errors[0].detail == "TOO SHORT")
+        #expect(given.catalog.hasMessages(in: .russian))
+    }
+
     @Test("a sensitive value is never echoed: not in a message, not in the parameters")
     func sensitiveValues() throws {
         var error = ValidationError()

@@ -27,7 +27,7 @@ public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            let language = options.language(for: request.headers[.acceptLanguage])
+            let language = options.language(for: request.acceptLanguage)
             let instance = request.uri.path
             if let problem = RequestContent.problem(
                 for: error, language: language, options: options.problems, instance: instance)

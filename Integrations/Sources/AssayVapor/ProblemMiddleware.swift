@@ -36,7 +36,7 @@ public struct ProblemMiddleware: AsyncMiddleware {
         do {
             return try await next.respond(to: request)
         } catch {
-            let language = options.language(for: request.headers.first(name: .acceptLanguage))
+            let language = options.language(for: request.acceptLanguage)
             let response = problem(for: error, request: request, language: language).response()
             // An abort's own headers (`Allow`, `Retry-After`…) go with its problem.
             if let abort = error as? any AbortError {

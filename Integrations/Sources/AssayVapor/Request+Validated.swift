@@ -18,15 +18,17 @@ extension Request {
     ///   over the limit.
     public func readContent(options: RequestContentOptions = RequestContentOptions()) async throws -> RequestContent {
         let contentType = headers.first(name: .contentType)
-        let acceptLanguage = headers.first(name: .acceptLanguage)
+        let acceptLanguage = self.acceptLanguage
         let head = RequestContent(
             [], contentType: contentType, acceptLanguage: acceptLanguage, instance: url.path, options: options)
         // The media type first: a body that is not JSON is not read at all.
         guard RequestContent.isJSON(contentType) else {
             throw ProblemDetails.unsupportedMediaType(contentType, language: head.language, instance: head.instance)
         }
-        let tooLarge = ProblemDetails.contentTooLarge(
-            limit: options.maximumBodySize, language: head.language, instance: head.instance)
+        // Made only for a body over the limit: the language is worked out when a problem needs it.
+        var tooLarge: ProblemDetails {
+            .contentTooLarge(limit: options.maximumBodySize, language: head.language, instance: head.instance)
+        }
         var buffer: ByteBuffer?
         if let collected = body.data {
             buffer = collected
@@ -87,6 +89,12 @@ extension Request {
         async throws -> JSONValue
     {
         try await readContent(options: options).validate(against: schema).value
+    }
+
+    /// The request's `Accept-Language`, its fields joined into one list (RFC 9110 §5.3).
+    var acceptLanguage: String? {
+        let values = headers[.acceptLanguage]
+        return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 }
 

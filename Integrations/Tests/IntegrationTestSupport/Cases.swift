@@ -129,6 +129,14 @@ public struct HTTPCase: Sendable, CustomStringConvertible {
             HTTPCase(
                 "Russian for Accept-Language: ru-RU", language: "ru-RU, en;q=0.5", body: Array(bad.utf8), status: 422,
                 pointers: badPointers, language: "ru", contains: ["Запрос не прошёл проверку"], lacks: ["hunter2"]),
+            {
+                // Accept-Language sent as two fields: read as one list (RFC 9110 §5.3), so `ru` wins.
+                var split = HTTPCase(
+                    "Accept-Language in two fields, read as one list", language: "de;q=0.9", body: Array(bad.utf8),
+                    status: 422, pointers: badPointers, language: "ru", contains: ["Запрос не прошёл проверку"])
+                split.headers.append(("Accept-Language", "ru"))
+                return split
+            }(),
             HTTPCase(
                 "Simplified Chinese for Accept-Language: zh-Hans", language: "zh-Hans", body: Array(bad.utf8),
                 status: 422, pointers: badPointers, language: "zh-Hans", contains: ["请求未通过验证"]),
