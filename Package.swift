@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "AssayGRDB", targets: ["AssayGRDB"]),
         .library(name: "AssayCLI", targets: ["AssayCLI"]),
         .library(name: "AssayHTTP", targets: ["AssayHTTP"]),
+        .library(name: "AssayGenerator", targets: ["AssayGenerator"]),
         .executable(name: "assay", targets: ["assay"]),
         .executable(name: "assay-examples", targets: ["AssayExamples"]),
         .executable(name: "roster", targets: ["roster"]),
@@ -69,6 +70,11 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
+            name: "AssayGenerator",
+            dependencies: ["AssayJSON"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
             name: "AssayGRDB",
             dependencies: ["AssayCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -76,7 +82,7 @@ let package = Package(
         .target(
             name: "AssayCLI",
             dependencies: [
-                "AssayRegex", "AssayCore", "AssayJSON", "AssaySchema",
+                "AssayRegex", "AssayCore", "AssayJSON", "AssaySchema", "AssayGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -96,7 +102,7 @@ let package = Package(
             name: "AssayExamples",
             dependencies: [
                 "AssayRegex", "AssayCore", "AssayJSON", "AssaySchema", "AssayCodable", "AssayGRDB", "AssaySeedModels",
-                "RosterKit", "AssayCLI", "AssayHTTP",
+                "RosterKit", "AssayCLI", "AssayHTTP", "AssayGenerator",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -150,6 +156,12 @@ let package = Package(
             name: "AssaySchemaTests",
             dependencies: ["AssaySchema", "AssayTestSupport"],
             exclude: ["known-failures.txt"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "AssayGeneratorTests",
+            dependencies: ["AssayGenerator", "AssayCodable", "AssaySchema", "AssayJSON"],
+            exclude: ["Golden/client.schema.json", "Golden/sample.schema.json"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

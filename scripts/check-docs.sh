@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
     *) modules+=("$1"); shift ;;
     esac
 done
-[ ${#modules[@]} -gt 0 ] || modules=(AssayRegex AssayCore AssayJSON AssaySchema AssayCodable AssayGRDB AssayCLI AssayHTTP)
+[ ${#modules[@]} -gt 0 ] || modules=(AssayRegex AssayCore AssayJSON AssaySchema AssayCodable AssayGRDB AssayCLI AssayHTTP AssayGenerator)
 cd "$package"
 scratch="$(mkdir -p "${scratch:-.build}" && cd "${scratch:-.build}" && pwd)"
 work=$(mktemp -d)

@@ -7,6 +7,7 @@ import AssayCLI
 import AssayCodable
 import AssayCore
 import AssayGRDB
+import AssayGenerator
 import AssayHTTP
 import AssayJSON
 import AssayRegex
@@ -26,6 +27,21 @@ enum DocCExamples {
         try registry()
         try verboseOutput()
         try StoreArticle.run()
+        try generator()
+    }
+
+    static func generator() throws {
+        // README: doc-swift-generator
+        let schema = try JSONValue(
+            parsing: Array(
+                #"""
+                {"title": "Client", "type": "object", "required": ["name", "age"],
+                 "properties": {"name": {"type": "string", "minLength": 2},
+                                "age": {"type": "integer", "minimum": 1, "maximum": 150}}}
+                """#.utf8))
+        let generated = try SwiftGenerator.generate(schema, options: SwiftGeneratorOptions(sourceName: "client.json"))
+        print(generated.source.contains("@Validate(.range(1...150))"))  // true
+        // README: end
     }
 
     static func cli() throws {

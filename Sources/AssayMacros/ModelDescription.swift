@@ -5,6 +5,7 @@ import SwiftSyntax
 /// `@Check` functions.
 struct ModelDescription {
     struct Property {
+        /// The name as written: `` `default` `` keeps its backticks, for code that names the property.
         var name: String
         var type: TypeSyntax
         /// The JSON key: `@Key("…")`, or the property's name.
@@ -17,6 +18,13 @@ struct ModelDescription {
         var mustBePresent: Bool
         var rules: [AttributeSyntax]
         var normalizers: [AttributeSyntax]
+
+        /// The name without the backticks that escape a keyword.
+        var bareName: String {
+            name.count > 1 && name.hasPrefix("`") && name.hasSuffix("`") ? String(name.dropFirst().dropLast()) : name
+        }
+        /// The initialiser's local for the decoded value.
+        var local: String { "_assay_" + bareName }
     }
 
     struct Check {
@@ -96,7 +104,11 @@ struct ModelDescription {
                 continue
             }
             let name = identifier.identifier.text
-            let key = keyAttribute.flatMap(Self.stringArgument) ?? name
+            // `` `default` ``'s key is `default`.
+            let bare =
+                name.count > 1 && name.hasPrefix("`") && name.hasSuffix("`")
+                ? String(name.dropFirst().dropLast()) : name
+            let key = keyAttribute.flatMap(Self.stringArgument) ?? bare
             let property = Property(
                 name: name, type: type.trimmed, key: key, hasCustomKey: keyAttribute != nil,
                 isOptional: TypeShape(type).isOptional, defaultValue: binding.initializer?.value.trimmed,

@@ -222,7 +222,7 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
         lines.append("var _assayFields = try AssayCodable.FieldDecoder<Self, CodingKeys>(decoder)")
         for property in model.properties {
             let shape = TypeShape(property.type)
-            let local = "_assay_\(property.name)"
+            let local = property.local
             let lossy = property.isLossy ? ", lossy: true" : ""
             let call: String
             if let defaultValue = property.defaultValue, !property.isOptional {
@@ -238,9 +238,9 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
             }
             lines.append("let \(local) = \(call)")
         }
-        let bound = model.properties.map { "let _assay_\($0.name)" } + ["_assayFields.isComplete"]
+        let bound = model.properties.map { "let \($0.local)" } + ["_assayFields.isComplete"]
         let checked = model.properties.map {
-            "        AssayCodable.DecodedField(CodingKeys.\($0.name).stringValue, _assay_\($0.name)),"
+            "        AssayCodable.DecodedField(CodingKeys.\($0.name).stringValue, \($0.local)),"
         }
         let failure =
             checked.isEmpty
@@ -248,7 +248,7 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
             : "_assayFields.failure(checking: [\n" + checked.joined(separator: "\n") + "\n    ])"
         lines.append("guard \(bound.joined(separator: ", ")) else {\n    throw \(failure)\n}")
         for property in model.properties {
-            lines.append("self.\(property.name) = _assay_\(property.name)")
+            lines.append("self.\(property.name) = \(property.local)")
         }
         // Normalisers rewrite the value being initialised in place.
         lines.append("try _assayFields.validate(&self)")

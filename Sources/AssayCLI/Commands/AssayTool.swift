@@ -28,6 +28,11 @@ public enum AssayTool {
                 status = validate.execute(context)
             case let check as CheckSchemaCommand:
                 status = check.execute(context)
+            case let generate as GenerateSwiftCommand:
+                status = generate.execute(context)
+            case is GenerateCommand:
+                context.standardError.write(GenerateCommand.helpMessage() + "\n")
+                status = ExitStatus.failure
             case is AssayCommand:
                 context.standardError.write(AssayCommand.helpMessage() + "\n")
                 status = ExitStatus.failure
@@ -62,7 +67,7 @@ struct AssayCommand: ParsableCommand {
             that cannot be written, or a schema that does not compile.
             """,
         version: AssayTool.version,
-        subcommands: [ValidateCommand.self, CheckSchemaCommand.self])
+        subcommands: [ValidateCommand.self, CheckSchemaCommand.self, GenerateCommand.self])
 }
 
 extension InputFormat: ExpressibleByArgument {}

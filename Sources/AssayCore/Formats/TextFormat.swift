@@ -8,7 +8,7 @@ import Foundation
 
 /// The text formats of JSON Schema 2020-12 (`format`), checked by one implementation wherever Assay
 /// meets them: a schema's `format` keyword when formats are asserted, and a rule's
-/// ``Rule/format(_:)``, which exports as that keyword.
+/// `Rule.format(_:)`, which exports as that keyword.
 ///
 /// <!-- snippet: doc-text-format -->
 /// ```swift

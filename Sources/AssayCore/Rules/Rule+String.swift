@@ -34,6 +34,9 @@ extension Rule where Value == String {
 
     /// `uuid` for `String`.
     public static var uuid: Rule { textUUID }
+
+    /// `format(_:)` for `String`.
+    public static func format(_ format: TextFormat) -> Rule { textFormat(format) }
 }
 
 extension Rule where Value: StringProtocol & Sendable {
@@ -44,4 +47,5 @@ extension Rule where Value: StringProtocol & Sendable {
     fileprivate static func textURL(schemes: Set<String>) -> Rule { url(schemes: schemes) }
     fileprivate static var textUUID: Rule { uuid }
     fileprivate static func textMatches(_ source: String) -> Rule { matches(source) }
+    fileprivate static func textFormat(_ format: TextFormat) -> Rule { self.format(format) }
 }

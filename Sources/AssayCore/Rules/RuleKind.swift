@@ -1,6 +1,6 @@
 /// What a rule checks, as data: its kind and parameters, for every rule Assay provides.
 ///
-/// A rule's factory (``Rule/range(_:)-(ClosedRange<Value>)``, `length(_:unit:)`, ``Rule/format(_:)``…)
+/// A rule's factory (``Rule/range(_:)-(ClosedRange<Value>)``, `length(_:unit:)`, `format(_:)`…)
 /// records its kind from the same arguments it builds its check from; schema export
 /// (`JSONSchemaExporter`) reads the kind alone, through one exhaustive `switch`, so a kind added
 /// without its exported form does not compile. Every kind's exported form and what it leaves out is

@@ -1,0 +1,799 @@
+import AssayJSON
+
+/// A type to declare.
+struct GeneratedType: Equatable {
+    enum Kind: Equatable {
+        case structure([Field])
+        /// Cases: Swift name and raw value.
+        case stringEnum([EnumCase])
+    }
+
+    struct EnumCase: Equatable {
+        var name: String
+        var value: String
+    }
+
+    var name: String
+    var documentation: [String]
+    var kind: Kind
+}
+
+/// A stored property of a generated struct.
+struct Field: Equatable {
+    /// The Swift name, escaped when it is a keyword.
+    var name: String
+    /// The JSON key.
+    var key: String
+    /// The Swift type, `?` included.
+    var type: String
+    /// Rule expressions, `.length(2...100)`.
+    var rules: [String]
+    /// Present even when `null` (`@Required`).
+    var mustBePresent: Bool
+    var isOptional: Bool
+    var documentation: [String]
+    /// The struct it holds directly (not through an array or a dictionary): what makes a cycle.
+    var directStruct: String?
+}
+
+/// What a property's schema becomes: a Swift type and the rules on it.
+struct TypeReference {
+    var swift: String
+    var rules: [String]
+    /// `null` is one of the values.
+    var nullable: Bool
+    var directStruct: String?
+    /// Whether the rules alone tell Swift their value type (`.length(2...)` is a `Rule<String>`;
+    /// `.multipleOf(2)` or `.count(1...)` could be of many): when not, the first is written with it.
+    var pinned = true
+}
+
+/// Reads a schema document into the types to declare.
+struct SchemaReader {
+    let document: JSONValue
+    let options: SwiftGeneratorOptions
+    private(set) var types: [GeneratedType] = []
+    private(set) var notes: [String] = []
+    /// Named schemas that are declared as types, by pointer.
+    private var namedTypes: [String: String] = [:]
+    /// Which pointer took each Swift type name.
+    private var claimedNames: [String: String] = [:]
+    /// Pointers of named schemas being read through a `$ref` (not declared as types), to refuse a cycle.
+    private var inlining: [String] = []
+    private var notedNullableOptionals = false
+
+    init(document: JSONValue, options: SwiftGeneratorOptions) {
+        self.document = document
+        self.options = options
+    }
+
+    static let annotations: Set<String> = [
+        "title", "description", "$comment", "examples", "example", "default", "deprecated", "readOnly", "writeOnly",
+        "$schema", "$id", "$anchor", "$defs", "definitions", "externalDocs", "xml", "contentMediaType",
+        "contentEncoding", "contentSchema", "$vocabulary",
+    ]
+    static let handled: Set<String> = [
+        "type", "enum", "const", "$ref", "nullable", "minLength", "maxLength", "pattern", "format", "minimum",
+        "maximum",
+        "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "items", "minItems", "maxItems", "uniqueItems",
+        "properties", "required", "additionalProperties",
+    ]
+
+    mutating func read() throws(SwiftGenerationError) {
+        guard case .object(let root) = document else {
+            throw SwiftGenerationError(pointer: "", message: "the document is not a JSON Schema object")
+        }
+        var named: [(pointer: String, key: String, schema: JSONValue)] = []
+        let isOpenAPI = root["openapi"] != nil
+        if isOpenAPI {
+            guard case .object(let components)? = root["components"], case .object(let schemas)? = components["schemas"]
+            else {
+                throw SwiftGenerationError(
+                    pointer: "/components", message: "an OpenAPI document with no components.schemas has no types")
+            }
+            for (key, schema) in schemas {
+                named.append(("/components/schemas/" + Self.escape(key), key, schema))
+            }
+        } else {
+            for container in ["$defs", "definitions"] {
+                guard let value = root[container] else { continue }
+                guard case .object(let definitions) = value else {
+                    throw SwiftGenerationError(pointer: "/" + container, message: "\(container) is not an object")
+                }
+                for (key, schema) in definitions {
+                    named.append(("/\(container)/" + Self.escape(key), key, schema))
+                }
+            }
+        }
+        // Names first, so that a $ref reaches a type declared later.
+        var rootName: String?
+        if !isOpenAPI {
+            if Self.isObjectLike(document) {
+                let base = options.rootName ?? Self.string(root["title"]) ?? "Root"
+                rootName = try claim(SwiftNames.typeName(base, prefix: options.typePrefix), for: "")
+                namedTypes[""] = rootName
+            } else if !Self.isDefinitionsOnly(root) {
+                throw SwiftGenerationError(
+                    pointer: "",
+                    message:
+                        "the root is not an object schema: only objects and string enums become types (a wrapper type for other roots is not generated yet)"
+                )
+            }
+        }
+        for entry in named where Self.isObjectLike(entry.schema) || Self.isStringEnum(entry.schema) {
+            namedTypes[entry.pointer] = try claim(
+                SwiftNames.typeName(entry.key, prefix: options.typePrefix), for: entry.pointer)
+        }
+        if let rootName, case .object(let object) = document {
+            try declareStruct(object, at: "", name: rootName)
+        }
+        for entry in named {
+            guard let name = namedTypes[entry.pointer], case .object(let object) = entry.schema else {
+                // Other named schemas are read where a $ref reaches them; each is checked once here.
+                _ = try resolve(entry.schema, at: entry.pointer, nameHint: entry.key, declaring: false)
+                continue
+            }
+            if Self.isStringEnum(entry.schema) {
+                try declareEnum(object, at: entry.pointer, name: name)
+            } else {
+                try declareStruct(object, at: entry.pointer, name: name)
+            }
+        }
+        try refuseCycles()
+    }
+
+    // MARK: Declarations
+
+    private mutating func declareStruct(_ schema: JSONObject, at pointer: String, name: String)
+        throws(SwiftGenerationError)
+    {
+        try checkKeywords(schema, at: pointer)
+        let index = types.count
+        types.append(GeneratedType(name: name, documentation: Self.documentation(schema), kind: .structure([])))
+        var required: [String] = []
+        if let value = schema["required"] {
+            guard case .array(let items) = value, let keys = Self.strings(items) else {
+                throw SwiftGenerationError(
+                    pointer: pointer + "/required", message: "required is not an array of strings")
+            }
+            required = keys
+        }
+        var properties = JSONObject()
+        if let value = schema["properties"] {
+            guard case .object(let object) = value else {
+                throw SwiftGenerationError(pointer: pointer + "/properties", message: "properties is not an object")
+            }
+            properties = object
+        }
+        switch schema["additionalProperties"] {
+        case nil, .bool(true)?: break
+        case .bool(false)?:
+            notes.append(
+                "#\(pointer): additionalProperties: false — unknown keys are refused when decoding with the policy's unknownKeys: .reject (ignored by default)"
+            )
+        default:
+            throw SwiftGenerationError(
+                pointer: pointer + "/additionalProperties",
+                message: "additionalProperties with a schema beside properties has no Swift form yet")
+        }
+        var fields: [Field] = []
+        var byName: [String: String] = [:]
+        var members: [(key: String, schema: JSONValue)] = properties.map { ($0.key, $0.value) }
+        var memberKeys = Set(properties.keys)
+        // A required key with no schema of its own: present, any value.
+        for key in required where memberKeys.insert(key).inserted {
+            members.append((key, .bool(true)))
+        }
+        let requiredKeys = Set(required)
+        for (key, propertySchema) in members {
+            let propertyPointer = pointer + "/properties/" + Self.escape(key)
+            let propertyName = SwiftNames.propertyName(key)
+            if let other = byName[propertyName] {
+                throw SwiftGenerationError(
+                    pointer: propertyPointer,
+                    message: "the keys \"\(other)\" and \"\(key)\" both map to the Swift property \(propertyName)")
+            }
+            byName[propertyName] = key
+            let reference = try resolve(
+                propertySchema, at: propertyPointer, nameHint: name + SwiftNames.typeName(key, prefix: ""),
+                declaring: true)
+            var rules = reference.rules
+            if !reference.pinned, let first = rules.first {
+                rules[0] = "Rule<\(reference.swift)>" + first
+            }
+            let isRequired = requiredKeys.contains(key)
+            let isAny = reference.swift == "JSONValue"
+            var type = reference.swift
+            var isOptional = false
+            if !isRequired || (reference.nullable && !isAny) {
+                type += "?"
+                isOptional = true
+            }
+            if !isRequired && !reference.nullable && !isAny && !notedNullableOptionals {
+                notedNullableOptionals = true
+                notes.append(
+                    "#\(propertyPointer): an optional property that is not nullable is decoded as a Swift optional: a null value is read as absent (here and in every such property)"
+                )
+            }
+            fields.append(
+                Field(
+                    name: SwiftNames.escaped(propertyName), key: key, type: type, rules: rules,
+                    mustBePresent: isRequired && isOptional, isOptional: isOptional,
+                    documentation: Self.documentation(propertySchema), directStruct: reference.directStruct))
+        }
+        types[index].kind = .structure(fields)
+    }
+
+    private mutating func declareEnum(_ schema: JSONObject, at pointer: String, name: String)
+        throws(SwiftGenerationError)
+    {
+        try checkKeywords(schema, at: pointer)
+        guard case .array(let values)? = schema["enum"] else { return }
+        var cases: [GeneratedType.EnumCase] = []
+        var byName: [String: String] = [:]
+        for value in values {
+            guard case .string(let text) = value else { continue }  // null: the property is optional
+            let caseName = SwiftNames.caseName(text)
+            if let other = byName[caseName] {
+                if other == text { continue }
+                throw SwiftGenerationError(
+                    pointer: pointer + "/enum",
+                    message: "the values \"\(other)\" and \"\(text)\" both map to the Swift case \(caseName)")
+            }
+            byName[caseName] = text
+            cases.append(GeneratedType.EnumCase(name: SwiftNames.escaped(caseName), value: text))
+        }
+        types.append(GeneratedType(name: name, documentation: Self.documentation(schema), kind: .stringEnum(cases)))
+    }
+
+    // MARK: Types of values
+
+    /// The Swift type and rules of a schema; an inline object or string enum is declared as a type
+    /// named `nameHint` when `declaring` (the hint starts with the enclosing type's name, its prefix
+    /// included).
+    private mutating func resolve(_ schema: JSONValue, at pointer: String, nameHint: String, declaring: Bool)
+        throws(SwiftGenerationError) -> TypeReference
+    {
+        let object: JSONObject
+        switch schema {
+        case .bool(true): return TypeReference(swift: "JSONValue", rules: [], nullable: true)
+        case .bool(false):
+            throw SwiftGenerationError(pointer: pointer, message: "the schema false accepts no value: no Swift type")
+        case .object(let members): object = members
+        default: throw SwiftGenerationError(pointer: pointer, message: "a schema must be an object or a boolean")
+        }
+        try checkKeywords(object, at: pointer)
+        if let reference = object["$ref"] {
+            return try resolveReference(reference, in: object, at: pointer, nameHint: nameHint, declaring: declaring)
+        }
+        var types: [String] = []
+        switch object["type"] {
+        case nil: break
+        case .string(let type)?: types = [type]
+        case .array(let items)?:
+            guard let names = Self.strings(items) else {
+                throw SwiftGenerationError(
+                    pointer: pointer + "/type", message: "type is not a string or an array of strings")
+            }
+            types = names
+        default:
+            throw SwiftGenerationError(
+                pointer: pointer + "/type", message: "type is not a string or an array of strings")
+        }
+        var nullable = types.contains("null") || object["nullable"] == .bool(true)
+        types.removeAll { $0 == "null" }
+        if Set(types) == ["integer", "number"] { types = ["number"] }
+        if types.count > 1 {
+            throw SwiftGenerationError(
+                pointer: pointer + "/type",
+                message: "a union of types (\(types.joined(separator: ", "))) has no Swift form yet")
+        }
+        if case .array(let values)? = object["enum"], values.contains(.null) { nullable = true }
+        let inferred = types.first ?? Self.inferredType(object)
+        if inferred == nil && object["type"] != nil {
+            throw SwiftGenerationError(pointer: pointer + "/type", message: "a schema whose only type is null")
+        }
+        guard let type = inferred else {
+            let constraints = object.keys.filter { !Self.annotations.contains($0) && $0 != "nullable" }
+            guard constraints.isEmpty else {
+                throw SwiftGenerationError(
+                    pointer: pointer,
+                    message: "a schema with no type and \(constraints.joined(separator: ", ")) has no Swift form yet")
+            }
+            return TypeReference(swift: "JSONValue", rules: [], nullable: true)
+        }
+        if Self.isStringEnum(schema) {
+            guard declaring else { return TypeReference(swift: "String", rules: [], nullable: nullable) }
+            let name = try claim(SwiftNames.typeName(nameHint, prefix: ""), for: pointer)
+            try declareEnum(object, at: pointer, name: name)
+            return TypeReference(swift: name, rules: [], nullable: nullable)
+        }
+        var rules: [String] = []
+        let swift: String
+        var directStruct: String?
+        var elementPinned = false
+        switch type {
+        case "string":
+            swift = "String"
+            rules += try stringRules(object, at: pointer)
+        case "integer":
+            swift = "Int"
+            rules += try integerRules(object, at: pointer)
+        case "number":
+            swift = "Double"
+            rules += try numberRules(object, at: pointer)
+        case "boolean":
+            swift = "Bool"
+        case "array":
+            let element: TypeReference
+            switch object["items"] {
+            case nil: element = TypeReference(swift: "JSONValue", rules: [], nullable: true)
+            case .array?:
+                throw SwiftGenerationError(
+                    pointer: pointer + "/items", message: "items as an array (a tuple) has no Swift form yet")
+            case let items?:
+                element = try resolve(items, at: pointer + "/items", nameHint: nameHint + "Item", declaring: declaring)
+            }
+            let elementType =
+                element.nullable && element.swift != "JSONValue" ? element.swift + "?" : element.swift
+            if element.nullable && element.swift != "JSONValue" && !element.rules.isEmpty {
+                throw SwiftGenerationError(
+                    pointer: pointer + "/items", message: "rules on items that may be null have no Swift form yet")
+            }
+            swift = "[\(elementType)]"
+            let minimum = try Self.integer(object["minItems"], at: pointer + "/minItems")
+            let maximum = try Self.integer(object["maxItems"], at: pointer + "/maxItems")
+            if let rule = Self.bounds("count", minimum, maximum) { rules.append(rule) }
+            if object["uniqueItems"] == .bool(true) { rules.append(".unique") }
+            rules += element.rules.map { ".each(\($0))" }
+            // `.each(.each(…))` leaves the inner array's type open.
+            elementPinned = element.pinned && !element.rules.isEmpty && !element.swift.hasPrefix("[")
+        case "object":
+            if object["properties"] != nil || object["required"] != nil
+                || object["additionalProperties"] == .bool(false)
+            {
+                guard declaring else {
+                    return TypeReference(swift: nameHint, rules: [], nullable: nullable)
+                }
+                let name = try claim(SwiftNames.typeName(nameHint, prefix: ""), for: pointer)
+                try declareStruct(object, at: pointer, name: name)
+                return TypeReference(swift: name, rules: [], nullable: nullable, directStruct: name)
+            }
+            var element = TypeReference(swift: "JSONValue", rules: [], nullable: true)
+            if let additional = object["additionalProperties"], additional != .bool(true) {
+                element = try resolve(
+                    additional, at: pointer + "/additionalProperties", nameHint: nameHint + "Value",
+                    declaring: declaring)
+                if !element.rules.isEmpty {
+                    throw SwiftGenerationError(
+                        pointer: pointer + "/additionalProperties",
+                        message: "rules on the values of a dictionary have no Swift form yet")
+                }
+            }
+            let valueType =
+                element.nullable && element.swift != "JSONValue" ? element.swift + "?" : element.swift
+            swift = "[String: \(valueType)]"
+            directStruct = nil
+        default:
+            throw SwiftGenerationError(pointer: pointer + "/type", message: "unknown type \"\(type)\"")
+        }
+        rules += try valueRules(object, at: pointer, swiftType: swift)
+        var reference = TypeReference(swift: swift, rules: rules, nullable: nullable, directStruct: directStruct)
+        switch type {
+        case "string": reference.pinned = true
+        case "array": reference.pinned = elementPinned
+        default: reference.pinned = rules.contains { !$0.hasPrefix(".multipleOf(") }
+        }
+        return reference
+    }
+
+    private mutating func resolveReference(
+        _ reference: JSONValue, in object: JSONObject, at pointer: String, nameHint: String, declaring: Bool
+    ) throws(SwiftGenerationError) -> TypeReference {
+        guard case .string(let text) = reference else {
+            throw SwiftGenerationError(pointer: pointer + "/$ref", message: "$ref is not a string")
+        }
+        let siblings = object.keys.filter { !Self.annotations.contains($0) && $0 != "$ref" && $0 != "nullable" }
+        if !siblings.isEmpty {
+            throw SwiftGenerationError(
+                pointer: pointer,
+                message: "$ref beside \(siblings.joined(separator: ", ")) has no Swift form yet")
+        }
+        guard text.hasPrefix("#"), let target = Self.decodeFragment(String(text.dropFirst())) else {
+            throw SwiftGenerationError(
+                pointer: pointer + "/$ref", message: "$ref \"\(text)\" is not a reference inside the document")
+        }
+        let nullable = object["nullable"] == .bool(true)
+        if let name = namedTypes[target] {
+            let isStruct = Self.lookUp(target, in: document).map(Self.isObjectLike) ?? false
+            return TypeReference(swift: name, rules: [], nullable: nullable, directStruct: isStruct ? name : nil)
+        }
+        guard let schema = Self.lookUp(target, in: document) else {
+            throw SwiftGenerationError(pointer: pointer + "/$ref", message: "$ref \"\(text)\" does not resolve")
+        }
+        guard !inlining.contains(target) else {
+            throw SwiftGenerationError(
+                pointer: pointer + "/$ref", message: "$ref \"\(text)\" is a cycle with no object in it: no base case")
+        }
+        inlining.append(target)
+        defer { inlining.removeLast() }
+        var resolved = try resolve(schema, at: target, nameHint: nameHint, declaring: declaring)
+        resolved.nullable = resolved.nullable || nullable
+        return resolved
+    }
+
+    // MARK: Rules
+
+    private func stringRules(_ object: JSONObject, at pointer: String) throws(SwiftGenerationError) -> [String] {
+        var rules: [String] = []
+        let minimum = try Self.integer(object["minLength"], at: pointer + "/minLength")
+        let maximum = try Self.integer(object["maxLength"], at: pointer + "/maxLength")
+        if let rule = Self.bounds("length", minimum, maximum) { rules.append(rule) }
+        if let pattern = object["pattern"] {
+            guard case .string(let source) = pattern else {
+                throw SwiftGenerationError(pointer: pointer + "/pattern", message: "pattern is not a string")
+            }
+            rules.append(".matches(\(SwiftNames.stringLiteral(source)))")
+        }
+        if let format = object["format"] {
+            guard case .string(let name) = format else {
+                throw SwiftGenerationError(pointer: pointer + "/format", message: "format is not a string")
+            }
+            if let member = SwiftNames.formats[name] {
+                rules.append(".format(.\(member))")
+            }
+        }
+        return rules
+    }
+
+    private mutating func integerRules(_ object: JSONObject, at pointer: String) throws(SwiftGenerationError)
+        -> [String]
+    {
+        var rules: [String] = []
+        var minimum = try Self.number(object["minimum"], at: pointer + "/minimum")
+        var maximum = try Self.number(object["maximum"], at: pointer + "/maximum")
+        // Draft 4's boolean exclusive bounds, or the numbers of later drafts.
+        var exclusiveMinimum = object["exclusiveMinimum"] == .bool(true)
+        var exclusiveMaximum = object["exclusiveMaximum"] == .bool(true)
+        if let bound = try Self.number(object["exclusiveMinimum"], at: pointer + "/exclusiveMinimum") {
+            if minimum == nil || bound >= minimum! {
+                minimum = bound
+                exclusiveMinimum = true
+            }
+        }
+        if let bound = try Self.number(object["exclusiveMaximum"], at: pointer + "/exclusiveMaximum") {
+            if maximum == nil || bound <= maximum! {
+                maximum = bound
+                exclusiveMaximum = true
+            }
+        }
+        // An integer's bounds are whole numbers: 1.5 as a minimum is 2, an exclusive 3 is 4.
+        func whole(_ bound: JSONNumber?, exclusive: Bool, up: Bool) throws(SwiftGenerationError) -> Int? {
+            guard let bound else { return nil }
+            guard let value = bound.double, value.magnitude < 9.0e15 else {
+                throw SwiftGenerationError(
+                    pointer: pointer, message: "the bound \(bound) is beyond the integers Swift's Int holds exactly")
+            }
+            var rounded = up ? value.rounded(.up) : value.rounded(.down)
+            if exclusive && rounded == value { rounded += up ? 1 : -1 }
+            return Int(rounded)
+        }
+        let low = try whole(minimum, exclusive: exclusiveMinimum, up: true)
+        let high = try whole(maximum, exclusive: exclusiveMaximum, up: false)
+        if let rule = Self.bounds("range", low, high) { rules.append(rule) }
+        if let factor = try Self.number(object["multipleOf"], at: pointer + "/multipleOf") {
+            if let whole = factor.int, factor.isInteger {
+                rules.append(".multipleOf(\(whole))")
+            } else {
+                throw SwiftGenerationError(
+                    pointer: pointer + "/multipleOf",
+                    message: "multipleOf \(factor) on an integer has no Swift form yet (only whole factors)")
+            }
+        }
+        return rules
+    }
+
+    private func numberRules(_ object: JSONObject, at pointer: String) throws(SwiftGenerationError) -> [String] {
+        var rules: [String] = []
+        var minimum = try Self.number(object["minimum"], at: pointer + "/minimum")
+        var maximum = try Self.number(object["maximum"], at: pointer + "/maximum")
+        var exclusiveMinimum = object["exclusiveMinimum"] == .bool(true)
+        var exclusiveMaximum = object["exclusiveMaximum"] == .bool(true)
+        if let bound = try Self.number(object["exclusiveMinimum"], at: pointer + "/exclusiveMinimum"),
+            minimum == nil || bound >= minimum!
+        {
+            minimum = bound
+            exclusiveMinimum = true
+        }
+        if let bound = try Self.number(object["exclusiveMaximum"], at: pointer + "/exclusiveMaximum"),
+            maximum == nil || bound <= maximum!
+        {
+            maximum = bound
+            exclusiveMaximum = true
+        }
+        for bound in [minimum, maximum].compactMap({ $0 }) where bound.double == nil {
+            throw SwiftGenerationError(pointer: pointer, message: "the bound \(bound) is beyond Double's range")
+        }
+        let low = minimum.map { SwiftNames.doubleLiteral($0) }
+        let high = maximum.map { SwiftNames.doubleLiteral($0) }
+        switch (low, high) {
+        case (nil, nil): break
+        case (let low?, let high?) where !exclusiveMinimum && !exclusiveMaximum:
+            rules.append(".range(\(low)...\(high))")
+        case (let low?, let high?) where !exclusiveMinimum:
+            rules.append(".range(\(low)..<\(high))")
+        case (let low?, let high?):
+            let maximumIsExclusive = exclusiveMaximum ? ", exclusiveMaximum: true" : ""
+            rules.append(".range(minimum: \(low), maximum: \(high), exclusiveMinimum: true\(maximumIsExclusive))")
+        case (let low?, nil):
+            rules.append(exclusiveMinimum ? ".range(minimum: \(low), exclusiveMinimum: true)" : ".range(\(low)...)")
+        case (nil, let high?):
+            rules.append(exclusiveMaximum ? ".range(..<\(high))" : ".range(...\(high))")
+        }
+        if let factor = try Self.number(object["multipleOf"], at: pointer + "/multipleOf") {
+            rules.append(".multipleOf(\(SwiftNames.stringLiteral(factor.description)))")
+        }
+        return rules
+    }
+
+    /// `enum` (when not a Swift enum) and `const`, as literals of the Swift type.
+    private func valueRules(_ object: JSONObject, at pointer: String, swiftType: String)
+        throws(SwiftGenerationError) -> [String]
+    {
+        var rules: [String] = []
+        if case .array(let values)? = object["enum"] {
+            var literals: [String] = []
+            for value in values where value != .null {
+                guard let literal = SwiftNames.literal(value, as: swiftType) else {
+                    throw SwiftGenerationError(
+                        pointer: pointer + "/enum", message: "the value \(value) has no literal of type \(swiftType)")
+                }
+                literals.append(literal)
+            }
+            rules.append(".oneOf([\(literals.joined(separator: ", "))])")
+        } else if object["enum"] != nil {
+            throw SwiftGenerationError(pointer: pointer + "/enum", message: "enum is not an array")
+        }
+        if let value = object["const"] {
+            guard let literal = SwiftNames.literal(value, as: swiftType) else {
+                throw SwiftGenerationError(
+                    pointer: pointer + "/const", message: "the value \(value) has no literal of type \(swiftType)")
+            }
+            rules.append(".const(\(literal))")
+        }
+        return rules
+    }
+
+    // MARK: Checks
+
+    private func checkKeywords(_ object: JSONObject, at pointer: String) throws(SwiftGenerationError) {
+        for key in object.keys where !Self.annotations.contains(key) && !Self.handled.contains(key) {
+            throw SwiftGenerationError(
+                pointer: pointer + "/" + Self.escape(key), message: "the keyword \(key) has no Swift form yet")
+        }
+    }
+
+    /// Refuses a struct that holds itself (not through an array or dictionary): Swift cannot lay it out.
+    private func refuseCycles() throws(SwiftGenerationError) {
+        var edges: [String: [String]] = [:]
+        for type in types {
+            guard case .structure(let fields) = type.kind else { continue }
+            edges[type.name] = fields.compactMap(\.directStruct)
+        }
+        for type in types {
+            var path = [type.name]
+            var seen: Set<String> = []
+            func visit(_ name: String) -> [String]? {
+                for next in edges[name] ?? [] {
+                    if next == type.name { return path + [next] }
+                    guard seen.insert(next).inserted else { continue }
+                    path.append(next)
+                    if let cycle = visit(next) { return cycle }
+                    path.removeLast()
+                }
+                return nil
+            }
+            if let cycle = visit(type.name) {
+                throw SwiftGenerationError(
+                    pointer: claimedNames[type.name] ?? "",
+                    message:
+                        "the type \(type.name) holds itself (\(cycle.joined(separator: " → "))) with no array in between: a boxed type is not generated yet"
+                )
+            }
+        }
+    }
+
+    private mutating func claim(_ name: String, for pointer: String) throws(SwiftGenerationError) -> String {
+        if let other = claimedNames[name], other != pointer {
+            throw SwiftGenerationError(
+                pointer: pointer, message: "#\(other) and #\(pointer) both map to the Swift type name \(name)")
+        }
+        claimedNames[name] = pointer
+        return name
+    }
+
+    // MARK: Reading values
+
+    static func isObjectLike(_ schema: JSONValue) -> Bool {
+        guard case .object(let object) = schema, object["$ref"] == nil else { return false }
+        switch object["type"] {
+        case .string("object")?: return true
+        case .array(let items)?:
+            return Set(items.filter { $0 != .string("null") }) == [.string("object")]
+        case nil: return object["properties"] != nil
+        default: return false
+        }
+    }
+
+    static func isStringEnum(_ schema: JSONValue) -> Bool {
+        guard case .object(let object) = schema, case .array(let values)? = object["enum"], !values.isEmpty,
+            values.contains(where: { if case .string = $0 { return true } else { return false } }),
+            values.allSatisfy({ value in
+                if case .string = value { return true }
+                return value == .null
+            })
+        else { return false }
+        switch object["type"] {
+        case nil, .string("string")?: break
+        case .array(let items)?:
+            guard Set(items).isSubset(of: [.string("string"), .string("null")]) else { return false }
+        default: return false
+        }
+        let others = object.keys.filter {
+            !annotations.contains($0) && !["enum", "type", "nullable"].contains($0)
+        }
+        return others.isEmpty
+    }
+
+    static func isDefinitionsOnly(_ root: JSONObject) -> Bool {
+        root.keys.allSatisfy { annotations.contains($0) }
+    }
+
+    static func inferredType(_ object: JSONObject) -> String? {
+        if case .array(let values)? = object["enum"] ?? object["const"].map({ .array([$0]) }) {
+            let kinds = Set(values.filter { $0 != .null }.map(\.kind))
+            if kinds == [.string] { return "string" }
+            if kinds == [.integer] { return "integer" }
+            if kinds.isSubset(of: [.integer, .number]) && !kinds.isEmpty { return "number" }
+            if kinds == [.boolean] { return "boolean" }
+            return nil
+        }
+        if object["properties"] != nil || object["required"] != nil || object["additionalProperties"] != nil {
+            return "object"
+        }
+        if object["items"] != nil { return "array" }
+        return nil
+    }
+
+    static func documentation(_ schema: JSONValue) -> [String] {
+        guard case .object(let object) = schema else { return [] }
+        return documentation(object)
+    }
+
+    static func documentation(_ object: JSONObject) -> [String] {
+        var lines: [String] = []
+        if let title = string(object["title"]) {
+            lines += title.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
+        if let description = string(object["description"]) {
+            if !lines.isEmpty { lines.append("") }
+            lines += description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
+        return lines
+    }
+
+    static func string(_ value: JSONValue?) -> String? {
+        if case .string(let text)? = value { return text }
+        return nil
+    }
+
+    static func strings(_ values: [JSONValue]) -> [String]? {
+        var result: [String] = []
+        for value in values {
+            guard case .string(let text) = value else { return nil }
+            result.append(text)
+        }
+        return result
+    }
+
+    static func number(_ value: JSONValue?, at pointer: String) throws(SwiftGenerationError) -> JSONNumber? {
+        switch value {
+        case nil, .bool?: return nil
+        case .number(let number)?: return number
+        default: throw SwiftGenerationError(pointer: pointer, message: "not a number")
+        }
+    }
+
+    static func integer(_ value: JSONValue?, at pointer: String) throws(SwiftGenerationError) -> Int? {
+        guard let number = try number(value, at: pointer) else { return nil }
+        guard number.isInteger, let whole = number.int, whole >= 0 else {
+            throw SwiftGenerationError(pointer: pointer, message: "not a non-negative integer")
+        }
+        return whole
+    }
+
+    /// `.name(a...b)`, `.name(a...)` or `.name(...b)`.
+    static func bounds(_ name: String, _ minimum: Int?, _ maximum: Int?) -> String? {
+        switch (minimum, maximum) {
+        case (nil, nil): return nil
+        case (let low?, let high?): return ".\(name)(\(low)...\(high))"
+        case (let low?, nil): return ".\(name)(\(low)...)"
+        case (nil, let high?): return ".\(name)(...\(high))"
+        }
+    }
+
+    /// A JSON Pointer's token.
+    static func escape(_ key: String) -> String {
+        var escaped = ""
+        for character in key {
+            switch character {
+            case "~": escaped += "~0"
+            case "/": escaped += "~1"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// A JSON Pointer's token read back.
+    static func unescape(_ token: Substring) -> String {
+        var key = ""
+        var index = token.startIndex
+        while index < token.endIndex {
+            let character = token[index]
+            let next = token.index(after: index)
+            if character == "~", next < token.endIndex, token[next] == "0" || token[next] == "1" {
+                key.append(token[next] == "0" ? "~" : "/")
+                index = token.index(after: next)
+            } else {
+                key.append(character)
+                index = next
+            }
+        }
+        return key
+    }
+
+    /// A URI fragment (`/$defs/a%20b`) as a JSON Pointer, percent-escapes decoded; `nil` when it is
+    /// not a pointer or an escape is malformed.
+    static func decodeFragment(_ fragment: String) -> String? {
+        guard fragment.isEmpty || fragment.hasPrefix("/") else { return nil }
+        var bytes: [UInt8] = []
+        var utf8 = fragment.utf8.makeIterator()
+        while let byte = utf8.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    static func lookUp(_ pointer: String, in document: JSONValue) -> JSONValue? {
+        var current = document
+        guard !pointer.isEmpty else { return current }
+        for token in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            let key = unescape(token)
+            switch current {
+            case .object(let object):
+                guard let next = object[key] else { return nil }
+                current = next
+            case .array(let items):
+                guard let index = Int(key), items.indices.contains(index) else { return nil }
+                current = items[index]
+            default: return nil
+            }
+        }
+        return current
+    }
+}

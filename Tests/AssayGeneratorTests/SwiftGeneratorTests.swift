@@ -1,0 +1,251 @@
+import AssayCodable
+import AssayGenerator
+import AssayJSON
+import AssaySchema
+import Foundation
+import Testing
+
+/// The golden files are the generator's output, compiled in this test target: `BenchClient.swift` for
+/// `Golden/client.schema.json` (the benchmark's client schema, with the type prefix `Bench`),
+/// `Sample.swift` for `Golden/sample.schema.json` (every shape the generator writes) and
+/// `Client.swift` for `Examples/generate/client.schema.json` (the README's example). The tests hold
+/// the generator to them byte for byte, and decode instances with them.
+@Suite("Swift types generated from a schema")
+struct SwiftGeneratorTests {
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    static func read(_ name: String) throws -> String {
+        try String(contentsOf: golden.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    static func clientSchema() throws -> JSONValue {
+        try JSONValue(parsing: Array(read("client.schema.json").utf8))
+    }
+
+    static func generate(_ text: String, options: SwiftGeneratorOptions = SwiftGeneratorOptions()) throws
+        -> GeneratedSwift
+    {
+        try SwiftGenerator.generate(JSONValue(parsing: Array(text.utf8)), options: options)
+    }
+
+    /// The error generating `text` throws.
+    static func refusal(_ text: String) throws -> SwiftGenerationError? {
+        do {
+            _ = try generate(text)
+            return nil
+        } catch let error as SwiftGenerationError {
+            return error
+        }
+    }
+
+    @Test("the golden file is the generator's output, byte for byte, and again on a second run")
+    func golden() throws {
+        let options = SwiftGeneratorOptions(typePrefix: "Bench", sourceName: "client.schema.json")
+        let first = try SwiftGenerator.generate(Self.clientSchema(), options: options)
+        #expect(first.source == (try Self.read("BenchClient.swift")))
+        #expect(try SwiftGenerator.generate(Self.clientSchema(), options: options) == first)
+        #expect(first.typeNames == ["BenchClient", "BenchAddress", "BenchAddressCountry"])
+        // additionalProperties: false, on the root and the address, is said, not dropped silently.
+        #expect(first.notes.count == 2)
+        #expect(first.notes.allSatisfy { $0.contains("additionalProperties: false") })
+    }
+
+    @Test("the README's generated example is the generator's output for its schema")
+    func readme() throws {
+        let root = Self.golden.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let marker = "<!-- generated: Examples/generate/client.schema.json -->\n```swift\n"
+        let start = try #require(readme.range(of: marker))
+        let end = try #require(readme.range(of: "```\n", range: start.upperBound..<readme.endIndex))
+        let shown = String(readme[start.upperBound..<end.lowerBound])
+        let schema = try String(
+            contentsOf: root.appendingPathComponent("Examples/generate/client.schema.json"), encoding: .utf8)
+        let generated = try Self.generate(schema, options: SwiftGeneratorOptions(sourceName: "client.schema.json"))
+        #expect(shown == generated.source)
+        #expect(shown == (try Self.read("Client.swift")))  // compiled here
+        #expect(generated.notes.isEmpty)
+        // Seed 002's bad client: every failure, where the schema finds it.
+        let bad: JSONValue = ["name": " Ann", "age": 150_000, "email": "Hello", "referrer_id": "x"]
+        let compiled = try JSONSchema(
+            JSONValue(parsing: Array(schema.utf8)), options: JSONSchema.Options(assertFormats: true))
+        let expected = Set(compiled.validate(bad).issues.map(\.path.jsonPointer))
+        #expect(expected == ["/name", "/age", "/email", "/referrer_id"])
+        do {
+            _ = try JSONValueDecoder().decodeValidated(Client.self, from: bad.jsonBytes())
+            Issue.record("seed 002's bad client decoded")
+        } catch {
+            #expect(Set(error.issues.map(\.path.jsonPointer)) == expected)
+        }
+    }
+
+    @Test("the sample's golden file holds every shape the generator writes, and decodes as its schema says")
+    func sample() throws {
+        let schema = try JSONValue(parsing: Array(Self.read("sample.schema.json").utf8))
+        let generated = try SwiftGenerator.generate(
+            schema, options: SwiftGeneratorOptions(sourceName: "sample.schema.json"))
+        #expect(generated.source == (try Self.read("Sample.swift")))
+        #expect(generated.typeNames == ["Sample", "SampleStatus", "SamplePoint", "Person"])
+        let good: JSONValue = [
+            "even": 4, "default": .null, "owner": ["name": "Ann"], "home_page_url": "https://example.com/",
+            "status": "in-progress", "grid": [[0, 1.5]], "steps": [5, 10], "size": 1,
+        ]
+        let sample = try JSONValueDecoder().decodeValidated(Sample.self, from: good.jsonBytes()).value
+        #expect(sample.default == nil && sample.homePageURL == "https://example.com/" && sample.status == .inProgress)
+        let bad: JSONValue = [
+            "even": 3, "owner": ["name": #"a"b"#], "cents": 0.015, "ratio": 0, "ids": [1, 1], "steps": [7],
+            "grid": [[-1]], "kind": "other", "flag": false, "size": 0, "levels": [1, 2, 3, 4],
+        ]
+        let compiled = try JSONSchema(schema, options: JSONSchema.Options(assertFormats: true))
+        let expected = Set(compiled.validate(bad).issues.map(\.path.jsonPointer))
+        #expect(expected.count >= 10)
+        do {
+            _ = try JSONValueDecoder().decodeValidated(Sample.self, from: bad.jsonBytes())
+            Issue.record("the bad sample decoded")
+        } catch {
+            #expect(Set(error.issues.filter { $0.severity == .error }.map(\.path.jsonPointer)) == expected)
+        }
+    }
+
+    static let valid: JSONValue = [
+        "id": "0b7e6a4e-5a7b-4f1c-9d8e-2f3a4b5c6d7e", "name": "Ann Lee", "age": 30, "email": "ann@example.com",
+        "signup": "2024-05-01T10:00:00Z",
+        "address": ["street": "1 Main St", "city": "Oslo", "postcode": "0150", "country": "NO"],
+        "tags": ["a", "b"], "score": 99.5, "active": true, "manager_id": .null,
+    ]
+
+    static func changed(_ edits: [String: JSONValue], address: [String: JSONValue] = [:]) -> JSONValue {
+        guard case .object(var members) = valid, case .object(var place)? = members["address"] else { return valid }
+        for (key, value) in address { place[key] = value }
+        members["address"] = .object(place)
+        for (key, value) in edits { members[key] = value }
+        return .object(members)
+    }
+
+    /// Instances and the places the schema finds errors at.
+    static let instances: [(name: String, instance: JSONValue)] = [
+        ("valid", valid),
+        ("valid, a manager", changed(["manager_id": "1b7e6a4e-5a7b-4f1c-9d8e-2f3a4b5c6d7e"])),
+        ("age over the maximum", changed(["age": 131])),
+        ("age below the minimum", changed(["age": -1])),
+        ("name too short, email not one", changed(["name": "A", "email": "not-an-email"])),
+        ("id not a UUID, signup not a date-time", changed(["id": "42", "signup": "yesterday"])),
+        ("tags repeated and too many", changed(["tags": ["a", "a", "b", "c", "d", "e", "f", "g", "h"]])),
+        ("an empty tag", changed(["tags": [""]])),
+        ("score over 100", changed(["score": 100.5])),
+        ("postcode and country wrong", changed([:], address: ["postcode": "x", "country": "XX"])),
+        ("a nested field of the wrong type", changed([:], address: ["city": 7])),
+        ("a manager id that is not a UUID", changed(["manager_id": "boss"])),
+    ]
+
+    @Test("the generated type refuses exactly where the schema does", arguments: instances.map(\.name))
+    func agreement(_ name: String) throws {
+        let instance = try #require(Self.instances.first { $0.name == name }?.instance)
+        let schema = try JSONSchema(Self.clientSchema(), options: JSONSchema.Options(assertFormats: true))
+        let expected = Set(schema.validate(instance).issues.map(\.path.jsonPointer))
+        var found: Set<String> = []
+        do {
+            _ = try JSONValueDecoder().decodeValidated(BenchClient.self, from: instance.jsonBytes())
+        } catch {
+            found = Set(error.issues.filter { $0.severity == .error }.map(\.path.jsonPointer))
+        }
+        #expect(found == expected, "\(name)")
+        #expect(found.isEmpty == name.hasPrefix("valid"), "\(name)")
+    }
+
+    @Test("a required property that may be null must be present; an optional one may be left out")
+    func presence() throws {
+        guard case .object(var members) = Self.valid else { return }
+        members["manager_id"] = nil
+        #expect(throws: ValidationError.self) {
+            _ = try JSONValueDecoder().decodeValidated(BenchClient.self, from: JSONValue.object(members).jsonBytes())
+        }
+        let pet = try Self.generate(
+            #"{"openapi": "3.0.3", "components": {"schemas": {"Pet": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string", "maxLength": 10}, "tag": {"type": "string", "nullable": true}}}}}}"#
+        )
+        #expect(pet.typeNames == ["Pet"])
+        #expect(pet.source.contains("    public var tag: String?\n"))
+        #expect(!pet.source.contains("@Required"))
+        #expect(pet.source.contains("@Validate(.length(...10))\n    public var name: String\n"))
+    }
+
+    @Test("constraints become rules: bounds, exclusive bounds, multiples, patterns, formats, enums, const")
+    func rules() throws {
+        let generated = try Self.generate(
+            #"""
+            {"title": "Sample", "type": "object", "properties": {
+              "count": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 10, "multipleOf": 2},
+              "ratio": {"type": "number", "exclusiveMinimum": 0, "maximum": 1, "multipleOf": 0.01},
+              "level": {"type": "integer", "enum": [1, 2, 3]},
+              "kind": {"const": "fixed"},
+              "code": {"type": "string", "pattern": "^\\d+\"$", "format": "ipv4"},
+              "status": {"enum": ["in-progress", "done", "default"]},
+              "items": {"type": "array", "minItems": 1, "items": {"type": "integer", "minimum": 1}},
+              "extra": {"type": "object", "additionalProperties": {"type": "string"}},
+              "anything": {}
+            }}
+            """#, options: SwiftGeneratorOptions(access: .internal))
+        let source = generated.source
+        #expect(source.contains("@Validate(.range(1...9), .multipleOf(2))\n    var count: Int?"))
+        #expect(
+            source.contains(#"@Validate(.range(minimum: 0, maximum: 1, exclusiveMinimum: true), .multipleOf("0.01"))"#))
+        #expect(source.contains("@Validate(.oneOf([1, 2, 3]))\n    var level: Int?"))
+        #expect(source.contains(#"@Validate(.const("fixed"))"#))
+        #expect(source.contains(##"@Validate(.matches(#"^\d+"$"#), .format(.ipv4))"##))
+        #expect(source.contains("var status: SampleStatus?"))
+        #expect(source.contains("    case inProgress = \"in-progress\"\n    case done\n    case `default`\n"))
+        #expect(source.contains("@Validate(.count(1...), .each(.range(1...)))\n    var items: [Int]?"))
+        #expect(source.contains("var extra: [String: String]?"))
+        #expect(source.contains("var anything: JSONValue?"))
+        #expect(!source.contains("public"))
+    }
+
+    @Test("recursion through an array is a type holding an array of itself")
+    func recursion() throws {
+        let tree = try Self.generate(
+            ##"{"title": "Node", "type": "object", "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#"}}}}"##
+        )
+        #expect(tree.source.contains("public var children: [Node]?"))
+    }
+
+    @Test("what has no Swift form is refused with its place, never dropped")
+    func refusals() throws {
+        let cases: [(schema: String, pointer: String, says: String)] = [
+            (#"[1, 2]"#, "", "not a JSON Schema object"),
+            (#"{"type": "object", "properties": {"a": {"type": "string", "if": {}}}}"#, "/properties/a/if", "if"),
+            (
+                ##"{"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}"##, "/properties/a/$ref",
+                "does not resolve"
+            ),
+            (##"{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}"##, "/$defs/a/$ref", "cycle"),
+            (##"{"title": "Node", "type": "object", "properties": {"next": {"$ref": "#"}}}"##, "", "holds itself"),
+            (
+                #"{"type": "object", "properties": {"a_b": {"type": "string"}, "aB": {"type": "string"}}}"#,
+                "/properties/aB", "both map to the Swift property aB"
+            ),
+            (#"{"$defs": {"a-b": {"type": "object"}, "a_b": {"type": "object"}}}"#, "/$defs/a_b", "Swift type name AB"),
+            (#"{"type": "string"}"#, "", "root is not an object"),
+            (
+                #"{"type": "object", "properties": {"a": {"type": ["string", "integer"]}}}"#, "/properties/a/type",
+                "union"
+            ),
+            (#"{"type": "object", "properties": {"a": false}}"#, "/properties/a", "accepts no value"),
+            (#"{"openapi": "3.1.0"}"#, "/components", "no components.schemas"),
+        ]
+        for item in cases {
+            let error = try #require(try Self.refusal(item.schema), "\(item.schema) was generated")
+            #expect(error.pointer == item.pointer, "\(item.schema): \(error)")
+            #expect(error.message.contains(item.says), "\(item.schema): \(error)")
+        }
+    }
+
+    @Test("a document of 20,000 properties is generated, its cost linear in its size")
+    func largeDocument() throws {
+        let count = 20_000
+        let properties = (0..<count).map { #""field\#($0)": {"type": "string", "maxLength": \#($0 + 1)}"# }
+        let required = (0..<count).map { #""field\#($0)""# }
+        let text =
+            #"{"title": "Wide", "type": "object", "required": [\#(required.joined(separator: ", "))], "properties": {\#(properties.joined(separator: ", "))}}"#
+        let generated = try Self.generate(text)
+        #expect(generated.source.contains("@Validate(.length(...20000))\n    public var field19999: String\n"))
+    }
+}
