@@ -16,6 +16,8 @@ struct GeneratedType: Equatable {
     var name: String
     var documentation: [String]
     var kind: Kind
+    /// Rules of the whole object (`.dependentRequired(…)`), as `ModelRule` expressions.
+    var modelRules: [String] = []
 }
 
 /// A stored property of a generated struct.
@@ -61,6 +63,10 @@ struct SchemaReader {
     /// Pointers of named schemas being read through a `$ref` (not declared as types), to refuse a cycle.
     private var inlining: [String] = []
     private var notedNullableOptionals = false
+    /// How deeply schemas are nested where the reading is: bounded, so that no document exhausts the
+    /// stack.
+    private var depth = 0
+    static let maximumDepth = 200
 
     init(document: JSONValue, options: SwiftGeneratorOptions) {
         self.document = document
@@ -76,7 +82,7 @@ struct SchemaReader {
         "type", "enum", "const", "$ref", "nullable", "minLength", "maxLength", "pattern", "format", "minimum",
         "maximum",
         "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "items", "minItems", "maxItems", "uniqueItems",
-        "properties", "required", "additionalProperties",
+        "properties", "required", "additionalProperties", "dependentRequired", "dependencies",
     ]
 
     mutating func read() throws(SwiftGenerationError) {
@@ -158,6 +164,18 @@ struct SchemaReader {
             }
             required = keys
         }
+        let dependencies = try Self.dependentRequired(schema, at: pointer)
+        // A required property's dependents are required too.
+        var grown = true
+        while grown {
+            grown = false
+            for (trigger, dependents) in dependencies where required.contains(trigger) {
+                for dependent in dependents where !required.contains(dependent) {
+                    required.append(dependent)
+                    grown = true
+                }
+            }
+        }
         var properties = JSONObject()
         if let value = schema["properties"] {
             guard case .object(let object) = value else {
@@ -222,6 +240,49 @@ struct SchemaReader {
                     documentation: Self.documentation(propertySchema), directStruct: reference.directStruct))
         }
         types[index].kind = .structure(fields)
+        for (trigger, dependents) in dependencies where !required.contains(trigger) {
+            func field(_ key: String) throws(SwiftGenerationError) -> Field {
+                guard let found = fields.first(where: { $0.key == key }) else {
+                    throw SwiftGenerationError(
+                        pointer: pointer + "/dependentRequired",
+                        message: "dependentRequired names \"\(key)\", which is not among the properties")
+                }
+                return found
+            }
+            let source = try field(trigger)
+            let wanted = try dependents.map { (key) throws(SwiftGenerationError) in try field(key) }.filter(
+                \.isOptional)
+            guard !wanted.isEmpty else { continue }
+            let list = wanted.map { ".field(\\.\($0.name), \(SwiftNames.stringLiteral($0.key)))" }
+            types[index].modelRules.append(
+                ".dependentRequired(.field(\\.\(source.name), \(SwiftNames.stringLiteral(source.key))), requires: "
+                    + list.joined(separator: ", ") + ")")
+        }
+    }
+
+    /// `dependentRequired` (2019-09 and later), or draft 7's `dependencies` whose values are arrays
+    /// of keys, in document order.
+    static func dependentRequired(_ schema: JSONObject, at pointer: String) throws(SwiftGenerationError)
+        -> [(trigger: String, dependents: [String])]
+    {
+        var result: [(trigger: String, dependents: [String])] = []
+        for keyword in ["dependentRequired", "dependencies"] {
+            guard let value = schema[keyword] else { continue }
+            guard case .object(let entries) = value else {
+                throw SwiftGenerationError(pointer: pointer + "/" + keyword, message: "\(keyword) is not an object")
+            }
+            for (trigger, dependents) in entries {
+                guard case .array(let items) = dependents, let keys = strings(items) else {
+                    throw SwiftGenerationError(
+                        pointer: pointer + "/" + keyword + "/" + escape(trigger),
+                        message: keyword == "dependencies"
+                            ? "dependencies with a schema (dependentSchemas) has no Swift form yet"
+                            : "dependentRequired's value is not an array of strings")
+                }
+                result.append((trigger, keys))
+            }
+        }
+        return result
     }
 
     private mutating func declareEnum(_ schema: JSONObject, at pointer: String, name: String)
@@ -254,6 +315,12 @@ struct SchemaReader {
     private mutating func resolve(_ schema: JSONValue, at pointer: String, nameHint: String, declaring: Bool)
         throws(SwiftGenerationError) -> TypeReference
     {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumDepth else {
+            throw SwiftGenerationError(
+                pointer: pointer, message: "schemas nested deeper than \(Self.maximumDepth): not generated")
+        }
         let object: JSONObject
         switch schema {
         case .bool(true): return TypeReference(swift: "JSONValue", rules: [], nullable: true)
@@ -358,6 +425,11 @@ struct SchemaReader {
                 let name = try claim(SwiftNames.typeName(nameHint, prefix: ""), for: pointer)
                 try declareStruct(object, at: pointer, name: name)
                 return TypeReference(swift: name, rules: [], nullable: nullable, directStruct: name)
+            }
+            if object["dependentRequired"] != nil || object["dependencies"] != nil {
+                throw SwiftGenerationError(
+                    pointer: pointer, message: "dependentRequired on an object with no properties has no Swift form yet"
+                )
             }
             var element = TypeReference(swift: "JSONValue", rules: [], nullable: true)
             if let additional = object["additionalProperties"], additional != .bool(true) {
@@ -574,31 +646,43 @@ struct SchemaReader {
     }
 
     /// Refuses a struct that holds itself (not through an array or dictionary): Swift cannot lay it out.
+    /// One depth-first walk of the types with an explicit stack: linear in the types and their fields,
+    /// and no recursion however long a chain of types is.
     private func refuseCycles() throws(SwiftGenerationError) {
         var edges: [String: [String]] = [:]
         for type in types {
             guard case .structure(let fields) = type.kind else { continue }
             edges[type.name] = fields.compactMap(\.directStruct)
         }
-        for type in types {
-            var path = [type.name]
-            var seen: Set<String> = []
-            func visit(_ name: String) -> [String]? {
-                for next in edges[name] ?? [] {
-                    if next == type.name { return path + [next] }
-                    guard seen.insert(next).inserted else { continue }
-                    path.append(next)
-                    if let cycle = visit(next) { return cycle }
+        enum Mark { case onPath, done }
+        var marks: [String: Mark] = [:]
+        for type in types where marks[type.name] == nil {
+            var path: [(name: String, next: Int)] = [(type.name, 0)]
+            marks[type.name] = .onPath
+            while let top = path.last {
+                let targets = edges[top.name] ?? []
+                guard top.next < targets.count else {
+                    marks[top.name] = .done
                     path.removeLast()
+                    continue
                 }
-                return nil
-            }
-            if let cycle = visit(type.name) {
-                throw SwiftGenerationError(
-                    pointer: claimedNames[type.name] ?? "",
-                    message:
-                        "the type \(type.name) holds itself (\(cycle.joined(separator: " → "))) with no array in between: a boxed type is not generated yet"
-                )
+                path[path.count - 1].next += 1
+                let target = targets[top.next]
+                switch marks[target] {
+                case .onPath?:
+                    let names = path.map(\.name)
+                    let cycle = names[(names.lastIndex(of: target) ?? 0)...] + [target]
+                    throw SwiftGenerationError(
+                        pointer: claimedNames[target] ?? "",
+                        message:
+                            "the type \(target) holds itself (\(cycle.joined(separator: " → "))) with no array in between: a boxed type is not generated yet"
+                    )
+                case nil:
+                    marks[target] = .onPath
+                    path.append((target, 0))
+                case .done?:
+                    continue
+                }
             }
         }
     }

@@ -19,14 +19,14 @@ struct SwiftRenderer {
             lines.append("")
             lines += documentation(type.documentation, indent: "")
             switch type.kind {
-            case .structure(let fields): lines += structure(type.name, fields)
+            case .structure(let fields): lines += structure(type.name, fields, modelRules: type.modelRules)
             case .stringEnum(let cases): lines += enumeration(type.name, cases)
             }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func structure(_ name: String, _ fields: [Field]) -> [String] {
+    private func structure(_ name: String, _ fields: [Field], modelRules: [String]) -> [String] {
         var lines = ["@Validatable", "\(access)struct \(name): Codable, Sendable, Hashable {"]
         for field in fields {
             lines += documentation(field.documentation, indent: "    ")
@@ -38,6 +38,14 @@ struct SwiftRenderer {
             if !field.rules.isEmpty { attributes.append("@Validate(\(field.rules.joined(separator: ", ")))") }
             if !attributes.isEmpty { lines.append("    " + attributes.joined(separator: " ")) }
             lines.append("    \(access)var \(field.name): \(field.type)")
+        }
+        if !modelRules.isEmpty {
+            lines.append("")
+            lines.append("    /// The rules that read several properties.")
+            lines.append("    \(access)static let additionalRules: Validation<\(name)> = [")
+            // A trailing comma where there are several, as swift-format writes them.
+            for rule in modelRules { lines.append("        \(rule)\(modelRules.count > 1 ? "," : "")") }
+            lines.append("    ]")
         }
         if options.access == .public {
             // A public type needs a public initialiser; the memberwise one is internal.

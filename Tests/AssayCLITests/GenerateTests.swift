@@ -31,6 +31,19 @@ struct GenerateTests {
         #expect(FileManager.default.fileExists(atPath: folder.path + "/Client.swift"))
     }
 
+    @Test("a YAML schema, as the other commands read one")
+    func yaml() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.file(
+            "pet.yaml",
+            "openapi: 3.1.0\ncomponents:\n  schemas:\n    Pet:\n      type: object\n      required: [name]\n"
+                + "      properties:\n        name: {type: string, maxLength: 20}\n")
+        let run = try CLIRun(["generate", "swift", path])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("public struct Pet: Codable, Sendable, Hashable {"))
+        #expect(run.standardOutput.contains("@Validate(.length(...20))\n    public var name: String\n"))
+    }
+
     @Test("a schema that cannot be generated: exit 1, its reason and place, the output file left as it was")
     func refusedLeavesTheFile() throws {
         let folder = try TemporaryFolder()

@@ -81,7 +81,39 @@ struct Invoice: Codable, Validatable, JSONSchemaExportable {
     }
 }
 
+/// A shipment billed on request, with a field that can fail to decode.
+@Validatable
+struct Shipment: Codable {
+    @Validate(.range(1...)) var weight: Int
+    var billing: String?
+    var billingName: String?
+
+    static let additionalRules: Validation<Shipment> = [
+        .dependentRequired(.field(\.billing, "billing"), requires: .field(\.billingName, "billingName"))
+    ]
+}
+
 @Suite struct ExportFindingsTests {
+    /// A field that does not decode leaves no model for object checks, but `dependentRequired` needs
+    /// only the input's keys: it is reported with the other failures, as the schema reports it.
+    @Test func dependentRequiredIsReportedBesideAFieldThatDidNotDecode() throws {
+        func pointers(_ json: String) -> [String] {
+            do {
+                _ = try JSONValueDecoder().decodeValidated(Shipment.self, from: Array(json.utf8))
+                return []
+            } catch {
+                return error.issues.map(\.path.jsonPointer)
+            }
+        }
+        #expect(pointers(#"{"weight": "heavy", "billing": "x"}"#) == ["/weight", "/billingName"])
+        #expect(pointers(#"{"weight": 0, "billing": "x"}"#) == ["/weight", "/billingName"])
+        #expect(pointers(#"{"weight": "heavy", "billing": null}"#) == ["/weight"])
+        #expect(pointers(#"{"weight": "heavy", "billing": "x", "billingName": "Ann"}"#) == ["/weight"])
+        #expect(pointers(#"{"weight": 2, "billing": "x", "billingName": "Ann"}"#) == [])
+        let schema = try JSONSchema(JSONSchemaExporter.document(for: Invoice.self))
+        #expect(!schema.isValid(["billing": "x"]))
+    }
+
     /// `dependentRequired` is checked by the model and stated by its schema, and the two agree on
     /// every combination of present and absent properties.
     @Test func dependentRequiredAgreesWithItsSchema() throws {

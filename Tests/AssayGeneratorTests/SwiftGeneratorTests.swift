@@ -87,13 +87,14 @@ struct SwiftGeneratorTests {
         #expect(generated.typeNames == ["Sample", "SampleStatus", "SamplePoint", "Person"])
         let good: JSONValue = [
             "even": 4, "default": .null, "owner": ["name": "Ann"], "home_page_url": "https://example.com/",
-            "status": "in-progress", "grid": [[0, 1.5]], "steps": [5, 10], "size": 1,
+            "status": "in-progress", "grid": [[0, 1.5]], "steps": [5, 10], "size": 1, "kind": "fixed",
+            "billing": "Main St", "billing_name": "Ann",
         ]
         let sample = try JSONValueDecoder().decodeValidated(Sample.self, from: good.jsonBytes()).value
         #expect(sample.default == nil && sample.homePageURL == "https://example.com/" && sample.status == .inProgress)
         let bad: JSONValue = [
             "even": 3, "owner": ["name": #"a"b"#], "cents": 0.015, "ratio": 0, "ids": [1, 1], "steps": [7],
-            "grid": [[-1]], "kind": "other", "flag": false, "size": 0, "levels": [1, 2, 3, 4],
+            "grid": [[-1]], "kind": "other", "flag": false, "size": 0, "levels": [1, 2, 3, 4], "billing": "x",
         ]
         let compiled = try JSONSchema(schema, options: JSONSchema.Options(assertFormats: true))
         let expected = Set(compiled.validate(bad).issues.map(\.path.jsonPointer))
@@ -235,6 +236,41 @@ struct SwiftGeneratorTests {
             let error = try #require(try Self.refusal(item.schema), "\(item.schema) was generated")
             #expect(error.pointer == item.pointer, "\(item.schema): \(error)")
             #expect(error.message.contains(item.says), "\(item.schema): \(error)")
+        }
+    }
+
+    @Test("schemas nested 10,000 deep are refused, not a stack overflow")
+    func deepNesting() throws {
+        var schema: JSONValue = ["type": "string"]
+        for _ in 0..<10_000 { schema = ["type": "object", "properties": ["inner": schema]] }
+        do {
+            _ = try SwiftGenerator.generate(schema)
+            Issue.record("generated")
+        } catch {
+            #expect(error.message.contains("nested deeper than 200"))
+            #expect(error.pointer.hasPrefix("/properties/inner/properties/inner"))
+        }
+    }
+
+    @Test("a chain of 5,000 types, each holding the next, and one that closes the loop")
+    func longChains() throws {
+        func chain(closed: Bool) -> JSONValue {
+            var definitions: [(String, JSONValue)] = []
+            for index in 0..<5_000 {
+                let next = index == 4_999 ? (closed ? "#/$defs/t0" : nil) : "#/$defs/t\(index + 1)"
+                var properties: [(String, JSONValue)] = [("value", ["type": "integer"])]
+                if let next { properties.append(("next", ["$ref": .string(next)])) }
+                definitions.append(("t\(index)", ["type": "object", "properties": .object(JSONObject(properties))]))
+            }
+            return ["$defs": .object(JSONObject(definitions))]
+        }
+        let open = try SwiftGenerator.generate(chain(closed: false))
+        #expect(open.typeNames.count == 5_000)
+        do {
+            _ = try SwiftGenerator.generate(chain(closed: true))
+            Issue.record("a loop of types was generated")
+        } catch {
+            #expect(error.message.contains("holds itself (T0 → T1 → T2"))
         }
     }
 

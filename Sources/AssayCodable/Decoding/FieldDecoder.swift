@@ -348,8 +348,35 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
                     value, keyPath: nil, key: field.key, operation: collector.policy.operation, path: path)
                 collector.record(inputIndexed(result.issues))
             }
+            collector.record(dependentRequiredIssues())
         }
         return collector.aggregate()
+    }
+
+    /// The model's `dependentRequired` rules, from the keys of the input: object checks cannot run on
+    /// a model that did not decode, but these need only to know which keys hold a value, so that a
+    /// missing dependent is reported with the other failures (as a JSON Schema reports it).
+    func dependentRequiredIssues() -> [ValidationIssue] {
+        var issues: [ValidationIssue] = []
+        let operation = collector.policy.operation
+        for rule in Model.validation.rules where rule.applies(to: operation) {
+            guard case .dependentRequired(let key, let requires) = rule.role, holdsValue(key) else { continue }
+            for dependent in requires where !holdsValue(dependent) {
+                issues.append(
+                    ValidationIssue(
+                        code: .missing, path: path.appending(key: dependent),
+                        ruleLocation: "\(Model.self): dependentRequired(\(key))", parameters: ["present": .string(key)],
+                        phase: operation?.phase ?? .object, messageKey: "missing.dependent"))
+            }
+        }
+        return issues
+    }
+
+    /// Whether the input has the key with a value that is not `null` (what makes an optional
+    /// property present).
+    private func holdsValue(_ key: String) -> Bool {
+        guard let codingKey = Key(stringValue: key), source.contains(codingKey) else { return false }
+        return (try? source.decodeNil(forKey: codingKey)) != true
     }
 
     /// Runs the model's rules (normalisers, property rules, nested models, object checks) on the

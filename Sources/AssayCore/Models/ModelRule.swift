@@ -71,7 +71,7 @@ public struct ModelRule<Model>: Sendable {
         }
     }
 
-    func applies(to operation: ValidationOperation?) -> Bool {
+    package func applies(to operation: ValidationOperation?) -> Bool {
         guard let operations else { return operation != .delete }
         guard let operation else { return false }
         return operations.contains(operation)

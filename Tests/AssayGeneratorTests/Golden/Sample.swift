@@ -25,7 +25,7 @@ public struct Sample: Codable, Sendable, Hashable {
     public var grid: [[Double]]?
     public var status: SampleStatus?
     @Validate(.const("fixed"))
-    public var kind: String?
+    public var kind: String
     @Validate(.const(true))
     public var flag: Bool?
     public var labels: [String: String]?
@@ -38,7 +38,15 @@ public struct Sample: Codable, Sendable, Hashable {
     public var homePageURL: String?
     @Validate(.range(1...))
     public var size: Int?
+    public var billing: String?
+    @Key("billing_name") @Validate(.length(1...))
+    public var billingName: String?
     public var point: SamplePoint?
+
+    /// The rules that read several properties.
+    public static let additionalRules: Validation<Sample> = [
+        .dependentRequired(.field(\.billing, "billing"), requires: .field(\.billingName, "billing_name"))
+    ]
 
     /// Makes a value from its properties.
     public init(
@@ -50,7 +58,7 @@ public struct Sample: Codable, Sendable, Hashable {
         steps: [Int]? = nil,
         grid: [[Double]]? = nil,
         status: SampleStatus? = nil,
-        kind: String? = nil,
+        kind: String,
         flag: Bool? = nil,
         labels: [String: String]? = nil,
         anything: JSONValue? = nil,
@@ -59,6 +67,8 @@ public struct Sample: Codable, Sendable, Hashable {
         reviewers: [Person]? = nil,
         homePageURL: String? = nil,
         size: Int? = nil,
+        billing: String? = nil,
+        billingName: String? = nil,
         point: SamplePoint? = nil
     ) {
         self.even = even
@@ -78,6 +88,8 @@ public struct Sample: Codable, Sendable, Hashable {
         self.reviewers = reviewers
         self.homePageURL = homePageURL
         self.size = size
+        self.billing = billing
+        self.billingName = billingName
         self.point = point
     }
 }
