@@ -28,6 +28,24 @@ enum DocCExamples {
         try verboseOutput()
         try StoreArticle.run()
         try generator()
+        try valueEncoder()
+        try schemaRule()
+    }
+
+    static func valueEncoder() throws {
+        // README: doc-json-value-encoder
+        struct Point: Codable { var x: Int; var label: String? }
+        let value = try JSONValueEncoder().encode([Point(x: 1, label: "a"), Point(x: 2, label: nil)])
+        print(value.jsonString())  // [{"x":1,"label":"a"},{"x":2}]
+        // README: end
+    }
+
+    static func schemaRule() throws {
+        // README: doc-schema-rule
+        let either = try JSONSchema(parsing: #"{"anyOf": [{"maxLength": 3}, {"pattern": "^[0-9]+$"}]}"#)
+        let code = Rule<String>.schema(either)
+        print(code.isValid("abc"), code.isValid("12345"), code.isValid("abcd"))  // true true false
+        // README: end
     }
 
     static func generator() throws {
