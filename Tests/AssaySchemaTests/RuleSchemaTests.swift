@@ -36,3 +36,31 @@ struct RuleSchemaTests {
         #expect(issues.map(\.code) == [.custom("notEncodable")])
     }
 }
+
+@Suite("Rule.schema from text, as generated code holds it")
+struct RuleSchemaTextTests {
+    static let document = #"""
+        {"$defs": {"small": {"type": "integer", "maximum": 9}},
+         "properties": {"size": {"$ref": "#/$defs/small"}, "odd key/~": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                        "when": {"format": "date"}}}
+        """#
+
+    @Test("a fragment named by its pointer, its $refs into the document resolved; formats asserted")
+    func fragment() {
+        let size = Rule<Int>.schema(Self.document, at: "/properties/size")
+        #expect(size.isValid(9) && !size.isValid(10))
+        let odd = Rule<JSONValue>.schema(Self.document, at: "/properties/odd key~1~0")
+        #expect(odd.isValid("a") && odd.isValid(.null) && !odd.isValid(3))
+        #expect(!Rule<String>.schema(Self.document, at: "/properties/when").isValid("2024-02-30"))
+        #expect(Rule<String>.schema(Self.document, at: "/properties/when", assertingFormats: false).isValid("x"))
+        #expect(Rule<JSONValue>.schema(Self.document).isValid(["size": 3]))
+    }
+
+    @Test("a document that is not JSON, or a pointer that leads nowhere, fails every value")
+    func brokenDocuments() {
+        for rule in [Rule<Int>.schema("{not json"), Rule<Int>.schema(Self.document, at: "/properties/nothing")] {
+            let issues = rule.issues(for: 1)
+            #expect(issues.map(\.code) == [.custom("invalidSchema")])
+        }
+    }
+}
