@@ -65,7 +65,8 @@ struct SwiftRenderer {
                 lines.append("    ) {")
             }
             for field in fields {
-                lines.append("        self.\(field.name.trimmingBackticks) = \(field.name)")
+                // Backticks kept: `self.init` would call an initialiser; `self.`init`` is the property.
+                lines.append("        self.\(field.name) = \(field.name)")
             }
             lines.append("    }")
         }

@@ -88,10 +88,11 @@ struct SwiftGeneratorTests {
         let good: JSONValue = [
             "even": 4, "default": .null, "owner": ["name": "Ann"], "home_page_url": "https://example.com/",
             "status": "in-progress", "grid": [[0, 1.5]], "steps": [5, 10], "size": 1, "kind": "fixed",
-            "billing": "Main St", "billing_name": "Ann",
+            "billing": "Main St", "billing_name": "Ann", "init": true,
         ]
         let sample = try JSONValueDecoder().decodeValidated(Sample.self, from: good.jsonBytes()).value
         #expect(sample.default == nil && sample.homePageURL == "https://example.com/" && sample.status == .inProgress)
+        #expect(sample.`init` == true)
         let bad: JSONValue = [
             "even": 3, "owner": ["name": #"a"b"#], "cents": 0.015, "ratio": 0, "ids": [1, 1], "steps": [7],
             "grid": [[-1]], "kind": "other", "flag": false, "size": 0, "levels": [1, 2, 3, 4], "billing": "x",

@@ -38,6 +38,7 @@ public struct Sample: Codable, Sendable, Hashable {
     public var homePageURL: String?
     @Validate(.range(1...))
     public var size: Int?
+    public var `init`: Bool?
     public var billing: String?
     @Key("billing_name") @Validate(.length(1...))
     public var billingName: String?
@@ -67,6 +68,7 @@ public struct Sample: Codable, Sendable, Hashable {
         reviewers: [Person]? = nil,
         homePageURL: String? = nil,
         size: Int? = nil,
+        `init`: Bool? = nil,
         billing: String? = nil,
         billingName: String? = nil,
         point: SamplePoint? = nil
@@ -83,11 +85,12 @@ public struct Sample: Codable, Sendable, Hashable {
         self.flag = flag
         self.labels = labels
         self.anything = anything
-        self.default = `default`
+        self.`default` = `default`
         self.owner = owner
         self.reviewers = reviewers
         self.homePageURL = homePageURL
         self.size = size
+        self.`init` = `init`
         self.billing = billing
         self.billingName = billingName
         self.point = point
