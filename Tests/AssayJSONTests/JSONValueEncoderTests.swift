@@ -81,3 +81,24 @@ struct JSONValueEncoderTests {
         #expect(try JSONValueEncoder().encode(Empty()) == [:])
     }
 }
+
+@Suite("JSONValueEncoder: large values")
+struct JSONValueEncoderScaleTests {
+    /// Members and elements are appended in place: 200,000 of each encode (quadratic copying, as
+    /// before, would be 4·10¹⁰ element copies).
+    @Test("an array of 200,000 elements and an object of 200,000 keys, every one kept in order")
+    func large() throws {
+        let numbers = Array(0..<200_000)
+        guard case .array(let elements) = try JSONValueEncoder().encode(numbers) else {
+            Issue.record("not an array")
+            return
+        }
+        #expect(elements.count == 200_000 && elements.last == 199_999)
+        let dictionary = Dictionary(uniqueKeysWithValues: numbers.map { ("k\($0)", $0) })
+        guard case .object(let object) = try JSONValueEncoder().encode(dictionary) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(object.count == 200_000 && object["k123"] == 123)
+    }
+}

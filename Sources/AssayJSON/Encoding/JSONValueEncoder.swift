@@ -56,54 +56,61 @@ public struct JSONValueEncoder: Sendable {
 /// A value being encoded: set once, or an object or array whose members are nodes themselves, so that
 /// a nested container written after it was made is still seen.
 private final class EncodingNode {
-    enum Content {
-        case unset
-        case value(JSONValue)
-        case object(keys: [String], nodes: [String: EncodingNode])
-        case array([EncodingNode])
+    enum Kind {
+        case unset, value, object, array
     }
 
-    var content: Content = .unset
+    /// What the node is; its members or elements are kept in the node's own arrays, appended to in
+    /// place (an enum payload would be copied out and back for every member: quadratic).
+    private(set) var kind: Kind = .unset
+    private var value: JSONValue = .null
+    private var keys: [String] = []
+    private var members: [String: EncodingNode] = [:]
+    private var elements: [EncodingNode] = []
+
+    func set(_ newValue: JSONValue) {
+        kind = .value
+        value = newValue
+    }
+
+    func makeObject() {
+        guard kind != .object else { return }
+        kind = .object
+        (keys, members, elements) = ([], [:], [])
+    }
+
+    func makeArray() {
+        guard kind != .array else { return }
+        kind = .array
+        (keys, members, elements) = ([], [:], [])
+    }
 
     func build() -> JSONValue? {
-        switch content {
+        switch kind {
         case .unset: return nil
-        case .value(let value): return value
-        case .object(let keys, let nodes):
-            return .object(JSONObject(keys.map { key in (key, nodes[key]?.build() ?? .null) }))
-        case .array(let nodes): return .array(nodes.map { $0.build() ?? .null })
+        case .value: return value
+        case .object: return .object(JSONObject(keys.map { key in (key, members[key]?.build() ?? .null) }))
+        case .array: return .array(elements.map { $0.build() ?? .null })
         }
     }
 
     /// The member `key` of an object, made (or replaced) now.
     func member(_ key: String) -> EncodingNode {
-        var (keys, nodes): ([String], [String: EncodingNode])
-        if case .object(let existingKeys, let existingNodes) = content {
-            (keys, nodes) = (existingKeys, existingNodes)
-        } else {
-            (keys, nodes) = ([], [:])
-        }
+        makeObject()
         let node = EncodingNode()
-        if nodes.updateValue(node, forKey: key) == nil { keys.append(key) }
-        content = .object(keys: keys, nodes: nodes)
+        if members.updateValue(node, forKey: key) == nil { keys.append(key) }
         return node
     }
 
     /// A new element at the end of an array.
     func appendElement() -> EncodingNode {
-        var nodes: [EncodingNode] = []
-        if case .array(let existing) = content { nodes = existing }
+        makeArray()
         let node = EncodingNode()
-        nodes.append(node)
-        content = .array(nodes)
+        elements.append(node)
         return node
     }
 
-    var count: Int {
-        if case .array(let nodes) = content { return nodes.count }
-        if case .object(let keys, _) = content { return keys.count }
-        return 0
-    }
+    var count: Int { kind == .array ? elements.count : keys.count }
 }
 
 private struct ValueEncoder: Encoder {
@@ -113,12 +120,12 @@ private struct ValueEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .object = node.content {} else { node.content = .object(keys: [], nodes: [:]) }
+        node.makeObject()
         return KeyedEncodingContainer(KeyedContainer<Key>(encoder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if case .array = node.content {} else { node.content = .array([]) }
+        node.makeArray()
         return UnkeyedContainer(encoder: self)
     }
 
@@ -148,18 +155,18 @@ private struct ValueEncoder: Encoder {
     /// reads them, anything else by its own `encode(to:)`.
     func encodeValue<T: Encodable>(_ value: T) throws {
         switch value {
-        case let value as JSONValue: node.content = .value(value)
-        case let value as String: node.content = .value(.string(value))
-        case let value as Bool: node.content = .value(.bool(value))
-        case let value as Int: node.content = .value(.number(JSONNumber(value)))
-        case let value as any BinaryInteger: node.content = .value(integer(value))
-        case let value as Double: node.content = .value(try number(value))
-        case let value as Float: node.content = .value(try number(value))
+        case let value as JSONValue: node.set(value)
+        case let value as String: node.set(.string(value))
+        case let value as Bool: node.set(.bool(value))
+        case let value as Int: node.set(.number(JSONNumber(value)))
+        case let value as any BinaryInteger: node.set(integer(value))
+        case let value as Double: node.set(try number(value))
+        case let value as Float: node.set(try number(value))
         case let value as Decimal:
             guard let number = JSONNumber(text: "\(value)"), value.isFinite else {
                 throw invalid(value, "\(value) is not a finite number: JSON has no form for it")
             }
-            node.content = .value(.number(number))
+            node.set(.number(number))
         case let value as Date: try encodeDate(value)
         default: try value.encode(to: self)
         }
@@ -167,9 +174,9 @@ private struct ValueEncoder: Encoder {
 
     func encodeDate(_ date: Date) throws {
         switch options.dateEncodingStrategy {
-        case .rfc3339: node.content = .value(.string(Self.rfc3339(date)))
-        case .secondsSince1970: node.content = .value(try number(date.timeIntervalSince1970))
-        case .millisecondsSince1970: node.content = .value(try number(date.timeIntervalSince1970 * 1000))
+        case .rfc3339: node.set(.string(Self.rfc3339(date)))
+        case .secondsSince1970: node.set(try number(date.timeIntervalSince1970))
+        case .millisecondsSince1970: node.set(try number(date.timeIntervalSince1970 * 1000))
         case .deferredToDate: try date.encode(to: self)
         }
     }
@@ -219,7 +226,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: ValueEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    func set(_ value: JSONValue, _ key: Key) { encoder.node.member(key.stringValue).content = .value(value) }
+    func set(_ value: JSONValue, _ key: Key) { encoder.node.member(key.stringValue).set(value) }
 
     mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
@@ -262,7 +269,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         return encoder.child(encoder.node.appendElement(), key: key)
     }
 
-    mutating func encodeNil() throws { next().node.content = .value(.null) }
+    mutating func encodeNil() throws { next().node.set(.null) }
     mutating func encode<T: Encodable>(_ value: T) throws { try next().encodeValue(value) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
@@ -280,7 +287,7 @@ private struct SingleContainer: SingleValueEncodingContainer {
     let encoder: ValueEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    mutating func encodeNil() throws { encoder.node.content = .value(.null) }
+    mutating func encodeNil() throws { encoder.node.set(.null) }
     mutating func encode<T: Encodable>(_ value: T) throws { try encoder.encodeValue(value) }
 }
 

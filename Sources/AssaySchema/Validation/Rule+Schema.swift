@@ -77,6 +77,11 @@ extension Rule where Value: Encodable & Sendable {
         }
         let result = schema.validate(json)
         guard !result.isValid else { return }
+        guard !result.issues.isEmpty else {
+            // An invalid verdict is never dropped for want of an issue to carry it.
+            context.report(.custom("schema"))
+            return
+        }
         let base = context.path
         context.add(
             result.issues.map { issue in
