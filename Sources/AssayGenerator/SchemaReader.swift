@@ -1,4 +1,5 @@
 import AssayJSON
+import AssaySchema
 
 /// A type to declare.
 struct GeneratedType: Equatable {
@@ -6,6 +7,10 @@ struct GeneratedType: Equatable {
         case structure([Field])
         /// Cases: Swift name and raw value.
         case stringEnum([EnumCase])
+        /// A `ValidatedValue` around a value of the raw type, checked by the rule expression.
+        case wrapper(raw: String, rule: String)
+        /// Another name for a type: a schema with no constraint of its own.
+        case alias(String)
     }
 
     struct EnumCase: Equatable {
@@ -18,6 +23,12 @@ struct GeneratedType: Equatable {
     var kind: Kind
     /// Rules of the whole object (`.dependentRequired(…)`), as `ModelRule` expressions.
     var modelRules: [String] = []
+}
+
+/// A schema (or some keywords of it) that values are checked against with AssaySchema.
+struct Fallback: Equatable {
+    var pointer: String
+    var keywords: [String]?
 }
 
 /// A stored property of a generated struct.
@@ -56,6 +67,13 @@ struct SchemaReader {
     let options: SwiftGeneratorOptions
     private(set) var types: [GeneratedType] = []
     private(set) var notes: [String] = []
+    /// The pointers of the schemas checked with AssaySchema at decode time, for want of typed rules.
+    private(set) var fallbacks: [Fallback] = []
+    /// The names of the string enums declared for named schemas.
+    private var namedEnums: Set<String> = []
+    private(set) var rootTypeName: String?
+    /// The type names claimed, in order, so that a failed attempt can give its names back.
+    private var claimLog: [String] = []
     /// Named schemas that are declared as types, by pointer.
     private var namedTypes: [String: String] = [:]
     /// Which pointer took each Swift type name.
@@ -84,10 +102,26 @@ struct SchemaReader {
         "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "items", "minItems", "maxItems", "uniqueItems",
         "properties", "required", "additionalProperties", "dependentRequired", "dependencies",
     ]
+    /// Keywords that constrain values but have no typed rule: a schema holding one is checked with
+    /// AssaySchema (any other member is an annotation, ignored as the specification has it).
+    static let untyped: Set<String> = [
+        "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "patternProperties",
+        "unevaluatedProperties", "unevaluatedItems", "propertyNames", "minProperties", "maxProperties", "contains",
+        "minContains", "maxContains", "prefixItems", "additionalItems", "$dynamicRef", "$recursiveRef",
+    ]
+    /// The object-level keywords a struct can be checked against after decoding, when what they
+    /// read is what the struct keeps.
+    static let objectChecks: Set<String> = ["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"]
+
+    /// Whether a member of a schema constrains values (else it is an annotation).
+    static func constrains(_ key: String) -> Bool { handled.contains(key) || untyped.contains(key) }
 
     mutating func read() throws(SwiftGenerationError) {
-        guard case .object(let root) = document else {
-            throw SwiftGenerationError(pointer: "", message: "the document is not a JSON Schema object")
+        let root: JSONObject
+        switch document {
+        case .object(let object): root = object
+        case .bool: root = [:]
+        default: throw SwiftGenerationError(pointer: "", message: "the document is not a JSON Schema object")
         }
         var named: [(pointer: String, key: String, schema: JSONValue)] = []
         let isOpenAPI = root["openapi"] != nil
@@ -112,48 +146,164 @@ struct SchemaReader {
             }
         }
         // Names first, so that a $ref reaches a type declared later.
-        var rootName: String?
-        if !isOpenAPI {
-            if Self.isObjectLike(document) {
-                let base = options.rootName ?? Self.string(root["title"]) ?? "Root"
-                rootName = try claim(SwiftNames.typeName(base, prefix: options.typePrefix), for: "")
-                namedTypes[""] = rootName
-            } else if !Self.isDefinitionsOnly(root) {
-                throw SwiftGenerationError(
-                    pointer: "",
-                    message:
-                        "the root is not an object schema: only objects and string enums become types (a wrapper type for other roots is not generated yet)"
-                )
-            }
+        if !isOpenAPI && !Self.isDefinitionsOnly(root) {
+            let base = options.rootName ?? Self.string(root["title"]) ?? "Root"
+            let name = try claim(SwiftNames.typeName(base, prefix: options.typePrefix), for: "")
+            namedTypes[""] = name
+            rootTypeName = name
         }
         for entry in named where Self.isObjectLike(entry.schema) || Self.isStringEnum(entry.schema) {
-            namedTypes[entry.pointer] = try claim(
-                SwiftNames.typeName(entry.key, prefix: options.typePrefix), for: entry.pointer)
+            let name = try claim(SwiftNames.typeName(entry.key, prefix: options.typePrefix), for: entry.pointer)
+            namedTypes[entry.pointer] = name
+            if Self.isStringEnum(entry.schema) { namedEnums.insert(name) }
         }
-        if let rootName, case .object(let object) = document {
-            try declareStruct(object, at: "", name: rootName)
+        if let rootName = rootTypeName {
+            if Self.isObjectLike(document) || Self.isStringEnum(document) {
+                try declareNamed(document, at: "", name: rootName)
+            } else {
+                try declareValue(document, at: "", name: rootName)
+            }
         }
         for entry in named {
-            guard let name = namedTypes[entry.pointer], case .object(let object) = entry.schema else {
-                // Other named schemas are read where a $ref reaches them; each is checked once here.
+            guard let name = namedTypes[entry.pointer] else {
+                // Other named schemas are read where a $ref reaches them; each is checked once here,
+                // what it declares or notes given back.
+                let mark = self.mark()
                 _ = try resolve(entry.schema, at: entry.pointer, nameHint: entry.key, declaring: false)
+                rewind(to: mark)
                 continue
             }
-            if Self.isStringEnum(entry.schema) {
-                try declareEnum(object, at: entry.pointer, name: name)
-            } else {
-                try declareStruct(object, at: entry.pointer, name: name)
-            }
+            try declareNamed(entry.schema, at: entry.pointer, name: name)
         }
         try refuseCycles()
+        try compileFallbacks()
+    }
+
+    // MARK: Attempts given back
+
+    private struct Mark {
+        var types: Int
+        var notes: Int
+        var fallbacks: Int
+        var claims: Int
+        var notedNullableOptionals: Bool
+    }
+
+    private func mark() -> Mark {
+        Mark(
+            types: types.count, notes: notes.count, fallbacks: fallbacks.count, claims: claimLog.count,
+            notedNullableOptionals: notedNullableOptionals)
+    }
+
+    /// Forgets what was declared, noted and named since `mark`.
+    private mutating func rewind(to mark: Mark) {
+        types.removeSubrange(mark.types...)
+        notes.removeSubrange(mark.notes...)
+        fallbacks.removeSubrange(mark.fallbacks...)
+        for name in claimLog[mark.claims...] { claimedNames[name] = nil }
+        claimLog.removeSubrange(mark.claims...)
+        notedNullableOptionals = mark.notedNullableOptionals
+    }
+
+    /// What a schema with no typed Swift form becomes: its own Swift type when it has one scalar
+    /// `type`, a `JSONValue` otherwise, checked against the schema itself at decode time (no typed
+    /// rule beside it, so no issue is reported twice).
+    private mutating func fallback(_ schema: JSONValue, at pointer: String, because error: SwiftGenerationError)
+        -> TypeReference
+    {
+        fallbacks.append(Fallback(pointer: pointer, keywords: nil))
+        let place = error.pointer == pointer ? "" : " at #\(pointer)"
+        notes.append(
+            "#\(error.pointer): \(error.message) — the value is checked against its schema\(place) with AssaySchema when decoded"
+        )
+        var swift = "JSONValue"
+        if case .object(let object) = schema, object["$ref"] == nil, object["nullable"] == nil,
+            case .string(let type)? = object["type"]
+        {
+            swift = ["string": "String", "integer": "Int", "number": "Double", "boolean": "Bool"][type] ?? swift
+        }
+        let rule = ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(pointer)))"
+        return TypeReference(swift: swift, rules: [rule], nullable: swift == "JSONValue", pinned: false)
+    }
+
+    /// Checks that AssaySchema compiles every schema the generated code checks values against, as
+    /// the generated code will: a mistake is found now, not when the first value is decoded.
+    private func compileFallbacks() throws(SwiftGenerationError) {
+        let embedded = EmbeddedSchema(document)
+        for fallback in fallbacks {
+            if case .failure(let error) = embedded.compile(at: fallback.pointer, keywords: fallback.keywords) {
+                throw SwiftGenerationError(pointer: fallback.pointer, message: "the schema does not compile: \(error)")
+            }
+        }
     }
 
     // MARK: Declarations
 
+    /// The root or a named schema as a struct or a string enum; as a wrapper of the value checked
+    /// against the schema when the schema has no typed form.
+    private mutating func declareNamed(_ schema: JSONValue, at pointer: String, name: String)
+        throws(SwiftGenerationError)
+    {
+        guard case .object(let object) = schema else { return }
+        let mark = self.mark()
+        do {
+            if Self.isStringEnum(schema) {
+                try declareEnum(object, at: pointer, name: name)
+            } else {
+                try declareStruct(object, at: pointer, name: name)
+            }
+        } catch {
+            guard error.fallsBack else { throw error }
+            rewind(to: mark)
+            let reference = fallback(schema, at: pointer, because: error)
+            types.append(
+                GeneratedType(
+                    name: name, documentation: Self.documentation(object),
+                    kind: .wrapper(raw: reference.swift, rule: reference.rules[0])))
+        }
+    }
+
+    /// A root that is not an object: another name for its Swift type, or a wrapper that checks the
+    /// value's rules.
+    private mutating func declareValue(_ schema: JSONValue, at pointer: String, name: String)
+        throws(SwiftGenerationError)
+    {
+        let mark = self.mark()
+        var reference = try resolve(schema, at: pointer, nameHint: name, declaring: true)
+        if reference.swift == name {
+            guard types.contains(where: { $0.name == name }) else {
+                throw SwiftGenerationError(
+                    pointer: pointer, message: "the root refers to itself with no schema in between: no base case")
+            }
+            return
+        }
+        if reference.nullable && reference.swift != "JSONValue" && !reference.rules.isEmpty {
+            // The rules are of the value; a wrapper of an optional would need them of the optional.
+            rewind(to: mark)
+            reference = fallback(
+                schema, at: pointer,
+                because: .unsupported(
+                    pointer: pointer, message: "rules on a root that may be null have no Swift form yet"))
+        }
+        let raw = reference.nullable && reference.swift != "JSONValue" ? reference.swift + "?" : reference.swift
+        let kind: GeneratedType.Kind
+        switch reference.rules.count {
+        case 0: kind = .alias(raw)
+        case 1: kind = .wrapper(raw: raw, rule: reference.rules[0])
+        default: kind = .wrapper(raw: raw, rule: ".all([\(reference.rules.joined(separator: ", "))])")
+        }
+        types.append(GeneratedType(name: name, documentation: Self.documentation(schema), kind: kind))
+    }
+
     private mutating func declareStruct(_ schema: JSONObject, at pointer: String, name: String)
         throws(SwiftGenerationError)
     {
-        try checkKeywords(schema, at: pointer)
+        let objectChecks = schema.keys.filter(Self.untyped.contains)
+        for key in objectChecks where !Self.objectChecks.contains(key) {
+            throw .unsupported(
+                pointer: pointer + "/" + key,
+                message: "the keyword \(key) reads keys a struct does not keep: it has no Swift form yet")
+        }
         let index = types.count
         types.append(GeneratedType(name: name, documentation: Self.documentation(schema), kind: .structure([])))
         var required: [String] = []
@@ -190,7 +340,7 @@ struct SchemaReader {
                 "#\(pointer): additionalProperties: false — unknown keys are refused when decoding with the policy's unknownKeys: .reject (ignored by default)"
             )
         default:
-            throw SwiftGenerationError(
+            throw .unsupported(
                 pointer: pointer + "/additionalProperties",
                 message: "additionalProperties with a schema beside properties has no Swift form yet")
         }
@@ -240,10 +390,24 @@ struct SchemaReader {
                     documentation: Self.documentation(propertySchema), directStruct: reference.directStruct))
         }
         types[index].kind = .structure(fields)
+        if !objectChecks.isEmpty {
+            var kept: [String: Field] = [:]
+            for field in fields { kept[field.key] = field }
+            for key in objectChecks {
+                try checkReadsKept(schema[key]!, at: pointer + "/" + key, kept: kept, depth: 0)
+            }
+            fallbacks.append(Fallback(pointer: pointer, keywords: objectChecks))
+            notes.append(
+                "#\(pointer): \(objectChecks.joined(separator: ", ")) — no typed rule: each value of \(name) is checked against these keywords with AssaySchema when decoded"
+            )
+            let list = objectChecks.map(SwiftNames.stringLiteral).joined(separator: ", ")
+            types[index].modelRules.append(
+                ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(pointer)), keywords: [\(list)])")
+        }
         for (trigger, dependents) in dependencies where !required.contains(trigger) {
             func field(_ key: String) throws(SwiftGenerationError) -> Field {
                 guard let found = fields.first(where: { $0.key == key }) else {
-                    throw SwiftGenerationError(
+                    throw .unsupported(
                         pointer: pointer + "/dependentRequired",
                         message: "dependentRequired names \"\(key)\", which is not among the properties")
                 }
@@ -273,7 +437,7 @@ struct SchemaReader {
             }
             for (trigger, dependents) in entries {
                 guard case .array(let items) = dependents, let keys = strings(items) else {
-                    throw SwiftGenerationError(
+                    throw .unsupported(
                         pointer: pointer + "/" + keyword + "/" + escape(trigger),
                         message: keyword == "dependencies"
                             ? "dependencies with a schema (dependentSchemas) has no Swift form yet"
@@ -297,7 +461,7 @@ struct SchemaReader {
             let caseName = SwiftNames.caseName(text)
             if let other = byName[caseName] {
                 if other == text { continue }
-                throw SwiftGenerationError(
+                throw .unsupported(
                     pointer: pointer + "/enum",
                     message: "the values \"\(other)\" and \"\(text)\" both map to the Swift case \(caseName)")
             }
@@ -315,6 +479,21 @@ struct SchemaReader {
     private mutating func resolve(_ schema: JSONValue, at pointer: String, nameHint: String, declaring: Bool)
         throws(SwiftGenerationError) -> TypeReference
     {
+        let mark = self.mark()
+        do {
+            return try resolveTyped(schema, at: pointer, nameHint: nameHint, declaring: declaring)
+        } catch {
+            guard error.fallsBack else { throw error }
+            rewind(to: mark)
+            return fallback(schema, at: pointer, because: error)
+        }
+    }
+
+    /// ``resolve(_:at:nameHint:declaring:)`` with typed rules only: throws an error that falls back
+    /// when the schema has no typed form.
+    private mutating func resolveTyped(_ schema: JSONValue, at pointer: String, nameHint: String, declaring: Bool)
+        throws(SwiftGenerationError) -> TypeReference
+    {
         depth += 1
         defer { depth -= 1 }
         guard depth <= Self.maximumDepth else {
@@ -325,11 +504,10 @@ struct SchemaReader {
         switch schema {
         case .bool(true): return TypeReference(swift: "JSONValue", rules: [], nullable: true)
         case .bool(false):
-            throw SwiftGenerationError(pointer: pointer, message: "the schema false accepts no value: no Swift type")
+            throw .unsupported(pointer: pointer, message: "the schema false accepts no value: no Swift type")
         case .object(let members): object = members
         default: throw SwiftGenerationError(pointer: pointer, message: "a schema must be an object or a boolean")
         }
-        try checkKeywords(object, at: pointer)
         if let reference = object["$ref"] {
             return try resolveReference(reference, in: object, at: pointer, nameHint: nameHint, declaring: declaring)
         }
@@ -351,19 +529,19 @@ struct SchemaReader {
         types.removeAll { $0 == "null" }
         if Set(types) == ["integer", "number"] { types = ["number"] }
         if types.count > 1 {
-            throw SwiftGenerationError(
+            throw .unsupported(
                 pointer: pointer + "/type",
                 message: "a union of types (\(types.joined(separator: ", "))) has no Swift form yet")
         }
         if case .array(let values)? = object["enum"], values.contains(.null) { nullable = true }
         let inferred = types.first ?? Self.inferredType(object)
         if inferred == nil && object["type"] != nil {
-            throw SwiftGenerationError(pointer: pointer + "/type", message: "a schema whose only type is null")
+            throw .unsupported(pointer: pointer + "/type", message: "a schema whose only type is null")
         }
         guard let type = inferred else {
-            let constraints = object.keys.filter { !Self.annotations.contains($0) && $0 != "nullable" }
+            let constraints = object.keys.filter { Self.constrains($0) && $0 != "nullable" }
             guard constraints.isEmpty else {
-                throw SwiftGenerationError(
+                throw .unsupported(
                     pointer: pointer,
                     message: "a schema with no type and \(constraints.joined(separator: ", ")) has no Swift form yet")
             }
@@ -375,6 +553,18 @@ struct SchemaReader {
             try declareEnum(object, at: pointer, name: name)
             return TypeReference(swift: name, rules: [], nullable: nullable)
         }
+        let becomesStruct =
+            type == "object"
+            && (object["properties"] != nil || object["required"] != nil
+                || object["additionalProperties"] == .bool(false))
+        // A struct checks its own keywords (some object-level ones it can hold as a check); a scalar
+        // that is never null holds `not`, `allOf`, `if` … as a check of those keywords alone, beside
+        // its typed rules.
+        let untyped = object.keys.filter(Self.untyped.contains)
+        let checksScalar =
+            ["string", "integer", "number", "boolean"].contains(type) && !nullable && !untyped.isEmpty
+            && untyped.allSatisfy(Self.objectChecks.contains)
+        if !becomesStruct && !checksScalar { try checkKeywords(object, at: pointer) }
         var rules: [String] = []
         let swift: String
         var directStruct: String?
@@ -392,21 +582,27 @@ struct SchemaReader {
         case "boolean":
             swift = "Bool"
         case "array":
-            let element: TypeReference
+            var element: TypeReference
             switch object["items"] {
             case nil: element = TypeReference(swift: "JSONValue", rules: [], nullable: true)
             case .array?:
-                throw SwiftGenerationError(
+                throw .unsupported(
                     pointer: pointer + "/items", message: "items as an array (a tuple) has no Swift form yet")
             case let items?:
+                let mark = self.mark()
                 element = try resolve(items, at: pointer + "/items", nameHint: nameHint + "Item", declaring: declaring)
+                if element.nullable && element.swift != "JSONValue" && !element.rules.isEmpty {
+                    // `.each` of an optional's rules has no typed form: each item is checked as a whole.
+                    rewind(to: mark)
+                    element = fallback(
+                        items, at: pointer + "/items",
+                        because: .unsupported(
+                            pointer: pointer + "/items",
+                            message: "rules on items that may be null have no Swift form yet"))
+                }
             }
             let elementType =
                 element.nullable && element.swift != "JSONValue" ? element.swift + "?" : element.swift
-            if element.nullable && element.swift != "JSONValue" && !element.rules.isEmpty {
-                throw SwiftGenerationError(
-                    pointer: pointer + "/items", message: "rules on items that may be null have no Swift form yet")
-            }
             swift = "[\(elementType)]"
             let minimum = try Self.integer(object["minItems"], at: pointer + "/minItems")
             let maximum = try Self.integer(object["maxItems"], at: pointer + "/maxItems")
@@ -427,7 +623,7 @@ struct SchemaReader {
                 return TypeReference(swift: name, rules: [], nullable: nullable, directStruct: name)
             }
             if object["dependentRequired"] != nil || object["dependencies"] != nil {
-                throw SwiftGenerationError(
+                throw .unsupported(
                     pointer: pointer, message: "dependentRequired on an object with no properties has no Swift form yet"
                 )
             }
@@ -437,7 +633,7 @@ struct SchemaReader {
                     additional, at: pointer + "/additionalProperties", nameHint: nameHint + "Value",
                     declaring: declaring)
                 if !element.rules.isEmpty {
-                    throw SwiftGenerationError(
+                    throw .unsupported(
                         pointer: pointer + "/additionalProperties",
                         message: "rules on the values of a dictionary have no Swift form yet")
                 }
@@ -450,11 +646,20 @@ struct SchemaReader {
             throw SwiftGenerationError(pointer: pointer + "/type", message: "unknown type \"\(type)\"")
         }
         rules += try valueRules(object, at: pointer, swiftType: swift)
+        if checksScalar {
+            fallbacks.append(Fallback(pointer: pointer, keywords: untyped))
+            notes.append(
+                "#\(pointer): \(untyped.joined(separator: ", ")) — no typed rule: the value is checked against these keywords with AssaySchema when decoded"
+            )
+            let list = untyped.map(SwiftNames.stringLiteral).joined(separator: ", ")
+            rules.append(
+                ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(pointer)), keywords: [\(list)])")
+        }
         var reference = TypeReference(swift: swift, rules: rules, nullable: nullable, directStruct: directStruct)
         switch type {
-        case "string": reference.pinned = true
         case "array": reference.pinned = elementPinned
-        default: reference.pinned = rules.contains { !$0.hasPrefix(".multipleOf(") }
+        case "string": reference.pinned = rules.contains { !$0.hasPrefix(".schema(") }
+        default: reference.pinned = rules.contains { !$0.hasPrefix(".multipleOf(") && !$0.hasPrefix(".schema(") }
         }
         return reference
     }
@@ -465,9 +670,9 @@ struct SchemaReader {
         guard case .string(let text) = reference else {
             throw SwiftGenerationError(pointer: pointer + "/$ref", message: "$ref is not a string")
         }
-        let siblings = object.keys.filter { !Self.annotations.contains($0) && $0 != "$ref" && $0 != "nullable" }
+        let siblings = object.keys.filter { Self.constrains($0) && $0 != "$ref" && $0 != "nullable" }
         if !siblings.isEmpty {
-            throw SwiftGenerationError(
+            throw .unsupported(
                 pointer: pointer,
                 message: "$ref beside \(siblings.joined(separator: ", ")) has no Swift form yet")
         }
@@ -543,7 +748,7 @@ struct SchemaReader {
         func whole(_ bound: JSONNumber?, exclusive: Bool, up: Bool) throws(SwiftGenerationError) -> Int? {
             guard let bound else { return nil }
             guard let value = bound.double, value.magnitude < 9.0e15 else {
-                throw SwiftGenerationError(
+                throw .unsupported(
                     pointer: pointer, message: "the bound \(bound) is beyond the integers Swift's Int holds exactly")
             }
             var rounded = up ? value.rounded(.up) : value.rounded(.down)
@@ -557,7 +762,7 @@ struct SchemaReader {
             if let whole = factor.int, factor.isInteger {
                 rules.append(".multipleOf(\(whole))")
             } else {
-                throw SwiftGenerationError(
+                throw .unsupported(
                     pointer: pointer + "/multipleOf",
                     message: "multipleOf \(factor) on an integer has no Swift form yet (only whole factors)")
             }
@@ -584,7 +789,7 @@ struct SchemaReader {
             exclusiveMaximum = true
         }
         for bound in [minimum, maximum].compactMap({ $0 }) where bound.double == nil {
-            throw SwiftGenerationError(pointer: pointer, message: "the bound \(bound) is beyond Double's range")
+            throw .unsupported(pointer: pointer, message: "the bound \(bound) is beyond Double's range")
         }
         let low = minimum.map { SwiftNames.doubleLiteral($0) }
         let high = maximum.map { SwiftNames.doubleLiteral($0) }
@@ -617,7 +822,7 @@ struct SchemaReader {
             var literals: [String] = []
             for value in values where value != .null {
                 guard let literal = SwiftNames.literal(value, as: swiftType) else {
-                    throw SwiftGenerationError(
+                    throw .unsupported(
                         pointer: pointer + "/enum", message: "the value \(value) has no literal of type \(swiftType)")
                 }
                 literals.append(literal)
@@ -628,7 +833,7 @@ struct SchemaReader {
         }
         if let value = object["const"] {
             guard let literal = SwiftNames.literal(value, as: swiftType) else {
-                throw SwiftGenerationError(
+                throw .unsupported(
                     pointer: pointer + "/const", message: "the value \(value) has no literal of type \(swiftType)")
             }
             rules.append(".const(\(literal))")
@@ -638,9 +843,82 @@ struct SchemaReader {
 
     // MARK: Checks
 
+    /// Refuses (to fall back to the whole object) an object-level subschema that reads anything the
+    /// struct does not keep as it was read: keys that are not properties, the whole object (`const`),
+    /// references, or a property whose Swift type holds a struct (whose unknown keys are dropped).
+    private func checkReadsKept(_ value: JSONValue, at pointer: String, kept: [String: Field], depth: Int)
+        throws(SwiftGenerationError)
+    {
+        guard depth < Self.maximumDepth else {
+            throw .unsupported(pointer: pointer, message: "subschemas nested too deeply to check on a struct")
+        }
+        guard case .object(let object) = value else { return }
+        func keep(_ key: String, _ place: String) throws(SwiftGenerationError) {
+            guard let field = kept[key] else {
+                throw .unsupported(
+                    pointer: place, message: "\"\(key)\" is not a property of the struct, which does not keep it")
+            }
+            guard roundTrips(field.type) else {
+                throw .unsupported(
+                    pointer: place,
+                    message:
+                        "\"\(key)\" holds a struct, which does not keep unknown keys: its value cannot be checked whole"
+                )
+            }
+        }
+        for (keyword, member) in object {
+            let place = pointer + "/" + Self.escape(keyword)
+            switch keyword {
+            case "required", "dependentRequired", "properties", "dependentSchemas":
+                var keys: [String] = []
+                switch member {
+                case .array(let items): keys = Self.strings(items) ?? []
+                case .object(let entries):
+                    keys = Array(entries.keys)
+                    if keyword == "dependentRequired" {
+                        for case .array(let items) in entries.values { keys += Self.strings(items) ?? [] }
+                    }
+                default: break
+                }
+                for key in keys { try keep(key, place) }
+                if keyword == "dependentSchemas", case .object(let entries) = member {
+                    for (key, schema) in entries {
+                        try checkReadsKept(schema, at: place + "/" + Self.escape(key), kept: kept, depth: depth + 1)
+                    }
+                }
+            case "allOf", "anyOf", "oneOf":
+                guard case .array(let items) = member else { continue }
+                for (index, item) in items.enumerated() {
+                    try checkReadsKept(item, at: place + "/\(index)", kept: kept, depth: depth + 1)
+                }
+            case "not", "if", "then", "else":
+                try checkReadsKept(member, at: place, kept: kept, depth: depth + 1)
+            case "type":
+                continue
+            default:
+                guard Self.constrains(keyword) else { continue }
+                throw .unsupported(
+                    pointer: place, message: "\(keyword) on the object in an object-level check has no Swift form yet")
+            }
+        }
+    }
+
+    /// Whether a property of this Swift type encodes back as it was read: no struct inside (a
+    /// struct drops the keys it does not name).
+    private func roundTrips(_ swiftType: String) -> Bool {
+        let names = swiftType.split(whereSeparator: { "[]?: ".contains($0) })
+        return names.allSatisfy { name in
+            ["String", "Int", "Double", "Bool", "JSONValue"].contains(name)
+                || types.contains { type in
+                    guard type.name == name, case .stringEnum = type.kind else { return false }
+                    return true
+                } || namedEnums.contains(String(name))
+        }
+    }
+
     private func checkKeywords(_ object: JSONObject, at pointer: String) throws(SwiftGenerationError) {
-        for key in object.keys where !Self.annotations.contains(key) && !Self.handled.contains(key) {
-            throw SwiftGenerationError(
+        for key in object.keys where Self.untyped.contains(key) {
+            throw .unsupported(
                 pointer: pointer + "/" + Self.escape(key), message: "the keyword \(key) has no Swift form yet")
         }
     }
@@ -649,10 +927,14 @@ struct SchemaReader {
     /// One depth-first walk of the types with an explicit stack: linear in the types and their fields,
     /// and no recursion however long a chain of types is.
     private func refuseCycles() throws(SwiftGenerationError) {
+        var structures = Set<String>()
+        for type in types {
+            if case .structure = type.kind { structures.insert(type.name) }
+        }
         var edges: [String: [String]] = [:]
         for type in types {
             guard case .structure(let fields) = type.kind else { continue }
-            edges[type.name] = fields.compactMap(\.directStruct)
+            edges[type.name] = fields.compactMap(\.directStruct).filter(structures.contains)
         }
         enum Mark { case onPath, done }
         var marks: [String: Mark] = [:]
@@ -692,7 +974,10 @@ struct SchemaReader {
             throw SwiftGenerationError(
                 pointer: pointer, message: "#\(other) and #\(pointer) both map to the Swift type name \(name)")
         }
-        claimedNames[name] = pointer
+        if claimedNames[name] == nil {
+            claimedNames[name] = pointer
+            claimLog.append(name)
+        }
         return name
     }
 
@@ -724,13 +1009,14 @@ struct SchemaReader {
         default: return false
         }
         let others = object.keys.filter {
-            !annotations.contains($0) && !["enum", "type", "nullable"].contains($0)
+            constrains($0) && !["enum", "type", "nullable"].contains($0)
         }
         return others.isEmpty
     }
 
+    /// A document of `$defs` or `definitions` and annotations only: no root type.
     static func isDefinitionsOnly(_ root: JSONObject) -> Bool {
-        root.keys.allSatisfy { annotations.contains($0) }
+        (root["$defs"] != nil || root["definitions"] != nil) && !root.keys.contains(where: constrains)
     }
 
     static func inferredType(_ object: JSONObject) -> String? {

@@ -16,26 +16,33 @@ public import AssayJSON
 /// print(generated.source.contains("@Validate(.range(1...150))"))  // true
 /// ```
 ///
-/// Each named schema (`$defs`, `definitions`, OpenAPI components) and the root, when it is an object,
-/// becomes a `Codable`, `Sendable`, `Hashable` struct; a string `enum` becomes a Swift enum. The output
-/// is deterministic: the same document and options give the same text, byte for byte.
+/// Each named schema (`$defs`, `definitions`, OpenAPI components) that is an object, and the root,
+/// becomes a `Codable`, `Sendable`, `Hashable` struct; a string `enum` becomes a Swift enum; a root
+/// of another kind becomes a `ValidatedValue` wrapper of its value (a `typealias` when it has no
+/// constraint). The output is deterministic: the same document and options give the same text, byte
+/// for byte.
 ///
-/// **Nothing is dropped silently.** A keyword the generator cannot express is refused with a
-/// ``SwiftGenerationError`` naming it and its place; a constraint it expresses only in part is
-/// reported in ``GeneratedSwift/notes``.
+/// **Nothing is dropped silently.** A constraint with no typed rule (`not`, `anyOf`, `if`/`then`,
+/// `prefixItems`, `patternProperties` …) is checked against its own schema with AssaySchema when a
+/// value is decoded: the file then embeds the document, and each such place is reported in
+/// ``GeneratedSwift/notes``. What has no Swift form at all (a `$ref` that does not resolve, two keys
+/// for one Swift name, a type holding itself) is refused with a ``SwiftGenerationError`` naming it
+/// and its place.
 public enum SwiftGenerator {
     /// Generates the Swift source of the document's types.
     ///
     /// - Throws: ``SwiftGenerationError`` naming the construct and its JSON Pointer when the document
     ///   is not a schema, a `$ref` does not resolve, two names map to one Swift identifier, a type
-    ///   would contain itself, or a keyword has no Swift form yet.
+    ///   would contain itself, or a schema checked with AssaySchema does not compile.
     public static func generate(_ document: JSONValue, options: SwiftGeneratorOptions = SwiftGeneratorOptions())
         throws(SwiftGenerationError) -> GeneratedSwift
     {
         var reader = SchemaReader(document: document, options: options)
         try reader.read()
-        let source = SwiftRenderer(options: options).render(reader.types)
-        return GeneratedSwift(source: source, typeNames: reader.types.map(\.name), notes: reader.notes)
+        let embedded = reader.fallbacks.isEmpty ? nil : document.jsonString(.prettyPrinted)
+        let source = SwiftRenderer(options: options).render(reader.types, document: embedded)
+        return GeneratedSwift(
+            source: source, typeNames: reader.types.map(\.name), rootTypeName: reader.rootTypeName, notes: reader.notes)
     }
 }
 
@@ -76,7 +83,11 @@ public struct GeneratedSwift: Sendable, Equatable {
     public var source: String
     /// The names of the types declared, in the order they are declared.
     public var typeNames: [String]
-    /// One line per place where a constraint is enforced only in part, with its JSON Pointer.
+    /// The type of the document's root schema; `nil` for a document that only holds definitions
+    /// (or an OpenAPI document).
+    public var rootTypeName: String?
+    /// One line per place where a constraint is checked against its schema rather than by a typed
+    /// rule, or read in a way worth knowing, with its JSON Pointer.
     public var notes: [String]
 }
 
@@ -86,11 +97,21 @@ public struct SwiftGenerationError: Error, Sendable, Equatable, CustomStringConv
     public var pointer: String
     /// What is wrong, naming the keyword or construct.
     public var message: String
+    /// The construct has no typed Swift form, but the schema has a meaning: the generator checks
+    /// values against that schema with AssaySchema instead of refusing the document.
+    var fallsBack = false
 
     /// Makes an error.
     public init(pointer: String, message: String) {
         self.pointer = pointer
         self.message = message
+    }
+
+    /// A construct with no typed Swift form, checked with AssaySchema instead.
+    static func unsupported(pointer: String, message: String) -> SwiftGenerationError {
+        var error = SwiftGenerationError(pointer: pointer, message: message)
+        error.fallsBack = true
+        return error
     }
 
     /// `#/pointer: message`.

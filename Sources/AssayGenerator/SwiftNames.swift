@@ -115,6 +115,19 @@ enum SwiftNames {
         return literal + "\""
     }
 
+    /// `text` as a multi-line raw string literal, its lines indented by `indent`: as many `#` as
+    /// keep its quotes and backslashes literal.
+    static func multilineLiteral(_ text: String, indent: String) -> [String] {
+        var hashes = "#"
+        while text.contains("\"\"\"" + hashes) || text.contains("\\" + hashes) { hashes += "#" }
+        var lines = [indent + hashes + "\"\"\""]
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lines.append(line.isEmpty ? "" : indent + line)
+        }
+        lines.append(indent + "\"\"\"" + hashes)
+        return lines
+    }
+
     /// A number as a Swift `Double` literal (`100`, `0.5`, `1e-3`).
     static func doubleLiteral(_ number: JSONNumber) -> String { number.description }
 

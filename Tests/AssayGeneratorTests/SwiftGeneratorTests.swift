@@ -209,11 +209,53 @@ struct SwiftGeneratorTests {
         #expect(tree.source.contains("public var children: [Node]?"))
     }
 
+    @Test("what has no typed form is checked against its schema, never dropped: roots, unions, false, if")
+    func fallbacks() throws {
+        let cases: [(schema: String, says: String)] = [
+            (
+                #"{"type": "string", "maxLength": 3}"#,
+                "public struct Root: ValidatedValue, Hashable {\n    /// The rule every value meets.\n    public static let rule: Rule<String> = .length(...3)"
+            ),
+            (#"{"type": "string"}"#, "public typealias Root = String\n"),
+            (#"{"title": "Anything"}"#, "public typealias Anything = JSONValue\n"),
+            (#"{"minimum": 2}"#, #"public static let rule: Rule<JSONValue> = .schema(SchemaDocument.schema, at: "")"#),
+            (#"true"#, "public typealias Root = JSONValue\n"),
+            (#"false"#, #"public static let rule: Rule<JSONValue> = .schema(SchemaDocument.schema, at: "")"#),
+            (
+                #"{"type": "object", "properties": {"a": {"type": ["string", "integer"]}}}"#,
+                #"@Validate(Rule<JSONValue>.schema(SchemaDocument.schema, at: "/properties/a"))"#
+            ),
+            (
+                #"{"type": "object", "properties": {"a": false}}"#,
+                #"@Validate(Rule<JSONValue>.schema(SchemaDocument.schema, at: "/properties/a"))"#
+            ),
+            (
+                #"{"type": "object", "properties": {"a": {"type": "string", "maxLength": 9, "if": {"minLength": 3}, "then": {"pattern": "^a"}}}}"#,
+                #"@Validate(.length(...9), .schema(SchemaDocument.schema, at: "/properties/a", keywords: ["if", "then"]))"#
+            ),
+            (
+                #"{"type": "object", "properties": {"a": {"type": "array", "items": {"type": "integer"}}}, "x-vendor": 1, "example": {}}"#,
+                "public var a: [Int]?"
+            ),
+        ]
+        for item in cases {
+            let generated = try Self.generate(item.schema)
+            #expect(generated.source.contains(item.says), "\(item.schema):\n\(generated.source)")
+            let checked = generated.source.contains("SchemaDocument.schema")
+            #expect(generated.source.contains("private enum SchemaDocument {") == checked, "\(item.schema)")
+            #expect(generated.source.contains("import AssaySchema") == checked, "\(item.schema)")
+            #expect(generated.notes.contains { $0.contains("AssaySchema") } == checked, "\(item.schema)")
+        }
+    }
+
     @Test("what has no Swift form is refused with its place, never dropped")
     func refusals() throws {
         let cases: [(schema: String, pointer: String, says: String)] = [
             (#"[1, 2]"#, "", "not a JSON Schema object"),
-            (#"{"type": "object", "properties": {"a": {"type": "string", "if": {}}}}"#, "/properties/a/if", "if"),
+            (
+                #"{"type": "object", "properties": {"a": {"not": {"pattern": "(unclosed"}}}}"#, "/properties/a",
+                "does not compile"
+            ),
             (
                 ##"{"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}"##, "/properties/a/$ref",
                 "does not resolve"
@@ -225,12 +267,7 @@ struct SwiftGeneratorTests {
                 "/properties/aB", "both map to the Swift property aB"
             ),
             (#"{"$defs": {"a-b": {"type": "object"}, "a_b": {"type": "object"}}}"#, "/$defs/a_b", "Swift type name AB"),
-            (#"{"type": "string"}"#, "", "root is not an object"),
-            (
-                #"{"type": "object", "properties": {"a": {"type": ["string", "integer"]}}}"#, "/properties/a/type",
-                "union"
-            ),
-            (#"{"type": "object", "properties": {"a": false}}"#, "/properties/a", "accepts no value"),
+            (##"{"$ref": "#"}"##, "", "refers to itself"),
             (#"{"openapi": "3.1.0"}"#, "/components", "no components.schemas"),
         ]
         for item in cases {

@@ -109,6 +109,44 @@ public struct JSONSchema: Sendable {
         self.program = TapeProgram(nodes: compiler.nodes, root: root, options: options)
     }
 
+    /// Compiles the subschema of `document` at the JSON Pointer `pointer` (`""` for the whole
+    /// document), so that its `$ref`s into the rest of the document resolve: the document is
+    /// registered under `uri` and the subschema reached through a reference to it.
+    ///
+    /// - Throws: ``SchemaCompilationError`` listing every problem found, a pointer that reaches no
+    ///   schema among them.
+    public init(
+        _ document: JSONValue, at pointer: String, uri: String = JSONSchema.defaultURI, options: Options = Options()
+    )
+        throws(SchemaCompilationError)
+    {
+        guard !pointer.isEmpty else {
+            try self.init(document, uri: uri, options: options)
+            return
+        }
+        var options = options
+        options.registry.register(document, as: uri)
+        try self.init(.object(["$ref": .string(uri + "#" + Self.fragment(pointer))]), options: options)
+    }
+
+    /// A JSON Pointer as a URI fragment: characters other than unreserved ones, `/` and `~`
+    /// percent-encoded.
+    private static func fragment(_ pointer: String) -> String {
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        var text = ""
+        for byte in pointer.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "/"):
+                text.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                text += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0x0F)])
+            }
+        }
+        return text
+    }
+
     /// Parses and compiles a schema written as JSON text.
     ///
     /// - Throws: ``SchemaCompilationError`` (a JSON syntax error is reported as its one problem).

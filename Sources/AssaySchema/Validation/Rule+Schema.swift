@@ -22,49 +22,28 @@ extension Rule where Value: Encodable & Sendable {
     }
 
     /// ``schema(_:)`` for code that cannot `try` — a `@Validate` attribute, a stored property's
-    /// initialiser, what `assay generate swift` writes: `document` is a JSON Schema as text and
-    /// `pointer` the JSON Pointer of the subschema to check against (`""` for the whole document), so
-    /// that its `$ref`s into the document resolve. Compiled once, when the rule is made; formats are
-    /// asserted unless `assertingFormats` is false. A document that is not JSON, or does not compile,
-    /// makes every value fail with ``IssueCode/custom(_:)`` `invalidSchema`, naming why: the mistake
-    /// is seen at once, never passed over.
+    /// initialiser: `document` is a JSON Schema as text and `pointer` the JSON Pointer of the
+    /// subschema to check against (`""` for the whole document), so that its `$ref`s into the
+    /// document resolve. Compiled once, when the rule is made; formats are asserted unless
+    /// `assertingFormats` is false. A document that is not JSON, or does not compile, makes every
+    /// value fail with ``IssueCode/custom(_:)`` `invalidSchema`, naming why: the mistake is seen at
+    /// once, never passed over.
     public static func schema(_ document: String, at pointer: String = "", assertingFormats: Bool = true) -> Rule {
-        let uri = "urn:assay:rule-schema"
-        let compiled: JSONSchema
-        do {
-            let value = try JSONValue(parsing: Array(document.utf8))
-            var options = JSONSchema.Options(assertFormats: assertingFormats)
-            if pointer.isEmpty {
-                compiled = try JSONSchema(value, uri: uri, options: options)
-            } else {
-                options.registry.register(value, as: uri)
-                compiled = try JSONSchema(.object(["$ref": .string(uri + "#" + fragment(pointer))]), options: options)
-            }
-        } catch {
+        schema(EmbeddedSchema(document, assertingFormats: assertingFormats), at: pointer)
+    }
+
+    /// ``schema(_:at:assertingFormats:)`` with a document parsed once for all its rules: what
+    /// `assay generate swift` writes for the constraints that have no typed rule. With `keywords`,
+    /// only those keywords of the subschema are checked (the others have typed rules of their own).
+    public static func schema(_ document: EmbeddedSchema, at pointer: String = "", keywords: [String]? = nil) -> Rule {
+        switch document.compile(at: pointer, keywords: keywords) {
+        case .success(let compiled): return schema(compiled)
+        case .failure(let error):
             let reason = "\(error)"
             return Rule(.custom("schema")) { _, context in
                 context.report(.custom("invalidSchema"), parameters: ["reason": .string(reason)])
             }
         }
-        return schema(compiled)
-    }
-
-    /// A JSON Pointer as a URI fragment: characters other than unreserved ones, `/` and `~`
-    /// percent-encoded.
-    private static func fragment(_ pointer: String) -> String {
-        var text = ""
-        for byte in pointer.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"), UInt8(ascii: "/"):
-                text.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                text += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0x0F)])
-            }
-        }
-        return text
     }
 
     private static func check(_ value: Value, against schema: JSONSchema, in context: inout RuleContext) {
@@ -89,5 +68,81 @@ extension Rule where Value: Encodable & Sendable {
                 located.path = issue.path.prefixed(by: base)
                 return located
             })
+    }
+}
+
+extension ModelRule where Model: Encodable & Sendable {
+    /// A check of the whole object against a subschema of `document` (only its `keywords`, when
+    /// given): the object-level constraints of a generated type that have no typed rule (`if` /
+    /// `then`, `allOf`, `dependentSchemas` …). The object is encoded as JSON by `JSONValueEncoder`;
+    /// issues are located under it.
+    public static func schema(_ document: EmbeddedSchema, at pointer: String = "", keywords: [String]? = nil)
+        -> ModelRule
+    {
+        let rule = Rule<Model>.schema(document, at: pointer, keywords: keywords)
+        return .check("schema") { model, context in rule.check(model, in: &context) }
+    }
+}
+
+/// A JSON Schema document held as text in code, parsed once, whose subschemas rules check values
+/// against (`Rule.schema(_:at:keywords:)`): the form generated Swift keeps its schema in.
+///
+/// Making one never throws: a document that is not JSON is kept as the reason every rule made
+/// from it fails.
+public final class EmbeddedSchema: Sendable {
+    private let parsed: Result<JSONValue, SchemaCompilationError>
+    private let options: JSONSchema.Options
+
+    /// Parses `text`; formats are asserted unless `assertingFormats` is false.
+    public convenience init(_ text: String, assertingFormats: Bool = true) {
+        let parsed: Result<JSONValue, SchemaCompilationError>
+        do {
+            parsed = .success(try JSONValue(parsing: Array(text.utf8)))
+        } catch {
+            parsed = .failure(
+                SchemaCompilationError(problems: [SchemaProblem(location: "", message: "not valid JSON: \(error)")]))
+        }
+        self.init(parsed: parsed, assertingFormats: assertingFormats)
+    }
+
+    /// A document already parsed (the generator checks what the generated code will compile).
+    package convenience init(_ document: JSONValue, assertingFormats: Bool = true) {
+        self.init(parsed: .success(document), assertingFormats: assertingFormats)
+    }
+
+    private init(parsed: Result<JSONValue, SchemaCompilationError>, assertingFormats: Bool) {
+        self.parsed = parsed
+        options = JSONSchema.Options(assertFormats: assertingFormats)
+    }
+
+    /// The member a subschema's chosen keywords are copied into, beside them, so that their
+    /// references resolve from the same place: an unknown keyword, which evaluation ignores.
+    static let keywordsMember = "x-assay-keywords"
+
+    /// The subschema at `pointer` (only its `keywords`, when given), compiled with its references
+    /// into the document.
+    package func compile(at pointer: String, keywords: [String]? = nil) -> Result<JSONSchema, SchemaCompilationError> {
+        parsed.flatMap { document in
+            Result { () throws(SchemaCompilationError) in
+                guard let keywords else {
+                    return try JSONSchema(document, at: pointer, uri: "urn:assay:embedded-schema", options: options)
+                }
+                guard case .object(var node)? = document[pointer: pointer] else {
+                    throw SchemaCompilationError(problems: [
+                        SchemaProblem(location: "#" + pointer, message: "no schema object at this JSON Pointer")
+                    ])
+                }
+                var chosen = JSONObject()
+                for keyword in keywords {
+                    if let value = node[keyword] { chosen[keyword] = value }
+                }
+                node[Self.keywordsMember] = .object(chosen)
+                var copy = document
+                // Only the containers on the pointer's path are copied; the rest is shared.
+                try? copy.set(.object(node), at: pointer)
+                return try JSONSchema(
+                    copy, at: pointer + "/" + Self.keywordsMember, uri: "urn:assay:embedded-schema", options: options)
+            }
+        }
     }
 }
