@@ -8,7 +8,13 @@ and the errors must name the same instance locations (JSON Pointers).
 Prints, per draft: schemas generated, the refusals by reason, files that did not compile, instances
 whose verdict agrees, instances whose error locations agree, and every disagreement.
 
-Usage: scripts/generator-agreement.py [--work DIR] [--assay PATH] [DRAFT ...]
+With --schemastore DIR (a checkout of github.com/SchemaStore/schemastore, or its src/ folders), the
+corpus is every SchemaStore schema that has test files: its src/test/NAME/*.json files (valid) and
+src/negative_test/NAME/*.json (invalid) are the instances. Either way it also counts how many of the
+generated schemas' constraint keywords are enforced by typed rules rather than checked against the
+schema with AssaySchema.
+
+Usage: scripts/generator-agreement.py [--work DIR] [--assay PATH] [--schemastore DIR] [DRAFT ...]
   (draft7 and draft2020-12 by default; the scratch package is kept in DIR, /tmp/assay-agreement by
   default, so that a second run builds only what changed; its first build compiles the package's
   dependencies, some minutes)"""
@@ -19,8 +25,11 @@ suite = pathlib.Path(os.environ.get("JSON_SCHEMA_TEST_SUITE", root.parent / "sha
 parser = argparse.ArgumentParser()
 parser.add_argument("--work", default="/tmp/assay-agreement")
 parser.add_argument("--assay", default=str(root / ".build" / "debug" / "assay"))
+parser.add_argument("--schemastore")
 parser.add_argument("drafts", nargs="*", default=["draft7", "draft2020-12"])
 arguments = parser.parse_args()
+if arguments.schemastore:
+    arguments.drafts = ["schemastore"]
 work = pathlib.Path(arguments.work)
 sources = work / "Sources" / "Harness"
 dialects = {"draft7": "http://json-schema.org/draft-07/schema#", "draft2020-12": "https://json-schema.org/draft/2020-12/schema"}
@@ -48,28 +57,111 @@ let package = Package(
 )
 """)
 
-cases = []  # id, draft, file, schema, tests, type
+cases = []  # id, draft, file, schema, tests (description, text), type, keywords (typed, checked)
 refusals = {draft: collections.Counter() for draft in arguments.drafts}
 totals = collections.Counter()
+keywords = {draft: collections.Counter() for draft in arguments.drafts}
 schema_file = work / "schema.json"
-for draft in arguments.drafts:
-    for path in sorted((suite / "tests" / draft).glob("*.json")):
-        for index, group in enumerate(json.loads(path.read_text())):
-            totals[draft] += 1
-            schema = group["schema"]
-            if isinstance(schema, dict) and "$schema" not in schema:
-                schema = {"$schema": dialects[draft], **schema}
-            schema_file.write_text(json.dumps(schema))
-            name = f"G{sum(totals.values())}"
-            run = subprocess.run(
-                [arguments.assay, "generate", "swift", str(schema_file), "--type-prefix", name, "--root-name", "Root",
-                 "-o", str(sources / f"{name}.swift")], capture_output=True, text=True)
-            if run.returncode != 0:
-                message = run.stderr.strip().splitlines()[-1].split(": ", 2)[-1] if run.stderr.strip() else "?"
-                refusals[draft][re.sub(r'"[^"]*"', '"…"', message)[:90]] += 1
-                continue
-            cases.append({"id": name, "draft": draft, "file": f"{path.name}#{index}", "description": group["description"],
-                          "schema": schema, "tests": group["tests"], "type": f"{name}Root"})
+CONSTRAINTS = {
+    "type", "enum", "const", "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
+    "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "required", "dependentRequired",
+    "dependencies", "allOf", "anyOf", "oneOf", "not", "if", "dependentSchemas", "patternProperties",
+    "unevaluatedProperties", "unevaluatedItems", "propertyNames", "minProperties", "maxProperties", "contains",
+    "minContains", "maxContains", "prefixItems", "additionalItems", "additionalProperties"}
+MAPS = {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+ONE = {"items", "additionalProperties", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames",
+       "unevaluatedProperties", "unevaluatedItems"}
+LISTS = {"allOf", "anyOf", "oneOf", "prefixItems", "items"}
+
+
+def constraint_places(schema, pointer=""):
+    """The JSON Pointers of the constraint keywords of a schema and its subschemas."""
+    places, pending = [], [(schema, pointer)]
+    while pending:
+        node, here = pending.pop()
+        if not isinstance(node, dict):
+            continue
+        for key, value in node.items():
+            place = here + "/" + key.replace("~", "~0").replace("/", "~1")
+            if key in CONSTRAINTS and not (key == "additionalProperties" and value is True):
+                places.append(place)
+            if key in MAPS and isinstance(value, dict):
+                pending += [(v, place + "/" + k.replace("~", "~0").replace("/", "~1")) for k, v in value.items()]
+            elif key in LISTS and isinstance(value, list):
+                pending += [(v, f"{place}/{i}") for i, v in enumerate(value)]
+            elif key in ONE and isinstance(value, dict):
+                pending.append((value, place))
+    return places
+
+
+def checked_prefixes(notes):
+    """What the generator checks with AssaySchema, read from its notes: whole schemas and keywords."""
+    prefixes = []
+    for note in notes:
+        match = re.match(r"note: #(\S*): (.*) — no typed rule", note)
+        if match:
+            prefixes += [match.group(1) + "/" + k for k in match.group(2).split(", ")]
+            continue
+        match = re.match(r"note: #(\S*): .*checked against its schema( at #(\S*))? with AssaySchema", note)
+        if match:
+            prefixes.append(match.group(3) if match.group(2) else match.group(1))
+    return prefixes
+
+
+def generate(name, draft, label, description, schema, tests):
+    schema_file.write_text(json.dumps(schema))
+    run = subprocess.run(
+        [arguments.assay, "generate", "swift", str(schema_file), "--type-prefix", name, "--root-name", "Root",
+         "-o", str(sources / f"{name}.swift")], capture_output=True, text=True)
+    if run.returncode != 0:
+        message = run.stderr.strip().splitlines()[-1].split(": ", 2)[-1] if run.stderr.strip() else "?"
+        refusals[draft][re.sub(r'"[^"]*"', '"…"', message)[:90]] += 1
+        return
+    prefixes = checked_prefixes(run.stderr.splitlines())
+    places = constraint_places(schema)
+    checked = sum(1 for place in places if any(place == p or place.startswith(p + "/") for p in prefixes))
+    keywords[draft]["typed"] += len(places) - checked
+    keywords[draft]["checked"] += checked
+    cases.append({"id": name, "draft": draft, "file": label, "description": description, "schema": schema,
+                  "tests": tests, "type": f"{name}Root"})
+
+
+if arguments.schemastore:
+    store = pathlib.Path(arguments.schemastore)
+    store = store / "src" if (store / "src").exists() else store
+    names = sorted({p.name for folder in ("test", "negative_test") if (store / folder).exists()
+                    for p in (store / folder).iterdir()})
+    for name in names:
+        path = store / "schemas" / "json" / f"{name}.json"
+        if not path.exists():
+            continue
+        try:
+            schema = json.loads(path.read_text())
+        except (ValueError, UnicodeDecodeError):
+            continue
+        tests = []
+        for folder in ("test", "negative_test"):
+            for test in sorted((store / folder / name).glob("*.json")) if (store / folder / name).exists() else []:
+                try:
+                    text = test.read_text()
+                    json.loads(text)
+                except (ValueError, UnicodeDecodeError):
+                    continue
+                tests.append({"description": f"{folder}/{test.name}", "text": text})
+        if not tests:
+            continue
+        totals["schemastore"] += 1
+        generate(f"S{totals['schemastore']}", "schemastore", name, name, schema, tests)
+else:
+    for draft in arguments.drafts:
+        for path in sorted((suite / "tests" / draft).glob("*.json")):
+            for index, group in enumerate(json.loads(path.read_text())):
+                totals[draft] += 1
+                schema = group["schema"]
+                if isinstance(schema, dict) and "$schema" not in schema:
+                    schema = {"$schema": dialects[draft], **schema}
+                tests = [{"description": test["description"], "text": json.dumps(test["data"])} for test in group["tests"]]
+                generate(f"G{sum(totals.values())}", draft, f"{path.name}#{index}", group["description"], schema, tests)
 
 (work / "cases.json").write_text(json.dumps(cases))
 
@@ -111,9 +203,11 @@ for case .object(let entry) in elements(cases) {
         continue
     }
     for case .object(let test) in elements(entry["tests"]) {
-        let data = test["data"] ?? .null
+        guard case .string(let text)? = test["text"], let data = try? JSONValue(parsing: Array(text.utf8)) else {
+            continue
+        }
         let expected = Set(schema.validate(data).issues.map(\\.path.jsonPointer))
-        let found = decode(data.jsonBytes())
+        let found = decode(Array(text.utf8))
         results.append([
             "id": .string(id), "test": test["description"] ?? .null,
             "expected": .array(expected.sorted().map(JSONValue.string)),
@@ -135,7 +229,10 @@ for attempt in range(6):
     build = subprocess.run(["swift", "build", "--package-path", str(work)], capture_output=True, text=True)
     if build.returncode == 0:
         break
-    failing = set(re.findall(r"Harness/(G\d+)\.swift:\d+:\d+: error: (.*)", build.stdout + build.stderr))
+    output = build.stdout + build.stderr
+    failing = set(re.findall(r"Harness/(G\d+)\.swift:\d+:\d+: error: (.*)", output))
+    # Errors in macro expansions name the type, not the file.
+    failing |= {(name, error) for error, name in re.findall(r"error: (.*?'(G\d+)[A-Z][^']*'.*)", output)}
     if not failing:
         sys.exit("the harness did not build:\n" + (build.stdout + build.stderr)[-4000:])
     for name, error in failing:
@@ -164,6 +261,9 @@ for draft in arguments.drafts:
           f"({100 * generated / max(totals[draft], 1):.1f}%), {len(broken)} of them did not compile\n")
     print(f"- instances decoded: {len(tested)}; verdict agrees: {verdicts} ({100 * verdicts / max(len(tested), 1):.1f}%); "
           f"error locations agree: {locations} ({100 * locations / max(len(tested), 1):.1f}%)")
+    typed, checked = keywords[draft]["typed"], keywords[draft]["checked"]
+    print(f"- constraint keywords of the generated schemas: {typed + checked}; typed rules: {typed} "
+          f"({100 * typed / max(typed + checked, 1):.1f}%); checked against the schema: {checked}")
     for row in rows:
         if "error" in row:
             print(f"- {by_id[row['id']]['file']}: {row['error']}")

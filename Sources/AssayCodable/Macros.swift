@@ -17,6 +17,10 @@ import AssayJSON
 /// }
 /// ```
 ///
+/// `unknownKeys` makes keys the type does not declare ignored, warned about or refused whatever
+/// the decoding policy says (JSON Schema's `additionalProperties: false` is `.reject`, which the
+/// exported schema then states); `nil`, the default, leaves it to the policy.
+///
 /// Properties of other `@Validatable` types (alone, optional or in arrays) are validated with their
 /// own rules. A `var` with an initial value takes it when the key is missing; a `let` with one is not
 /// decoded. A rule that cannot apply to the property's type (`.length` on an `Int`) is a compile-time
@@ -25,7 +29,8 @@ import AssayJSON
 @attached(
     extension, conformances: Validatable, Decodable, JSONSchemaExportable, names: named(init(from:))
 )
-public macro Validatable() = #externalMacro(module: "AssayMacros", type: "ValidatableMacro")
+public macro Validatable(unknownKeys: ValidatedDecodingPolicy.UnknownKeys? = nil) =
+    #externalMacro(module: "AssayMacros", type: "ValidatableMacro")
 
 /// Rules on a property of a `@Validatable` struct, checked in order; every issue is kept.
 ///

@@ -23,6 +23,8 @@ struct GeneratedType: Equatable {
     var kind: Kind
     /// Rules of the whole object (`.dependentRequired(…)`), as `ModelRule` expressions.
     var modelRules: [String] = []
+    /// Keys the struct does not declare are refused (`additionalProperties: false`).
+    var refusesUnknownKeys = false
 }
 
 /// A schema (or some keywords of it) that values are checked against with AssaySchema.
@@ -71,6 +73,8 @@ struct SchemaReader {
     private(set) var fallbacks: [Fallback] = []
     /// The names of the string enums declared for named schemas.
     private var namedEnums: Set<String> = []
+    /// Whether a schema below the root has an `$id` (a `$ref` below it is read against it).
+    private var hasEmbeddedResources = false
     private(set) var rootTypeName: String?
     /// The type names claimed, in order, so that a failed attempt can give its names back.
     private var claimLog: [String] = []
@@ -145,6 +149,7 @@ struct SchemaReader {
                 }
             }
         }
+        hasEmbeddedResources = Self.hasEmbeddedResources(document)
         // Names first, so that a $ref reaches a type declared later.
         if !isOpenAPI && !Self.isDefinitionsOnly(root) {
             let base = options.rootName ?? Self.string(root["title"]) ?? "Root"
@@ -177,6 +182,11 @@ struct SchemaReader {
         }
         try refuseCycles()
         try compileFallbacks()
+        // Last, so that what the reading finds is named first, at its place.
+        if !isOpenAPI, case .failure(let error) = EmbeddedSchema(document).compile(at: "") {
+            throw SwiftGenerationError(
+                pointer: "", message: "the document is not a schema AssaySchema compiles: \(error)")
+        }
     }
 
     // MARK: Attempts given back
@@ -336,9 +346,7 @@ struct SchemaReader {
         switch schema["additionalProperties"] {
         case nil, .bool(true)?: break
         case .bool(false)?:
-            notes.append(
-                "#\(pointer): additionalProperties: false — unknown keys are refused when decoding with the policy's unknownKeys: .reject (ignored by default)"
-            )
+            types[index].refusesUnknownKeys = true
         default:
             throw .unsupported(
                 pointer: pointer + "/additionalProperties",
@@ -394,7 +402,9 @@ struct SchemaReader {
             var kept: [String: Field] = [:]
             for field in fields { kept[field.key] = field }
             for key in objectChecks {
-                try checkReadsKept(schema[key]!, at: pointer + "/" + key, kept: kept, depth: 0)
+                var keyword = JSONObject()
+                keyword[key] = schema[key]
+                try checkReadsKept(.object(keyword), at: pointer, kept: kept, depth: 0)
             }
             fallbacks.append(Fallback(pointer: pointer, keywords: objectChecks))
             notes.append(
@@ -543,7 +553,9 @@ struct SchemaReader {
             guard constraints.isEmpty else {
                 throw .unsupported(
                     pointer: pointer,
-                    message: "a schema with no type and \(constraints.joined(separator: ", ")) has no Swift form yet")
+                    message:
+                        "a schema with no type and \(constraints.joined(separator: ", ")) lets values of every other type pass: it has no Swift type but JSONValue"
+                )
             }
             return TypeReference(swift: "JSONValue", rules: [], nullable: true)
         }
@@ -677,15 +689,24 @@ struct SchemaReader {
                 message: "$ref beside \(siblings.joined(separator: ", ")) has no Swift form yet")
         }
         guard text.hasPrefix("#"), let target = Self.decodeFragment(String(text.dropFirst())) else {
-            throw SwiftGenerationError(
-                pointer: pointer + "/$ref", message: "$ref \"\(text)\" is not a reference inside the document")
+            // An anchor, a URI resolved against an `$id`, another document: AssaySchema resolves
+            // what it can (and the document is refused when it cannot).
+            throw .unsupported(
+                pointer: pointer + "/$ref",
+                message: "$ref \"\(text)\" is not a JSON Pointer into the document: it has no Swift type yet")
+        }
+        if hasEmbeddedResources && Self.isUnderEmbeddedResource(pointer, in: document) {
+            // Below another `$id`, "#/…" is a pointer into that resource, not into the document.
+            throw .unsupported(
+                pointer: pointer + "/$ref",
+                message: "$ref \"\(text)\" is read against an embedded resource's $id: it has no Swift type yet")
         }
         let nullable = object["nullable"] == .bool(true)
         if let name = namedTypes[target] {
-            let isStruct = Self.lookUp(target, in: document).map(Self.isObjectLike) ?? false
+            let isStruct = document[pointer: target].map(Self.isObjectLike) ?? false
             return TypeReference(swift: name, rules: [], nullable: nullable, directStruct: isStruct ? name : nil)
         }
-        guard let schema = Self.lookUp(target, in: document) else {
+        guard let schema = document[pointer: target] else {
             throw SwiftGenerationError(pointer: pointer + "/$ref", message: "$ref \"\(text)\" does not resolve")
         }
         guard !inlining.contains(target) else {
@@ -989,7 +1010,7 @@ struct SchemaReader {
         case .string("object")?: return true
         case .array(let items)?:
             return Set(items.filter { $0 != .string("null") }) == [.string("object")]
-        case nil: return object["properties"] != nil
+        case nil: return false  // `properties` alone let values of every other type pass
         default: return false
         }
     }
@@ -1028,11 +1049,50 @@ struct SchemaReader {
             if kinds == [.boolean] { return "boolean" }
             return nil
         }
-        if object["properties"] != nil || object["required"] != nil || object["additionalProperties"] != nil {
-            return "object"
-        }
-        if object["items"] != nil { return "array" }
+        // `properties` or `items` without `type` constrain objects or arrays and let every other
+        // value pass: no struct or array type holds that.
         return nil
+    }
+
+    /// Whether any object below the root has a string `$id` (a property named `$id` counts too:
+    /// at worst a `$ref` is checked with AssaySchema that could have been typed). One walk, no
+    /// recursion.
+    static func hasEmbeddedResources(_ document: JSONValue) -> Bool {
+        var pending: [JSONValue] = []
+        switch document {
+        case .object(let root): pending = Array(root.values)
+        case .array(let items): pending = items
+        default: return false
+        }
+        while let value = pending.popLast() {
+            switch value {
+            case .object(let object):
+                if case .string? = object["$id"] { return true }
+                pending += object.values
+            case .array(let items): pending += items
+            default: continue
+            }
+        }
+        return false
+    }
+
+    /// Whether a schema on the way from the root to `pointer` (the root excepted) has an `$id`.
+    static func isUnderEmbeddedResource(_ pointer: String, in document: JSONValue) -> Bool {
+        var current = document
+        for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            let key = unescape(token)
+            switch current {
+            case .object(let object):
+                guard let next = object[key] else { return false }
+                current = next
+            case .array(let items):
+                guard let index = Int(key), items.indices.contains(index) else { return false }
+                current = items[index]
+            default: return false
+            }
+            if case .object(let object) = current, case .string? = object["$id"] { return true }
+        }
+        return false
     }
 
     static func documentation(_ schema: JSONValue) -> [String] {
@@ -1147,23 +1207,5 @@ struct SchemaReader {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
         default: return nil
         }
-    }
-
-    static func lookUp(_ pointer: String, in document: JSONValue) -> JSONValue? {
-        var current = document
-        guard !pointer.isEmpty else { return current }
-        for token in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let key = unescape(token)
-            switch current {
-            case .object(let object):
-                guard let next = object[key] else { return nil }
-                current = next
-            case .array(let items):
-                guard let index = Int(key), items.indices.contains(index) else { return nil }
-                current = items[index]
-            default: return nil
-            }
-        }
-        return current
     }
 }

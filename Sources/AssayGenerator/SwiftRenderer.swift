@@ -22,7 +22,9 @@ struct SwiftRenderer {
             lines.append("")
             lines += documentation(type.documentation, indent: "")
             switch type.kind {
-            case .structure(let fields): lines += structure(type.name, fields, modelRules: type.modelRules)
+            case .structure(let fields):
+                lines.append(type.refusesUnknownKeys ? "@Validatable(unknownKeys: .reject)" : "@Validatable")
+                lines += structure(type.name, fields, modelRules: type.modelRules)
             case .stringEnum(let cases): lines += enumeration(type.name, cases)
             case .wrapper(let raw, let rule): lines += wrapper(type.name, raw: raw, rule: rule)
             case .alias(let target): lines.append("\(access)typealias \(type.name) = \(target)")
@@ -43,7 +45,7 @@ struct SwiftRenderer {
     }
 
     private func structure(_ name: String, _ fields: [Field], modelRules: [String]) -> [String] {
-        var lines = ["@Validatable", "\(access)struct \(name): Codable, Sendable, Hashable {"]
+        var lines = ["\(access)struct \(name): Codable, Sendable, Hashable {"]
         for field in fields {
             lines += documentation(field.documentation, indent: "    ")
             var attributes: [String] = []

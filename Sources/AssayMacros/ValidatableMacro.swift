@@ -95,16 +95,17 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
                     ? "case \(property.name) = \(StringLiteralExprSyntax(content: property.key))"
                     : "case \(property.name)"
             }
-            let body = cases.isEmpty ? "" : cases.joined(separator: "\n")
+            // An enum with no cases cannot have a raw type: a struct with no properties gets plain keys.
+            let raw = cases.isEmpty ? "" : "String, "
             members.append(
                 """
-                enum CodingKeys: String, CodingKey, CaseIterable {
-                \(raw: body)
+                enum CodingKeys: \(raw: raw)CodingKey, CaseIterable {
+                \(raw: cases.joined(separator: "\n"))
                 }
                 """)
         }
         members.append(validationDeclaration(model))
-        members.append(schemaDeclaration(model))
+        members.append(schemaDeclaration(model, closed: unknownKeys(of: node) == ".reject"))
         return members
     }
 
@@ -165,7 +166,7 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
             """
     }
 
-    static func schemaDeclaration(_ model: ModelDescription) -> DeclSyntax {
+    static func schemaDeclaration(_ model: ModelDescription, closed: Bool = false) -> DeclSyntax {
         let properties = model.properties.map { property in
             let required = (!property.isOptional && property.defaultValue == nil) || property.mustBePresent
             return "(\(key(property)), (\(property.type.trimmedDescription)).self, \(required))"
@@ -174,7 +175,7 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
             properties.isEmpty ? "" : "\n" + properties.map { "        " + $0 }.joined(separator: ",\n") + ",\n    "
         return """
             \(raw: model.access)static func jsonSchema(in exporter: inout AssayCodable.JSONSchemaExporter) -> AssayJSON.JSONValue {
-                exporter.model(\(raw: model.typeName).self, properties: [\(raw: list)])
+                exporter.model(\(raw: model.typeName).self, properties: [\(raw: list)]\(raw: closed ? ", additionalProperties: false" : ""))
             }
             """
     }
@@ -205,7 +206,7 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
         let wanted = protocols.map(\.trimmedDescription).map { qualified[$0] ?? $0 }
         var body = ""
         if !model.declaresDecodingInit {
-            body = decodingInitializer(model)
+            body = decodingInitializer(model, unknownKeys: unknownKeys(of: node))
         }
         let clause = wanted.isEmpty ? "" : ": " + wanted.joined(separator: ", ")
         let declaration: DeclSyntax = """
@@ -216,10 +217,16 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
         return [declaration.cast(ExtensionDeclSyntax.self)]
     }
 
-    static func decodingInitializer(_ model: ModelDescription) -> String {
+    /// The expression of `@Validatable(unknownKeys: …)`, if written.
+    static func unknownKeys(of node: AttributeSyntax) -> String? {
+        arguments(of: node).first { $0.label?.text == "unknownKeys" }.map { $0.expression.trimmedDescription }
+    }
+
+    static func decodingInitializer(_ model: ModelDescription, unknownKeys: String? = nil) -> String {
         var lines: [String] = []
         // `Self`, not the type's name: the extension of a nested type does not see its name.
-        lines.append("var _assayFields = try AssayCodable.FieldDecoder<Self, CodingKeys>(decoder)")
+        let keys = unknownKeys.map { ", unknownKeys: \($0)" } ?? ""
+        lines.append("var _assayFields = try AssayCodable.FieldDecoder<Self, CodingKeys>(decoder\(keys))")
         for property in model.properties {
             let shape = TypeShape(property.type)
             let local = property.local

@@ -45,9 +45,29 @@ struct SwiftGeneratorTests {
         #expect(first.source == (try Self.read("BenchClient.swift")))
         #expect(try SwiftGenerator.generate(Self.clientSchema(), options: options) == first)
         #expect(first.typeNames == ["BenchClient", "BenchAddress", "BenchAddressCountry"])
-        // additionalProperties: false, on the root and the address, is said, not dropped silently.
-        #expect(first.notes.count == 2)
-        #expect(first.notes.allSatisfy { $0.contains("additionalProperties: false") })
+        // additionalProperties: false, on the root and the address, is each type's own refusal of
+        // unknown keys, whatever the decoding policy says.
+        #expect(first.notes.isEmpty)
+        #expect(first.source.components(separatedBy: "@Validatable(unknownKeys: .reject)\n").count == 3)
+    }
+
+    @Test("additionalProperties: false refuses unknown keys, at every level, under the default policy")
+    func unknownKeys() throws {
+        guard case .object(var members) = Self.valid, case .object(var address)? = members["address"] else { return }
+        members["nickname"] = "Jo"
+        address["floor"] = 3
+        members["address"] = .object(address)
+        do {
+            _ = try JSONValueDecoder().decodeValidated(BenchClient.self, from: JSONValue.object(members).jsonBytes())
+            Issue.record("unknown keys were accepted")
+        } catch {
+            #expect(Set(error.issues.map(\.path.jsonPointer)) == ["/nickname", "/address/floor"])
+            #expect(error.issues.allSatisfy { $0.code == .unknownKey && $0.severity == .error })
+        }
+        // The exported schema says so too.
+        let exported = JSONSchemaExporter.document(for: BenchClient.self)
+        #expect(exported[pointer: "/additionalProperties"] == false)
+        #expect(exported[pointer: "/$defs/BenchAddress/additionalProperties"] == false)
     }
 
     @Test("the README's generated example is the generator's output for its schema")

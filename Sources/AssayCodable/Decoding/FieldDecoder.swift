@@ -60,15 +60,17 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     @usableFromInline let decodesScalarArraysWhole: Bool
 
     /// Opens the model's container (a value that is not an object, or `null`, throws at once) and
-    /// checks its keys against `Key`, as the policy says.
+    /// checks its keys against `Key`, as the policy says, or as `unknownKeys` says when the model
+    /// declares it (`@Validatable(unknownKeys: .reject)`: the type's own contract wins).
     ///
     /// Inlinable, so it is specialised for the model: generic code would find the field decoder's
     /// layout and the container's type at run time, for every object decoded.
     ///
     /// - Throws: `ValidationError` when `decoder` holds no object.
     @inlinable
-    public init(_ decoder: any Decoder) throws(ValidationError) {
-        let opening = FieldsOpening(decoder)
+    public init(_ decoder: any Decoder, unknownKeys: ValidatedDecodingPolicy.UnknownKeys? = nil) throws(ValidationError)
+    {
+        let opening = FieldsOpening(decoder, unknownKeys: unknownKeys)
         do {
             if let handle = opening.handle {
                 source = .node(try handle.keyedContainer(keyedBy: Key.self))
@@ -79,7 +81,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
             throw opening.failure(error, expected: Model.self, decoder: decoder)
         }
         context = opening.context
-        collector = IssueCollector(policy: opening.context.policy)
+        collector = IssueCollector(policy: opening.policy)
         keptIndices = [:]
         checksUnreadKeys = opening.checksUnreadKeys
         decodesScalarArraysWhole = opening.isStrict
@@ -461,6 +463,8 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
 struct FieldsOpening {
     @usableFromInline let handle: NodeDecoderHandle?
     @usableFromInline let context: ValidatedDecoding.Context
+    /// The run's policy, with the model's own treatment of unknown keys when it declares one.
+    @usableFromInline let policy: ValidatedDecodingPolicy
     /// AssayJSON's decoder in strict mode.
     @usableFromInline let isStrict: Bool
     /// Whether the decoder's unread members are checked for unknown keys after the fields are read.
@@ -469,12 +473,14 @@ struct FieldsOpening {
     @usableFromInline let listsKeys: Bool
 
     @usableFromInline
-    init(_ decoder: any Decoder) {
+    init(_ decoder: any Decoder, unknownKeys: ValidatedDecodingPolicy.UnknownKeys?) {
         let handle = NodeDecoderHandle(decoder)
         self.handle = handle
         isStrict = handle?.isStrict ?? false
         context = ValidatedDecoding.context(of: decoder, handle: handle)
-        let policy = context.policy
+        var policy = context.policy
+        if let unknownKeys { policy.unknownKeys = unknownKeys }
+        self.policy = policy
         if policy.unknownKeys != .ignore, let handle, handle.tracksReadKeys {
             handle.startTrackingReads()
             checksUnreadKeys = true

@@ -170,8 +170,11 @@ public struct JSONSchemaExporter {
     ///   - type: The model.
     ///   - properties: Its decoded properties in order: key, Swift type, and whether the key must be
     ///     present (not optional, no default).
+    ///   - additionalProperties: `false` for a model that refuses keys it does not declare
+    ///     (`@Validatable(unknownKeys: .reject)`).
     public mutating func model<Model: Validatable>(
-        _ type: Model.Type, properties: [(key: String, type: Any.Type, required: Bool)]
+        _ type: Model.Type, properties: [(key: String, type: Any.Type, required: Bool)],
+        additionalProperties: Bool = true
     ) -> JSONValue {
         let name = definitionName(of: Model.self)
         let reference: JSONValue = ["$ref": .string("#/$defs/\(name)")]
@@ -228,6 +231,7 @@ public struct JSONSchemaExporter {
         }
         object["properties"] = .object(members)
         if !required.isEmpty { object["required"] = .array(required) }
+        if !additionalProperties { object["additionalProperties"] = false }
         var dependencies: JSONObject = [:]
         for rule in rules where rule.key == nil {
             switch rule.role {

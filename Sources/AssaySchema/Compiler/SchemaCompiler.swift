@@ -23,6 +23,8 @@ final class SchemaCompiler {
         let dialect: SchemaDialect
         let resourcePointer: String
         let vocabularies: Vocabularies
+        /// How deeply the schema is nested in its document (bounded by `maximumSchemaDepth`).
+        var depth = 0
     }
 
     let options: JSONSchema.Options
@@ -37,6 +39,8 @@ final class SchemaCompiler {
     private var queue: [(Int, Location)] = []
     private(set) var problems: [SchemaProblem] = []
 
+    /// Schemas past the depth limit, already reported.
+    private var tooDeep: Set<Location> = []
     /// Registry files that exist but could not be used, by URI.
     private var loadProblems: [String: String] = [:]
 
@@ -135,6 +139,7 @@ final class SchemaCompiler {
 
     private func index(_ value: JSONValue, at location: Location, info inherited: Info, depth: Int) {
         guard depth < options.maximumSchemaDepth else {
+            tooDeep.insert(location)
             problems.append(
                 SchemaProblem(
                     location: inherited.base + "#" + inherited.resourcePointer,
@@ -142,7 +147,9 @@ final class SchemaCompiler {
             return
         }
         guard case .object(let object) = value else {
-            infos[location] = inherited
+            var info = inherited
+            info.depth = depth
+            infos[location] = info
             return
         }
         var base = inherited.base
@@ -187,7 +194,8 @@ final class SchemaCompiler {
             register(anchor: base + "#" + anchor, at: location)
             dynamicAnchorNames[base, default: [:]][anchor] = location
         }
-        let info = Info(base: base, dialect: dialect, resourcePointer: resourcePointer, vocabularies: vocabularies)
+        let info = Info(
+            base: base, dialect: dialect, resourcePointer: resourcePointer, vocabularies: vocabularies, depth: depth)
         infos[location] = info
         // Siblings of a draft 4-7 `$ref` are not applied, but subschemas next to it are still reachable
         // by pointer, so the walk below indexes them (their own `$id`s included).
@@ -261,7 +269,10 @@ final class SchemaCompiler {
                     resourcePointer: ancestor.resourcePointer
                         + suffix.map { "/" + JSONValue.escape($0) }.joined(),
                     vocabularies: ancestor.vocabularies)
-                index(value, at: location, info: derived, depth: 0)
+                // Deeper than its ancestor by at least one level per token: schemas below a walk
+                // that stopped at the depth limit stay below it (compiling them one by one, each
+                // looked up from the root, would cost the square of the depth).
+                index(value, at: location, info: derived, depth: ancestor.depth + suffix.count)
                 return infos[location]
             }
         }
@@ -321,6 +332,8 @@ final class SchemaCompiler {
     // MARK: Compiling one node
 
     private func compile(_ index: Int, at location: Location) {
+        // Too deep: said once where the walk stopped.
+        if tooDeep.contains(location) { return }
         guard let info = info(for: location),
             let value = documents[location.document][pointer: location.pointer]
         else {

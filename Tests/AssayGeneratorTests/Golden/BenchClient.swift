@@ -4,7 +4,7 @@
 import AssayCodable
 
 /// Client
-@Validatable
+@Validatable(unknownKeys: .reject)
 public struct BenchClient: Codable, Sendable, Hashable {
     @Validate(.format(.uuid))
     public var id: String
@@ -51,7 +51,7 @@ public struct BenchClient: Codable, Sendable, Hashable {
     }
 }
 
-@Validatable
+@Validatable(unknownKeys: .reject)
 public struct BenchAddress: Codable, Sendable, Hashable {
     @Validate(.length(1...200))
     public var street: String
