@@ -34,9 +34,13 @@ work = pathlib.Path(arguments.work)
 sources = work / "Sources" / "Harness"
 dialects = {"draft7": "http://json-schema.org/draft-07/schema#", "draft2020-12": "https://json-schema.org/draft/2020-12/schema"}
 
-if sources.exists():
-    shutil.rmtree(sources)
-sources.mkdir(parents=True)
+# Generated into a staging folder, then copied where they changed: a second run recompiles only
+# the files whose text changed.
+staging = work / "staging"
+if staging.exists():
+    shutil.rmtree(staging)
+staging.mkdir(parents=True)
+sources.mkdir(parents=True, exist_ok=True)
 (work / "Package.swift").write_text(f"""// swift-tools-version: 6.0
 import PackageDescription
 
@@ -112,7 +116,7 @@ def generate(name, draft, label, description, schema, tests):
     schema_file.write_text(json.dumps(schema))
     run = subprocess.run(
         [arguments.assay, "generate", "swift", str(schema_file), "--type-prefix", name, "--root-name", "Root",
-         "-o", str(sources / f"{name}.swift")], capture_output=True, text=True)
+         "-o", str(staging / f"{name}.swift")], capture_output=True, text=True)
     if run.returncode != 0:
         message = run.stderr.strip().splitlines()[-1].split(": ", 2)[-1] if run.stderr.strip() else "?"
         refusals[draft][re.sub(r'"[^"]*"', '"…"', message)[:90]] += 1
@@ -164,11 +168,18 @@ else:
                 generate(f"G{sum(totals.values())}", draft, f"{path.name}#{index}", group["description"], schema, tests)
 
 (work / "cases.json").write_text(json.dumps(cases))
+for stale in sources.glob("*.swift"):
+    if not (staging / stale.name).exists() and stale.name != "main.swift":
+        stale.unlink()
+for fresh in staging.glob("*.swift"):
+    target = sources / fresh.name
+    if not target.exists() or target.read_bytes() != fresh.read_bytes():
+        shutil.copyfile(fresh, target)
 
 
 def write_main(ids):
     table = ",\n".join(f'    "{case["id"]}": {{ pointers({case["type"]}.self, $0) }}' for case in cases if case["id"] in ids)
-    (sources / "main.swift").write_text("""import AssayCodable
+    text = ("""import AssayCodable
 import AssaySchema
 import Foundation
 
@@ -217,22 +228,25 @@ for case .object(let entry) in elements(cases) {
 }
 print(JSONValue.array(results).jsonString())
 """)
+    main = sources / "main.swift"
+    if not main.exists() or main.read_text() != text:
+        main.write_text(text)
 
 
 compiled_ids = {case["id"] for case in cases}
 uncompiled = {}
 for attempt in range(6):
-    for stale in sources.glob("G*.swift"):
+    for stale in sources.glob("[GS]*.swift"):
         if stale.stem not in compiled_ids:
             stale.unlink()
-    write_main(compiled_ids)
+    write_main(compiled_ids)  # rewritten only when its text changes, below
     build = subprocess.run(["swift", "build", "--package-path", str(work)], capture_output=True, text=True)
     if build.returncode == 0:
         break
     output = build.stdout + build.stderr
-    failing = set(re.findall(r"Harness/(G\d+)\.swift:\d+:\d+: error: (.*)", output))
+    failing = set(re.findall(r"Harness/([GS]\d+)\.swift:\d+:\d+: error: (.*)", output))
     # Errors in macro expansions name the type, not the file.
-    failing |= {(name, error) for error, name in re.findall(r"error: (.*?'(G\d+)[A-Z][^']*'.*)", output)}
+    failing |= {(name, error) for error, name in re.findall(r"error: (.*?'([GS]\d+)[A-Z][^']*'.*)", output)}
     if not failing:
         sys.exit("the harness did not build:\n" + (build.stdout + build.stderr)[-4000:])
     for name, error in failing:

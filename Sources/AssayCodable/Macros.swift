@@ -66,6 +66,12 @@ public macro Key(_ name: String) = #externalMacro(module: "AssayMacros", type: "
 @attached(peer)
 public macro Required() = #externalMacro(module: "AssayMacros", type: "MarkerMacro")
 
+/// An optional property whose key may be left out but whose value is never `null` (JSON Schema's
+/// property that is not `required` and not nullable): `@NotNull var nickname: String?` reads a
+/// missing key as `nil` and refuses `null`, and the exported schema does not allow `null`.
+@attached(peer)
+public macro NotNull() = #externalMacro(module: "AssayMacros", type: "MarkerMacro")
+
 /// An array property that drops its invalid elements while decoding, reporting each as a warning.
 @attached(peer)
 public macro Lossy() = #externalMacro(module: "AssayMacros", type: "MarkerMacro")

@@ -45,6 +45,8 @@ struct Field: Equatable {
     var rules: [String]
     /// Present even when `null` (`@Required`).
     var mustBePresent: Bool
+    /// May be missing, never `null` (`@NotNull`).
+    var refusesNull: Bool
     var isOptional: Bool
     var documentation: [String]
     /// The struct it holds directly (not through an array or a dictionary): what makes a cycle.
@@ -84,7 +86,6 @@ struct SchemaReader {
     private var claimedNames: [String: String] = [:]
     /// Pointers of named schemas being read through a `$ref` (not declared as types), to refuse a cycle.
     private var inlining: [String] = []
-    private var notedNullableOptionals = false
     /// How deeply schemas are nested where the reading is: bounded, so that no document exhausts the
     /// stack.
     private var depth = 0
@@ -181,12 +182,8 @@ struct SchemaReader {
             try declareNamed(entry.schema, at: entry.pointer, name: name)
         }
         try refuseCycles()
-        try compileFallbacks()
         // Last, so that what the reading finds is named first, at its place.
-        if !isOpenAPI, case .failure(let error) = EmbeddedSchema(document).compile(at: "") {
-            throw SwiftGenerationError(
-                pointer: "", message: "the document is not a schema AssaySchema compiles: \(error)")
-        }
+        try compileFallbacks(checkingRoot: !isOpenAPI)
     }
 
     // MARK: Attempts given back
@@ -196,13 +193,11 @@ struct SchemaReader {
         var notes: Int
         var fallbacks: Int
         var claims: Int
-        var notedNullableOptionals: Bool
     }
 
     private func mark() -> Mark {
         Mark(
-            types: types.count, notes: notes.count, fallbacks: fallbacks.count, claims: claimLog.count,
-            notedNullableOptionals: notedNullableOptionals)
+            types: types.count, notes: notes.count, fallbacks: fallbacks.count, claims: claimLog.count)
     }
 
     /// Forgets what was declared, noted and named since `mark`.
@@ -212,7 +207,6 @@ struct SchemaReader {
         fallbacks.removeSubrange(mark.fallbacks...)
         for name in claimLog[mark.claims...] { claimedNames[name] = nil }
         claimLog.removeSubrange(mark.claims...)
-        notedNullableOptionals = mark.notedNullableOptionals
     }
 
     /// What a schema with no typed Swift form becomes: its own Swift type when it has one scalar
@@ -238,10 +232,17 @@ struct SchemaReader {
 
     /// Checks that AssaySchema compiles every schema the generated code checks values against, as
     /// the generated code will: a mistake is found now, not when the first value is decoded.
-    private func compileFallbacks() throws(SwiftGenerationError) {
+    /// With `checkingRoot`, the whole document must compile too (it is one schema; an OpenAPI
+    /// document is not).
+    private func compileFallbacks(checkingRoot: Bool) throws(SwiftGenerationError) {
         let embedded = EmbeddedSchema(document)
-        for fallback in fallbacks {
-            if case .failure(let error) = embedded.compile(at: fallback.pointer, keywords: fallback.keywords) {
+        if checkingRoot, case .failure(let error) = embedded.compile(at: "") {
+            throw SwiftGenerationError(
+                pointer: "", message: "the document is not a schema AssaySchema compiles: \(error)")
+        }
+        let entries = fallbacks.map { embedded.register(at: $0.pointer, keywords: $0.keywords) }
+        for (fallback, entry) in zip(fallbacks, entries) {
+            if case .failure(let error) = embedded.schema(entry) {
                 throw SwiftGenerationError(pointer: fallback.pointer, message: "the schema does not compile: \(error)")
             }
         }
@@ -385,16 +386,11 @@ struct SchemaReader {
                 type += "?"
                 isOptional = true
             }
-            if !isRequired && !reference.nullable && !isAny && !notedNullableOptionals {
-                notedNullableOptionals = true
-                notes.append(
-                    "#\(propertyPointer): an optional property that is not nullable is decoded as a Swift optional: a null value is read as absent (here and in every such property)"
-                )
-            }
             fields.append(
                 Field(
                     name: SwiftNames.escaped(propertyName), key: key, type: type, rules: rules,
-                    mustBePresent: isRequired && isOptional, isOptional: isOptional,
+                    mustBePresent: isRequired && isOptional, refusesNull: !isRequired && !reference.nullable && !isAny,
+                    isOptional: isOptional,
                     documentation: Self.documentation(propertySchema), directStruct: reference.directStruct))
         }
         types[index].kind = .structure(fields)

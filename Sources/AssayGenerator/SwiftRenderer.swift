@@ -53,6 +53,7 @@ struct SwiftRenderer {
                 attributes.append("@Key(\(SwiftNames.stringLiteral(field.key)))")
             }
             if field.mustBePresent { attributes.append("@Required") }
+            if field.refusesNull { attributes.append("@NotNull") }
             let validate = "@Validate(\(field.rules.joined(separator: ", ")))"
             if !field.rules.isEmpty && 4 + (attributes + [validate]).joined(separator: " ").count > 120 {
                 // One rule a line, as swift-format breaks a long attribute.

@@ -16,6 +16,8 @@ struct ModelDescription {
         var isLossy: Bool
         /// `@Required`: the key must be present even when the value may be `null`.
         var mustBePresent: Bool
+        /// `@NotNull`: the key may be missing, but its value is never `null`.
+        var refusesNull = false
         var rules: [AttributeSyntax]
         var normalizers: [AttributeSyntax]
 
@@ -84,6 +86,7 @@ struct ModelDescription {
         let keyAttribute = attributes.attribute(named: "Key")
         let lossy = attributes.attribute(named: "Lossy")
         let required = attributes.attribute(named: "Required")
+        let notNull = attributes.attribute(named: "NotNull")
         let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
         for binding in variable.bindings {
             guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
@@ -112,8 +115,12 @@ struct ModelDescription {
             let property = Property(
                 name: name, type: type.trimmed, key: key, hasCustomKey: keyAttribute != nil,
                 isOptional: TypeShape(type).isOptional, defaultValue: binding.initializer?.value.trimmed,
-                isLossy: lossy != nil, mustBePresent: required != nil, rules: rules,
+                isLossy: lossy != nil, mustBePresent: required != nil, refusesNull: notNull != nil, rules: rules,
                 normalizers: normalizers)
+            if let notNull, !TypeShape(type).isOptional || required != nil {
+                diagnostics.append(
+                    Diagnostic(node: Syntax(notNull), message: AssayDiagnostic.notNullMisplaced(name)))
+            }
             if let required, !TypeShape(type).isOptional {
                 diagnostics.append(
                     Diagnostic(node: Syntax(required), message: AssayDiagnostic.requiredNotOptional(name)))

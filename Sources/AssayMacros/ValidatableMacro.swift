@@ -13,6 +13,7 @@ enum AssayDiagnostic: DiagnosticMessage {
     case ruleDoesNotFit(rule: String, needs: [RuleFamily], property: String, type: String)
     case decodingInitDeclared
     case requiredNotOptional(String)
+    case notNullMisplaced(String)
 
     var message: String {
         switch self {
@@ -32,6 +33,9 @@ enum AssayDiagnostic: DiagnosticMessage {
             return "'.\(rule)' checks \(kinds), but '\(property)' is '\(type)'"
         case .requiredNotOptional(let name):
             return "@Required applies to optionals (a key present with null); '\(name)' is required already"
+        case .notNullMisplaced(let name):
+            return
+                "@NotNull applies to optionals that are not @Required (a key that may be missing, never null); for '\(name)', a key always present and never null is a non-optional property"
         case .decodingInitDeclared:
             return
                 "@Validatable writes init(from:) to collect every decoding failure; this type declares its own, so decoding will not be validated"
@@ -49,6 +53,7 @@ enum AssayDiagnostic: DiagnosticMessage {
         case .ruleDoesNotFit: name = "ruleDoesNotFit"
         case .decodingInitDeclared: name = "decodingInitDeclared"
         case .requiredNotOptional: name = "requiredNotOptional"
+        case .notNullMisplaced: name = "notNullMisplaced"
         }
         return MessageID(domain: "Assay", id: name)
     }
@@ -169,7 +174,12 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
     static func schemaDeclaration(_ model: ModelDescription, closed: Bool = false) -> DeclSyntax {
         let properties = model.properties.map { property in
             let required = (!property.isOptional && property.defaultValue == nil) || property.mustBePresent
-            return "(\(key(property)), (\(property.type.trimmedDescription)).self, \(required))"
+            // A property that is never null exports its wrapped type: not required, null not allowed.
+            let type =
+                property.refusesNull
+                ? (TypeShape(property.type).wrapped?.trimmedDescription ?? property.type.trimmedDescription)
+                : property.type.trimmedDescription
+            return "(\(key(property)), (\(type)).self, \(required))"
         }
         let list =
             properties.isEmpty ? "" : "\n" + properties.map { "        " + $0 }.joined(separator: ",\n") + ",\n    "
@@ -242,6 +252,12 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
             } else {
                 call =
                     "_assayFields.decode((\(property.type.trimmedDescription)).self, forKey: .\(property.name)\(lossy))"
+            }
+            if property.refusesNull {
+                let wrapped = TypeShape(property.type).wrapped?.trimmedDescription ?? "\(property.type)"
+                lines.append(
+                    "_assayFields.refuseNull(forKey: .\(property.name), expected: \(StringLiteralExprSyntax(content: wrapped)))"
+                )
             }
             lines.append("let \(local) = \(call)")
         }

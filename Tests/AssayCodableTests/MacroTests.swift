@@ -13,6 +13,7 @@ let macroSpecs: [String: MacroSpec] = [
     "Key": MacroSpec(type: MarkerMacro.self),
     "Lossy": MacroSpec(type: MarkerMacro.self),
     "Required": MacroSpec(type: MarkerMacro.self),
+    "NotNull": MacroSpec(type: MarkerMacro.self),
     "Check": MacroSpec(type: MarkerMacro.self),
 ]
 
@@ -217,6 +218,7 @@ func expand(_ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] 
                 @Lossy var age: Int
                 @Check func check(_ client: Client, _ context: inout RuleContext) {}
                 @Required var id: Int
+                @NotNull var code: String
             }
             """,
             """
@@ -225,6 +227,7 @@ func expand(_ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] 
                 var age: Int
                 func check(_ client: Client, _ context: inout RuleContext) {}
                 var id: Int
+                var code: String
             }
             """,
             diagnostics: [
@@ -239,6 +242,10 @@ func expand(_ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] 
                 DiagnosticSpec(
                     message: "@Required applies to optionals (a key present with null); 'id' is required already",
                     line: 6, column: 5),
+                DiagnosticSpec(
+                    message:
+                        "@NotNull applies to optionals that are not @Required (a key that may be missing, never null); for 'code', a key always present and never null is a non-optional property",
+                    line: 7, column: 5),
             ])
     }
 }

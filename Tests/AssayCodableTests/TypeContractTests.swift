@@ -1,4 +1,5 @@
 import AssayCodable
+import Foundation
 import Testing
 
 /// A model with no properties: an object, any members ignored.
@@ -17,7 +18,14 @@ struct LenientPoint: Codable {
     var x: Int
 }
 
-@Suite("A model's own contract: no properties, unknown keys")
+/// A model with a key that may be missing but is never null.
+@Validatable
+struct Profile: Codable {
+    @NotNull @Validate(.length(...10)) var nickname: String?
+    var note: String?
+}
+
+@Suite("A model's own contract: no properties, unknown keys, null")
 struct TypeContractTests {
     @Test("a model with no properties decodes any object and nothing else")
     func noProperties() throws {
@@ -47,5 +55,28 @@ struct TypeContractTests {
         #expect(decoded.value.x == 1)
         #expect(decoded.warnings.map(\.code) == [.unknownKey])
         #expect(JSONSchemaExporter.document(for: LenientPoint.self)[pointer: "/additionalProperties"] == nil)
+    }
+
+    @Test("@NotNull: a missing key is nil, null is refused with the other issues; the schema allows no null")
+    func notNull() throws {
+        #expect(try JSONValueDecoder().decodeValidated(Profile.self, from: Array("{}".utf8)).value.nickname == nil)
+        let note = try JSONValueDecoder().decodeValidated(Profile.self, from: Array(#"{"note": null}"#.utf8))
+        #expect(note.value.note == nil)
+        for decode in [
+            { try JSONValueDecoder().decodeValidated(Profile.self, from: Array($0.utf8)).value },
+            { try JSONDecoder().decodeValidated(Profile.self, from: Data($0.utf8)).value },
+        ] as [(String) throws -> Profile] {
+            do {
+                _ = try decode(#"{"nickname": null, "note": 5}"#)
+                Issue.record("null was accepted")
+            } catch let error as ValidationError {
+                #expect(error.issues.map(\.path.jsonPointer).sorted() == ["/nickname", "/note"])
+                #expect(error.issues.allSatisfy { $0.code == .typeMismatch })
+            }
+        }
+        let exported = JSONSchemaExporter.document(for: Profile.self)
+        #expect(exported[pointer: "/properties/nickname/type"] == "string")
+        #expect(exported[pointer: "/properties/note/type"] == ["string", "null"])
+        #expect(exported[pointer: "/required"] == nil)
     }
 }

@@ -442,6 +442,15 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     }
 
     /// Records a key that `@Required` wants present and is not.
+    /// Records a type mismatch when the key is present with `null` (`@NotNull`): the key may be
+    /// missing, the value may not be `null`.
+    public mutating func refuseNull(forKey key: Key, expected: String) {
+        guard !collector.truncated, source.contains(key), (try? source.decodeNil(forKey: key)) == true else { return }
+        var context = RuleContext(path: fieldPath(key), phase: .decode)
+        context.report(.typeMismatch, parameters: ["expected": .string(expected)])
+        collector.record(context.issues)
+    }
+
     @usableFromInline
     mutating func reportMissing(_ key: Key, expected: String) {
         var context = RuleContext(path: fieldPath(key), phase: .decode)

@@ -36,7 +36,9 @@ final class SchemaCompiler {
     private var infos: [Location: Info] = [:]
     private(set) var nodes: [SchemaNode] = []
     private var nodeIndex: [Location: Int] = [:]
-    private var queue: [(Int, Location)] = []
+    private var queue: [(index: Int, location: Location, keywords: [String]?)] = []
+    /// Nodes of only some keywords of a schema, by location and keywords.
+    private var partialNodes: [Location: [[String]: Int]] = [:]
     private(set) var problems: [SchemaProblem] = []
 
     /// Schemas past the depth limit, already reported.
@@ -318,20 +320,31 @@ final class SchemaCompiler {
         let index = nodes.count
         nodes.append(.placeholder())
         nodeIndex[location] = index
-        queue.append((index, location))
+        queue.append((index, location, nil))
+        return index
+    }
+
+    /// A node of only `keywords` of the schema at `location` (the others are checked elsewhere);
+    /// its subschemas are the schema's own nodes.
+    func node(at location: Location, keywords: [String]) -> Int {
+        if let existing = partialNodes[location]?[keywords] { return existing }
+        let index = nodes.count
+        nodes.append(.placeholder())
+        partialNodes[location, default: [:]][keywords] = index
+        queue.append((index, location, keywords))
         return index
     }
 
     /// Compiles every queued node.
     func drain() {
-        while let (index, location) = queue.popLast() {
-            compile(index, at: location)
+        while let (index, location, keywords) = queue.popLast() {
+            compile(index, at: location, keywords: keywords)
         }
     }
 
     // MARK: Compiling one node
 
-    private func compile(_ index: Int, at location: Location) {
+    private func compile(_ index: Int, at location: Location, keywords: [String]? = nil) {
         // Too deep: said once where the walk stopped.
         if tooDeep.contains(location) { return }
         guard let info = info(for: location),
@@ -350,7 +363,14 @@ final class SchemaCompiler {
         switch value {
         case .bool(let flag):
             compiled.boolean = flag
-        case .object(let object):
+        case .object(var object):
+            if let keywords {
+                var chosen = JSONObject()
+                for keyword in keywords {
+                    if let value = object[keyword] { chosen[keyword] = value }
+                }
+                object = chosen
+            }
             var context = KeywordCompiler(
                 compiler: self, object: object, location: location, info: info, node: compiled)
             context.compileAll()

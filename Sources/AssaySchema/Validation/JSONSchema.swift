@@ -109,9 +109,17 @@ public struct JSONSchema: Sendable {
         self.program = TapeProgram(nodes: compiler.nodes, root: root, options: options)
     }
 
+    /// A schema that shares the nodes and tables of others compiled with it, from another root.
+    init(nodes: [SchemaNode], root: Int, options: Options, program: TapeProgram) {
+        self.nodes = nodes
+        self.root = root
+        self.options = options
+        self.program = program
+    }
+
     /// Compiles the subschema of `document` at the JSON Pointer `pointer` (`""` for the whole
-    /// document), so that its `$ref`s into the rest of the document resolve: the document is
-    /// registered under `uri` and the subschema reached through a reference to it.
+    /// document): the document is added under `uri`, so that the subschema's `$ref`s into the rest of
+    /// it resolve.
     ///
     /// - Throws: ``SchemaCompilationError`` listing every problem found, a pointer that reaches no
     ///   schema among them.
@@ -120,31 +128,15 @@ public struct JSONSchema: Sendable {
     )
         throws(SchemaCompilationError)
     {
-        guard !pointer.isEmpty else {
-            try self.init(document, uri: uri, options: options)
-            return
-        }
-        var options = options
-        options.registry.register(document, as: uri)
-        try self.init(.object(["$ref": .string(uri + "#" + Self.fragment(pointer))]), options: options)
-    }
-
-    /// A JSON Pointer as a URI fragment: characters other than unreserved ones, `/` and `~`
-    /// percent-encoded.
-    private static func fragment(_ pointer: String) -> String {
-        let hex = Array("0123456789ABCDEF".unicodeScalars)
-        var text = ""
-        for byte in pointer.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"), UInt8(ascii: "/"):
-                text.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                text += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0x0F)])
-            }
-        }
-        return text
+        let compiler = SchemaCompiler(options: options)
+        let added = compiler.addDocument(document, uri: uri)
+        let root = compiler.node(at: .init(document: added, pointer: pointer))
+        compiler.drain()
+        guard compiler.problems.isEmpty else { throw SchemaCompilationError(problems: compiler.problems) }
+        self.nodes = compiler.nodes
+        self.root = root
+        self.options = options
+        self.program = TapeProgram(nodes: compiler.nodes, root: root, options: options)
     }
 
     /// Parses and compiles a schema written as JSON text.
@@ -182,7 +174,7 @@ public struct JSONSchema: Sendable {
     public func isValid(_ document: JSONDocument) -> Bool {
         // `self` keeps the program alive for this call, which the evaluator does not outlive.
         withExtendedLifetime(program) {
-            var evaluator = SchemaEvaluator<VerdictMode>(program: program)
+            var evaluator = SchemaEvaluator<VerdictMode>(program: program, entry: root)
             return evaluator.run(document.root)
         }
     }
@@ -195,7 +187,7 @@ public struct JSONSchema: Sendable {
         // settles them; only an invalid one is evaluated again, collecting its errors.
         if isValid(document) { return SchemaValidationResult(isValid: true, errors: []) }
         return withExtendedLifetime(program) {
-            var evaluator = SchemaEvaluator<ErrorMode>(program: program, limit: limit.maximum)
+            var evaluator = SchemaEvaluator<ErrorMode>(program: program, entry: root, limit: limit.maximum)
             let valid = evaluator.run(document.root)
             return SchemaValidationResult(
                 isValid: valid, errors: evaluator.errors, isTruncated: !valid && evaluator.reachedLimit)
@@ -292,7 +284,7 @@ public struct JSONSchema: Sendable {
     /// Every schema and keyword applied to `document`, as ``SchemaEvaluator`` traces them.
     private func trace(_ document: JSONDocument) -> (valid: Bool, root: TraceUnit?) {
         withExtendedLifetime(program) {
-            var evaluator = SchemaEvaluator<TraceMode>(program: program, limit: Int.max)
+            var evaluator = SchemaEvaluator<TraceMode>(program: program, entry: root, limit: Int.max)
             let valid = evaluator.run(document.root)
             return (valid, evaluator.tracedRoot)
         }

@@ -1,6 +1,14 @@
 public import AssayCore
 import AssayJSON
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 extension Rule where Value: Encodable & Sendable {
     /// The value, encoded as JSON by `JSONValueEncoder`, is valid against `schema`: every issue the
     /// schema reports, located under the value's own path. For constraints that no typed rule states
@@ -35,13 +43,16 @@ extension Rule where Value: Encodable & Sendable {
     /// ``schema(_:at:assertingFormats:)`` with a document parsed once for all its rules: what
     /// `assay generate swift` writes for the constraints that have no typed rule. With `keywords`,
     /// only those keywords of the subschema are checked (the others have typed rules of their own).
+    ///
+    /// The subschema is compiled when a value is first checked, together with those of every rule
+    /// made from `document` by then: the rules of a generated type cost one compilation.
     public static func schema(_ document: EmbeddedSchema, at pointer: String = "", keywords: [String]? = nil) -> Rule {
-        switch document.compile(at: pointer, keywords: keywords) {
-        case .success(let compiled): return schema(compiled)
-        case .failure(let error):
-            let reason = "\(error)"
-            return Rule(.custom("schema")) { _, context in
-                context.report(.custom("invalidSchema"), parameters: ["reason": .string(reason)])
+        let entry = document.register(at: pointer, keywords: keywords)
+        return Rule(.custom("schema")) { value, context in
+            switch document.schema(entry) {
+            case .success(let compiled): check(value, against: compiled, in: &context)
+            case .failure(let error):
+                context.report(.custom("invalidSchema"), parameters: ["reason": .string("\(error)")])
             }
         }
     }
@@ -87,11 +98,21 @@ extension ModelRule where Model: Encodable & Sendable {
 /// A JSON Schema document held as text in code, parsed once, whose subschemas rules check values
 /// against (`Rule.schema(_:at:keywords:)`): the form generated Swift keeps its schema in.
 ///
-/// Making one never throws: a document that is not JSON is kept as the reason every rule made
-/// from it fails.
-public final class EmbeddedSchema: Sendable {
+/// The document is compiled once, when the first rule asks for a subschema; every rule after it
+/// shares those nodes (a subschema that has no node yet, such as some keywords of a schema alone,
+/// adds its own). Making one never throws: a document that is not JSON, or does not compile, is
+/// kept as the reason every rule made from it fails.
+public final class EmbeddedSchema: @unchecked Sendable {
     private let parsed: Result<JSONValue, SchemaCompilationError>
     private let options: JSONSchema.Options
+    // Guarded by `lock`: the compiler with the document added, the subschemas asked for, and what
+    // each compiled to once it was needed.
+    private let lock = SchemaLock()
+    private var compiler: SchemaCompiler?
+    private var document = 0
+    private var rootProblems: [SchemaProblem] = []
+    private var entries: [(pointer: String, keywords: [String]?)] = []
+    private var compiled: [Result<JSONSchema, SchemaCompilationError>] = []
 
     /// Parses `text`; formats are asserted unless `assertingFormats` is false.
     public convenience init(_ text: String, assertingFormats: Bool = true) {
@@ -115,34 +136,94 @@ public final class EmbeddedSchema: Sendable {
         options = JSONSchema.Options(assertFormats: assertingFormats)
     }
 
-    /// The member a subschema's chosen keywords are copied into, beside them, so that their
-    /// references resolve from the same place: an unknown keyword, which evaluation ignores.
-    static let keywordsMember = "x-assay-keywords"
-
-    /// The subschema at `pointer` (only its `keywords`, when given), compiled with its references
-    /// into the document.
-    package func compile(at pointer: String, keywords: [String]? = nil) -> Result<JSONSchema, SchemaCompilationError> {
-        parsed.flatMap { document in
-            Result { () throws(SchemaCompilationError) in
-                guard let keywords else {
-                    return try JSONSchema(document, at: pointer, uri: "urn:assay:embedded-schema", options: options)
-                }
-                guard case .object(var node)? = document[pointer: pointer] else {
-                    throw SchemaCompilationError(problems: [
-                        SchemaProblem(location: "#" + pointer, message: "no schema object at this JSON Pointer")
-                    ])
-                }
-                var chosen = JSONObject()
-                for keyword in keywords {
-                    if let value = node[keyword] { chosen[keyword] = value }
-                }
-                node[Self.keywordsMember] = .object(chosen)
-                var copy = document
-                // Only the containers on the pointer's path are copied; the rest is shared.
-                try? copy.set(.object(node), at: pointer)
-                return try JSONSchema(
-                    copy, at: pointer + "/" + Self.keywordsMember, uri: "urn:assay:embedded-schema", options: options)
-            }
+    /// Asks for the subschema at `pointer` (only its `keywords`, when given); compiled by
+    /// ``schema(_:)``. Returns the entry's number.
+    package func register(at pointer: String, keywords: [String]? = nil) -> Int {
+        lock.withLock {
+            entries.append((pointer, keywords))
+            return entries.count - 1
         }
+    }
+
+    /// The subschema of a registered entry, with its references into the document resolved.
+    /// The first call compiles the whole document and every entry registered by then, sharing one
+    /// set of nodes and tables; later entries are compiled in batches the same way.
+    package func schema(_ entry: Int) -> Result<JSONSchema, SchemaCompilationError> {
+        lock.withLock {
+            if entry >= compiled.count { compilePending() }
+            return compiled[entry]
+        }
+    }
+
+    /// ``register(at:keywords:)`` and ``schema(_:)`` at once.
+    package func compile(at pointer: String, keywords: [String]? = nil) -> Result<JSONSchema, SchemaCompilationError> {
+        schema(register(at: pointer, keywords: keywords))
+    }
+
+    /// Compiles the entries not compiled yet (under the lock).
+    private func compilePending() {
+        let pending = compiled.count..<entries.count
+        let document: JSONValue
+        switch parsed {
+        case .failure(let error):
+            compiled += pending.map { _ in .failure(error) }
+            return
+        case .success(let value): document = value
+        }
+        let compiler: SchemaCompiler
+        if let existing = self.compiler {
+            compiler = existing
+        } else {
+            compiler = SchemaCompiler(options: options)
+            self.document = compiler.addDocument(document, uri: "urn:assay:embedded-schema")
+            _ = compiler.node(at: .init(document: self.document, pointer: ""))
+            compiler.drain()
+            rootProblems = compiler.problems
+            self.compiler = compiler
+        }
+        guard rootProblems.isEmpty else {
+            compiled += pending.map { _ in .failure(SchemaCompilationError(problems: rootProblems)) }
+            return
+        }
+        var nodes: [Int] = []
+        var problems: [[SchemaProblem]] = []
+        // Each entry drained on its own, so that a problem is told to the entry that has it.
+        for index in pending {
+            let location = SchemaCompiler.Location(document: self.document, pointer: entries[index].pointer)
+            let before = compiler.problems.count
+            let keywords = entries[index].keywords
+            nodes.append(keywords.map { compiler.node(at: location, keywords: $0) } ?? compiler.node(at: location))
+            compiler.drain()
+            problems.append(Array(compiler.problems[before...]))
+        }
+        let program = TapeProgram(nodes: compiler.nodes, root: nodes.first ?? 0, options: options)
+        for (node, found) in zip(nodes, problems) {
+            compiled.append(
+                found.isEmpty
+                    ? .success(JSONSchema(nodes: compiler.nodes, root: node, options: options, program: program))
+                    : .failure(SchemaCompilationError(problems: found)))
+        }
+    }
+}
+
+/// A mutex at a stable address, for state shared by the rules of an ``EmbeddedSchema``.
+final class SchemaLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
     }
 }

@@ -150,6 +150,8 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// The schema's tables, kept alive by the ``JSONSchema`` whose method makes this evaluator (an
     /// evaluator lives only for that call).
     private unowned(unsafe) let program: TapeProgram
+    /// The node evaluation starts from: the schema's root.
+    private let entry: Int
     private let tables: TapeTables
     private let maximumReferenceDepth: Int
     private let maximumInstanceDepth: Int
@@ -249,8 +251,9 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
 
     /// An evaluator for one call of a method of the schema that owns `program`, keeping at most
     /// `limit` errors.
-    init(program: TapeProgram, limit: Int = 0) {
+    init(program: TapeProgram, entry: Int, limit: Int = 0) {
         self.program = program
+        self.entry = entry
         self.tables = program.tables
         self.maximumReferenceDepth = program.maximumReferenceDepth
         self.maximumInstanceDepth = program.maximumInstanceDepth
@@ -274,7 +277,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         budget = program.maximumEvaluationSteps ?? max(10_000_000, overflow ? Int.max : scaled)
         rememberFrom = usesDynamicScope ? budget : min(budget, 16 * entries + 4_096)
         var none: Evaluated? = nil
-        var valid = evaluate(program.root, root, &none)
+        var valid = evaluate(entry, root, &none)
         if limitCrossed {
             valid = false
             if Mode.collects && !Mode.traces, !errors.contains(where: { $0.code == .malformed }),

@@ -11,37 +11,43 @@ public struct Sample: Codable, Sendable, Hashable {
     /// A multiple alone: the rule is written with its type.
     @Validate(Rule<Int>.multipleOf(2))
     public var even: Int
-    @Validate(Rule<Double>.multipleOf("0.01"))
+    @NotNull @Validate(Rule<Double>.multipleOf("0.01"))
     public var cents: Double?
-    @Validate(.range(minimum: 0, maximum: 1, exclusiveMinimum: true))
+    @NotNull @Validate(.range(minimum: 0, maximum: 1, exclusiveMinimum: true))
     public var ratio: Double?
-    @Validate(Rule<[JSONValue]>.count(...3))
+    @NotNull @Validate(Rule<[JSONValue]>.count(...3))
     public var levels: [JSONValue]?
-    @Validate(Rule<[Int]>.unique)
+    @NotNull @Validate(Rule<[Int]>.unique)
     public var ids: [Int]?
-    @Validate(Rule<[Int]>.each(.multipleOf(5)))
+    @NotNull @Validate(Rule<[Int]>.each(.multipleOf(5)))
     public var steps: [Int]?
-    @Validate(Rule<[[Double]]>.each(.each(.range(0...))))
+    @NotNull @Validate(Rule<[[Double]]>.each(.each(.range(0...))))
     public var grid: [[Double]]?
+    @NotNull
     public var status: SampleStatus?
     @Validate(.const("fixed"))
     public var kind: String
-    @Validate(.const(true))
+    @NotNull @Validate(.const(true))
     public var flag: Bool?
+    @NotNull
     public var labels: [String: String]?
     public var anything: JSONValue?
     @Required @Validate(.length(...10))
     public var `default`: String?
     public var owner: Person
+    @NotNull
     public var reviewers: [Person]?
-    @Key("home_page_url") @Validate(.format(.uri))
+    @Key("home_page_url") @NotNull @Validate(.format(.uri))
     public var homePageURL: String?
-    @Validate(.range(1...))
+    @NotNull @Validate(.range(1...))
     public var size: Int?
+    @NotNull
     public var `init`: Bool?
+    @NotNull
     public var billing: String?
-    @Key("billing_name") @Validate(.length(1...))
+    @Key("billing_name") @NotNull @Validate(.length(1...))
     public var billingName: String?
+    @NotNull
     public var point: SamplePoint?
 
     /// The rules that read several properties.
@@ -119,7 +125,7 @@ public struct SamplePoint: Codable, Sendable, Hashable {
 public struct Person: Codable, Sendable, Hashable {
     @Validate(.length(1...), .matches(#"^[^"\\]+$"#))
     public var name: String
-    @Validate(.format(.email))
+    @NotNull @Validate(.format(.email))
     public var email: String?
 
     /// Makes a value from its properties.

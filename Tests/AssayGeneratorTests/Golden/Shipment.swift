@@ -17,15 +17,17 @@ public struct Shipment: Codable, Sendable, Hashable {
     public var weight: Double
     @Validate(Rule<JSONValue>.schema(SchemaDocument.schema, at: "/properties/reference"))
     public var reference: JSONValue?
-    @Validate(Rule<[JSONValue]>.each(.schema(SchemaDocument.schema, at: "/properties/labels/items")))
+    @NotNull @Validate(Rule<[JSONValue]>.each(.schema(SchemaDocument.schema, at: "/properties/labels/items")))
     public var labels: [JSONValue]?
     @Validate(Rule<JSONValue>.schema(SchemaDocument.schema, at: "/properties/point"))
     public var point: JSONValue?
     @Validate(Rule<[Parcel]>.count(1...))
     public var parcels: [Parcel]
-    @Validate(.length(2...), .schema(SchemaDocument.schema, at: "/$defs/carrier", keywords: ["not"]))
+    @NotNull @Validate(.length(2...), .schema(SchemaDocument.schema, at: "/$defs/carrier", keywords: ["not"]))
     public var carrier: String?
+    @NotNull
     public var express: Bool?
+    @NotNull
     public var window: ShipmentWindow?
 
     /// The rules that read several properties.
@@ -59,9 +61,9 @@ public struct Shipment: Codable, Sendable, Hashable {
 
 @Validatable
 public struct ShipmentWindow: Codable, Sendable, Hashable {
-    @Validate(.format(.date))
+    @NotNull @Validate(.format(.date))
     public var from: String?
-    @Validate(.format(.date))
+    @NotNull @Validate(.format(.date))
     public var to: String?
 
     /// The rules that read several properties.
