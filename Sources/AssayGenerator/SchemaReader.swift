@@ -764,6 +764,13 @@ struct SchemaReader {
         // An integer's bounds are whole numbers: 1.5 as a minimum is 2, an exclusive 3 is 4.
         func whole(_ bound: JSONNumber?, exclusive: Bool, up: Bool) throws(SwiftGenerationError) -> Int? {
             guard let bound else { return nil }
+            // A whole bound is read exactly (2^53 - 1, JavaScript's largest safe integer, is common);
+            // past Int's range, or a fraction too large for a Double to round exactly, has no form.
+            if bound.isInteger, let exact = bound.int {
+                guard exclusive else { return exact }
+                let (next, overflow) = up ? exact.addingReportingOverflow(1) : exact.subtractingReportingOverflow(1)
+                if !overflow { return next }
+            }
             guard let value = bound.double, value.magnitude < 9.0e15 else {
                 throw .unsupported(
                     pointer: pointer, message: "the bound \(bound) is beyond the integers Swift's Int holds exactly")

@@ -254,6 +254,11 @@ struct SwiftGeneratorTests {
                 #"@Validate(.length(...9), .schema(SchemaDocument.schema, at: "/properties/a", keywords: ["if", "then"]))"#
             ),
             (
+                // Whole bounds are read exactly, JavaScript's largest safe integers too.
+                #"{"type": "object", "properties": {"n": {"type": "integer", "minimum": -9007199254740991, "exclusiveMaximum": 9007199254740992}}}"#,
+                "@NotNull @Validate(.range(-9007199254740991...9007199254740991))"
+            ),
+            (
                 #"{"type": "object", "properties": {"a": {"type": "array", "items": {"type": "integer"}}}, "x-vendor": 1, "example": {}}"#,
                 "public var a: [Int]?"
             ),
