@@ -1081,9 +1081,9 @@ struct SchemaReader {
 
     /// Whether a schema on the way from the root to `pointer` (the root excepted) has an `$id`.
     static func isUnderEmbeddedResource(_ pointer: String, in document: JSONValue) -> Bool {
+        guard let tokens = try? JSONValue.tokens(of: pointer) else { return false }
         var current = document
-        for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            let key = unescape(token)
+        for key in tokens {
             switch current {
             case .object(let object):
                 guard let next = object[key] else { return false }
@@ -1156,35 +1156,7 @@ struct SchemaReader {
     }
 
     /// A JSON Pointer's token.
-    static func escape(_ key: String) -> String {
-        var escaped = ""
-        for character in key {
-            switch character {
-            case "~": escaped += "~0"
-            case "/": escaped += "~1"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
-
-    /// A JSON Pointer's token read back.
-    static func unescape(_ token: Substring) -> String {
-        var key = ""
-        var index = token.startIndex
-        while index < token.endIndex {
-            let character = token[index]
-            let next = token.index(after: index)
-            if character == "~", next < token.endIndex, token[next] == "0" || token[next] == "1" {
-                key.append(token[next] == "0" ? "~" : "/")
-                index = token.index(after: next)
-            } else {
-                key.append(character)
-                index = next
-            }
-        }
-        return key
-    }
+    static func escape(_ key: String) -> String { JSONValue.escape(key) }
 
     /// A URI fragment (`/$defs/a%20b`) as a JSON Pointer, percent-escapes decoded; `nil` when it is
     /// not a pointer or an escape is malformed.
