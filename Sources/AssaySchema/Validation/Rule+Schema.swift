@@ -113,6 +113,10 @@ public final class EmbeddedSchema: @unchecked Sendable {
     private var rootProblems: [SchemaProblem] = []
     private var entries: [(pointer: String, keywords: [String]?)] = []
     private var compiled: [Result<JSONSchema, SchemaCompilationError>] = []
+    /// The tables over the nodes compiled so far, and how many nodes they cover: a batch that adds
+    /// no node (a fragment the whole document's compilation reached) reuses them.
+    private var program: TapeProgram?
+    private var programNodes = 0
 
     /// Parses `text`; formats are asserted unless `assertingFormats` is false.
     public convenience init(_ text: String, assertingFormats: Bool = true) {
@@ -196,11 +200,18 @@ public final class EmbeddedSchema: @unchecked Sendable {
             compiler.drain()
             problems.append(Array(compiler.problems[before...]))
         }
-        let program = TapeProgram(nodes: compiler.nodes, root: nodes.first ?? 0, options: options)
+        let shared: TapeProgram
+        if let existing = program, programNodes == compiler.nodes.count {
+            shared = existing
+        } else {
+            shared = TapeProgram(nodes: compiler.nodes, root: nodes.first ?? 0, options: options)
+            program = shared
+            programNodes = compiler.nodes.count
+        }
         for (node, found) in zip(nodes, problems) {
             compiled.append(
                 found.isEmpty
-                    ? .success(JSONSchema(nodes: compiler.nodes, root: node, options: options, program: program))
+                    ? .success(JSONSchema(nodes: compiler.nodes, root: node, options: options, program: shared))
                     : .failure(SchemaCompilationError(problems: found)))
         }
     }
