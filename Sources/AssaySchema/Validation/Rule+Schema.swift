@@ -32,7 +32,7 @@ extension Rule where Value: Encodable & Sendable {
     /// ``schema(_:)`` for code that cannot `try` — a `@Validate` attribute, a stored property's
     /// initialiser: `document` is a JSON Schema as text and `pointer` the JSON Pointer of the
     /// subschema to check against (`""` for the whole document), so that its `$ref`s into the
-    /// document resolve. Compiled once, when the rule is made; formats are asserted unless
+    /// document resolve. Compiled once, when a value is first checked; formats are asserted unless
     /// `assertingFormats` is false. A document that is not JSON, or does not compile, makes every
     /// value fail with ``IssueCode/custom(_:)`` `invalidSchema`, naming why: the mistake is seen at
     /// once, never passed over.
