@@ -566,11 +566,12 @@ final class DFACache: @unchecked Sendable {
     }
 }
 
-/// A mutex that is only ever tried, never waited for: a `pthread_mutex_t` at a stable address.
-final class TryLock: @unchecked Sendable {
+/// A `pthread_mutex_t` at a stable address: tried and never waited for by the lazy DFA's caches,
+/// waited for by the state AssaySchema's embedded schemas share.
+package final class TryLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -588,4 +589,11 @@ final class TryLock: @unchecked Sendable {
     func lock() { pthread_mutex_lock(mutex) }
 
     @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// Runs `body` holding the lock, waiting for it.
+    package func withLock<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
 }

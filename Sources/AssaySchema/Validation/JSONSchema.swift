@@ -98,15 +98,7 @@ public struct JSONSchema: Sendable {
     public init(_ schema: JSONValue, uri: String = JSONSchema.defaultURI, options: Options = Options())
         throws(SchemaCompilationError)
     {
-        let compiler = SchemaCompiler(options: options)
-        let document = compiler.addDocument(schema, uri: uri)
-        let root = compiler.node(at: .init(document: document, pointer: ""))
-        compiler.drain()
-        guard compiler.problems.isEmpty else { throw SchemaCompilationError(problems: compiler.problems) }
-        self.nodes = compiler.nodes
-        self.root = root
-        self.options = options
-        self.program = TapeProgram(nodes: compiler.nodes, root: root, options: options)
+        try self.init(schema, at: "", uri: uri, options: options)
     }
 
     /// A schema that shares the nodes and tables of others compiled with it, from another root.

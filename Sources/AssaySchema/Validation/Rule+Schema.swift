@@ -1,13 +1,6 @@
 public import AssayCore
 import AssayJSON
-
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import AssayRegex
 
 extension Rule where Value: Encodable & Sendable {
     /// The value, encoded as JSON by `JSONValueEncoder`, is valid against `schema`: every issue the
@@ -107,7 +100,7 @@ public final class EmbeddedSchema: @unchecked Sendable {
     private let options: JSONSchema.Options
     // Guarded by `lock`: the compiler with the document added, the subschemas asked for, and what
     // each compiled to once it was needed.
-    private let lock = SchemaLock()
+    private let lock = TryLock()
     private var compiler: SchemaCompiler?
     private var document = 0
     private var rootProblems: [SchemaProblem] = []
@@ -214,27 +207,5 @@ public final class EmbeddedSchema: @unchecked Sendable {
                     ? .success(JSONSchema(nodes: compiler.nodes, root: node, options: options, program: shared))
                     : .failure(SchemaCompilationError(problems: found)))
         }
-    }
-}
-
-/// A mutex at a stable address, for state shared by the rules of an ``EmbeddedSchema``.
-final class SchemaLock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func withLock<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
     }
 }
