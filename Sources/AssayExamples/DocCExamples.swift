@@ -598,6 +598,36 @@ enum DocCommentExamples {
         print(schema.jsonString(.prettyPrinted))
         // README: end
 
+        // README: doc-union-decoding
+        enum Quantity: Codable, Sendable, Hashable {
+            case integer(Int)
+            case string(String)
+
+            init(from decoder: any Decoder) throws {
+                switch try UnionDecoding.kind(of: decoder, among: [.integer, .string]) {
+                case .integer: self = .integer(try UnionDecoding.decode(Int.self, from: decoder, rule: .range(0...)))
+                default: self = .string(try UnionDecoding.decode(String.self, from: decoder, rule: .length(1...3)))
+                }
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                switch self {
+                case .integer(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
+                }
+            }
+        }
+
+        let decoder = JSONValueDecoder()
+        let decoded = try decoder.decodeValidated([Quantity].self, from: Array(#"[2, "abc"]"#.utf8)).value
+        print(decoded == [.integer(2), .string("abc")])  // true
+        do {
+            _ = try decoder.decodeValidated([Quantity].self, from: Array(#"[-1, "abcd", true]"#.utf8))
+        } catch {
+            print(error.issues.map(\.path.jsonPointer))  // ["/0", "/1", "/2"]
+        }
+        // README: end
+
         // README: doc-validated-value
         struct Age: ValidatedValue {
             static let rule = Rule<Int>.range(1...150)

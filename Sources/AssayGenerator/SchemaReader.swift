@@ -11,6 +11,36 @@ struct GeneratedType: Equatable {
         case wrapper(raw: String, rule: String)
         /// Another name for a type: a schema with no constraint of its own.
         case alias(String)
+        /// An enum with a case per alternative of a `oneOf` or `anyOf` that cannot overlap.
+        case union(Union)
+    }
+
+    /// A `oneOf` or `anyOf` whose alternatives are told apart by the value's JSON kind or by a
+    /// member every alternative requires with a constant value of its own.
+    struct Union: Equatable {
+        enum Discriminator: Equatable {
+            /// The value's JSON kind.
+            case kind
+            /// The string value of this member.
+            case tag(String)
+        }
+
+        struct Case: Equatable {
+            var name: String
+            /// The payload's Swift type.
+            var payload: String
+            /// The payload's rule expression, when it has rules.
+            var rule: String?
+            /// The JSON kind (`string`, `object` …) or the member's value that selects the case.
+            var match: String
+            /// The struct or enum the case holds directly (not through an array): what makes a cycle.
+            var direct: String?
+        }
+
+        var discriminator: Discriminator
+        var cases: [Case]
+        /// The enum holds itself through its payloads: its cases are boxed.
+        var isIndirect = false
     }
 
     struct EnumCase: Equatable {
@@ -86,6 +116,9 @@ struct SchemaReader {
     private var claimedNames: [String: String] = [:]
     /// Pointers of named schemas being read through a `$ref` (not declared as types), to refuse a cycle.
     private var inlining: [String] = []
+    /// The types declared for inline schemas (structs, enums), by pointer: a schema reached from
+    /// several places is declared once.
+    private var declaredInline: [String: TypeReference] = [:]
     /// How deeply schemas are nested where the reading is: bounded, so that no document exhausts the
     /// stack.
     private var depth = 0
@@ -181,7 +214,7 @@ struct SchemaReader {
             }
             try declareNamed(entry.schema, at: entry.pointer, name: name)
         }
-        try refuseCycles()
+        try boxUnionsAndRefuseCycles()
         // Last, so that what the reading finds is named first, at its place.
         try compileFallbacks(checkingRoot: !isOpenAPI)
     }
@@ -517,6 +550,9 @@ struct SchemaReader {
         if let reference = object["$ref"] {
             return try resolveReference(reference, in: object, at: pointer, nameHint: nameHint, declaring: declaring)
         }
+        if let union = try resolveUnion(object, at: pointer, nameHint: nameHint, declaring: declaring) {
+            return union
+        }
         var types: [String] = []
         switch object["type"] {
         case nil: break
@@ -626,9 +662,15 @@ struct SchemaReader {
                 guard declaring else {
                     return TypeReference(swift: nameHint, rules: [], nullable: nullable)
                 }
+                if var declared = declaredInline(at: pointer) {
+                    declared.nullable = nullable
+                    return declared
+                }
                 let name = try claim(SwiftNames.typeName(nameHint, prefix: ""), for: pointer)
+                let reference = TypeReference(swift: name, rules: [], nullable: nullable, directStruct: name)
+                declaredInline[pointer] = reference
                 try declareStruct(object, at: pointer, name: name)
-                return TypeReference(swift: name, rules: [], nullable: nullable, directStruct: name)
+                return reference
             }
             if object["dependentRequired"] != nil || object["dependencies"] != nil {
                 throw .unsupported(
@@ -698,6 +740,11 @@ struct SchemaReader {
                 message: "$ref \"\(text)\" is read against an embedded resource's $id: it has no Swift type yet")
         }
         let nullable = object["nullable"] == .bool(true)
+        if var declared = declaredInline(at: target) {
+            // A union being declared, reached again from one of its alternatives.
+            declared.nullable = declared.nullable || nullable
+            return declared
+        }
         if let name = namedTypes[target] {
             let isStruct = document[pointer: target].map(Self.isObjectLike) ?? false
             return TypeReference(swift: name, rules: [], nullable: nullable, directStruct: isStruct ? name : nil)
@@ -711,9 +758,244 @@ struct SchemaReader {
         }
         inlining.append(target)
         defer { inlining.removeLast() }
-        var resolved = try resolve(schema, at: target, nameHint: nameHint, declaring: declaring)
+        // A named schema's types take its name, wherever it is reached from.
+        var hint = nameHint
+        if let key = Self.definitionKey(target) { hint = SwiftNames.typeName(key, prefix: options.typePrefix) }
+        var resolved = try resolve(schema, at: target, nameHint: hint, declaring: declaring)
         resolved.nullable = resolved.nullable || nullable
         return resolved
+    }
+
+    /// The type declared for the inline schema at `pointer`, while its declaration is kept.
+    private func declaredInline(at pointer: String) -> TypeReference? {
+        guard let reference = declaredInline[pointer], claimedNames[reference.swift] == pointer else { return nil }
+        return reference
+    }
+
+    /// `key` when `pointer` is `/$defs/key`, `/definitions/key` or `/components/schemas/key`.
+    static func definitionKey(_ pointer: String) -> String? {
+        guard let tokens = try? JSONValue.tokens(of: pointer) else { return nil }
+        switch tokens.count {
+        case 2 where tokens[0] == "$defs" || tokens[0] == "definitions": return tokens[1]
+        case 3 where tokens[0] == "components" && tokens[1] == "schemas": return tokens[2]
+        default: return nil
+        }
+    }
+
+    // MARK: Unions
+
+    /// A `oneOf` or `anyOf` (with at most `type` beside it) whose alternatives cannot overlap, as an
+    /// enum; one alternative and `null`, as that alternative's type made optional; `allOf` of one
+    /// schema, as that schema. `nil` for a schema of another shape; an error that falls back for a
+    /// union whose alternatives may overlap.
+    private mutating func resolveUnion(_ object: JSONObject, at pointer: String, nameHint: String, declaring: Bool)
+        throws(SwiftGenerationError) -> TypeReference?
+    {
+        let constraints = Set(object.keys.filter(Self.constrains))
+        if constraints == ["allOf"], case .array(let items)? = object["allOf"], items.count == 1 {
+            return try resolve(items[0], at: pointer + "/allOf/0", nameHint: nameHint, declaring: declaring)
+        }
+        let keyword = constraints.contains("oneOf") ? "oneOf" : "anyOf"
+        guard constraints.contains(keyword), constraints.isSubset(of: [keyword, "type"]),
+            case .array(let alternatives)? = object[keyword], !alternatives.isEmpty
+        else { return nil }
+        func overlap(_ reason: String) -> SwiftGenerationError {
+            .unsupported(pointer: pointer + "/" + keyword, message: "\(keyword) whose \(reason): no Swift enum")
+        }
+        // Beside `type`, a union that has no enum is left to the scalar's typed rules and a check of
+        // the keyword alone.
+        let typed = object["type"] != nil
+        func cannot(_ reason: String) throws(SwiftGenerationError) -> TypeReference? {
+            if typed { return nil }
+            throw overlap(reason)
+        }
+        var allowed: Set<String>?
+        switch object["type"] {
+        case nil: break
+        case .string(let type)?: allowed = [type]
+        case .array(let items)?:
+            guard let names = Self.strings(items) else { return nil }
+            allowed = Set(names)
+        default: return nil
+        }
+        var nulls = 0
+        var members: [(index: Int, schema: JSONValue, kind: String)] = []
+        for (index, alternative) in alternatives.enumerated() {
+            guard let kind = kind(of: alternative) else {
+                return try cannot("alternative \(index) has no single JSON type")
+            }
+            if let allowed, !allowed.contains(kind), !(kind == "integer" && allowed.contains("number")) {
+                if kind == "null" { continue }
+                return try cannot("alternative \(index) is of a type the type keyword refuses")
+            }
+            if kind == "null" {
+                nulls += 1
+            } else {
+                members.append((index, alternative, kind))
+            }
+        }
+        if keyword == "oneOf" && nulls > 1 { return try cannot("alternatives accept null twice") }
+        let nullable = nulls > 0
+        guard !members.isEmpty else { return try cannot("alternatives accept only null") }
+        if members.count == 1 {
+            let member = members[0]
+            var reference = try resolve(
+                member.schema, at: pointer + "/\(keyword)/\(member.index)", nameHint: nameHint, declaring: declaring)
+            if reference.nullable && nullable && keyword == "oneOf" && reference.swift != "JSONValue" {
+                throw overlap("alternatives accept null twice")
+            }
+            reference.nullable = reference.nullable || nullable
+            return reference
+        }
+        // Integers are numbers: the two kinds overlap.
+        let classes = members.map { $0.kind == "integer" ? "number" : $0.kind }
+        var discriminator = GeneratedType.Union.Discriminator.kind
+        var matches = members.map(\.kind)
+        if Set(classes).count != classes.count {
+            guard classes.allSatisfy({ $0 == "object" }) else {
+                return try cannot("alternatives overlap: two of them are of the same JSON type")
+            }
+            guard let (key, tags) = tag(of: members.map(\.schema), preferring: object) else {
+                return try cannot(
+                    "objects share no required member with a constant string of its own in each (a const discriminator)"
+                )
+            }
+            discriminator = .tag(key)
+            matches = tags
+        }
+        guard declaring else { return TypeReference(swift: nameHint, rules: [], nullable: nullable) }
+        if var declared = declaredInline(at: pointer) {
+            declared.nullable = nullable
+            return declared
+        }
+        let name = try claim(SwiftNames.typeName(nameHint, prefix: ""), for: pointer)
+        let reference = TypeReference(swift: name, rules: [], nullable: nullable, directStruct: name)
+        declaredInline[pointer] = reference
+        let index = types.count
+        types.append(
+            GeneratedType(
+                name: name, documentation: Self.documentation(object),
+                kind: .union(GeneratedType.Union(discriminator: discriminator, cases: []))))
+        var cases: [GeneratedType.Union.Case] = []
+        var caseNames: [String: Int] = [:]
+        for (member, match) in zip(members, matches) {
+            var caseName: String
+            if case .tag = discriminator {
+                caseName = SwiftNames.caseName(match)
+            } else if case .object(let alternative) = member.schema, case .string(let text)? = alternative["$ref"],
+                text.hasPrefix("#"), let target = Self.decodeFragment(String(text.dropFirst())),
+                let key = Self.definitionKey(target)
+            {
+                caseName = SwiftNames.caseName(key)
+            } else {
+                caseName = match
+            }
+            if let other = caseNames[caseName] {
+                throw overlap("alternatives \(other) and \(member.index) both map to the Swift case \(caseName)")
+            }
+            caseNames[caseName] = member.index
+            let payload = try resolve(
+                member.schema, at: pointer + "/\(keyword)/\(member.index)",
+                nameHint: name + SwiftNames.typeName(caseName, prefix: ""), declaring: true)
+            if payload.nullable && payload.swift != "JSONValue" {
+                throw overlap("alternative \(member.index) accepts null")
+            }
+            let rule: String?
+            switch payload.rules.count {
+            case 0: rule = nil
+            case 1: rule = payload.rules[0]
+            default: rule = ".all([\(payload.rules.joined(separator: ", "))])"
+            }
+            cases.append(
+                GeneratedType.Union.Case(
+                    name: SwiftNames.escaped(caseName), payload: payload.swift, rule: rule, match: match,
+                    direct: payload.directStruct))
+        }
+        types[index].kind = .union(GeneratedType.Union(discriminator: discriminator, cases: cases))
+        return reference
+    }
+
+    /// The JSON type of every value an alternative accepts (`null` for `{"type": "null"}`), through
+    /// `$ref`s into the document; `nil` when it accepts values of several types (or cannot say).
+    private func kind(of alternative: JSONValue) -> String? {
+        var schema = alternative
+        for _ in 0..<32 {
+            guard case .object(let object) = schema else { return nil }
+            let constraints = object.keys.filter { Self.constrains($0) && $0 != "nullable" }
+            if case .string(let text)? = object["$ref"] {
+                guard constraints == ["$ref"], object["nullable"] == nil, text.hasPrefix("#"),
+                    let target = Self.decodeFragment(String(text.dropFirst())), let next = document[pointer: target],
+                    !hasEmbeddedResources
+                else { return nil }
+                schema = next
+                continue
+            }
+            guard object["nullable"] != .bool(true) else { return nil }
+            switch object["type"] {
+            case .string(let type)?:
+                guard type != "null" || constraints == ["type"] else { return nil }
+                return type
+            case .array(let items)? where items.count == 1:
+                guard case .string(let type) = items[0], type != "null" else { return nil }
+                return type
+            case nil:
+                if case .array(let values)? = object["enum"], values.contains(.null) { return nil }
+                if object["const"] == .null { return nil }
+                return Self.inferredType(object)
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// The member that tells object alternatives apart: required in each, with a constant string
+    /// (`const`, or an `enum` of one) of its own in each. OpenAPI's `discriminator.propertyName`
+    /// first, when it is one; else the first such member of the first alternative.
+    private func tag(of alternatives: [JSONValue], preferring union: JSONObject) -> (String, [String])? {
+        var objects: [JSONObject] = []
+        for alternative in alternatives {
+            var schema = alternative
+            var hops = 0
+            while case .object(let object) = schema, case .string(let text)? = object["$ref"], hops < 32 {
+                guard text.hasPrefix("#"), let target = Self.decodeFragment(String(text.dropFirst())),
+                    let next = document[pointer: target]
+                else { return nil }
+                schema = next
+                hops += 1
+            }
+            guard case .object(let object) = schema else { return nil }
+            objects.append(object)
+        }
+        func tags(_ key: String) -> [String]? {
+            var found: [String] = []
+            for object in objects {
+                guard case .array(let required)? = object["required"], required.contains(.string(key)),
+                    case .object(let properties)? = object["properties"], case .object(let property)? = properties[key]
+                else { return nil }
+                let value: JSONValue?
+                if let constant = property["const"] {
+                    value = constant
+                } else if case .array(let values)? = property["enum"], values.count == 1 {
+                    value = values[0]
+                } else {
+                    value = nil
+                }
+                guard case .string(let tag)? = value, !found.contains(tag) else { return nil }
+                found.append(tag)
+            }
+            return found
+        }
+        if case .object(let discriminator)? = union["discriminator"],
+            case .string(let key)? = discriminator["propertyName"], let found = tags(key)
+        {
+            return (key, found)
+        }
+        guard case .object(let properties)? = objects.first?["properties"] else { return nil }
+        for key in properties.keys {
+            if let found = tags(key) { return (key, found) }
+        }
+        return nil
     }
 
     // MARK: Rules
@@ -947,24 +1229,38 @@ struct SchemaReader {
         }
     }
 
-    /// Refuses a struct that holds itself (not through an array or dictionary): Swift cannot lay it out.
-    /// One depth-first walk of the types with an explicit stack: linear in the types and their fields,
-    /// and no recursion however long a chain of types is.
-    private func refuseCycles() throws(SwiftGenerationError) {
-        var structures = Set<String>()
-        for type in types {
-            if case .structure = type.kind { structures.insert(type.name) }
-        }
+    /// Boxes the cases of every union that holds itself (`indirect`), and refuses a struct that
+    /// holds itself with no union in between (not through an array or dictionary): Swift cannot lay
+    /// it out. Linear in the types and their fields (one pass for the cycles, one walk for the
+    /// refusal), with explicit stacks: no recursion however long a chain of types is.
+    private mutating func boxUnionsAndRefuseCycles() throws(SwiftGenerationError) {
         var edges: [String: [String]] = [:]
-        for type in types {
-            guard case .structure(let fields) = type.kind else { continue }
-            edges[type.name] = fields.compactMap(\.directStruct).filter(structures.contains)
+        var unions: [String: Int] = [:]
+        for (index, type) in types.enumerated() {
+            switch type.kind {
+            case .structure(let fields): edges[type.name] = fields.compactMap(\.directStruct)
+            case .union(let union):
+                edges[type.name] = union.cases.compactMap(\.direct)
+                unions[type.name] = index
+            default: continue
+            }
+        }
+        for (name, targets) in edges { edges[name] = targets.filter { edges[$0] != nil } }
+        let order = types.map(\.name).filter { edges[$0] != nil }
+        for component in Self.stronglyConnectedComponents(edges, order: order) {
+            guard component.count > 1 || edges[component[0]]?.contains(component[0]) == true else { continue }
+            for name in component {
+                guard let index = unions[name], case .union(var union) = types[index].kind else { continue }
+                union.isIndirect = true
+                types[index].kind = .union(union)
+                edges[name] = []
+            }
         }
         enum Mark { case onPath, done }
         var marks: [String: Mark] = [:]
-        for type in types where marks[type.name] == nil {
-            var path: [(name: String, next: Int)] = [(type.name, 0)]
-            marks[type.name] = .onPath
+        for name in order where marks[name] == nil {
+            var path: [(name: String, next: Int)] = [(name, 0)]
+            marks[name] = .onPath
             while let top = path.last {
                 let targets = edges[top.name] ?? []
                 guard top.next < targets.count else {
@@ -991,6 +1287,52 @@ struct SchemaReader {
                 }
             }
         }
+    }
+
+    /// Tarjan's strongly connected components of `edges`, each node visited once, without recursion.
+    static func stronglyConnectedComponents(_ edges: [String: [String]], order: [String]) -> [[String]] {
+        var index: [String: Int] = [:]
+        var low: [String: Int] = [:]
+        var stack: [String] = []
+        var onStack = Set<String>()
+        var components: [[String]] = []
+        var counter = 0
+        func visit(_ node: String) {
+            index[node] = counter
+            low[node] = counter
+            counter += 1
+            stack.append(node)
+            onStack.insert(node)
+        }
+        for root in order where index[root] == nil {
+            visit(root)
+            var work: [(node: String, next: Int)] = [(root, 0)]
+            while let top = work.last {
+                let targets = edges[top.node] ?? []
+                if top.next < targets.count {
+                    work[work.count - 1].next += 1
+                    let target = targets[top.next]
+                    if index[target] == nil {
+                        visit(target)
+                        work.append((target, 0))
+                    } else if onStack.contains(target) {
+                        low[top.node] = min(low[top.node]!, index[target]!)
+                    }
+                    continue
+                }
+                work.removeLast()
+                if let parent = work.last { low[parent.node] = min(low[parent.node]!, low[top.node]!) }
+                guard low[top.node] == index[top.node] else { continue }
+                var component: [String] = []
+                while let member = stack.popLast() {
+                    onStack.remove(member)
+                    component.append(member)
+                    if member == top.node { break }
+                }
+                components.append(component)
+            }
+        }
+        return components
     }
 
     private mutating func claim(_ name: String, for pointer: String) throws(SwiftGenerationError) -> String {

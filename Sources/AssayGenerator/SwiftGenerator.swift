@@ -17,14 +17,16 @@ public import AssayJSON
 /// ```
 ///
 /// Each named schema (`$defs`, `definitions`, OpenAPI components) that is an object, and the root,
-/// becomes a `Codable`, `Sendable`, `Hashable` struct; a string `enum` becomes a Swift enum; a root
-/// of another kind becomes a `ValidatedValue` wrapper of its value (a `typealias` when it has no
-/// constraint). The output is deterministic: the same document and options give the same text, byte
-/// for byte.
+/// becomes a `Codable`, `Sendable`, `Hashable` struct; a string `enum` becomes a Swift enum; a
+/// `oneOf` or `anyOf` whose alternatives cannot overlap (each of another JSON type, or objects told
+/// apart by a member with a constant value of its own) becomes an enum with a case per alternative;
+/// a root of another kind becomes a `ValidatedValue` wrapper of its value (a `typealias` when it has
+/// no constraint). The output is deterministic: the same document and options give the same text,
+/// byte for byte.
 ///
-/// **Nothing is dropped silently.** A constraint with no typed rule (`not`, `anyOf`, `if`/`then`,
-/// `prefixItems`, `patternProperties` …) is checked against its own schema with AssaySchema when a
-/// value is decoded: the file then embeds the document, and each such place is reported in
+/// **Nothing is dropped silently.** A constraint with no typed rule (`not`, an `anyOf` whose
+/// alternatives overlap, `if`/`then`, `prefixItems`, `patternProperties` …) is checked against its
+/// own schema with AssaySchema when a value is decoded: the file then embeds the document, and each such place is reported in
 /// ``GeneratedSwift/notes``. What has no Swift form at all (a `$ref` that does not resolve, two keys
 /// for one Swift name, a type holding itself) is refused with a ``SwiftGenerationError`` naming it
 /// and its place.

@@ -19,7 +19,8 @@ enum SwiftNames {
     static let reservedTypeNames: Set<String> = [
         "String", "Int", "Double", "Bool", "Array", "Dictionary", "Optional", "Set", "JSONValue", "Rule", "Codable",
         "Decodable", "Encodable", "Decoder", "Encoder", "Sendable", "Hashable", "Equatable", "Error", "Type", "Self",
-        "Any", "Protocol", "CodingKeys", "CodingKey", "Validatable", "Validation", "Never", "Void",
+        "Any", "Protocol", "CodingKeys", "CodingKey", "Validatable", "Validation", "Never", "Void", "UnionDecoding",
+        "JSONKind", "JSONSchemaExportable", "JSONSchemaExporter",
     ]
 
     /// The `TextFormat` case of each format name.

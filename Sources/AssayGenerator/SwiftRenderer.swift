@@ -28,6 +28,7 @@ struct SwiftRenderer {
             case .stringEnum(let cases): lines += enumeration(type.name, cases)
             case .wrapper(let raw, let rule): lines += wrapper(type.name, raw: raw, rule: rule)
             case .alias(let target): lines.append("\(access)typealias \(type.name) = \(target)")
+            case .union(let union): lines += self.union(type.name, union)
             }
         }
         if let document {
@@ -117,10 +118,85 @@ struct SwiftRenderer {
         ]
     }
 
+    /// An enum with a case per alternative, read by the value's kind or by its tag member.
+    private func union(_ name: String, _ union: GeneratedType.Union) -> [String] {
+        let indirect = union.isIndirect ? "indirect " : ""
+        var lines = ["\(access)\(indirect)enum \(name): Codable, Sendable, Hashable {"]
+        for item in union.cases { lines.append("    case \(item.name)(\(item.payload))") }
+        lines.append("")
+        switch union.discriminator {
+        case .kind: lines.append("    /// Reads the alternative the value's JSON type selects.")
+        case .tag(let key): lines.append("    /// Reads the alternative the value's `\(key)` member selects.")
+        }
+        lines.append("    \(access)init(from decoder: any Decoder) throws {")
+        let selector: String
+        let matches: [String]
+        switch union.discriminator {
+        case .kind:
+            matches = union.cases.map { "." + $0.match }
+            selector = "UnionDecoding.kind(of: decoder, among: [\(matches.joined(separator: ", "))])"
+        case .tag(let key):
+            matches = union.cases.map { SwiftNames.stringLiteral($0.match) }
+            selector =
+                "UnionDecoding.tag(of: decoder, key: \(SwiftNames.stringLiteral(key)), among: [\(matches.joined(separator: ", "))])"
+        }
+        if 8 + "switch try \(selector) {".count <= 120 {
+            lines.append("        switch try \(selector) {")
+        } else {
+            lines.append("        let selected = try \(selector)")
+            lines.append("        switch selected {")
+        }
+        for (index, item) in union.cases.enumerated() {
+            lines.append(index == union.cases.count - 1 ? "        default:" : "        case \(matches[index]):")
+            let rule = item.rule.map { ", rule: \($0)" } ?? ""
+            let call = "UnionDecoding.decode(\(item.payload).self, from: decoder\(rule))"
+            let line = "            self = .\(item.name.memberName)(try \(call))"
+            if line.count <= 120 {
+                lines.append(line)
+            } else {
+                lines.append("            let value = try \(call)")
+                lines.append("            self = .\(item.name.memberName)(value)")
+            }
+        }
+        lines.append("        }")
+        lines.append("    }")
+        lines.append("")
+        lines.append("    /// Writes the alternative's value.")
+        lines.append("    \(access)func encode(to encoder: any Encoder) throws {")
+        lines.append("        switch self {")
+        for item in union.cases {
+            lines.append("        case .\(item.name.memberName)(let value):")
+            lines.append("            try value.encode(to: encoder)")
+        }
+        lines.append("        }")
+        lines.append("    }")
+        lines.append("}")
+        lines.append("")
+        lines.append("extension \(name): JSONSchemaExportable {")
+        lines.append("    /// The alternatives' schemas, as `oneOf` (no value matches two).")
+        lines.append("    \(access)static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {")
+        lines.append("        [")
+        lines.append("            \"oneOf\": [")
+        for item in union.cases {
+            if let rule = item.rule {
+                let place = SwiftNames.stringLiteral("\(name).\(item.name.memberName)")
+                lines.append(
+                    "                exporter.schema(for: \(item.payload).self, rule: \(rule), at: \(place)),")
+            } else {
+                lines.append("                exporter.schema(for: \(item.payload).self),")
+            }
+        }
+        lines.append("            ]")
+        lines.append("        ]")
+        lines.append("    }")
+        lines.append("}")
+        return lines
+    }
+
     private func enumeration(_ name: String, _ cases: [GeneratedType.EnumCase]) -> [String] {
         var lines = ["\(access)enum \(name): String, Codable, Sendable, Hashable, CaseIterable {"]
         for item in cases {
-            if item.name.trimmingBackticks == item.value {
+            if item.name.memberName == item.value {
                 lines.append("    case \(item.name)")
             } else {
                 lines.append("    case \(item.name) = \(SwiftNames.stringLiteral(item.value))")
@@ -136,6 +212,11 @@ struct SwiftRenderer {
 }
 
 extension String {
+    /// The name after a dot: without backticks, but for the words a member access gives a meaning.
+    fileprivate var memberName: String {
+        ["`init`", "`self`", "`Type`", "`Protocol`"].contains(self) ? self : trimmingBackticks
+    }
+
     /// The name without the backticks that escape a keyword.
     fileprivate var trimmingBackticks: String {
         hasPrefix("`") && hasSuffix("`") && count > 1 ? String(dropFirst().dropLast()) : self

@@ -137,6 +137,21 @@ public struct JSONSchemaExporter {
         return [:]
     }
 
+    /// The schema of `type` with the keywords of `rule` (one alternative of a generated union, a
+    /// value checked by a rule of its own); what the keywords cannot state is named as unchecked,
+    /// at `place`.
+    public mutating func schema<T>(for type: T.Type, rule: Rule<T>, at place: String) -> JSONValue {
+        var schema = schema(for: type)
+        guard rule.severity == .error else {
+            unchecked.append("\(place): \(rule.kind) (\(rule.severity.rawValue) only)")
+            return schema
+        }
+        let exported = Self.keywords(for: rule.kind)
+        schema = Self.merge(schema, .object(exported.keywords))
+        unchecked += exported.unstated.map { "\(place): \($0)" }
+        return schema
+    }
+
     /// The name `type` has in `$defs`: its own, unless another type took it, then its full name
     /// (module and enclosing types), with characters a JSON Pointer in a URI fragment cannot hold
     /// replaced by `_`.

@@ -130,8 +130,8 @@ private enum SchemaDocument {
                   "maxLength": 10
                 },
                 {
-                  "type": "integer",
-                  "minimum": 1
+                  "type": "string",
+                  "pattern": "^R-"
                 }
               ]
             },

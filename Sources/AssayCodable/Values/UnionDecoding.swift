@@ -1,0 +1,121 @@
+import AssayCore
+import AssayJSON
+
+/// Decoding of a value that is one of several alternatives told apart by its JSON kind (a string
+/// or an integer) or by the value of one of its members (`"kind": "circle"`): what
+/// `assay generate swift` writes for a `oneOf` or `anyOf` whose alternatives cannot overlap.
+///
+/// <!-- snippet: doc-union-decoding -->
+/// ```swift
+/// enum Quantity: Codable, Sendable, Hashable {
+///     case integer(Int)
+///     case string(String)
+///
+///     init(from decoder: any Decoder) throws {
+///         switch try UnionDecoding.kind(of: decoder, among: [.integer, .string]) {
+///         case .integer: self = .integer(try UnionDecoding.decode(Int.self, from: decoder, rule: .range(0...)))
+///         default: self = .string(try UnionDecoding.decode(String.self, from: decoder, rule: .length(1...3)))
+///         }
+///     }
+///
+///     func encode(to encoder: any Encoder) throws {
+///         switch self {
+///         case .integer(let value): try value.encode(to: encoder)
+///         case .string(let value): try value.encode(to: encoder)
+///         }
+///     }
+/// }
+///
+/// let decoder = JSONValueDecoder()
+/// let decoded = try decoder.decodeValidated([Quantity].self, from: Array(#"[2, "abc"]"#.utf8)).value
+/// print(decoded == [.integer(2), .string("abc")])  // true
+/// do {
+///     _ = try decoder.decodeValidated([Quantity].self, from: Array(#"[-1, "abcd", true]"#.utf8))
+/// } catch {
+///     print(error.issues.map(\.path.jsonPointer))  // ["/0", "/1", "/2"]
+/// }
+/// ```
+///
+/// Every failure is a `ValidationError` whose issues carry the value's path in the payload, as a
+/// `@Validatable` model's do: a kind that is not among the alternatives is a `typeMismatch`, a
+/// member that names no alternative (or is missing) a `noMatch`, and the chosen alternative's own
+/// failures are reported where they are.
+public enum UnionDecoding {
+    /// The JSON kind of the value `decoder` holds, when it is one of `kinds` (an integer counts as a
+    /// `number` when only `number` is listed).
+    ///
+    /// - Throws: `ValidationError` with a `typeMismatch` issue at the value's path.
+    public static func kind(of decoder: any Decoder, among kinds: [JSONKind]) throws(ValidationError) -> JSONKind {
+        let found = self.kind(of: decoder)
+        if kinds.contains(found) { return found }
+        if found == .integer && kinds.contains(.number) { return .number }
+        throw mismatch(of: decoder, expected: kinds)
+    }
+
+    private static func mismatch(of decoder: any Decoder, expected kinds: [JSONKind]) -> ValidationError {
+        var context = RuleContext(path: path(of: decoder), phase: .decode)
+        context.report(
+            .typeMismatch, parameters: ["expected": .string(kinds.map(\.rawValue).joined(separator: " or "))])
+        return ValidationError(context.issues)
+    }
+
+    /// The string value of the member `key` of the object `decoder` holds, when it is one of `tags`.
+    ///
+    /// - Throws: `ValidationError` with a `typeMismatch` issue when the value is not an object, and a
+    ///   `noMatch` issue at the object's path when the member is missing, not a string, or none of
+    ///   `tags` (every alternative requires it, so none matches).
+    public static func tag(of decoder: any Decoder, key: String, among tags: [String]) throws(ValidationError)
+        -> String
+    {
+        guard let object = try? decoder.container(keyedBy: AnyKey.self) else {
+            throw mismatch(of: decoder, expected: [.object])
+        }
+        let member = AnyKey(stringValue: key)
+        if let found = try? object.decodeIfPresent(JSONValue.self, forKey: member), case .string(let tag) = found,
+            tags.contains(tag)
+        {
+            return tag
+        }
+        var context = RuleContext(path: path(of: decoder), phase: .decode)
+        context.report(
+            .noMatch,
+            parameters: [
+                "count": .integer(tags.count), "key": .string(key), "allowed": .list(tags.map(IssueValue.string)),
+            ]
+        )
+        throw ValidationError(context.issues)
+    }
+
+    /// Decodes the chosen alternative and checks it against `rule`: every issue carries its path.
+    ///
+    /// - Throws: `ValidationError` with the value's decoding failures, or its rule's errors.
+    public static func decode<T: Decodable>(_ type: T.Type, from decoder: any Decoder, rule: Rule<T>? = nil)
+        throws(ValidationError) -> T
+    {
+        let path = path(of: decoder)
+        let value: T
+        do {
+            value = try T(from: decoder)
+        } catch {
+            var collector = IssueCollector(policy: ValidatedDecoding.policy(of: decoder))
+            collector.fail(error, at: path, expected: "\(T.self)")
+            throw collector.aggregate()
+        }
+        guard let rule else { return value }
+        let found = rule.issues(for: value, at: path)
+        if found.contains(where: \.isError) { throw ValidationError(found) }
+        ValidatedDecoding.addWarnings(found, of: decoder)
+        return value
+    }
+
+    /// The kind of the value: an object or an array by its container; a scalar read whole.
+    private static func kind(of decoder: any Decoder) -> JSONKind {
+        if (try? decoder.container(keyedBy: AnyKey.self)) != nil { return .object }
+        if (try? decoder.unkeyedContainer()) != nil { return .array }
+        guard let single = try? decoder.singleValueContainer() else { return .null }
+        if single.decodeNil() { return .null }
+        return (try? single.decode(JSONValue.self))?.kind ?? .null
+    }
+
+    private static func path(of decoder: any Decoder) -> IssuePath { IssueCollector.path(of: decoder) }
+}

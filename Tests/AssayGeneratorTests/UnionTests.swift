@@ -1,0 +1,141 @@
+import AssayCodable
+import AssayGenerator
+import AssayJSON
+import AssaySchema
+import Foundation
+import Testing
+
+/// `Union.swift` is the generator's output for `Golden/union.schema.json`: `oneOf`/`anyOf` whose
+/// alternatives cannot overlap become enums with a case per alternative — told apart by a `const`
+/// member (`Shape`), by the value's JSON type (`DrawingLabel`), recursive through a boxed case
+/// (`indirect enum Node`) — and one alternative beside `null` becomes an optional (`owner`).
+@Suite("oneOf and anyOf as Swift enums")
+struct UnionTests {
+    static func schemaText() throws -> String { try SwiftGeneratorTests.read("union.schema.json") }
+
+    static let valid: JSONValue = [
+        "shapes": [["kind": "circle", "radius": 1], ["kind": "square", "width": 2.5]], "label": "abc",
+        "owner": ["name": "Ada"], "node": ["child": ["child": "leaf"]],
+    ]
+
+    static func changed(_ changes: [String: JSONValue?]) -> JSONValue {
+        guard case .object(var members) = valid else { return valid }
+        for (key, value) in changes { members[key] = value ?? nil }
+        return .object(members)
+    }
+
+    static let instances: [(name: String, instance: JSONValue)] = [
+        ("valid", valid),
+        ("valid with a number as the label", changed(["label": 3])),
+        ("valid with null label and owner", changed(["label": .some(nil), "owner": .some(nil)])),
+        ("valid with a leaf as the node, no shapes", changed(["node": "leaf", "shapes": []])),
+        ("a shape of an unknown kind", changed(["shapes": [["kind": "triangle", "side": 1]]])),
+        ("a shape with no kind", changed(["shapes": [["radius": 1]]])),
+        ("a shape whose kind is a number", changed(["shapes": [["kind": 1, "radius": 1]]])),
+        ("a shape that is not an object", changed(["shapes": ["circle"]])),
+        ("a circle with a negative radius", changed(["shapes": [["kind": "circle", "radius": -1]]])),
+        ("a square with no width", changed(["shapes": [["kind": "square"]]])),
+        (
+            "a square of width zero, after a good circle",
+            changed(["shapes": [["kind": "circle", "radius": 0], ["kind": "square", "width": 0]]])
+        ),
+        ("a label too long", changed(["label": "abcdef"])),
+        ("a negative label", changed(["label": -1])),
+        ("a label with a fraction", changed(["label": 1.5])),
+        ("a label of another type", changed(["label": true])),
+        ("an owner with an empty name", changed(["owner": ["name": ""]])),
+        ("an owner that is a string", changed(["owner": "Ada"])),
+        ("a node three levels down of the wrong type", changed(["node": ["child": ["child": 5]]])),
+        ("a node with no child", changed(["node": [:]])),
+        ("a null node", changed(["node": .some(nil)])),
+        ("several at once", changed(["label": [1], "shapes": [["kind": "circle"]], "node": 1])),
+    ]
+
+    /// Whether the generated type names the places AssaySchema does: every place it names is one of
+    /// the schema's errors or of their causes (a union's error names the union, its causes the
+    /// chosen alternative's failures, which the enum reports where they are), and every error of the
+    /// schema is named, at its place or at one of its causes'.
+    static func agrees(_ found: Set<String>, _ errors: [SchemaError]) -> Bool {
+        func places(_ error: SchemaError) -> Set<String> {
+            error.causes.reduce(into: [error.instanceLocation.jsonPointer]) { $0.formUnion(places($1)) }
+        }
+        let all = errors.reduce(into: Set<String>()) { $0.formUnion(places($1)) }
+        return found.isSubset(of: all) && errors.allSatisfy { !places($0).isDisjoint(with: found) }
+    }
+
+    @Test("the generated enums refuse exactly where the schema does", arguments: instances.map(\.name))
+    func agreement(_ name: String) throws {
+        let instance = try #require(Self.instances.first { $0.name == name }?.instance)
+        let schema = try JSONSchema(parsing: Self.schemaText(), options: JSONSchema.Options(assertFormats: true))
+        let result = schema.validate(instance)
+        var found: Set<String> = []
+        do {
+            _ = try JSONValueDecoder().decodeValidated(Drawing.self, from: instance.jsonBytes())
+        } catch {
+            found = Set(error.issues.filter { $0.severity == .error }.map(\.path.jsonPointer))
+        }
+        #expect(Self.agrees(found, result.errors), "\(name): \(found.sorted()) against \(result.errors)")
+        #expect(found.isEmpty == name.hasPrefix("valid"), "\(name): \(found.sorted())")
+        #expect(result.isValid == name.hasPrefix("valid"), "\(name)")
+    }
+
+    @Test("the chosen alternative's failures are reported where they are")
+    func precise() throws {
+        let instance = Self.changed(["shapes": [["kind": "circle", "radius": -1]], "label": "abcdef"])
+        do {
+            _ = try JSONValueDecoder().decodeValidated(Drawing.self, from: instance.jsonBytes())
+            Issue.record("accepted")
+        } catch {
+            #expect(error.issues.map(\.path.jsonPointer) == ["/shapes/0/radius", "/label"])
+            #expect(error.issues.map(\.code) == [.tooSmall, .tooLong])
+        }
+        do {
+            _ = try JSONValueDecoder().decodeValidated(
+                Drawing.self, from: Self.changed(["shapes": [["kind": "triangle"]], "label": true]).jsonBytes())
+            Issue.record("accepted")
+        } catch {
+            #expect(error.issues.map(\.code) == [.noMatch, .typeMismatch])
+            #expect(error.issues.first?.parameters["key"] == .string("kind"))
+        }
+    }
+
+    @Test("values decode to their cases and encode back as they were")
+    func roundTrip() throws {
+        let drawing = try JSONValueDecoder().decodeValidated(Drawing.self, from: Self.valid.jsonBytes()).value
+        #expect(
+            drawing.shapes == [
+                .circle(Circle(kind: "circle", radius: 1)), .square(ShapeSquare(kind: "square", width: 2.5)),
+            ])
+        #expect(drawing.label == .string("abc"))
+        #expect(drawing.owner == Author(name: "Ada"))
+        #expect(drawing.node == .object(NodeObject(child: .object(NodeObject(child: .string("leaf"))))))
+        let encoded = try JSONValue(parsing: Array(JSONEncoder().encode(drawing)))
+        #expect(encoded == Self.valid)
+        let numbered = try JSONValueDecoder().decodeValidated(
+            Drawing.self, from: Self.changed(["label": 3]).jsonBytes()
+        ).value
+        #expect(numbered.label == .integer(3))
+    }
+
+    @Test("the golden file is the generator's output; enums are exported as oneOf with their rules")
+    func golden() throws {
+        let options = SwiftGeneratorOptions(sourceName: "union.schema.json")
+        let generated = try SwiftGenerator.generate(JSONValue(parsing: Array(Self.schemaText().utf8)), options: options)
+        #expect(generated.source == (try SwiftGeneratorTests.read("Union.swift")))
+        #expect(
+            generated.typeNames == [
+                "Drawing", "Shape", "ShapeSquare", "DrawingLabel", "Node", "NodeObject", "Circle", "Author",
+            ])
+        #expect(generated.notes.isEmpty, "\(generated.notes)")
+        #expect(generated.source.contains("public indirect enum Node"))
+        #expect(!generated.source.contains("indirect enum Shape"))
+        let exported = JSONSchemaExporter.document(for: Drawing.self)
+        let label = try #require(exported[pointer: "/properties/label"])
+        let alternatives: JSONValue = [
+            "oneOf": [["type": "string", "maxLength": 5], ["type": "integer", "minimum": 0]]
+        ]
+        #expect(label == ["anyOf": [alternatives, ["type": "null"]]], "\(label)")
+        let shapes = try #require(exported[pointer: "/properties/shapes/items/oneOf"])
+        #expect(shapes == [["$ref": "#/$defs/Circle"], ["$ref": "#/$defs/ShapeSquare"]], "\(shapes)")
+    }
+}
