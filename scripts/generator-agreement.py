@@ -17,7 +17,7 @@ src/negative_test/NAME/*.json (invalid) are the instances. Either way it also co
 generated schemas' constraint keywords are enforced by typed rules rather than checked against the
 schema with AssaySchema.
 
-Usage: scripts/generator-agreement.py [--work DIR] [--assay PATH] [--schemastore DIR] [DRAFT ...]
+Usage: scripts/generator-agreement.py [--work DIR] [--assay PATH] [--schemastore DIR] [--modules N] [DRAFT ...]
   (draft7 and draft2020-12 by default; the scratch package is kept in DIR, /tmp/assay-agreement by
   default, so that a second run builds only what changed; its first build compiles the package's
   dependencies, some minutes)"""
@@ -31,12 +31,21 @@ parser.add_argument("--assay", default=str(root / ".build" / "debug" / "assay"))
 parser.add_argument("--schemastore")
 parser.add_argument("--generate-only", action="store_true",
                     help="generate and count, without compiling the types or decoding the instances")
+parser.add_argument("--modules", type=int, default=1,
+                    help="compile the generated files in this many modules (a large corpus in one module can "
+                         "take the compiler past its memory)")
 parser.add_argument("drafts", nargs="*", default=["draft7", "draft2020-12"])
 arguments = parser.parse_args()
 if arguments.schemastore:
     arguments.drafts = ["schemastore"]
 work = pathlib.Path(arguments.work)
 sources = work / "Sources" / "Harness"
+modules = [f"Types{k}" for k in range(max(arguments.modules, 1))]
+
+
+def module_of(name):
+    """The module a generated file is compiled in: fixed by its number, so reruns rebuild little."""
+    return modules[int(name[1:]) % len(modules)]
 dialects = {"draft7": "http://json-schema.org/draft-07/schema#", "draft2020-12": "https://json-schema.org/draft/2020-12/schema"}
 
 # Generated into a staging folder, then copied where they changed: a second run recompiles only
@@ -46,25 +55,42 @@ if staging.exists():
     shutil.rmtree(staging)
 staging.mkdir(parents=True)
 sources.mkdir(parents=True, exist_ok=True)
-(work / "Package.swift").write_text(f"""// swift-tools-version: 6.0
+for module in modules:
+    (work / "Sources" / module).mkdir(parents=True, exist_ok=True)
+for stale in (work / "Sources").iterdir():
+    if stale.name != "Harness" and stale.name not in modules:
+        shutil.rmtree(stale)
+products = f""".product(name: "AssayCodable", package: {json.dumps(root.name)}),
+                .product(name: "AssaySchema", package: {json.dumps(root.name)}),"""
+libraries = "".join(f"""
+        .target(
+            name: "{module}",
+            dependencies: [
+                {products}
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),""" for module in modules)
+package_text = f"""// swift-tools-version: 6.0
 import PackageDescription
 
 let package = Package(
     name: "Harness",
     platforms: [.macOS(.v15)],
     dependencies: [.package(path: {json.dumps(str(root))})],
-    targets: [
+    targets: [{libraries}
         .executableTarget(
             name: "Harness",
             dependencies: [
-                .product(name: "AssayCodable", package: {json.dumps(root.name)}),
-                .product(name: "AssaySchema", package: {json.dumps(root.name)}),
+                {products}
+                {", ".join(json.dumps(module) for module in modules)},
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         )
     ]
 )
-""")
+"""
+if not (work / "Package.swift").exists() or (work / "Package.swift").read_text() != package_text:
+    (work / "Package.swift").write_text(package_text)
 
 cases = []  # id, draft, file, schema, tests (description, text), type, keywords (typed, checked)
 refusals = {draft: collections.Counter() for draft in arguments.drafts}
@@ -174,10 +200,14 @@ else:
 
 (work / "cases.json").write_text(json.dumps(cases))
 for stale in sources.glob("*.swift"):
-    if not (staging / stale.name).exists() and stale.name != "main.swift":
-        stale.unlink()
+    if stale.name != "main.swift":
+        stale.unlink()  # generated files live in the Types modules
+for module in modules:
+    for stale in (work / "Sources" / module).glob("*.swift"):
+        if not (staging / stale.name).exists() or module_of(stale.stem) != module:
+            stale.unlink()
 for fresh in staging.glob("*.swift"):
-    target = sources / fresh.name
+    target = work / "Sources" / module_of(fresh.stem) / fresh.name
     if not target.exists() or target.read_bytes() != fresh.read_bytes():
         shutil.copyfile(fresh, target)
 
@@ -187,6 +217,7 @@ def write_main(ids):
     text = ("""import AssayCodable
 import AssaySchema
 import Foundation
+""" + "".join(f"import {module}\n" for module in modules) + """
 
 /// The error locations of decoding `bytes` as `type`; empty when it decodes.
 func pointers<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) -> Set<String> {
@@ -271,15 +302,16 @@ if arguments.generate_only:
 compiled_ids = {case["id"] for case in cases}
 uncompiled = {}
 for attempt in range(6):
-    for stale in sources.glob("[GS]*.swift"):
-        if stale.stem not in compiled_ids:
-            stale.unlink()
+    for module in modules:
+        for stale in (work / "Sources" / module).glob("[GS]*.swift"):
+            if stale.stem not in compiled_ids:
+                stale.unlink()
     write_main(compiled_ids)  # rewritten only when its text changes, below
     build = subprocess.run(["swift", "build", "--package-path", str(work)], capture_output=True, text=True)
     if build.returncode == 0:
         break
     output = build.stdout + build.stderr
-    failing = set(re.findall(r"Harness/([GS]\d+)\.swift:\d+:\d+: error: (.*)", output))
+    failing = set(re.findall(r"Types\d+/([GS]\d+)\.swift:\d+:\d+: error: (.*)", output))
     # Errors in macro expansions name the type, not the file.
     failing |= {(name, error) for error, name in re.findall(r"error: (.*?'([GS]\d+)[A-Z][^']*'.*)", output)}
     if not failing:

@@ -598,35 +598,9 @@ enum DocCommentExamples {
         print(schema.jsonString(.prettyPrinted))
         // README: end
 
-        // README: doc-union-decoding
-        enum Quantity: Codable, Sendable, Hashable {
-            case integer(Int)
-            case string(String)
+        try decodeQuantities()
 
-            init(from decoder: any Decoder) throws {
-                switch try UnionDecoding.kind(of: decoder, among: [.integer, .string]) {
-                case .integer: self = .integer(try UnionDecoding.decode(Int.self, from: decoder, rule: .range(0...)))
-                default: self = .string(try UnionDecoding.decode(String.self, from: decoder, rule: .length(1...3)))
-                }
-            }
-
-            func encode(to encoder: any Encoder) throws {
-                switch self {
-                case .integer(let value): try value.encode(to: encoder)
-                case .string(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-
-        let decoder = JSONValueDecoder()
-        let decoded = try decoder.decodeValidated([Quantity].self, from: Array(#"[2, "abc"]"#.utf8)).value
-        print(decoded == [.integer(2), .string("abc")])  // true
-        do {
-            _ = try decoder.decodeValidated([Quantity].self, from: Array(#"[-1, "abcd", true]"#.utf8))
-        } catch {
-            print(error.issues.map(\.path.jsonPointer))  // ["/0", "/1", "/2"]
-        }
-        // README: end
+        try decodeSteps()
 
         // README: doc-validated-value
         struct Age: ValidatedValue {
@@ -752,6 +726,70 @@ struct Note: Codable, FetchableRecord, MutablePersistableRecord, ValidatedRecord
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
+
+// README: doc-union-decoding
+enum Quantity: Codable, Sendable, Hashable {
+    case integer(Int)
+    case string(String)
+
+    init(from decoder: any Decoder) throws {
+        switch try UnionDecoding.kind(of: decoder, among: [.integer, .string]) {
+        case .integer: self = .integer(try UnionDecoding.decode(Int.self, from: decoder, rule: .range(0...)))
+        default: self = .string(try UnionDecoding.decode(String.self, from: decoder, rule: .length(1...3)))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .integer(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+// The same rules on demand (and on save): the case's value, checked at the enum's place.
+extension Quantity: Validatable {
+    static let validation: Validation<Quantity> = [
+        .payload { quantity in
+            switch quantity {
+            case .integer(let value): .value(value, rule: .range(0...))
+            case .string(let value): .value(value, rule: .length(1...3))
+            }
+        }
+    ]
+}
+
+func decodeQuantities() throws {
+    let decoder = JSONValueDecoder()
+    let decoded = try decoder.decodeValidated([Quantity].self, from: Array(#"[2, "abc"]"#.utf8)).value
+    print(decoded == [.integer(2), .string("abc")])  // true
+    do {
+        _ = try decoder.decodeValidated([Quantity].self, from: Array(#"[-1, "abcd", true]"#.utf8))
+    } catch {
+        print(error.issues.map(\.path.jsonPointer))  // ["/0", "/1", "/2"]
+    }
+    print(Quantity.string("abcd").issues().map(\.code))  // [tooLong]
+}
+// README: end
+
+// `Indirect`'s example: a model that holds itself.
+// README: doc-indirect
+@Validatable
+struct Step: Codable, Sendable, Hashable {
+    @Validate(.length(1...)) var name: String
+    var next: Indirect<Step>?
+}
+
+func decodeSteps() throws {
+    let decoder = JSONValueDecoder()
+    let steps = try decoder.decodeValidated(
+        Step.self, from: Array(#"{"name": "mix", "next": {"name": "bake"}}"#.utf8)
+    ).value
+    print(steps.next?.value.name ?? "")  // bake
+    let broken = Step(name: "mix", next: Indirect(Step(name: "")))
+    print(broken.issues().map(\.path.jsonPointer))  // ["/next/name"]
+}
+// README: end
 
 /// A model decoded by hand the way `@Validatable` decodes (the example of `FieldDecoder`).
 struct HandDecodedPlayer: Decodable, Validatable {

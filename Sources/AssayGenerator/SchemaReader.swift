@@ -206,15 +206,26 @@ struct SchemaReader {
         for entry in named {
             guard let name = namedTypes[entry.pointer] else {
                 // Other named schemas are read where a $ref reaches them; each is checked once here,
-                // what it declares or notes given back.
+                // what it declares or notes given back — but a union, which is an enum of its name.
                 let mark = self.mark()
-                _ = try resolve(entry.schema, at: entry.pointer, nameHint: entry.key, declaring: false)
+                let isUnion = Self.isUnion(entry.schema)
+                let reference = try resolve(
+                    entry.schema, at: entry.pointer,
+                    nameHint: isUnion ? SwiftNames.typeName(entry.key, prefix: options.typePrefix) : entry.key,
+                    declaring: isUnion)
+                // An enum, or the type of its one alternative: kept.
+                if isUnion && claimedNames[reference.swift] != nil { continue }
                 rewind(to: mark)
+                if isUnion {
+                    // A union with no enum: a type of its name all the same, the value checked whole.
+                    let name = try claim(SwiftNames.typeName(entry.key, prefix: options.typePrefix), for: entry.pointer)
+                    try declareValue(entry.schema, at: entry.pointer, name: name)
+                }
                 continue
             }
             try declareNamed(entry.schema, at: entry.pointer, name: name)
         }
-        try boxUnionsAndRefuseCycles()
+        boxRecursion()
         // Last, so that what the reading finds is named first, at its place.
         try compileFallbacks(checkingRoot: !isOpenAPI)
     }
@@ -593,7 +604,12 @@ struct SchemaReader {
         }
         if Self.isStringEnum(schema) {
             guard declaring else { return TypeReference(swift: "String", rules: [], nullable: nullable) }
+            if var declared = declaredInline(at: pointer) {
+                declared.nullable = nullable
+                return declared
+            }
             let name = try claim(SwiftNames.typeName(nameHint, prefix: ""), for: pointer)
+            declaredInline[pointer] = TypeReference(swift: name, rules: [], nullable: nullable)
             try declareEnum(object, at: pointer, name: name)
             return TypeReference(swift: name, rules: [], nullable: nullable)
         }
@@ -752,6 +768,21 @@ struct SchemaReader {
         guard let schema = document[pointer: target] else {
             throw SwiftGenerationError(pointer: pointer + "/$ref", message: "$ref \"\(text)\" does not resolve")
         }
+        if inlining.contains(target), case .object(let array) = schema, array["type"] == .string("array"),
+            array.keys.filter(Self.constrains).allSatisfy(
+                ["type", "items", "minItems", "maxItems", "uniqueItems"].contains),
+            let items = array["items"], let element = declaredElement(items, at: target + "/items"), !element.nullable
+        {
+            // An array whose items (a struct or an enum being declared) hold the array again: the
+            // array of that type.
+            var rules: [String] = []
+            let minimum = try Self.integer(array["minItems"], at: target + "/minItems")
+            let maximum = try Self.integer(array["maxItems"], at: target + "/maxItems")
+            if let rule = Self.bounds("count", minimum, maximum) { rules.append(rule) }
+            if array["uniqueItems"] == .bool(true) { rules.append(".unique") }
+            // `.count` and `.unique` leave the array's type open: the first is written with it.
+            return TypeReference(swift: "[\(element.swift)]", rules: rules, nullable: nullable, pinned: false)
+        }
         guard !inlining.contains(target) else {
             throw SwiftGenerationError(
                 pointer: pointer + "/$ref", message: "$ref \"\(text)\" is a cycle with no object in it: no base case")
@@ -770,6 +801,19 @@ struct SchemaReader {
     private func declaredInline(at pointer: String) -> TypeReference? {
         guard let reference = declaredInline[pointer], claimedNames[reference.swift] == pointer else { return nil }
         return reference
+    }
+
+    /// The struct or enum declared for an array's items at `pointer`, or for the one alternative of
+    /// a union of one there.
+    private func declaredElement(_ items: JSONValue, at pointer: String) -> TypeReference? {
+        if let declared = declaredInline(at: pointer) { return declared }
+        guard case .object(let object) = items else { return nil }
+        for keyword in ["anyOf", "oneOf", "allOf"] {
+            guard case .array(let alternatives)? = object[keyword] else { continue }
+            guard alternatives.count == 1 else { return nil }
+            return declaredInline(at: pointer + "/\(keyword)/0")
+        }
+        return nil
     }
 
     /// `key` when `pointer` is `/$defs/key`, `/definitions/key` or `/components/schemas/key`.
@@ -1229,11 +1273,12 @@ struct SchemaReader {
         }
     }
 
-    /// Boxes the cases of every union that holds itself (`indirect`), and refuses a struct that
-    /// holds itself with no union in between (not through an array or dictionary): Swift cannot lay
-    /// it out. Linear in the types and their fields (one pass for the cycles, one walk for the
-    /// refusal), with explicit stacks: no recursion however long a chain of types is.
-    private mutating func boxUnionsAndRefuseCycles() throws(SwiftGenerationError) {
+    /// Boxes the cases of every union that holds itself (`indirect`), and, in a struct that holds
+    /// itself with no union or array in between (Swift could not lay it out), the field that closes
+    /// the loop (`Indirect<Node>`). Linear in the types and their fields (one pass for the cycles,
+    /// one walk for the loops of structs), with explicit stacks: no recursion however long a chain
+    /// of types is.
+    private mutating func boxRecursion() {
         var edges: [String: [String]] = [:]
         var unions: [String: Int] = [:]
         for (index, type) in types.enumerated() {
@@ -1256,6 +1301,8 @@ struct SchemaReader {
                 edges[name] = []
             }
         }
+        var positions: [String: Int] = [:]
+        for (index, type) in types.enumerated() { positions[type.name] = index }
         enum Mark { case onPath, done }
         var marks: [String: Mark] = [:]
         for name in order where marks[name] == nil {
@@ -1272,13 +1319,8 @@ struct SchemaReader {
                 let target = targets[top.next]
                 switch marks[target] {
                 case .onPath?:
-                    let names = path.map(\.name)
-                    let cycle = names[(names.lastIndex(of: target) ?? 0)...] + [target]
-                    throw SwiftGenerationError(
-                        pointer: claimedNames[target] ?? "",
-                        message:
-                            "the type \(target) holds itself (\(cycle.joined(separator: " → "))) with no array in between: a boxed type is not generated yet"
-                    )
+                    // A struct that holds itself: the field that closes the loop holds its value in a box.
+                    box(fieldsOf: top.name, holding: target, in: positions)
                 case nil:
                     marks[target] = .onPath
                     path.append((target, 0))
@@ -1287,6 +1329,22 @@ struct SchemaReader {
                 }
             }
         }
+    }
+
+    /// Makes the fields of the struct `owner` that hold `target` directly hold it in a box
+    /// (`Indirect<Target>`), which has a size however `target` is laid out.
+    private mutating func box(fieldsOf owner: String, holding target: String, in positions: [String: Int]) {
+        guard let index = positions[owner], case .structure(var fields) = types[index].kind else { return }
+        for position in fields.indices where fields[position].directStruct == target {
+            let optional = fields[position].type.hasSuffix("?")
+            let base = optional ? String(fields[position].type.dropLast()) : fields[position].type
+            fields[position].type = "Indirect<\(base)>" + (optional ? "?" : "")
+            fields[position].directStruct = nil
+            notes.append(
+                "#\(claimedNames[owner] ?? ""): \(owner).\(fields[position].name) is an Indirect<\(base)>, a box: a \(owner) holds itself through it"
+            )
+        }
+        types[index].kind = .structure(fields)
     }
 
     /// Tarjan's strongly connected components of `edges`, each node visited once, without recursion.
@@ -1358,6 +1416,12 @@ struct SchemaReader {
         case nil: return false  // `properties` alone let values of every other type pass
         default: return false
         }
+    }
+
+    /// Whether the schema is a `oneOf` or `anyOf` (which may become an enum).
+    static func isUnion(_ schema: JSONValue) -> Bool {
+        guard case .object(let object) = schema else { return false }
+        return object["oneOf"] != nil || object["anyOf"] != nil
     }
 
     static func isStringEnum(_ schema: JSONValue) -> Bool {

@@ -28,14 +28,14 @@ public import AssayJSON
 /// alternatives overlap, `if`/`then`, `prefixItems`, `patternProperties` …) is checked against its
 /// own schema with AssaySchema when a value is decoded: the file then embeds the document, and each such place is reported in
 /// ``GeneratedSwift/notes``. What has no Swift form at all (a `$ref` that does not resolve, two keys
-/// for one Swift name, a type holding itself) is refused with a ``SwiftGenerationError`` naming it
-/// and its place.
+/// for one Swift name) is refused with a ``SwiftGenerationError`` naming it and its place; a struct
+/// that holds itself holds that value in an `Indirect` box.
 public enum SwiftGenerator {
     /// Generates the Swift source of the document's types.
     ///
     /// - Throws: ``SwiftGenerationError`` naming the construct and its JSON Pointer when the document
-    ///   is not a schema, a `$ref` does not resolve, two names map to one Swift identifier, a type
-    ///   would contain itself, or a schema checked with AssaySchema does not compile.
+    ///   is not a schema, a `$ref` does not resolve, two names map to one Swift identifier, or a
+    ///   schema checked with AssaySchema does not compile.
     public static func generate(_ document: JSONValue, options: SwiftGeneratorOptions = SwiftGeneratorOptions())
         throws(SwiftGenerationError) -> GeneratedSwift
     {

@@ -172,6 +172,27 @@ struct SwiftRenderer {
         lines.append("    }")
         lines.append("}")
         lines.append("")
+        lines.append("extension \(name): Validatable {")
+        lines.append("    /// The rules of the alternative the value holds, checked at the value's place (on demand")
+        lines.append("    /// and on save; decoding checks them as it reads).")
+        lines.append("    \(access)static let validation: Validation<\(name)> = [")
+        lines.append("        .payload { value in")
+        lines.append("            switch value {")
+        for item in union.cases {
+            let rule = item.rule.map { ", rule: \($0)" } ?? ""
+            let line = "            case .\(item.name.memberName)(let payload): .value(payload\(rule))"
+            if line.count <= 120 {
+                lines.append(line)
+            } else {
+                lines.append("            case .\(item.name.memberName)(let payload):")
+                lines.append("                .value(payload\(rule))")
+            }
+        }
+        lines.append("            }")
+        lines.append("        }")
+        lines.append("    ]")
+        lines.append("}")
+        lines.append("")
         lines.append("extension \(name): JSONSchemaExportable {")
         lines.append("    /// The alternatives' schemas, as `oneOf` (no value matches two).")
         lines.append("    \(access)static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {")

@@ -16,6 +16,8 @@ struct UnionTests {
     static let valid: JSONValue = [
         "shapes": [["kind": "circle", "radius": 1], ["kind": "square", "width": 2.5]], "label": "abc",
         "owner": ["name": "Ada"], "node": ["child": ["child": "leaf"]],
+        "recipe": ["name": "mix", "next": ["name": "bake", "next": ["name": "cool"]]],
+        "tree": [["name": "a", "children": [["name": "b"], ["name": "c", "children": []]]]],
     ]
 
     static func changed(_ changes: [String: JSONValue?]) -> JSONValue {
@@ -48,6 +50,19 @@ struct UnionTests {
         ("a node three levels down of the wrong type", changed(["node": ["child": ["child": 5]]])),
         ("a node with no child", changed(["node": [:]])),
         ("a null node", changed(["node": .some(nil)])),
+        (
+            "a step two levels down with an empty name",
+            changed(["recipe": ["name": "mix", "next": ["name": "bake", "next": ["name": ""]]]])
+        ),
+        ("a step whose next is null", changed(["recipe": ["name": "mix", "next": nil]])),
+        (
+            "a tree node two levels down with an empty name",
+            changed(["tree": [["name": "a", "children": [["name": ""]]]]])
+        ),
+        (
+            "a tree with twice the same child",
+            changed(["tree": [["name": "a", "children": [["name": "b"], ["name": "b"]]]]])
+        ),
         ("several at once", changed(["label": [1], "shapes": [["kind": "circle"]], "node": 1])),
     ]
 
@@ -99,6 +114,30 @@ struct UnionTests {
         }
     }
 
+    @Test("on demand, the enums and boxes check what decoding does, at the same places")
+    func onDemand() throws {
+        let decoded = try JSONValueDecoder().decodeValidated(Drawing.self, from: Self.valid.jsonBytes()).value
+        #expect(decoded.issues().isEmpty)
+        var drawing = decoded
+        drawing.shapes = [.circle(Circle(kind: "circle", radius: -1)), .square(ShapeSquare(kind: "square", width: 0))]
+        drawing.label = .string("abcdef")
+        drawing.node = .object(NodeObject(child: .object(NodeObject(child: .string("leaf")))))
+        drawing.recipe = Step(name: "mix", next: Indirect(Step(name: "bake", next: Indirect(Step(name: "")))))
+        let places = drawing.issues().filter(\.isError).map(\.path.jsonPointer)
+        #expect(places == ["/shapes/0/radius", "/shapes/1/width", "/label", "/recipe/next/next/name"], "\(places)")
+        // The same places as decoding the same value finds.
+        let bytes = Array(try JSONEncoder().encode(drawing))
+        do {
+            _ = try JSONValueDecoder().decodeValidated(Drawing.self, from: bytes)
+            Issue.record("accepted")
+        } catch {
+            #expect(Set(error.issues.filter(\.isError).map(\.path.jsonPointer)) == Set(places))
+        }
+        #expect(!drawing.isValid)
+        drawing.label = .integer(-1)
+        #expect(drawing.issues().contains { $0.path.jsonPointer == "/label" && $0.code == .tooSmall })
+    }
+
     @Test("values decode to their cases and encode back as they were")
     func roundTrip() throws {
         let drawing = try JSONValueDecoder().decodeValidated(Drawing.self, from: Self.valid.jsonBytes()).value
@@ -124,9 +163,11 @@ struct UnionTests {
         #expect(generated.source == (try SwiftGeneratorTests.read("Union.swift")))
         #expect(
             generated.typeNames == [
-                "Drawing", "Shape", "ShapeSquare", "DrawingLabel", "Node", "NodeObject", "Circle", "Author",
+                "Drawing", "Shape", "ShapeSquare", "DrawingLabel", "Node", "NodeObject", "TreeItem", "Circle", "Author",
+                "Step",
             ])
-        #expect(generated.notes.isEmpty, "\(generated.notes)")
+        #expect(
+            generated.notes == ["#/$defs/Step: Step.next is an Indirect<Step>, a box: a Step holds itself through it"])
         #expect(generated.source.contains("public indirect enum Node"))
         #expect(!generated.source.contains("indirect enum Shape"))
         let exported = JSONSchemaExporter.document(for: Drawing.self)

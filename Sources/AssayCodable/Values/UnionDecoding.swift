@@ -26,13 +26,28 @@ import AssayJSON
 ///     }
 /// }
 ///
-/// let decoder = JSONValueDecoder()
-/// let decoded = try decoder.decodeValidated([Quantity].self, from: Array(#"[2, "abc"]"#.utf8)).value
-/// print(decoded == [.integer(2), .string("abc")])  // true
-/// do {
-///     _ = try decoder.decodeValidated([Quantity].self, from: Array(#"[-1, "abcd", true]"#.utf8))
-/// } catch {
-///     print(error.issues.map(\.path.jsonPointer))  // ["/0", "/1", "/2"]
+/// // The same rules on demand (and on save): the case's value, checked at the enum's place.
+/// extension Quantity: Validatable {
+///     static let validation: Validation<Quantity> = [
+///         .payload { quantity in
+///             switch quantity {
+///             case .integer(let value): .value(value, rule: .range(0...))
+///             case .string(let value): .value(value, rule: .length(1...3))
+///             }
+///         }
+///     ]
+/// }
+///
+/// func decodeQuantities() throws {
+///     let decoder = JSONValueDecoder()
+///     let decoded = try decoder.decodeValidated([Quantity].self, from: Array(#"[2, "abc"]"#.utf8)).value
+///     print(decoded == [.integer(2), .string("abc")])  // true
+///     do {
+///         _ = try decoder.decodeValidated([Quantity].self, from: Array(#"[-1, "abcd", true]"#.utf8))
+///     } catch {
+///         print(error.issues.map(\.path.jsonPointer))  // ["/0", "/1", "/2"]
+///     }
+///     print(Quantity.string("abcd").issues().map(\.code))  // [tooLong]
 /// }
 /// ```
 ///

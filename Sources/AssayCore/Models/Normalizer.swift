@@ -114,6 +114,34 @@ extension ModelRule {
             },
             normalizeModel: nil, normalizeValue: nil)
     }
+
+    /// The value an enum holds in its case, checked at the enum's own place with its rules: a model
+    /// with its own, an array with its elements', another value with the rule `body` gives with it.
+    /// `assay generate swift` writes it for the enums it makes of `oneOf` (and `Indirect` uses it),
+    /// so that an on-demand check or a save checks what decoding does (AssayCodable's `UnionDecoding`
+    /// shows one: `.payload { quantity in switch quantity { case .integer(let value): .value(value,
+    /// rule: .range(0...)) … } }`).
+    ///
+    /// Validated decoding, which checks the payload as it reads it, does not check it again.
+    public static func payload(_ body: @escaping @Sendable (Model) -> Payload) -> ModelRule {
+        ModelRule(
+            key: nil, operations: nil, role: .nested, keyPath: nil, condition: .always,
+            checkModel: { model, operation, context in body(model).check(operation, &context) },
+            checkValue: nil, normalizeModel: nil, normalizeValue: nil)
+    }
+}
+
+/// The value an enum's case holds, with its rule: see ``ModelRule/payload(_:)``.
+public struct Payload: Sendable {
+    let check: @Sendable (ValidationOperation?, inout RuleContext) -> Void
+
+    /// `value`, checked with `rule` and, when it is a model or holds models, with theirs.
+    public static func value<V: Sendable>(_ value: V, rule: Rule<V>? = nil) -> Payload {
+        Payload { operation, context in
+            if let rule { context.check(value, with: rule) }
+            addNestedIssues(of: value, operation: operation, at: [], into: &context)
+        }
+    }
 }
 
 /// Checks the models `value` holds at the context's path followed by `components`: in a first pass

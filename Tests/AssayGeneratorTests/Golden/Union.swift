@@ -11,13 +11,26 @@ public struct Drawing: Codable, Sendable, Hashable {
     public var owner: Author?
     @NotNull
     public var node: Node?
+    @NotNull
+    public var recipe: Step?
+    @NotNull @Validate(Rule<[TreeItem]>.unique)
+    public var tree: [TreeItem]?
 
     /// Makes a value from its properties.
-    public init(shapes: [Shape], label: DrawingLabel? = nil, owner: Author? = nil, node: Node? = nil) {
+    public init(
+        shapes: [Shape],
+        label: DrawingLabel? = nil,
+        owner: Author? = nil,
+        node: Node? = nil,
+        recipe: Step? = nil,
+        tree: [TreeItem]? = nil
+    ) {
         self.shapes = shapes
         self.label = label
         self.owner = owner
         self.node = node
+        self.recipe = recipe
+        self.tree = tree
     }
 }
 
@@ -44,6 +57,19 @@ public enum Shape: Codable, Sendable, Hashable {
             try value.encode(to: encoder)
         }
     }
+}
+
+extension Shape: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<Shape> = [
+        .payload { value in
+            switch value {
+            case .circle(let payload): .value(payload)
+            case .square(let payload): .value(payload)
+            }
+        }
+    ]
 }
 
 extension Shape: JSONSchemaExportable {
@@ -97,6 +123,19 @@ public enum DrawingLabel: Codable, Sendable, Hashable {
     }
 }
 
+extension DrawingLabel: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<DrawingLabel> = [
+        .payload { value in
+            switch value {
+            case .string(let payload): .value(payload, rule: .length(...5))
+            case .integer(let payload): .value(payload, rule: .range(0...))
+            }
+        }
+    ]
+}
+
 extension DrawingLabel: JSONSchemaExportable {
     /// The alternatives' schemas, as `oneOf` (no value matches two).
     public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
@@ -134,6 +173,19 @@ public indirect enum Node: Codable, Sendable, Hashable {
     }
 }
 
+extension Node: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<Node> = [
+        .payload { value in
+            switch value {
+            case .string(let payload): .value(payload)
+            case .object(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
 extension Node: JSONSchemaExportable {
     /// The alternatives' schemas, as `oneOf` (no value matches two).
     public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
@@ -153,6 +205,20 @@ public struct NodeObject: Codable, Sendable, Hashable {
     /// Makes a value from its properties.
     public init(child: Node) {
         self.child = child
+    }
+}
+
+@Validatable
+public struct TreeItem: Codable, Sendable, Hashable {
+    @Validate(.length(1...))
+    public var name: String
+    @NotNull @Validate(Rule<[TreeItem]>.unique)
+    public var children: [TreeItem]?
+
+    /// Makes a value from its properties.
+    public init(name: String, children: [TreeItem]? = nil) {
+        self.name = name
+        self.children = children
     }
 }
 
@@ -178,5 +244,19 @@ public struct Author: Codable, Sendable, Hashable {
     /// Makes a value from its properties.
     public init(name: String) {
         self.name = name
+    }
+}
+
+@Validatable
+public struct Step: Codable, Sendable, Hashable {
+    @Validate(.length(1...))
+    public var name: String
+    @NotNull
+    public var next: Indirect<Step>?
+
+    /// Makes a value from its properties.
+    public init(name: String, next: Indirect<Step>? = nil) {
+        self.name = name
+        self.next = next
     }
 }
