@@ -107,17 +107,17 @@ public enum UnionDecoding {
     public static func decode<T: Decodable>(_ type: T.Type, from decoder: any Decoder, rule: Rule<T>? = nil)
         throws(ValidationError) -> T
     {
-        let path = path(of: decoder)
         let value: T
         do {
             value = try T(from: decoder)
         } catch {
             var collector = IssueCollector(policy: ValidatedDecoding.policy(of: decoder))
-            collector.fail(error, at: path, expected: "\(T.self)")
+            collector.fail(error, at: path(of: decoder), expected: "\(T.self)")
             throw collector.aggregate()
         }
+        // The path is worked out only where an issue may need it: most values have no rule.
         guard let rule else { return value }
-        let found = rule.issues(for: value, at: path)
+        let found = rule.issues(for: value, at: path(of: decoder))
         if found.contains(where: \.isError) { throw ValidationError(found) }
         ValidatedDecoding.addWarnings(found, of: decoder)
         return value
