@@ -110,7 +110,11 @@ struct UnionTests {
             Issue.record("accepted")
         } catch {
             #expect(error.issues.map(\.code) == [.noMatch, .typeMismatch])
-            #expect(error.issues.first?.parameters["key"] == .string("kind"))
+            #expect(error.issues.first?.parameters["member"] == .string("kind"))
+            #expect(
+                error.issues.first?.message(in: .english)
+                    == "Value must have \u{201C}kind\u{201D} set to one of: \u{201C}circle\u{201D}, \u{201C}square\u{201D}",
+                "\(error.issues.first?.message(in: .english) ?? "")")
         }
     }
 

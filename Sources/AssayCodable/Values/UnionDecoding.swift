@@ -95,8 +95,8 @@ public enum UnionDecoding {
         context.report(
             .noMatch,
             parameters: [
-                "count": .integer(tags.count), "key": .string(key), "allowed": .list(tags.map(IssueValue.string)),
-            ]
+                "count": .integer(tags.count), "member": .string(key), "allowed": .list(tags.map(IssueValue.string)),
+            ], messageKey: "noMatch.tag"
         )
         throw ValidationError(context.issues)
     }
