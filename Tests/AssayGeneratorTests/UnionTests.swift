@@ -142,6 +142,25 @@ struct UnionTests {
         #expect(drawing.issues().contains { $0.path.jsonPointer == "/label" && $0.code == .tooSmall })
     }
 
+    @Test("an enum decoded on its own reports each failure once")
+    func topLevel() throws {
+        for (json, places) in [
+            (#"{"kind": "circle", "radius": -1}"#, ["/radius"]), (#"{"kind": "triangle"}"#, [""]),
+            (#""abcdef""#, [""]),
+        ] {
+            do {
+                if json.hasPrefix("{") {
+                    _ = try JSONValueDecoder().decodeValidated(Shape.self, from: Array(json.utf8))
+                } else {
+                    _ = try JSONValueDecoder().decodeValidated(DrawingLabel.self, from: Array(json.utf8))
+                }
+                Issue.record("\(json) was accepted")
+            } catch {
+                #expect(error.issues.map(\.path.jsonPointer) == places, "\(json): \(error.issues)")
+            }
+        }
+    }
+
     @Test("values decode to their cases and encode back as they were")
     func roundTrip() throws {
         let drawing = try JSONValueDecoder().decodeValidated(Drawing.self, from: Self.valid.jsonBytes()).value
