@@ -173,6 +173,11 @@ struct UnionTests {
         #expect(drawing.node == .object(NodeObject(child: .object(NodeObject(child: .string("leaf"))))))
         let encoded = try JSONValue(parsing: Array(JSONEncoder().encode(drawing)))
         #expect(encoded == Self.valid)
+        // Foundation's decoder reads the same cases.
+        #expect(try JSONDecoder().decode(Drawing.self, from: Data(Self.valid.jsonBytes())) == drawing)
+        #expect(throws: (any Error).self) {
+            try JSONDecoder().decode(Drawing.self, from: Data(Self.changed(["label": 1.5]).jsonBytes()))
+        }
         let numbered = try JSONValueDecoder().decodeValidated(
             Drawing.self, from: Self.changed(["label": 3]).jsonBytes()
         ).value
