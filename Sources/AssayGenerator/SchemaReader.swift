@@ -604,14 +604,9 @@ struct SchemaReader {
         }
         if Self.isStringEnum(schema) {
             guard declaring else { return TypeReference(swift: "String", rules: [], nullable: nullable) }
-            if var declared = declaredInline(at: pointer) {
-                declared.nullable = nullable
-                return declared
-            }
-            let name = try claim(SwiftNames.typeName(nameHint, prefix: ""), for: pointer)
-            declaredInline[pointer] = TypeReference(swift: name, rules: [], nullable: nullable)
-            try declareEnum(object, at: pointer, name: name)
-            return TypeReference(swift: name, rules: [], nullable: nullable)
+            let inline = try inlineType(at: pointer, nameHint: nameHint, nullable: nullable, holdsDirectly: false)
+            if inline.isNew { try declareEnum(object, at: pointer, name: inline.reference.swift) }
+            return inline.reference
         }
         let becomesStruct =
             type == "object"
@@ -678,15 +673,9 @@ struct SchemaReader {
                 guard declaring else {
                     return TypeReference(swift: nameHint, rules: [], nullable: nullable)
                 }
-                if var declared = declaredInline(at: pointer) {
-                    declared.nullable = nullable
-                    return declared
-                }
-                let name = try claim(SwiftNames.typeName(nameHint, prefix: ""), for: pointer)
-                let reference = TypeReference(swift: name, rules: [], nullable: nullable, directStruct: name)
-                declaredInline[pointer] = reference
-                try declareStruct(object, at: pointer, name: name)
-                return reference
+                let inline = try inlineType(at: pointer, nameHint: nameHint, nullable: nullable, holdsDirectly: true)
+                if inline.isNew { try declareStruct(object, at: pointer, name: inline.reference.swift) }
+                return inline.reference
             }
             if object["dependentRequired"] != nil || object["dependencies"] != nil {
                 throw .unsupported(
@@ -795,6 +784,24 @@ struct SchemaReader {
         var resolved = try resolve(schema, at: target, nameHint: hint, declaring: declaring)
         resolved.nullable = resolved.nullable || nullable
         return resolved
+    }
+
+    /// The type of the inline schema at `pointer` (a struct, an enum): the one declared before, or a
+    /// name claimed from `nameHint` and recorded, with `isNew` set for the caller to declare it.
+    /// `holdsDirectly`: a value of the type is laid out inline where it is held (a struct or an enum
+    /// of cases with payloads), which makes cycles.
+    private mutating func inlineType(at pointer: String, nameHint: String, nullable: Bool, holdsDirectly: Bool)
+        throws(SwiftGenerationError) -> (reference: TypeReference, isNew: Bool)
+    {
+        if var declared = declaredInline(at: pointer) {
+            declared.nullable = nullable
+            return (declared, false)
+        }
+        let name = try claim(SwiftNames.typeName(nameHint, prefix: ""), for: pointer)
+        let reference = TypeReference(
+            swift: name, rules: [], nullable: nullable, directStruct: holdsDirectly ? name : nil)
+        declaredInline[pointer] = reference
+        return (reference, true)
     }
 
     /// The type declared for the inline schema at `pointer`, while its declaration is kept.
@@ -908,13 +915,10 @@ struct SchemaReader {
             matches = tags
         }
         guard declaring else { return TypeReference(swift: nameHint, rules: [], nullable: nullable) }
-        if var declared = declaredInline(at: pointer) {
-            declared.nullable = nullable
-            return declared
-        }
-        let name = try claim(SwiftNames.typeName(nameHint, prefix: ""), for: pointer)
-        let reference = TypeReference(swift: name, rules: [], nullable: nullable, directStruct: name)
-        declaredInline[pointer] = reference
+        let inline = try inlineType(at: pointer, nameHint: nameHint, nullable: nullable, holdsDirectly: true)
+        guard inline.isNew else { return inline.reference }
+        let reference = inline.reference
+        let name = reference.swift
         let index = types.count
         types.append(
             GeneratedType(
