@@ -27,7 +27,8 @@ import AssayJSON
 /// error.
 @attached(member, names: named(CodingKeys), named(validation), named(jsonSchema))
 @attached(
-    extension, conformances: Validatable, Decodable, JSONSchemaExportable, names: named(init(from:))
+    extension, conformances: Validatable, Decodable, JSONSchemaExportable, names: named(init(from:)),
+    named(encode(to:))
 )
 public macro Validatable(unknownKeys: ValidatedDecodingPolicy.UnknownKeys? = nil) =
     #externalMacro(module: "AssayMacros", type: "ValidatableMacro")
@@ -71,6 +72,25 @@ public macro Required() = #externalMacro(module: "AssayMacros", type: "MarkerMac
 /// missing key as `nil` and refuses `null`, and the exported schema does not allow `null`.
 @attached(peer)
 public macro NotNull() = #externalMacro(module: "AssayMacros", type: "MarkerMacro")
+
+/// A dictionary property `[String: Value]` that keeps the members of the object that no other
+/// property names (JSON Schema's `additionalProperties` with a schema, pydantic's `extra="allow"`):
+/// each is decoded as a `Value`, its failures reported at its key; encoding writes them back
+/// beside the properties, and the exported schema's `additionalProperties` is `Value`'s schema.
+/// Its rules are on the dictionary, located at the model: `@Validate(Rule<[String: Int]>.values(.range(0...)))`
+/// reports a bad member at its own key.
+///
+/// <!-- snippet: doc-additional-properties -->
+/// ```swift
+/// @Validatable
+/// struct Labels: Codable {
+///     var name: String
+///     @AdditionalProperties @Validate(Rule<[String: String]>.values(.length(...20)))
+///     var others: [String: String] = [:]
+/// }
+/// ```
+@attached(peer)
+public macro AdditionalProperties() = #externalMacro(module: "AssayMacros", type: "MarkerMacro")
 
 /// An array property that drops its invalid elements while decoding, reporting each as a warning.
 @attached(peer)

@@ -602,6 +602,8 @@ enum DocCommentExamples {
 
         try decodeSteps()
 
+        try decodeLabels()
+
         // README: doc-validated-value
         struct Age: ValidatedValue {
             static let rule = Rule<Int>.range(1...150)
@@ -790,6 +792,29 @@ func decodeSteps() throws {
     print(broken.issues().map(\.path.jsonPointer))  // ["/next/name"]
 }
 // README: end
+
+// `@AdditionalProperties`'s example: a model that keeps the members it does not declare.
+// README: doc-additional-properties
+@Validatable
+struct Labels: Codable {
+    var name: String
+    @AdditionalProperties @Validate(Rule<[String: String]>.values(.length(...20)))
+    var others: [String: String] = [:]
+}
+// README: end
+
+func decodeLabels() throws {
+    let decoder = JSONValueDecoder()
+    let labels = try decoder.decodeValidated(
+        Labels.self, from: Array(#"{"name": "box", "colour": "red"}"#.utf8)
+    ).value
+    print(labels.others)  // ["colour": "red"]
+    do {
+        _ = try decoder.decodeValidated(Labels.self, from: Array(#"{"name": "box", "size": 3}"#.utf8))
+    } catch {
+        print(error.issues.map(\.path.jsonPointer))  // ["/size"]
+    }
+}
 
 /// A model decoded by hand the way `@Validatable` decodes (the example of `FieldDecoder`).
 struct HandDecodedPlayer: Decodable, Validatable {

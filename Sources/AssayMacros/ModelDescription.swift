@@ -37,6 +37,11 @@ struct ModelDescription {
     var typeName: String
     var access: String
     var properties: [Property] = []
+    /// The `@AdditionalProperties` property: the members the properties do not name.
+    var additional: Property?
+    /// The value type of its dictionary (`T` of `[String: T]`).
+    var additionalValueType: TypeSyntax?
+    var declaresEncodingFunction = false
     var checks: [Check] = []
     var declaresCodingKeys = false
     var declaresDecodingInit = false
@@ -56,6 +61,8 @@ struct ModelDescription {
                 let labels = initializer.signature.parameterClause.parameters.map { $0.firstName.text }
                 if labels == ["from"] { declaresDecodingInit = true }
             } else if let function = decl.as(FunctionDeclSyntax.self) {
+                let labels = function.signature.parameterClause.parameters.map { $0.firstName.text }
+                if function.name.text == "encode" && labels == ["to"] { declaresEncodingFunction = true }
                 readCheck(function)
             } else if let variable = decl.as(VariableDeclSyntax.self) {
                 readProperty(variable)
@@ -127,6 +134,20 @@ struct ModelDescription {
             }
             if let lossy, !TypeShape(type).unwrapped.isArray {
                 diagnostics.append(Diagnostic(node: Syntax(lossy), message: AssayDiagnostic.lossyNotArray(name)))
+            }
+            if let attribute = attributes.attribute(named: "AdditionalProperties") {
+                guard let value = TypeShape(type).dictionaryValue, additional == nil else {
+                    diagnostics.append(
+                        Diagnostic(
+                            node: Syntax(attribute),
+                            message: additional == nil
+                                ? AssayDiagnostic.additionalPropertiesNotDictionary(name)
+                                : AssayDiagnostic.secondAdditionalProperties(name)))
+                    continue
+                }
+                additional = property
+                additionalValueType = value.trimmed
+                continue
             }
             for rule in rules { checkFit(of: rule, on: property) }
             properties.append(property)
@@ -249,6 +270,20 @@ struct TypeShape {
             let argument = identifier.genericArgumentClause?.arguments.first
         {
             return TypeSyntax(argument.argument)
+        }
+        return nil
+    }
+
+    /// The value type of `[String: T]` or `Dictionary<String, T>`.
+    var dictionaryValue: TypeSyntax? {
+        if let dictionary = type.as(DictionaryTypeSyntax.self), dictionary.key.trimmedDescription == "String" {
+            return dictionary.value
+        }
+        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Dictionary",
+            let arguments = identifier.genericArgumentClause?.arguments, arguments.count == 2,
+            arguments.first?.argument.trimmedDescription == "String", let last = arguments.last
+        {
+            return TypeSyntax(last.argument)
         }
         return nil
     }

@@ -14,6 +14,8 @@ enum AssayDiagnostic: DiagnosticMessage {
     case decodingInitDeclared
     case requiredNotOptional(String)
     case notNullMisplaced(String)
+    case additionalPropertiesNotDictionary(String)
+    case secondAdditionalProperties(String)
 
     var message: String {
         switch self {
@@ -36,6 +38,11 @@ enum AssayDiagnostic: DiagnosticMessage {
         case .notNullMisplaced(let name):
             return
                 "@NotNull applies to optionals that are not @Required (a key that may be missing, never null); for '\(name)', a key always present and never null is a non-optional property"
+        case .additionalPropertiesNotDictionary(let name):
+            return
+                "@AdditionalProperties applies to a dictionary '[String: Value]' of the members no other property names; '\(name)' is not one"
+        case .secondAdditionalProperties(let name):
+            return "a model keeps its other members in one @AdditionalProperties property; '\(name)' is a second"
         case .decodingInitDeclared:
             return
                 "@Validatable writes init(from:) to collect every decoding failure; this type declares its own, so decoding will not be validated"
@@ -54,6 +61,8 @@ enum AssayDiagnostic: DiagnosticMessage {
         case .decodingInitDeclared: name = "decodingInitDeclared"
         case .requiredNotOptional: name = "requiredNotOptional"
         case .notNullMisplaced: name = "notNullMisplaced"
+        case .additionalPropertiesNotDictionary: name = "additionalPropertiesNotDictionary"
+        case .secondAdditionalProperties: name = "secondAdditionalProperties"
         }
         return MessageID(domain: "Assay", id: name)
     }
@@ -151,6 +160,22 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
                 entries.append(".member(\(keyPath), \(key(property)))")
             }
         }
+        if let additional = model.additional, let value = model.additionalValueType {
+            let keyPath = "\\\(type).\(additional.name)"
+            for attribute in additional.rules {
+                let all = arguments(of: attribute)
+                let rules = all.filter { $0.label == nil }.map { $0.expression.trimmedDescription }
+                var options = ""
+                if let operations = all.first(where: { $0.label?.text == "on" }) {
+                    options += ", on: \(operations.expression.trimmedDescription)"
+                }
+                let list = rules.isEmpty ? "" : ", " + rules.joined(separator: ", ")
+                entries.append(".additionalProperties(\(keyPath)\(options)\(list))")
+            }
+            if !TypeShape(value).isPlainValue {
+                entries.append(".additionalMembers(\(keyPath))")
+            }
+        }
         for check in model.checks {
             let all = arguments(of: check.attribute)
             var options = ""
@@ -183,9 +208,13 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
         }
         let list =
             properties.isEmpty ? "" : "\n" + properties.map { "        " + $0 }.joined(separator: ",\n") + ",\n    "
+        var options = closed ? ", additionalProperties: false" : ""
+        if let value = model.additionalValueType {
+            options = ", additionalPropertiesType: (\(value.trimmedDescription)).self"
+        }
         return """
             \(raw: model.access)static func jsonSchema(in exporter: inout AssayCodable.JSONSchemaExporter) -> AssayJSON.JSONValue {
-                exporter.model(\(raw: model.typeName).self, properties: [\(raw: list)]\(raw: closed ? ", additionalProperties: false" : ""))
+                exporter.model(\(raw: model.typeName).self, properties: [\(raw: list)]\(raw: options))
             }
             """
     }
@@ -218,6 +247,9 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
         if !model.declaresDecodingInit {
             body = decodingInitializer(model, unknownKeys: unknownKeys(of: node))
         }
+        if model.additional != nil && !model.declaresEncodingFunction {
+            body += (body.isEmpty ? "" : "\n\n") + encodingFunction(model)
+        }
         let clause = wanted.isEmpty ? "" : ": " + wanted.joined(separator: ", ")
         let declaration: DeclSyntax = """
             extension \(type.trimmed)\(raw: clause) {
@@ -235,7 +267,8 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
     static func decodingInitializer(_ model: ModelDescription, unknownKeys: String? = nil) -> String {
         var lines: [String] = []
         // `Self`, not the type's name: the extension of a nested type does not see its name.
-        let keys = unknownKeys.map { ", unknownKeys: \($0)" } ?? ""
+        // A model that keeps its other members has no unknown keys.
+        let keys = model.additional != nil ? ", unknownKeys: .ignore" : unknownKeys.map { ", unknownKeys: \($0)" } ?? ""
         lines.append("var _assayFields = try AssayCodable.FieldDecoder<Self, CodingKeys>(decoder\(keys))")
         for property in model.properties {
             let shape = TypeShape(property.type)
@@ -261,16 +294,25 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
             }
             lines.append("let \(local) = \(call)")
         }
-        let bound = model.properties.map { "let \($0.local)" } + ["_assayFields.isComplete"]
-        let checked = model.properties.map {
+        if let additional = model.additional, let value = model.additionalValueType {
+            lines.append(
+                "let \(additional.local) = _assayFields.decodeAdditionalProperties((\(value.trimmedDescription)).self, from: decoder)"
+            )
+        }
+        let all = model.properties + (model.additional.map { [$0] } ?? [])
+        let bound = all.map { "let \($0.local)" } + ["_assayFields.isComplete"]
+        var checked = model.properties.map {
             "        AssayCodable.DecodedField(CodingKeys.\($0.name).stringValue, \($0.local)),"
+        }
+        if let additional = model.additional {
+            checked.append("        AssayCodable.DecodedField(additionalProperties: \(additional.local)),")
         }
         let failure =
             checked.isEmpty
             ? "_assayFields.failure()"
             : "_assayFields.failure(checking: [\n" + checked.joined(separator: "\n") + "\n    ])"
         lines.append("guard \(bound.joined(separator: ", ")) else {\n    throw \(failure)\n}")
-        for property in model.properties {
+        for property in all {
             lines.append("self.\(property.name) = \(property.local)")
         }
         // Normalisers rewrite the value being initialised in place.
@@ -280,6 +322,27 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
         return """
             \(model.access)init(from decoder: any Decoder) throws {
             \(indented)
+            }
+            """
+    }
+}
+
+extension ValidatableMacro {
+    /// `encode(to:)` of a model with an `@AdditionalProperties` property: the properties, then the
+    /// members kept beside them, in one object.
+    static func encodingFunction(_ model: ModelDescription) -> String {
+        var lines = ["var _assayFields = AssayCodable.FieldEncoder<CodingKeys>(encoder)"]
+        for property in model.properties {
+            // A key that must be present is written even when `nil` (as `null`).
+            let method = property.isOptional && !property.mustBePresent ? "encodeIfPresent" : "encode"
+            lines.append("try _assayFields.\(method)(self.\(property.name), forKey: .\(property.name))")
+        }
+        if let additional = model.additional {
+            lines.append("try _assayFields.encodeAdditionalProperties(self.\(additional.name))")
+        }
+        return """
+            \(model.access)func encode(to encoder: any Encoder) throws {
+            \(lines.map { "    " + $0 }.joined(separator: "\n"))
             }
             """
     }

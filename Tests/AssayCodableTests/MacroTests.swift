@@ -15,6 +15,7 @@ let macroSpecs: [String: MacroSpec] = [
     "Required": MacroSpec(type: MarkerMacro.self),
     "NotNull": MacroSpec(type: MarkerMacro.self),
     "Check": MacroSpec(type: MarkerMacro.self),
+    "AdditionalProperties": MacroSpec(type: MarkerMacro.self),
 ]
 
 func expand(_ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] = []) {
@@ -246,6 +247,32 @@ func expand(_ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] 
                     message:
                         "@NotNull applies to optionals that are not @Required (a key that may be missing, never null); for 'code', a key always present and never null is a non-optional property",
                     line: 7, column: 5),
+            ])
+        expand(
+            """
+            @Validatable
+            struct Client {
+                @AdditionalProperties var tags: [String]
+                @AdditionalProperties var others: [String: Int]
+                @AdditionalProperties var more: [String: String]
+            }
+            """,
+            """
+            struct Client {
+                var tags: [String]
+                var others: [String: Int]
+                var more: [String: String]
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message:
+                        "@AdditionalProperties applies to a dictionary '[String: Value]' of the members no other property names; 'tags' is not one",
+                    line: 3, column: 5),
+                DiagnosticSpec(
+                    message:
+                        "a model keeps its other members in one @AdditionalProperties property; 'more' is a second",
+                    line: 5, column: 5),
             ])
     }
 }

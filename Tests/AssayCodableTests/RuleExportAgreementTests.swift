@@ -143,5 +143,13 @@ import Testing
         let integerLists = (0..<300).map { _ in (0..<numbers.next(5)).map { _ in numbers.next(4) } }
         try agree(Rule<[Int]>.unique, integerLists)
         try agree(Rule<[Int]>.each(.range(1...2)), integerLists)
+        // A dictionary's count is its members' (`minProperties`), its values' rule `additionalProperties`.
+        let dictionaries = (0..<300).map { _ in
+            [String: String](
+                uniqueKeysWithValues: (0..<numbers.next(5)).map { ("k\($0)", pool[numbers.next(pool.count)]) })
+        }
+        try agree(Rule<[String: String]>.count(1...3), dictionaries)
+        try agree(Rule<[String: String]>.values(.length(1...3)), dictionaries)
+        try agree(Rule<[String: String]>.and(.count(...2), .values(.oneOf(["a", "b"]))), dictionaries)
     }
 }

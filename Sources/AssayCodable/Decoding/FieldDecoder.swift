@@ -441,6 +441,39 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         }
     }
 
+    /// Decodes every member of the object whose key `Key` does not name as a `T`, into a
+    /// dictionary by key (`@Validatable` calls it for an `@AdditionalProperties` property); each
+    /// member that fails is recorded at its key. `nil` when one failed.
+    public mutating func decodeAdditionalProperties<T: Decodable>(_ type: T.Type, from decoder: any Decoder)
+        -> [String: T]?
+    {
+        guard !collector.truncated else { return nil }
+        let members: KeyedDecodingContainer<AnyKey>
+        do {
+            members = try decoder.container(keyedBy: AnyKey.self)
+        } catch {
+            return nil  // not an object: the model's own container has reported it
+        }
+        var found: [String: T] = [:]
+        var failed = false
+        for key in members.allKeys where Key(stringValue: key.stringValue) == nil {
+            guard !collector.truncated else { return nil }
+            let place = path.appending(key: key.stringValue)
+            do {
+                let value = try members.decode(T.self, forKey: key)
+                if Self.isScalar(T.self) || !(T.self is any Validatable.Type) || context.lastValidated(is: T.self) {
+                    found[key.stringValue] = value
+                    continue
+                }
+                found[key.stringValue] = try ValidatedDecoding.checked(value, context: context, at: place)
+            } catch {
+                collector.fail(error, at: place, expected: "\(T.self)")
+                failed = true
+            }
+        }
+        return failed ? nil : found
+    }
+
     /// Records a key that `@Required` wants present and is not.
     /// Records a type mismatch when the key is present with `null` (`@NotNull`): the key may be
     /// missing, the value may not be `null`.
@@ -590,12 +623,20 @@ final class KeyedContainerBox<Key: CodingKey> {
 
 /// One field's key and decoded value, for checking its rules when its model did not decode.
 public struct DecodedField {
-    let key: String
+    /// `nil` for the members kept beside the properties.
+    let key: String?
     let value: Any?
 
     /// A field: `value` is `nil` when it did not decode.
     public init<T>(_ key: String, _ value: T?) {
         self.key = key
+        self.value = value.map { $0 as Any }
+    }
+
+    /// The members a model keeps beside its properties (`@AdditionalProperties`): `value` is `nil`
+    /// when they did not decode.
+    public init<T>(additionalProperties value: [String: T]?) {
+        key = nil
         self.value = value.map { $0 as Any }
     }
 }

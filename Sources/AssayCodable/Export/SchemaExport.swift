@@ -187,9 +187,12 @@ public struct JSONSchemaExporter {
     ///     present (not optional, no default).
     ///   - additionalProperties: `false` for a model that refuses keys it does not declare
     ///     (`@Validatable(unknownKeys: .reject)`).
+    ///   - additionalPropertiesType: The value type of the members the model keeps beside its
+    ///     properties (`@AdditionalProperties`): the schema of the other members, with the
+    ///     `values` rules of the model's entry for them.
     public mutating func model<Model: Validatable>(
         _ type: Model.Type, properties: [(key: String, type: Any.Type, required: Bool)],
-        additionalProperties: Bool = true
+        additionalProperties: Bool = true, additionalPropertiesType: Any.Type? = nil
     ) -> JSONValue {
         let name = definitionName(of: Model.self)
         let reference: JSONValue = ["$ref": .string("#/$defs/\(name)")]
@@ -247,9 +250,29 @@ public struct JSONSchemaExporter {
         object["properties"] = .object(members)
         if !required.isEmpty { object["required"] = .array(required) }
         if !additionalProperties { object["additionalProperties"] = false }
+        var others = additionalPropertiesType.map { schema(for: $0) }
         var dependencies: JSONObject = [:]
         for rule in rules where rule.key == nil {
             switch rule.role {
+            case .rules(let declared) where others != nil:
+                // The rules of the members kept beside the properties: `values` states their schema.
+                for each in declared {
+                    let place = "\(name) (other members)"
+                    switch treatment(of: rule.operations) {
+                    case .stated: break
+                    case .skipped: continue
+                    case .noted(let names):
+                        notes.append("\(place): \(each.kind) (only on \(names))")
+                        continue
+                    }
+                    guard each.severity == .error, case .values(let kind) = each.kind else {
+                        notes.append("\(place): \(each.kind)")
+                        continue
+                    }
+                    let exported = Self.keywords(for: kind)
+                    others = Self.merge(others ?? [:], .object(exported.keywords))
+                    notes += exported.unstated.map { "\(place): \($0)" }
+                }
             case .check(let check):
                 notes.append("\(name): object check \(check)")
             case .dependentRequired(let key, let requires):
@@ -267,6 +290,7 @@ public struct JSONSchemaExporter {
                 continue
             }
         }
+        if let others { object["additionalProperties"] = others }
         if !dependencies.isEmpty { object["dependentRequired"] = .object(dependencies) }
         if !notes.isEmpty {
             object["$comment"] = .string("Not checked by this schema: " + notes.joined(separator: "; "))
@@ -335,6 +359,10 @@ public struct JSONSchemaExporter {
             let exported = keywords(for: element)
             guard exported.unstated.isEmpty else { return ([:], ["\(kind)"]) }
             object["items"] = .object(exported.keywords)
+        case .values(let value):
+            let exported = keywords(for: value)
+            guard exported.unstated.isEmpty else { return ([:], ["\(kind)"]) }
+            object["additionalProperties"] = .object(exported.keywords)
         case .all(let kinds):
             // Each rule left out only loosens the schema: the rest are kept.
             var merged = JSONValue.object([:])
@@ -401,7 +429,16 @@ public struct JSONSchemaExporter {
     /// `base` with `extra`'s keywords added; subschemas both have are merged, and another keyword
     /// both have with different values goes into an `allOf`.
     static func merge(_ base: JSONValue, _ extra: JSONValue) -> JSONValue {
-        guard case .object(var object) = base, case .object(let more) = extra else { return base }
+        guard case .object(var object) = base, case .object(var more) = extra else { return base }
+        // `count` on a dictionary counts its members: an object's `minProperties`/`maxProperties`.
+        if object["type"] == "object" {
+            for (items, properties) in [("minItems", "minProperties"), ("maxItems", "maxProperties")] {
+                if let bound = more[items] {
+                    more[items] = nil
+                    more[properties] = bound
+                }
+            }
+        }
         var conflicts: JSONObject = [:]
         for (key, value) in more {
             guard let existing = object[key], existing != value else {

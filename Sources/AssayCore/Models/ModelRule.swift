@@ -157,6 +157,39 @@ public struct ModelRule<Model>: Sendable {
             normalizeModel: nil, normalizeValue: nil)
     }
 
+    /// Rules on the members a model keeps beside its properties (`@AdditionalProperties` in
+    /// AssayCodable): a dictionary of the keys the model does not declare. Its issues are located
+    /// under the model itself, not under a key of its own: `.values(.length(...10))` reports a bad
+    /// member at `/nickname`. Exported as the object's `additionalProperties`.
+    @inlinable
+    public static func additionalProperties<V: SendableMetatype>(
+        _ keyPath: KeyPath<Model, [String: V]> & Sendable, on operations: [ValidationOperation]? = nil,
+        _ rules: Rule<[String: V]>...
+    ) -> ModelRule {
+        let name = "\(Model.self)"
+        let check: @Sendable ([String: V], inout RuleContext) -> Void = { value, context in
+            for rule in rules {
+                if context.locatesIssues { context.ruleLocation = "\(name): \(rule.kind.name)" }
+                rule.check(value, in: &context)
+            }
+        }
+        return ModelRule(
+            key: nil, operations: operations,
+            role: .rules(rules.map { DeclaredRule(kind: $0.kind, severity: $0.severity) }), keyPath: keyPath,
+            condition: .always,
+            checkModel: { model, _, context in check(model[keyPath: keyPath], &context) },
+            checkValue: { value, _, context in
+                guard let typed = value as? [String: V] else {
+                    context.report(
+                        .typeMismatch, value: value,
+                        parameters: ["expected": .string(String(describing: [String: V].self))])
+                    return
+                }
+                check(typed, &context)
+            },
+            normalizeModel: nil, normalizeValue: nil)
+    }
+
     /// Rules on an optional property: `nil` passes, a value is checked.
     @inlinable
     public static func property<V: SendableMetatype>(

@@ -115,6 +115,28 @@ extension ModelRule {
             normalizeModel: nil, normalizeValue: nil)
     }
 
+    /// The members a model keeps beside its properties (`@AdditionalProperties`), when they may
+    /// hold models: each is validated with its own rules, its issues under its key.
+    public static func additionalMembers<V>(
+        _ keyPath: KeyPath<Model, [String: V]> & Sendable, on operations: [ValidationOperation]? = nil
+    ) -> ModelRule {
+        ModelRule(
+            key: nil, operations: operations, role: .nested, keyPath: keyPath, condition: .always,
+            checkModel: { model, operation, context in
+                addNestedIssues(of: model[keyPath: keyPath], operation: operation, at: [], into: &context)
+            },
+            checkValue: { value, operation, context in
+                guard value is [String: V] else {
+                    context.report(
+                        .typeMismatch, value: value,
+                        parameters: ["expected": .string(String(describing: [String: V].self))])
+                    return
+                }
+                addNestedIssues(of: value, operation: operation, at: [], into: &context)
+            },
+            normalizeModel: nil, normalizeValue: nil)
+    }
+
     /// The value an enum holds in its case, checked at the enum's own place with its rules: a model
     /// with its own, an array with its elements', another value with the rule `body` gives with it.
     /// `assay generate swift` writes it for the enums it makes of `oneOf` (and `Indirect` uses it),
@@ -154,6 +176,10 @@ private func addNestedIssues(
     } else if let elements = value as? [Any] {
         for (index, element) in elements.enumerated() {
             addNestedIssues(of: element, operation: operation, at: components + [.index(index)], into: &context)
+        }
+    } else if let members = value as? [String: Any] {
+        for key in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            addNestedIssues(of: members[key]!, operation: operation, at: components + [.key(key)], into: &context)
         }
     }
 }

@@ -382,7 +382,9 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         value: Any, issues: [ValidationIssue]
     ) {
         // By key, the property's own entries alone are looked at; by key path, every entry.
-        let candidates = keyPath == nil ? key.flatMap { propertyRules[$0] } ?? [] : rules
+        // With neither, the entries of the members kept beside the properties (`additionalProperties`).
+        let candidates =
+            keyPath != nil ? rules : key.map { propertyRules[$0] ?? [] } ?? rules.filter { $0.key == nil }
         let matching = candidates.filter { rule in
             guard !rule.isObjectCheck, rule.applies(to: operation) else { return false }
             if let keyPath { return rule.keyPath.map { $0 as AnyKeyPath } == keyPath }

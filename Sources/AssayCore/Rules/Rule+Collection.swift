@@ -45,6 +45,19 @@ extension Rule where Value: Collection & Sendable {
     }
 }
 
+extension Rule {
+    /// Every value of the dictionary passes `rule`; each value's issues are reported at its key, the
+    /// keys taken in code point order (a dictionary keeps none of its own).
+    @inlinable
+    public static func values<Element>(_ rule: Rule<Element>) -> Rule where Value == [String: Element] {
+        Rule(.values(rule.nestedKind)) { value, context in
+            for key in value.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                context.check(value[key]!, with: rule, at: .key(key))
+            }
+        }
+    }
+}
+
 extension Rule where Value: Collection & Sendable, Value.Element: Hashable {
     /// No element appears twice. Reports one ``IssueCode/notUnique`` issue naming the first duplicate.
     /// Strings are compared code point by code point, as JSON Schema's `uniqueItems` compares them:

@@ -41,6 +41,8 @@ public indirect enum RuleKind: Sendable, Hashable, CustomStringConvertible {
     case unique
     /// `each`: every element of the collection passes the rule.
     case each(RuleKind)
+    /// `values`: every value of the dictionary passes the rule.
+    case values(RuleKind)
     /// `and`: every rule passes.
     case all([RuleKind])
     /// `or`: at least one rule passes.
@@ -73,6 +75,7 @@ public indirect enum RuleKind: Sendable, Hashable, CustomStringConvertible {
         case .const: return "const"
         case .unique: return "unique"
         case .each: return "each"
+        case .values: return "values"
         case .all: return "and"
         case .any: return "or"
         case .not: return "not"
@@ -108,7 +111,7 @@ public indirect enum RuleKind: Sendable, Hashable, CustomStringConvertible {
         case .url(let schemes): parts = schemes
         case .oneOf(let allowed): parts = allowed.map(\.description)
         case .const(let value): parts = [value.description]
-        case .each(let kind), .not(let kind): parts = [kind.description]
+        case .each(let kind), .values(let kind), .not(let kind): parts = [kind.description]
         case .all(let kinds), .any(let kinds): parts = kinds.map(\.description)
         case .custom(let name): parts = [name]
         case .advisory(let kind, let severity): return "\(kind) (\(severity.rawValue) only)"

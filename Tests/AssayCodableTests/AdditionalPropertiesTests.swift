@@ -1,0 +1,105 @@
+import AssayCodable
+import AssayCore
+import AssayJSON
+import AssaySchema
+import Foundation
+import Testing
+
+/// A model that keeps the members it does not declare, each checked.
+@Validatable
+struct Labelled: Codable, Equatable {
+    @Validate(.length(1...)) var name: String
+    @NotNull var size: Int?
+    @AdditionalProperties @Validate(Rule<[String: String]>.values(.length(...5)))
+    var labels: [String: String] = [:]
+}
+
+/// A model whose other members are models.
+@Validatable
+struct Registry: Codable, Equatable {
+    var owner: String
+    @AdditionalProperties var entries: [String: Client] = [:]
+}
+
+@Suite struct AdditionalPropertiesTests {
+    private func places(_ error: ValidationError) -> [String] { error.issues.map(\.path.jsonPointer) }
+
+    @Test(arguments: DecoderKind.allCases)
+    func membersNoPropertyNamesAreKept(decoder: DecoderKind) throws {
+        let decoded = try decoder.decode(Labelled.self, #"{"name": "a", "colour": "red", "size": 2, "kind": "b"}"#)
+        #expect(decoded.value == Labelled(name: "a", size: 2, labels: ["colour": "red", "kind": "b"]))
+    }
+
+    @Test(arguments: DecoderKind.allCases)
+    func eachBadMemberIsReportedAtItsKey(decoder: DecoderKind) {
+        #expect(throws: ValidationError.self) {
+            try decoder.decode(Labelled.self, #"{"name": "a", "colour": 7, "kind": "toolong"}"#)
+        }
+        do {
+            _ = try decoder.decode(Labelled.self, #"{"name": "", "colour": 7, "kind": "toolong", "z": "ok"}"#)
+        } catch {
+            // The type mismatch of a member, the rule of the name and the rule of the other members,
+            // all at once (the name's rule is checked though a member did not decode).
+            #expect(Set(places(error)) == ["/colour", "/name"], "\(error.issues)")
+            #expect(error.issues.contains { $0.path.jsonPointer == "/colour" && $0.code == .typeMismatch })
+        }
+        do {
+            _ = try decoder.decode(Labelled.self, #"{"name": "", "kind": "toolong", "z": "ok"}"#)
+        } catch {
+            #expect(Set(places(error)) == ["/kind", "/name"], "\(error.issues)")
+        }
+    }
+
+    @Test func unknownKeysAreNotReportedWhenKept() throws {
+        let policy = ValidatedDecodingPolicy(unknownKeys: .reject)
+        let decoded = try DecoderKind.assay.decode(Labelled.self, #"{"name": "a", "x": "y"}"#, policy: policy)
+        #expect(decoded.value.labels == ["x": "y"])
+    }
+
+    @Test func encodingWritesTheMembersBack() throws {
+        let value = Labelled(name: "a", size: nil, labels: ["b": "1", "a": "2", "name": "hidden"])
+        let text = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        let json = try JSONValue(parsing: Array(text.utf8))
+        // The property wins over a member of its key; `nil` is left out, as synthesised encoding does.
+        #expect(json == ["name": "a", "a": "2", "b": "1"])
+        let again = try DecoderKind.foundation.decode(Labelled.self, text).value
+        #expect(again == Labelled(name: "a", size: nil, labels: ["a": "2", "b": "1"]))
+    }
+
+    @Test func nestedModelsAreCheckedAtTheirKeys() throws {
+        do {
+            _ = try DecoderKind.assay.decode(
+                Registry.self, #"{"owner": "o", "ann": {"name": "Ann", "age": 0, "email": "ann@example.test"}}"#)
+            Issue.record("an invalid member decoded")
+        } catch {
+            #expect(places(error) == ["/ann/age"])
+        }
+        let registry = Registry(owner: "o", entries: ["bob": Client(name: "B", age: 30, email: "b@example.test")])
+        #expect(registry.issues().map(\.path.jsonPointer) == ["/bob/name"])
+    }
+
+    @Test func onDemandChecksFindWhatDecodingFinds() {
+        let value = Labelled(name: "a", size: 1, labels: ["long": "123456", "ok": "1"])
+        #expect(value.issues().map(\.path.jsonPointer) == ["/long"])
+        #expect(Labelled(name: "a", size: 1, labels: ["ok": "1"]).isValid)
+    }
+
+    @Test func theExportedSchemaStatesTheMembers() throws {
+        let document = JSONSchemaExporter.document(for: Labelled.self)
+        guard case .object(let root) = document else {
+            Issue.record("not an object: \(document.jsonString())")
+            return
+        }
+        #expect(root["additionalProperties"] == ["type": "string", "maxLength": 5])
+        let schema = try JSONSchema(document)
+        for (text, valid) in [
+            (#"{"name": "a", "x": "12345"}"#, true), (#"{"name": "a", "x": "123456"}"#, false),
+            (#"{"name": "a", "x": 1}"#, false), (#"{"name": "a"}"#, true),
+        ] {
+            let json = try JSONValue(parsing: Array(text.utf8))
+            #expect(schema.isValid(json) == valid, "\(text)")
+            let decodes = (try? DecoderKind.assay.decode(Labelled.self, text)) != nil
+            #expect(decodes == valid, "\(text)")
+        }
+    }
+}
