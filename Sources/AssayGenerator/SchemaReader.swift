@@ -55,6 +55,16 @@ struct GeneratedType: Equatable {
     var modelRules: [String] = []
     /// Keys the struct does not declare are refused (`additionalProperties: false`).
     var refusesUnknownKeys = false
+    /// The members the struct keeps beside its properties (`@AdditionalProperties`).
+    var additional: Additional?
+
+    /// A struct's `@AdditionalProperties` property: `[String: value]`.
+    struct Additional: Equatable {
+        var name: String
+        var value: String
+        /// Rules on the dictionary (`.values(…)`), pinned to its type.
+        var rules: [String]
+    }
 }
 
 /// A schema (or some keywords of it) that values are checked against with AssaySchema.
@@ -119,6 +129,9 @@ struct SchemaReader {
     /// The types declared for inline schemas (structs, enums), by pointer: a schema reached from
     /// several places is declared once.
     private var declaredInline: [String: TypeReference] = [:]
+    /// The Swift types held by structs checked whole: every struct in them keeps the members it is
+    /// given (settled once every type is declared).
+    private var keptTypes: [String] = []
     /// How deeply schemas are nested where the reading is: bounded, so that no document exhausts the
     /// stack.
     private var depth = 0
@@ -225,6 +238,8 @@ struct SchemaReader {
             }
             try declareNamed(entry.schema, at: entry.pointer, name: name)
         }
+        var settled: Set<String> = []
+        for type in keptTypes { _ = makeKept(type, visited: &settled) }
         boxRecursion()
         // Last, so that what the reading finds is named first, at its place.
         try compileFallbacks(checkingRoot: !isOpenAPI)
@@ -237,11 +252,13 @@ struct SchemaReader {
         var notes: Int
         var fallbacks: Int
         var claims: Int
+        var kept: Int
     }
 
     private func mark() -> Mark {
         Mark(
-            types: types.count, notes: notes.count, fallbacks: fallbacks.count, claims: claimLog.count)
+            types: types.count, notes: notes.count, fallbacks: fallbacks.count, claims: claimLog.count,
+            kept: keptTypes.count)
     }
 
     /// Forgets what was declared, noted and named since `mark`.
@@ -249,6 +266,7 @@ struct SchemaReader {
         types.removeSubrange(mark.types...)
         notes.removeSubrange(mark.notes...)
         fallbacks.removeSubrange(mark.fallbacks...)
+        keptTypes.removeSubrange(mark.kept...)
         for name in claimLog[mark.claims...] { claimedNames[name] = nil }
         claimLog.removeSubrange(mark.claims...)
     }
@@ -353,12 +371,33 @@ struct SchemaReader {
     private mutating func declareStruct(_ schema: JSONObject, at pointer: String, name: String)
         throws(SwiftGenerationError)
     {
-        let objectChecks = schema.keys.filter(Self.untyped.contains)
-        for key in objectChecks where !Self.objectChecks.contains(key) {
-            throw .unsupported(
-                pointer: pointer + "/" + key,
-                message: "the keyword \(key) reads keys a struct does not keep: it has no Swift form yet")
+        // `allOf` of object schemas is one struct of all their properties.
+        let merged = mergedAllOf(schema, at: pointer)
+        let schema = merged?.schema ?? schema
+        let places = merged?.places ?? [:]
+        var objectChecks = schema.keys.filter(Self.untyped.contains)
+        let hasApplicators = objectChecks.contains { Self.objectChecks.contains($0) }
+        // The schema of the members `properties` does not name, and where it is.
+        var additional = schema["additionalProperties"]
+        var additionalPointer = pointer + "/additionalProperties"
+        if let unevaluated = schema["unevaluatedProperties"], !hasApplicators, additional == nil,
+            schema["patternProperties"] == nil
+        {
+            // With no subschema beside it to evaluate members, unevaluatedProperties is additionalProperties.
+            additional = unevaluated
+            additionalPointer = pointer + "/unevaluatedProperties"
+            objectChecks.removeAll { $0 == "unevaluatedProperties" }
         }
+        if objectChecks.contains("unevaluatedProperties") {
+            throw .unsupported(
+                pointer: pointer + "/unevaluatedProperties",
+                message:
+                    "the keyword unevaluatedProperties beside \(hasApplicators ? "subschemas" : "patternProperties") reads keys a struct does not keep: it has no Swift form yet"
+            )
+        }
+        // Keywords of the object's members (`patternProperties`, `propertyNames`, `minProperties` …):
+        // checked on the struct with every member it was given kept.
+        let keyed = objectChecks.filter { !Self.objectChecks.contains($0) }
         let index = types.count
         types.append(GeneratedType(name: name, documentation: Self.documentation(schema), kind: .structure([])))
         var required: [String] = []
@@ -388,14 +427,14 @@ struct SchemaReader {
             }
             properties = object
         }
-        switch schema["additionalProperties"] {
+        let hasPatterns = schema["patternProperties"] != nil
+        switch additional {
         case nil, .bool(true)?: break
-        case .bool(false)?:
+        case .bool(false)? where !hasPatterns:
             types[index].refusesUnknownKeys = true
         default:
-            throw .unsupported(
-                pointer: pointer + "/additionalProperties",
-                message: "additionalProperties with a schema beside properties has no Swift form yet")
+            // Beside patternProperties, the members left to it are checked with them, on the struct.
+            if hasPatterns { objectChecks.append("additionalProperties") }
         }
         var fields: [Field] = []
         var byName: [String: String] = [:]
@@ -407,7 +446,7 @@ struct SchemaReader {
         }
         let requiredKeys = Set(required)
         for (key, propertySchema) in members {
-            let propertyPointer = pointer + "/properties/" + Self.escape(key)
+            let propertyPointer = places[key] ?? pointer + "/properties/" + Self.escape(key)
             let propertyName = SwiftNames.propertyName(key)
             if let other = byName[propertyName] {
                 throw SwiftGenerationError(
@@ -438,13 +477,45 @@ struct SchemaReader {
                     documentation: Self.documentation(propertySchema), directStruct: reference.directStruct))
         }
         types[index].kind = .structure(fields)
+        if let additional, additional != .bool(true), !hasPatterns, !types[index].refusesUnknownKeys {
+            // The members no property names, as a dictionary of their own type.
+            let value = try resolve(
+                additional, at: additionalPointer, nameHint: name + "Value", declaring: true)
+            if value.nullable && value.swift != "JSONValue" && !value.rules.isEmpty {
+                throw .unsupported(
+                    pointer: additionalPointer, message: "rules on members that may be null have no Swift form yet")
+            }
+            let valueType = value.nullable && value.swift != "JSONValue" ? value.swift + "?" : value.swift
+            types[index].additional = GeneratedType.Additional(
+                name: Self.additionalName(avoiding: fields), value: valueType,
+                rules: value.rules.isEmpty ? [] : ["Rule<[String: \(valueType)]>.values(\(Self.joined(value.rules)))"])
+        }
         if !objectChecks.isEmpty {
             var kept: [String: Field] = [:]
             for field in fields { kept[field.key] = field }
-            for key in objectChecks {
-                var keyword = JSONObject()
-                keyword[key] = schema[key]
-                try checkReadsKept(.object(keyword), at: pointer, kept: kept, depth: 0)
+            var whole = !keyed.isEmpty || objectChecks.contains("additionalProperties")
+            if !whole {
+                for key in objectChecks {
+                    var keyword = JSONObject()
+                    keyword[key] = schema[key]
+                    do {
+                        try checkReadsKept(.object(keyword), at: pointer, kept: kept, depth: 0)
+                    } catch {
+                        guard error.fallsBack else { throw error }
+                        whole = true
+                        break
+                    }
+                }
+            }
+            if whole {
+                // The checks read more than the properties: the struct keeps every member it is
+                // given, and so does every struct it holds (once all are declared), so that it
+                // encodes back as it was read.
+                if types[index].additional == nil && !types[index].refusesUnknownKeys {
+                    types[index].additional = GeneratedType.Additional(
+                        name: Self.additionalName(avoiding: fields), value: "JSONValue", rules: [])
+                }
+                keptTypes += fields.map(\.type) + (types[index].additional.map { [$0.value] } ?? [])
             }
             fallbacks.append(Fallback(pointer: pointer, keywords: objectChecks))
             notes.append(
@@ -472,6 +543,79 @@ struct SchemaReader {
                 ".dependentRequired(.field(\\.\(source.name), \(SwiftNames.stringLiteral(source.key))), requires: "
                     + list.joined(separator: ", ") + ")")
         }
+    }
+
+    /// The schema with its `allOf` merged in, when every item (or the schema a `$ref` item names,
+    /// or an `allOf` inside one) is an object schema of `properties` and `required` alone, no two
+    /// with different schemas for one property: the properties and required keys of all, each
+    /// property with the pointer of its schema. `nil` otherwise, or when the schema's own
+    /// `additionalProperties` or `patternProperties` would not see the merged properties as JSON
+    /// Schema has it (`unevaluatedProperties` does: it is kept).
+    ///
+    /// `isObject`: an item has `type: object`, so the whole accepts objects alone.
+    private func mergedAllOf(_ schema: JSONObject, at pointer: String)
+        -> (schema: JSONObject, places: [String: String], isObject: Bool)?
+    {
+        guard case .array(let items)? = schema["allOf"], !items.isEmpty,
+            schema["additionalProperties"] == nil || schema["additionalProperties"] == .bool(true),
+            schema["patternProperties"] == nil,
+            !(hasEmbeddedResources && Self.isUnderEmbeddedResource(pointer, in: document))
+        else { return nil }
+        var properties = JSONObject()
+        var places: [String: String] = [:]
+        var required: [String] = []
+        func take(_ object: JSONObject, at place: String) -> Bool {
+            if case .object(let members)? = object["properties"] {
+                for (key, value) in members {
+                    if let existing = properties[key], existing != value { return false }
+                    properties[key] = value
+                    places[key] = places[key] ?? place + "/properties/" + Self.escape(key)
+                }
+            } else if object["properties"] != nil {
+                return false
+            }
+            if let value = object["required"] {
+                guard case .array(let keys) = value, let names = Self.strings(keys) else { return false }
+                for key in names where !required.contains(key) { required.append(key) }
+            }
+            return true
+        }
+        guard take(schema, at: pointer) else { return nil }
+        var pending = items.enumerated().reversed().map { ($0.element, pointer + "/allOf/\($0.offset)") }
+        var targets: Set<String> = []
+        var isObject = false
+        while let (item, place) = pending.popLast() {
+            guard targets.count + pending.count < 1_000, case .object(let object) = item else {
+                if item == .bool(true) { continue }
+                return nil
+            }
+            if let reference = object["$ref"] {
+                guard object.keys.allSatisfy({ !Self.constrains($0) || $0 == "$ref" }),
+                    case .string(let text) = reference, text.hasPrefix("#"),
+                    let target = Self.decodeFragment(String(text.dropFirst())), targets.insert(target).inserted,
+                    let resolved = document[pointer: target]
+                else { return nil }
+                pending.append((resolved, target))
+                continue
+            }
+            for key in object.keys where Self.constrains(key) {
+                guard ["type", "properties", "required", "allOf"].contains(key) else { return nil }
+            }
+            if let type = object["type"] {
+                guard type == .string("object") else { return nil }
+                isObject = true
+            }
+            guard take(object, at: place) else { return nil }
+            if let nested = object["allOf"] {
+                guard case .array(let more) = nested else { return nil }
+                pending += more.enumerated().reversed().map { ($0.element, place + "/allOf/\($0.offset)") }
+            }
+        }
+        var merged = schema
+        merged["allOf"] = nil
+        merged["properties"] = .object(properties)
+        if !required.isEmpty { merged["required"] = .array(required.map { .string($0) }) }
+        return (merged, places, isObject)
     }
 
     /// `dependentRequired` (2019-09 and later), or draft 7's `dependencies` whose values are arrays
@@ -587,7 +731,9 @@ struct SchemaReader {
                 message: "a union of types (\(types.joined(separator: ", "))) has no Swift form yet")
         }
         if case .array(let values)? = object["enum"], values.contains(.null) { nullable = true }
-        let inferred = types.first ?? Self.inferredType(object)
+        // `allOf` of object schemas, one of them typed, is an object.
+        let allOfObject = object["allOf"] != nil && mergedAllOf(object, at: pointer)?.isObject == true
+        let inferred = types.first ?? Self.inferredType(object) ?? (allOfObject ? "object" : nil)
         if inferred == nil && object["type"] != nil {
             throw .unsupported(pointer: pointer + "/type", message: "a schema whose only type is null")
         }
@@ -610,8 +756,9 @@ struct SchemaReader {
         }
         let becomesStruct =
             type == "object"
-            && (object["properties"] != nil || object["required"] != nil
-                || object["additionalProperties"] == .bool(false))
+            && (object["properties"] != nil || object["required"] != nil || allOfObject
+                || (object["additionalProperties"] == .bool(false) && object["patternProperties"] == nil)
+                || (object["allOf"] != nil && mergedAllOf(object, at: pointer) != nil))
         // A struct checks its own keywords (some object-level ones it can hold as a check); a scalar
         // that is never null holds `not`, `allOf`, `if` … as a check of those keywords alone, beside
         // its typed rules.
@@ -619,7 +766,7 @@ struct SchemaReader {
         let checksScalar =
             ["string", "integer", "number", "boolean"].contains(type) && !nullable && !untyped.isEmpty
             && untyped.allSatisfy(Self.objectChecks.contains)
-        if !becomesStruct && !checksScalar { try checkKeywords(object, at: pointer) }
+        if !becomesStruct && !checksScalar && type != "object" { try checkKeywords(object, at: pointer) }
         var rules: [String] = []
         let swift: String
         var directStruct: String?
@@ -667,9 +814,7 @@ struct SchemaReader {
             // `.each(.each(…))` leaves the inner array's type open.
             elementPinned = element.pinned && !element.rules.isEmpty && !element.swift.hasPrefix("[")
         case "object":
-            if object["properties"] != nil || object["required"] != nil
-                || object["additionalProperties"] == .bool(false)
-            {
+            if becomesStruct {
                 guard declaring else {
                     return TypeReference(swift: nameHint, rules: [], nullable: nullable)
                 }
@@ -682,21 +827,61 @@ struct SchemaReader {
                     pointer: pointer, message: "dependentRequired on an object with no properties has no Swift form yet"
                 )
             }
+            // A dictionary: its values' schema typed, its members' counts too; what reads the
+            // members otherwise (`patternProperties`, `propertyNames`, `allOf` …) is checked on it.
+            var checked = untyped
+            let applicators = checked.filter(Self.objectChecks.contains)
+            var additionalKey = "additionalProperties"
+            if object["additionalProperties"] == nil, object["unevaluatedProperties"] != nil, applicators.isEmpty,
+                object["patternProperties"] == nil
+            {
+                additionalKey = "unevaluatedProperties"
+                checked.removeAll { $0 == "unevaluatedProperties" }
+            }
+            if checked.contains("unevaluatedProperties") {
+                throw .unsupported(
+                    pointer: pointer + "/unevaluatedProperties",
+                    message: "the keyword unevaluatedProperties beside subschemas has no Swift form yet")
+            }
+            if !applicators.isEmpty && nullable {
+                throw .unsupported(
+                    pointer: pointer,
+                    message:
+                        "\(applicators.joined(separator: ", ")) on an object that may be null has no Swift form yet")
+            }
+            checked.removeAll { $0 == "minProperties" || $0 == "maxProperties" }
             var element = TypeReference(swift: "JSONValue", rules: [], nullable: true)
-            if let additional = object["additionalProperties"], additional != .bool(true) {
+            if object["patternProperties"] != nil {
+                if let additional = object["additionalProperties"], additional != .bool(true) {
+                    checked.append("additionalProperties")
+                }
+            } else if let additional = object[additionalKey], additional != .bool(true) {
                 element = try resolve(
-                    additional, at: pointer + "/additionalProperties", nameHint: nameHint + "Value",
-                    declaring: declaring)
-                if !element.rules.isEmpty {
+                    additional, at: pointer + "/" + additionalKey, nameHint: nameHint + "Value", declaring: declaring)
+                if element.nullable && element.swift != "JSONValue" && !element.rules.isEmpty {
                     throw .unsupported(
-                        pointer: pointer + "/additionalProperties",
-                        message: "rules on the values of a dictionary have no Swift form yet")
+                        pointer: pointer + "/" + additionalKey,
+                        message: "rules on members that may be null have no Swift form yet")
                 }
             }
             let valueType =
                 element.nullable && element.swift != "JSONValue" ? element.swift + "?" : element.swift
             swift = "[String: \(valueType)]"
             directStruct = nil
+            let minimum = try Self.integer(object["minProperties"], at: pointer + "/minProperties")
+            let maximum = try Self.integer(object["maxProperties"], at: pointer + "/maxProperties")
+            if let rule = Self.bounds("count", minimum, maximum) { rules.append(rule) }
+            if !element.rules.isEmpty { rules.append(".values(\(Self.joined(element.rules)))") }
+            if !checked.isEmpty {
+                keptTypes.append(valueType)
+                fallbacks.append(Fallback(pointer: pointer, keywords: checked))
+                notes.append(
+                    "#\(pointer): \(checked.joined(separator: ", ")) — no typed rule: the value is checked against these keywords with AssaySchema when decoded"
+                )
+                let list = checked.map(SwiftNames.stringLiteral).joined(separator: ", ")
+                rules.append(
+                    ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(pointer)), keywords: [\(list)])")
+            }
         default:
             throw SwiftGenerationError(pointer: pointer + "/type", message: "unknown type \"\(type)\"")
         }
@@ -713,6 +898,7 @@ struct SchemaReader {
         var reference = TypeReference(swift: swift, rules: rules, nullable: nullable, directStruct: directStruct)
         switch type {
         case "array": reference.pinned = elementPinned
+        case "object": reference.pinned = false  // `.count`, `.values` fit many types
         case "string": reference.pinned = rules.contains { !$0.hasPrefix(".schema(") }
         default: reference.pinned = rules.contains { !$0.hasPrefix(".multipleOf(") && !$0.hasPrefix(".schema(") }
         }
@@ -1255,6 +1441,51 @@ struct SchemaReader {
                     pointer: place, message: "\(keyword) on the object in an object-level check has no Swift form yet")
             }
         }
+    }
+
+    /// The name of a struct's `@AdditionalProperties` property: `additionalProperties`, unless a
+    /// property has it.
+    static func additionalName(avoiding fields: [Field]) -> String {
+        var name = "additionalProperties"
+        while fields.contains(where: { $0.name.trimmingBackticks == name }) { name = "_" + name }
+        return name
+    }
+
+    static func joined(_ rules: [String]) -> String {
+        rules.count == 1 ? rules[0] : ".and(" + rules.joined(separator: ", ") + ")"
+    }
+
+    /// Makes every struct a value of `swiftType` holds keep the members it is given (an
+    /// `@AdditionalProperties` of `JSONValue` where it has none), so that it encodes back as it was
+    /// read; `false` when a type in it is not declared. `visited`: the types settled or being
+    /// settled (a cycle is settled where it starts).
+    private mutating func makeKept(_ swiftType: String, visited: inout Set<String>) -> Bool {
+        let names = swiftType.split(whereSeparator: { "[]?:<> ".contains($0) }).map(String.init)
+        for name in names where !visited.contains(name) {
+            if ["String", "Int", "Double", "Bool", "JSONValue", "Indirect"].contains(name) || namedEnums.contains(name)
+            {
+                continue
+            }
+            guard let position = types.firstIndex(where: { $0.name == name }) else { return false }
+            visited.insert(name)
+            switch types[position].kind {
+            case .stringEnum: continue
+            case .alias(let target):
+                guard makeKept(target, visited: &visited) else { return false }
+            case .wrapper(let raw, _):
+                guard makeKept(raw, visited: &visited) else { return false }
+            case .union(let union):
+                for item in union.cases where !makeKept(item.payload, visited: &visited) { return false }
+            case .structure(let fields):
+                if types[position].additional == nil && !types[position].refusesUnknownKeys {
+                    types[position].additional = GeneratedType.Additional(
+                        name: Self.additionalName(avoiding: fields), value: "JSONValue", rules: [])
+                }
+                let held = fields.map(\.type) + (types[position].additional.map { [$0.value] } ?? [])
+                for type in held where !makeKept(type, visited: &visited) { return false }
+            }
+        }
+        return true
     }
 
     /// Whether a property of this Swift type encodes back as it was read: no struct inside (a

@@ -24,7 +24,7 @@ struct SwiftRenderer {
             switch type.kind {
             case .structure(let fields):
                 lines.append(type.refusesUnknownKeys ? "@Validatable(unknownKeys: .reject)" : "@Validatable")
-                lines += structure(type.name, fields, modelRules: type.modelRules)
+                lines += structure(type.name, fields, additional: type.additional, modelRules: type.modelRules)
             case .stringEnum(let cases): lines += enumeration(type.name, cases)
             case .wrapper(let raw, let rule): lines += wrapper(type.name, raw: raw, rule: rule)
             case .alias(let target): lines.append("\(access)typealias \(type.name) = \(target)")
@@ -45,12 +45,24 @@ struct SwiftRenderer {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func structure(_ name: String, _ fields: [Field], modelRules: [String]) -> [String] {
+    private func structure(
+        _ name: String, _ fields: [Field], additional: GeneratedType.Additional?, modelRules: [String]
+    ) -> [String] {
         var lines = ["\(access)struct \(name): Codable, Sendable, Hashable {"]
+        var fields = fields
+        if let additional {
+            // Written as a field whose attributes are `@AdditionalProperties` and its rules.
+            fields.append(
+                Field(
+                    name: additional.name, key: "", type: "[String: \(additional.value)]", rules: additional.rules,
+                    mustBePresent: false, refusesNull: false, isOptional: false,
+                    documentation: ["The members no other property names."], directStruct: nil))
+        }
         for field in fields {
+            let isAdditional = additional != nil && field.name == additional?.name && field.key.isEmpty
             lines += documentation(field.documentation, indent: "    ")
-            var attributes: [String] = []
-            if field.key != field.name.trimmingBackticks {
+            var attributes: [String] = isAdditional ? ["@AdditionalProperties"] : []
+            if !isAdditional && field.key != field.name.trimmingBackticks {
                 attributes.append("@Key(\(SwiftNames.stringLiteral(field.key)))")
             }
             if field.mustBePresent { attributes.append("@Required") }
@@ -61,7 +73,7 @@ struct SwiftRenderer {
                 if !attributes.isEmpty { lines.append("    " + attributes.joined(separator: " ")) }
                 lines.append("    @Validate(")
                 for (index, rule) in field.rules.enumerated() {
-                    lines.append("        " + rule + (index == field.rules.count - 1 ? ")" : ","))
+                    lines += Self.wrapped(rule, indent: 8, suffix: index == field.rules.count - 1 ? ")" : ",")
                 }
             } else {
                 if !field.rules.isEmpty { attributes.append(validate) }
@@ -74,7 +86,7 @@ struct SwiftRenderer {
             lines.append("    /// The rules that read several properties.")
             lines.append("    \(access)static let additionalRules: Validation<\(name)> = [")
             // A trailing comma where there are several, as swift-format writes them.
-            for rule in modelRules { lines.append("        \(rule)\(modelRules.count > 1 ? "," : "")") }
+            for rule in modelRules { lines += Self.wrapped(rule, indent: 8, suffix: modelRules.count > 1 ? "," : "") }
             lines.append("    ]")
         }
         if options.access == .public {
@@ -82,7 +94,8 @@ struct SwiftRenderer {
             lines.append("")
             lines.append("    /// Makes a value from its properties.")
             let parameters = fields.map { field in
-                "\(field.name): \(field.type)\(field.isOptional ? " = nil" : "")"
+                let isAdditional = additional != nil && field.name == additional?.name && field.key.isEmpty
+                return "\(field.name): \(field.type)\(field.isOptional ? " = nil" : isAdditional ? " = [:]" : "")"
             }
             let signature = "    public init(\(parameters.joined(separator: ", "))) {"
             if signature.count <= 120 {
@@ -227,6 +240,113 @@ struct SwiftRenderer {
         return lines
     }
 
+    /// `expression` and `suffix` at `indent` on one line, or broken as swift-format breaks a call
+    /// too long for 120 columns: after its opening parenthesis, the arguments filling the lines
+    /// below four columns further in, an argument too long alone broken the same way.
+    static func wrapped(_ expression: String, indent: Int, suffix: String) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        guard indent + expression.count + suffix.count > 120, expression.hasSuffix(")"),
+            let open = topLevelOpening(expression)
+        else { return [pad + expression + suffix] }
+        let head = String(expression[...open])
+        let inside = String(expression[expression.index(after: open)..<expression.index(before: expression.endIndex)])
+        let arguments = topLevelArguments(inside)
+        var lines = [pad + head]
+        let inner = String(repeating: " ", count: indent + 4)
+        var current = ""
+        for (index, argument) in arguments.enumerated() {
+            let end = index == arguments.count - 1 ? ")" + suffix : ","
+            let piece = argument + end
+            if indent + 4 + piece.count > 120 {
+                // Too long alone: on lines of its own, broken in turn.
+                if !current.isEmpty { lines.append(inner + current) }
+                current = ""
+                lines += wrapped(argument, indent: indent + 4, suffix: end)
+            } else if current.isEmpty {
+                current = piece
+            } else if indent + 4 + current.count + 1 + piece.count <= 120 {
+                current += " " + piece
+            } else {
+                lines.append(inner + current)
+                current = piece
+            }
+        }
+        if !current.isEmpty { lines.append(inner + current) }
+        return lines
+    }
+
+    /// The opening parenthesis of the call that `text` is (the first one outside strings and
+    /// brackets, whose match closes the text).
+    private static func topLevelOpening(_ text: String) -> String.Index? {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var opening: String.Index?
+        for index in text.indices {
+            let character = text[index]
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inString = false
+                }
+                continue
+            }
+            switch character {
+            case "\"": inString = true
+            case "(", "[":
+                if depth == 0 && character == "(" && opening == nil { opening = index }
+                depth += 1
+            case ")", "]":
+                depth -= 1
+                if depth == 0 && opening != nil && text.index(after: index) != text.endIndex { return nil }
+            default: break
+            }
+        }
+        return depth == 0 ? opening : nil
+    }
+
+    /// The arguments of a call, split at its own commas.
+    private static func topLevelArguments(_ text: String) -> [String] {
+        var arguments: [String] = []
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var current = ""
+        for character in text {
+            if inString {
+                current.append(character)
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inString = false
+                }
+                continue
+            }
+            switch character {
+            case "\"": inString = true
+            case "(", "[": depth += 1
+            case ")", "]": depth -= 1
+            case "," where depth == 0:
+                arguments.append(trimmed(current))
+                current = ""
+                continue
+            default: break
+            }
+            current.append(character)
+        }
+        arguments.append(trimmed(current))
+        return arguments
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        String(text.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+
     private func documentation(_ text: [String], indent: String) -> [String] {
         text.map { $0.isEmpty ? "\(indent)///" : "\(indent)/// \($0)" }
     }
@@ -239,7 +359,7 @@ extension String {
     }
 
     /// The name without the backticks that escape a keyword.
-    fileprivate var trimmingBackticks: String {
+    var trimmingBackticks: String {
         hasPrefix("`") && hasSuffix("`") && count > 1 ? String(dropFirst().dropLast()) : self
     }
 }

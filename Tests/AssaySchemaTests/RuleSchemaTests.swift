@@ -64,3 +64,20 @@ struct RuleSchemaTextTests {
         }
     }
 }
+
+@Suite("Rule.schema of some keywords of a subschema, as generated types check them")
+struct RuleSchemaKeywordsTests {
+    @Test("additionalProperties alone still leaves the members properties and patternProperties name")
+    func additionalPropertiesKnowsItsSiblings() {
+        let document = EmbeddedSchema(
+            #"{"properties": {"a": {"type": "string"}}, "patternProperties": {"^x-": {"type": "integer"}}, "additionalProperties": false}"#
+        )
+        let rest = Rule<JSONValue>.schema(document, keywords: ["additionalProperties"])
+        // `a` and `x-1` are not additional (and their own schemas are not checked here).
+        #expect(rest.isValid(["a": 1, "x-1": "not checked here"]))
+        #expect(rest.issues(for: ["a": "s", "b": 1]).map(\.path.jsonPointer) == ["/b"])
+        let patterns = Rule<JSONValue>.schema(document, keywords: ["patternProperties", "additionalProperties"])
+        #expect(patterns.isValid(["a": 1, "x-1": 2]))
+        #expect(Set(patterns.issues(for: ["x-1": "s", "b": 1]).map(\.path.jsonPointer)) == ["/x-1", "/b"])
+    }
+}

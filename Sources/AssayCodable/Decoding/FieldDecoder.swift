@@ -58,6 +58,9 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     /// (AssayJSON's decoder in strict mode, where a failed attempt leaves no coercion warnings); only
     /// an array that fails is then decoded again element by element, to report each bad element.
     @usableFromInline let decodesScalarArraysWhole: Bool
+    /// The members kept beside the properties that decoded, when some did not: their rules are
+    /// still checked, so that every failure is reported at once.
+    var partialAdditionalProperties: Any?
 
     /// Opens the model's container (a value that is not an object, or `null`, throws at once) and
     /// checks its keys against `Key`, as the policy says, or as `unknownKeys` says when the model
@@ -345,7 +348,9 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         checkUnreadKeys()
         if !collector.truncated {
             for field in fields {
-                guard let value = field.value else { continue }
+                guard let value = field.value ?? (field.key == nil ? partialAdditionalProperties : nil) else {
+                    continue
+                }
                 let result = Model.validation.runValue(
                     value, keyPath: nil, key: field.key, operation: collector.policy.operation, path: path)
                 collector.record(inputIndexed(result.issues))
@@ -471,7 +476,11 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
                 failed = true
             }
         }
-        return failed ? nil : found
+        guard !failed else {
+            partialAdditionalProperties = found
+            return nil
+        }
+        return found
     }
 
     /// Records a key that `@Required` wants present and is not.

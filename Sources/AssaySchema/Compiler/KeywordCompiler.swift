@@ -6,6 +6,9 @@ import AssayRegex
 struct KeywordCompiler {
     let compiler: SchemaCompiler
     let object: JSONObject
+    /// The whole schema object when only some of its keywords are compiled (`object`): what
+    /// `additionalProperties` leaves to `properties` and `patternProperties` is read from it.
+    let siblings: JSONObject
     let location: SchemaCompiler.Location
     let info: SchemaCompiler.Info
     var node: SchemaNode
@@ -13,11 +16,12 @@ struct KeywordCompiler {
     private var trailing: [Keyword] = []
 
     init(
-        compiler: SchemaCompiler, object: JSONObject, location: SchemaCompiler.Location, info: SchemaCompiler.Info,
-        node: SchemaNode
+        compiler: SchemaCompiler, object: JSONObject, siblings: JSONObject? = nil, location: SchemaCompiler.Location,
+        info: SchemaCompiler.Info, node: SchemaNode
     ) {
         self.compiler = compiler
         self.object = object
+        self.siblings = siblings ?? object
         self.location = location
         self.info = info
         self.node = node
@@ -331,6 +335,17 @@ struct KeywordCompiler {
                 }
             }
             add("patternProperties", .patternProperties(compiled))
+        }
+        if object["additionalProperties"] != nil {
+            // Compiled without its siblings (a generated type checks `properties` itself): the
+            // members they name are still not additional.
+            if object["properties"] == nil, case .object(let members)? = siblings["properties"] {
+                names = Set(members.map(\.key))
+                orderedNames = members.map(\.key)
+            }
+            if object["patternProperties"] == nil, case .object(let members)? = siblings["patternProperties"] {
+                patterns = members.compactMap { regex("patternProperties", $0.key) }
+            }
         }
         if let additional = schema("additionalProperties") {
             // The names in the order `properties` lists them, which is how documents tend to write them.

@@ -364,6 +364,7 @@ final class SchemaCompiler {
         case .bool(let flag):
             compiled.boolean = flag
         case .object(var object):
+            let siblings = object
             if let keywords {
                 var chosen = JSONObject()
                 for keyword in keywords {
@@ -372,7 +373,7 @@ final class SchemaCompiler {
                 object = chosen
             }
             var context = KeywordCompiler(
-                compiler: self, object: object, location: location, info: info, node: compiled)
+                compiler: self, object: object, siblings: siblings, location: location, info: info, node: compiled)
             context.compileAll()
             compiled = context.node
         default:

@@ -81,11 +81,15 @@ public struct ShipmentWindow: Codable, Sendable, Hashable {
 @Validatable
 public struct Parcel: Codable, Sendable, Hashable {
     public var size: ParcelSize
-    @Validate(Rule<JSONValue>.schema(SchemaDocument.schema, at: "/$defs/parcel/properties/tags"))
-    public var tags: JSONValue?
+    @NotNull
+    @Validate(
+        Rule<[String: JSONValue]>.schema(
+            SchemaDocument.schema, at: "/$defs/parcel/properties/tags",
+            keywords: ["patternProperties", "additionalProperties"]))
+    public var tags: [String: JSONValue]?
 
     /// Makes a value from its properties.
-    public init(size: ParcelSize, tags: JSONValue? = nil) {
+    public init(size: ParcelSize, tags: [String: JSONValue]? = nil) {
         self.size = size
         self.tags = tags
     }
