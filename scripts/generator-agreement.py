@@ -96,6 +96,7 @@ cases = []  # id, draft, file, schema, tests (description, text), type, keywords
 refusals = {draft: collections.Counter() for draft in arguments.drafts}
 totals = collections.Counter()
 keywords = {draft: collections.Counter() for draft in arguments.drafts}
+reasons = {draft: collections.Counter() for draft in arguments.drafts}
 schema_file = work / "schema.json"
 CONSTRAINTS = {
     "type", "enum", "const", "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
@@ -130,16 +131,19 @@ def constraint_places(schema, pointer=""):
 
 
 def checked_prefixes(notes):
-    """What the generator checks with AssaySchema, read from its notes: whole schemas and keywords."""
+    """What the generator checks with AssaySchema, read from its notes: whole schemas and keywords,
+    each with the reason its note gives (the keyword, or why the schema has no Swift form)."""
     prefixes = []
     for note in notes:
         match = re.match(r"note: #(\S*): (.*) — no typed rule", note)
         if match:
-            prefixes += [match.group(1) + "/" + k for k in match.group(2).split(", ")]
+            prefixes += [(match.group(1) + "/" + k, "the keyword " + k) for k in match.group(2).split(", ")]
             continue
-        match = re.match(r"note: #(\S*): .*checked against its schema( at #(\S*))? with AssaySchema", note)
+        match = re.match(r"note: #(\S*): (.*?) — the value is checked against its schema( at #(\S*))? with AssaySchema", note)
         if match:
-            prefixes.append(match.group(3) if match.group(2) else match.group(1))
+            reason = re.sub(r"[\"“][^\"”]*[\"”]", "…", match.group(2))
+            reason = re.sub(r"\d+", "N", reason)[:110]
+            prefixes.append((match.group(4) if match.group(3) else match.group(1), reason))
     return prefixes
 
 
@@ -154,7 +158,13 @@ def generate(name, draft, label, description, schema, tests):
         return
     prefixes = checked_prefixes(run.stderr.splitlines())
     places = constraint_places(schema)
-    checked = sum(1 for place in places if any(place == p or place.startswith(p + "/") for p in prefixes))
+    checked = 0
+    for place in places:
+        # The innermost place checking it names why.
+        covering = [(p, reason) for p, reason in prefixes if place == p or place.startswith(p + "/")]
+        if covering:
+            checked += 1
+            reasons[draft][max(covering, key=lambda item: len(item[0]))[1]] += 1
     keywords[draft]["typed"] += len(places) - checked
     keywords[draft]["checked"] += checked
     cases.append({"id": name, "draft": draft, "file": label, "description": description, "schema": schema,
@@ -295,6 +305,9 @@ if arguments.generate_only:
               f"({100 * typed / max(typed + checked, 1):.1f}%); checked against the schema: {checked}")
         print("\n| refusals | reason |\n|---|---|")
         for reason, count in refusals[draft].most_common():
+            print(f"| {count} | {reason} |")
+        print("\n| keywords checked against the schema | why (the generator's note) |\n|---|---|")
+        for reason, count in reasons[draft].most_common(25):
             print(f"| {count} | {reason} |")
         print()
     sys.exit(0)

@@ -447,11 +447,21 @@ struct SchemaReader {
         let requiredKeys = Set(required)
         for (key, propertySchema) in members {
             let propertyPointer = places[key] ?? pointer + "/properties/" + Self.escape(key)
-            let propertyName = SwiftNames.propertyName(key)
+            var propertyName = SwiftNames.propertyName(key)
             if let other = byName[propertyName] {
-                throw SwiftGenerationError(
-                    pointer: propertyPointer,
-                    message: "the keys \"\(other)\" and \"\(key)\" both map to the Swift property \(propertyName)")
+                // Two keys of one Swift name (`min-tokens`, `min_tokens`): the later one numbered.
+                var number = 2
+                while byName[propertyName + "\(number)"] != nil
+                    || members.contains(where: {
+                        SwiftNames.propertyName($0.key) == propertyName + "\(number)"
+                    })
+                {
+                    number += 1
+                }
+                notes.append(
+                    "#\(propertyPointer): the keys \"\(other)\" and \"\(key)\" both map to the Swift property \(propertyName): \"\(key)\" is \(propertyName)\(number)"
+                )
+                propertyName += "\(number)"
             }
             byName[propertyName] = key
             let reference = try resolve(
@@ -1175,6 +1185,7 @@ struct SchemaReader {
             case nil:
                 if case .array(let values)? = object["enum"], values.contains(.null) { return nil }
                 if object["const"] == .null { return nil }
+                if object["allOf"] != nil, mergedAllOf(object, at: "")?.isObject == true { return "object" }
                 return Self.inferredType(object)
             default:
                 return nil
@@ -1628,16 +1639,25 @@ struct SchemaReader {
         return components
     }
 
+    /// The type name for the schema at `pointer`: `name`, or when another schema has it, `name`
+    /// numbered (`Size2`), noted. The same pointer gets the same name again.
     private mutating func claim(_ name: String, for pointer: String) throws(SwiftGenerationError) -> String {
-        if let other = claimedNames[name], other != pointer {
-            throw SwiftGenerationError(
-                pointer: pointer, message: "#\(other) and #\(pointer) both map to the Swift type name \(name)")
+        var candidate = name
+        var number = 1
+        while let other = claimedNames[candidate], other != pointer {
+            number += 1
+            candidate = name + "\(number)"
         }
-        if claimedNames[name] == nil {
-            claimedNames[name] = pointer
-            claimLog.append(name)
+        if claimedNames[candidate] == nil {
+            claimedNames[candidate] = pointer
+            claimLog.append(candidate)
+            if number > 1 {
+                notes.append(
+                    "#\(pointer): #\(claimedNames[name] ?? "") and #\(pointer) both map to the Swift type name \(name): #\(pointer) is \(candidate)"
+                )
+            }
         }
-        return name
+        return candidate
     }
 
     // MARK: Reading values

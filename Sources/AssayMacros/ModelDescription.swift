@@ -58,8 +58,14 @@ struct ModelDescription {
             if let nested = decl.as(EnumDeclSyntax.self), nested.name.text == "CodingKeys" {
                 declaresCodingKeys = true
             } else if let initializer = decl.as(InitializerDeclSyntax.self) {
-                let labels = initializer.signature.parameterClause.parameters.map { $0.firstName.text }
-                if labels == ["from"] { declaresDecodingInit = true }
+                // `init(from decoder: any Decoder)`, not a memberwise `init(from: String)` of a
+                // property named `from`.
+                let parameters = initializer.signature.parameterClause.parameters
+                if parameters.map(\.firstName.text) == ["from"],
+                    parameters.first?.type.trimmedDescription.hasSuffix("Decoder") == true
+                {
+                    declaresDecodingInit = true
+                }
             } else if let function = decl.as(FunctionDeclSyntax.self) {
                 let labels = function.signature.parameterClause.parameters.map { $0.firstName.text }
                 if function.name.text == "encode" && labels == ["to"] { declaresEncodingFunction = true }

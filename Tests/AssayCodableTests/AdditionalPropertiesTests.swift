@@ -103,3 +103,60 @@ struct Registry: Codable, Equatable {
         }
     }
 }
+
+@Suite struct NestedArrayTests {
+    @Test(arguments: DecoderKind.allCases)
+    func everyBadElementOfAnInnerArrayIsReported(decoder: DecoderKind) {
+        do {
+            _ = try decoder.decodeArray([[Int]].self, #"[[1, "x", 2, "y"], 3, [4, [5]], []]"#)
+            Issue.record("decoded")
+        } catch {
+            #expect(error.issues.map(\.path.jsonPointer) == ["/0/1", "/0/3", "/1", "/2/1"])
+        }
+        let three = try? decoder.decodeArray([[[Double]]].self, "[[[1, 2], [3]], [[], [4.5]]]")
+        #expect(three?.value == [[[1, 2], [3]], [[], [4.5]]])
+    }
+}
+
+extension NestedArrayTests {
+    /// What generated code names through a type alias reaches the generic decode.
+    private func places<T: Decodable>(_ type: T.Type, _ json: String) -> [String] {
+        do {
+            _ = try JSONValueDecoder().decodeValidated(T.self, from: Array(json.utf8))
+            return []
+        } catch {
+            return error.issues.map(\.path.jsonPointer)
+        }
+    }
+
+    @Test func anArrayDecodedThroughAGenericTypeReportsEveryElement() {
+        #expect(places([[Int]].self, #"[[1, "x"], ["y"]]"#) == ["/0/1", "/1/0"])
+        #expect(places([[Int]].self, #"{"a": 1}"#) == [""])
+        #expect(places([[Int]].self, "[[1], [2]]").isEmpty)
+    }
+}
+
+/// A model with a property named `from` and the memberwise initialiser generated code writes for it:
+/// `init(from: String)` is not a decoding initialiser.
+@Validatable(unknownKeys: .reject)
+struct Sender: Codable, Equatable {
+    @Validate(.email()) var from: String
+
+    init(from: String) { self.from = from }
+}
+
+@Suite struct MemberwiseFromTests {
+    @Test func aPropertyNamedFromKeepsDecodingValidated() {
+        // The macro's own `init(from decoder:)` runs: it refuses the unknown key (a synthesised one would not).
+        do {
+            _ = try JSONValueDecoder().decodeValidated(
+                Sender.self, from: Array(#"{"from": "a@example.com", "x": 1}"#.utf8))
+            Issue.record("the unknown key was accepted")
+        } catch {
+            #expect(error.issues.map(\.code) == [.unknownKey])
+        }
+        #expect(
+            (try? JSONValueDecoder().decodeValidated(Sender.self, from: Array(#"{"from": "a@example.com"}"#.utf8)))?
+                .value == Sender(from: "a@example.com"))
+    }
+}

@@ -290,11 +290,6 @@ struct SwiftGeneratorTests {
                 "does not resolve"
             ),
             (##"{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}"##, "/$defs/a/$ref", "cycle"),
-            (
-                #"{"type": "object", "properties": {"a_b": {"type": "string"}, "aB": {"type": "string"}}}"#,
-                "/properties/aB", "both map to the Swift property aB"
-            ),
-            (#"{"$defs": {"a-b": {"type": "object"}, "a_b": {"type": "object"}}}"#, "/$defs/a_b", "Swift type name AB"),
             (##"{"$ref": "#"}"##, "", "refers to itself"),
             (#"{"openapi": "3.1.0"}"#, "/components", "no components.schemas"),
         ]
@@ -303,6 +298,20 @@ struct SwiftGeneratorTests {
             #expect(error.pointer == item.pointer, "\(item.schema): \(error)")
             #expect(error.message.contains(item.says), "\(item.schema): \(error)")
         }
+    }
+
+    @Test("two keys or schemas of one Swift name: the later one numbered, its key kept")
+    func keysOfOneName() throws {
+        let generated = try Self.generate(
+            #"{"type": "object", "properties": {"a_b": {"type": "string"}, "aB": {"type": "integer"}, "aB2": {}}}"#)
+        #expect(generated.source.contains("public var aB: String?"))
+        #expect(generated.source.contains("@Key(\"aB\") @NotNull\n    public var aB3: Int?"), "\(generated.source)")
+        #expect(generated.source.contains("public var aB2: JSONValue?"))
+        #expect(generated.notes.contains { $0.hasPrefix("#/properties/aB: the keys \"a_b\" and \"aB\"") })
+        // Types too: the later schema's name numbered.
+        let types = try Self.generate(#"{"$defs": {"a-b": {"type": "object"}, "a_b": {"type": "object"}}}"#)
+        #expect(types.typeNames == ["AB", "AB2"])
+        #expect(types.notes.contains { $0.hasSuffix("#/$defs/a_b is AB2") }, "\(types.notes)")
     }
 
     @Test("unions: OpenAPI's discriminator first, overlapping alternatives checked against the schema")

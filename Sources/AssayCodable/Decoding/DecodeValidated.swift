@@ -25,6 +25,26 @@ struct ValidatedRoot<Value: Decodable>: Decodable {
     let result: Result<Value, ValidationError>
 
     init(from decoder: any Decoder) throws {
+        if let array = Value.self as? any ElementwiseDecodable.Type {
+            // An array named through a generic type (a type alias of `[[Double]]`): decoded element by
+            // element, as `decodeValidated([E].self …)` decodes one.
+            var collector = IssueCollector(policy: ValidatedDecoding.policy(of: decoder))
+            let path = IssueCollector.path(of: decoder)
+            switch array.decodeElementwise(from: decoder, into: &collector, at: path) {
+            case .decoded(let value) where !collector.failed:
+                ValidatedDecoding.addWarnings(collector.issues, of: decoder)
+                result = .success(value as! Value)
+            case .notAnArray:
+                collector.fail(
+                    DecodingError.typeMismatch(
+                        Value.self, .init(codingPath: decoder.codingPath, debugDescription: "Expected an array")),
+                    at: path, expected: "\(Value.self)")
+                result = .failure(collector.aggregate())
+            default:
+                result = .failure(collector.aggregate())
+            }
+            return
+        }
         do {
             // A `Validatable` type whose decoding does not check it is checked here.
             let value = try Value(from: decoder)
@@ -127,6 +147,8 @@ extension JSONValueDecoder {
     public func decodeValidated<T: Decodable>(
         _ type: T.Type, from document: JSONDocument, policy: ValidatedDecodingPolicy = .default
     ) throws(ValidationError) -> Decoded<T> {
+        // An array named through a generic type (a type alias of `[[Double]]`): element by element.
+        if isElementwiseArray(T.self) { return try decodeValidatedArray(T.self, from: document, policy: policy) }
         let context = ValidatedDecoding.Context(policy: policy, sink: nil)
         var coercions: [ValidationIssue] = []
         let value: T
@@ -210,6 +232,16 @@ extension JSONValueDecoder {
         _ type: [Element].Type, from data: Data, policy: ValidatedDecodingPolicy = .default
     ) throws(ValidationError) -> Decoded<[Element]> {
         try decodeValidated(type, from: [UInt8](data), policy: policy)
+    }
+
+    @usableFromInline
+    func isElementwiseArray<T>(_ type: T.Type) -> Bool { T.self is any ElementwiseDecodable.Type }
+
+    @usableFromInline
+    func decodeValidatedArray<T: Decodable>(
+        _ type: T.Type, from document: JSONDocument, policy: ValidatedDecodingPolicy
+    ) throws(ValidationError) -> Decoded<T> {
+        try run(ValidatedRoot<T>.self, from: document, policy: policy) { $0.result }
     }
 
     private func run<Root: Decodable, Value>(

@@ -740,8 +740,24 @@ struct IssueCollector {
         var dropped = false
         if let count = container.count { elements.reserveCapacity(min(count, 1 << 16)) }
         var elementFailed = false
+        // An array of arrays: each inner array decoded element by element too, so that every bad
+        // element is reported (Swift's own array decoding stops at the first).
+        let nestedArray = lossy || policy.lossyCollections ? nil : E.self as? any ElementwiseDecodable.Type
         while !container.isAtEnd && !truncated {
             let index = container.currentIndex
+            if let nestedArray {
+                switch nestedArray.decodeElementwise(from: &container, into: &self, at: path.appending(index: index)) {
+                case .decoded(let element):
+                    elements.append(element as! E)
+                    indices.append(index)
+                    continue
+                case .failed:
+                    elementFailed = true
+                    continue
+                case .notAnArray:
+                    break  // reported below, as any element that does not decode
+                }
+            }
             do {
                 elements.append(try container.decode(E.self))
                 indices.append(index)
@@ -786,6 +802,53 @@ struct IssueCollector {
             .custom("decoding"), parameters: ["expected": .string(expected)],
             message: MessageTemplate(String(describing: error)))
         return context.issues
+    }
+}
+
+/// An array whose elements are decoded one by one when it is an element of another array.
+protocol ElementwiseDecodable {
+    /// The array at the root of `decoder`.
+    static func decodeElementwise(
+        from decoder: any Decoder, into collector: inout IssueCollector, at path: IssuePath
+    ) -> ElementwiseOutcome
+    /// The array at the container's current element; the container steps past it.
+    static func decodeElementwise(
+        from container: inout any UnkeyedDecodingContainer, into collector: inout IssueCollector, at path: IssuePath
+    ) -> ElementwiseOutcome
+}
+
+enum ElementwiseOutcome {
+    case decoded(Any)
+    /// Some of its elements did not decode (each recorded); the container is past it.
+    case failed
+    /// The value is not an array; the container is still on it.
+    case notAnArray
+}
+
+extension Array: ElementwiseDecodable where Element: Decodable {
+    static func decodeElementwise(
+        from decoder: any Decoder, into collector: inout IssueCollector, at path: IssuePath
+    ) -> ElementwiseOutcome {
+        guard var container = try? decoder.unkeyedContainer() else { return .notAnArray }
+        let elements: [Element]? = collector.decodeElements(&container, at: path, lossy: false)
+        return elements.map { .decoded($0) } ?? .failed
+    }
+
+    static func decodeElementwise(
+        from container: inout any UnkeyedDecodingContainer, into collector: inout IssueCollector, at path: IssuePath
+    ) -> ElementwiseOutcome {
+        let before = container.currentIndex
+        var nested: any UnkeyedDecodingContainer
+        do {
+            nested = try container.nestedUnkeyedContainer()
+        } catch {
+            // Some decoders stay on a value that is not an array, others step past it.
+            guard container.currentIndex != before else { return .notAnArray }
+            collector.fail(error, at: path, expected: "\(Self.self)")
+            return .failed
+        }
+        let elements: [Element]? = collector.decodeElements(&nested, at: path, lossy: false)
+        return elements.map { .decoded($0) } ?? .failed
     }
 }
 
