@@ -18,11 +18,7 @@ struct FallbackTests {
         "window": ["from": "2026-11-01", "to": "2026-11-03"],
     ]
 
-    static func changed(_ changes: [String: JSONValue?]) -> JSONValue {
-        guard case .object(var members) = valid else { return valid }
-        for (key, value) in changes { members[key] = value ?? nil }
-        return .object(members)
-    }
+    static func changed(_ changes: [String: JSONValue?]) -> JSONValue { valid.changing(changes) }
 
     static let instances: [(name: String, instance: JSONValue)] = [
         ("valid", valid),

@@ -21,11 +21,7 @@ struct MembersTests {
         "pet": ["name": "Rex", "age": 3], "owner": ["name": "Ann", "since": "2020-01-31"],
     ]
 
-    static func changed(_ changes: [String: JSONValue?]) -> JSONValue {
-        guard case .object(var members) = valid else { return valid }
-        for (key, value) in changes { members[key] = value ?? nil }
-        return .object(members)
-    }
+    static func changed(_ changes: [String: JSONValue?]) -> JSONValue { valid.changing(changes) }
 
     static let instances: [(name: String, instance: JSONValue)] = [
         ("valid", valid),

@@ -454,3 +454,13 @@ struct SwiftGeneratorTests {
         #expect(anything.isValid("text") && anything.isValid(1_000) && !anything.isValid(998))
     }
 }
+
+extension JSONValue {
+    /// The object with the members of `changes` set (`nil` removes one, `.some(nil)` sets `null`):
+    /// the test instances of the golden schemas, each a change of a valid one.
+    func changing(_ changes: [String: JSONValue?]) -> JSONValue {
+        guard case .object(var members) = self else { return self }
+        for (key, value) in changes { members[key] = value ?? nil }
+        return .object(members)
+    }
+}

@@ -20,11 +20,7 @@ struct UnionTests {
         "tree": [["name": "a", "children": [["name": "b"], ["name": "c", "children": []]]]],
     ]
 
-    static func changed(_ changes: [String: JSONValue?]) -> JSONValue {
-        guard case .object(var members) = valid else { return valid }
-        for (key, value) in changes { members[key] = value ?? nil }
-        return .object(members)
-    }
+    static func changed(_ changes: [String: JSONValue?]) -> JSONValue { valid.changing(changes) }
 
     static let instances: [(name: String, instance: JSONValue)] = [
         ("valid", valid),
