@@ -12,7 +12,8 @@ func scratchFolder() throws -> URL {
     return folder
 }
 
-@Suite struct RosterToolTests {
+/// A class, so that each test's folder is removed when it ends (`deinit`).
+@Suite final class RosterToolTests {
     let folder: URL
     let db: String
 
@@ -20,6 +21,8 @@ func scratchFolder() throws -> URL {
         folder = try scratchFolder()
         db = folder.appendingPathComponent("roster.sqlite").path
     }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     func run(_ arguments: String...) -> RosterTool.Result {
         RosterTool.run(arguments + ["--db", db])
