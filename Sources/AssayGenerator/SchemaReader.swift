@@ -162,7 +162,9 @@ struct SchemaReader {
     ]
     /// The object-level keywords a struct can be checked against after decoding, when what they
     /// read is what the struct keeps.
-    static let objectChecks: Set<String> = ["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"]
+    static let objectChecks: Set<String> = [
+        "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies",
+    ]
 
     /// Whether a member of a schema constrains values (else it is an annotation).
     static func constrains(_ key: String) -> Bool { handled.contains(key) || untyped.contains(key) }
@@ -376,6 +378,9 @@ struct SchemaReader {
         let schema = merged?.schema ?? schema
         let places = merged?.places ?? [:]
         var objectChecks = schema.keys.filter(Self.untyped.contains)
+        // Draft 7's `dependencies` with a schema among its values is checked as a keyword, whole.
+        let dependenciesHaveSchemas = Self.hasSchemaDependencies(schema)
+        if dependenciesHaveSchemas { objectChecks.append("dependencies") }
         let hasApplicators = objectChecks.contains { Self.objectChecks.contains($0) }
         // The schema of the members `properties` does not name, and where it is.
         var additional = schema["additionalProperties"]
@@ -408,7 +413,8 @@ struct SchemaReader {
             }
             required = keys
         }
-        let dependencies = try Self.dependentRequired(schema, at: pointer)
+        let dependencies = try Self.dependentRequired(
+            schema, at: pointer, skippingDependencies: dependenciesHaveSchemas)
         // A required property's dependents are required too.
         var grown = true
         while grown {
@@ -628,13 +634,20 @@ struct SchemaReader {
         return (merged, places, isObject)
     }
 
+    /// Whether draft 7's `dependencies` has a schema among its values (`"billing": {"required": […]}`).
+    static func hasSchemaDependencies(_ schema: JSONObject) -> Bool {
+        guard case .object(let entries)? = schema["dependencies"] else { return false }
+        return entries.values.contains { if case .array = $0 { false } else { true } }
+    }
+
     /// `dependentRequired` (2019-09 and later), or draft 7's `dependencies` whose values are arrays
     /// of keys, in document order.
-    static func dependentRequired(_ schema: JSONObject, at pointer: String) throws(SwiftGenerationError)
-        -> [(trigger: String, dependents: [String])]
+    /// `skippingDependencies`: draft 7's `dependencies` is checked as a keyword (it has schemas).
+    static func dependentRequired(_ schema: JSONObject, at pointer: String, skippingDependencies: Bool = false)
+        throws(SwiftGenerationError) -> [(trigger: String, dependents: [String])]
     {
         var result: [(trigger: String, dependents: [String])] = []
-        for keyword in ["dependentRequired", "dependencies"] {
+        for keyword in skippingDependencies ? ["dependentRequired"] : ["dependentRequired", "dependencies"] {
             guard let value = schema[keyword] else { continue }
             guard case .object(let entries) = value else {
                 throw SwiftGenerationError(pointer: pointer + "/" + keyword, message: "\(keyword) is not an object")
@@ -1420,20 +1433,21 @@ struct SchemaReader {
         for (keyword, member) in object {
             let place = pointer + "/" + Self.escape(keyword)
             switch keyword {
-            case "required", "dependentRequired", "properties", "dependentSchemas":
+            case "required", "dependentRequired", "properties", "dependentSchemas", "dependencies":
                 var keys: [String] = []
                 switch member {
                 case .array(let items): keys = Self.strings(items) ?? []
                 case .object(let entries):
                     keys = Array(entries.keys)
-                    if keyword == "dependentRequired" {
+                    if keyword == "dependentRequired" || keyword == "dependencies" {
                         for case .array(let items) in entries.values { keys += Self.strings(items) ?? [] }
                     }
                 default: break
                 }
                 for key in keys { try keep(key, place) }
-                if keyword == "dependentSchemas", case .object(let entries) = member {
+                if keyword == "dependentSchemas" || keyword == "dependencies", case .object(let entries) = member {
                     for (key, schema) in entries {
+                        if case .array = schema { continue }  // `dependencies`' required keys, kept above
                         try checkReadsKept(schema, at: place + "/" + Self.escape(key), kept: kept, depth: depth + 1)
                     }
                 }

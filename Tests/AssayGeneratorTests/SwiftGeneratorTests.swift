@@ -314,6 +314,19 @@ struct SwiftGeneratorTests {
         #expect(types.notes.contains { $0.hasSuffix("#/$defs/a_b is AB2") }, "\(types.notes)")
     }
 
+    @Test("draft 7's dependencies with a schema: checked as a keyword on the struct, its arrays not twice")
+    func dependenciesWithSchemas() throws {
+        let generated = try Self.generate(
+            #"{"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "dependencies": {"a": {"required": ["b"]}, "b": ["a"]}}"#
+        )
+        #expect(generated.source.contains(#".schema(SchemaDocument.schema, at: "", keywords: ["dependencies"])"#))
+        #expect(!generated.source.contains(".dependentRequired("))
+        #expect(
+            generated.notes == [
+                "#: dependencies — no typed rule: each value of Root is checked against these keywords with AssaySchema when decoded"
+            ])
+    }
+
     @Test("unions: OpenAPI's discriminator first, overlapping alternatives checked against the schema")
     func unions() throws {
         // Both alternatives have two constant members; the discriminator names the one to read.
