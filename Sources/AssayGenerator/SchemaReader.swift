@@ -120,6 +120,8 @@ struct SchemaReader {
     private(set) var rootTypeName: String?
     /// The type names claimed, in order, so that a failed attempt can give its names back.
     private var claimLog: [String] = []
+    /// For each type name numbered, the next number to try.
+    private var nextTypeNumber: [String: Int] = [:]
     /// Named schemas that are declared as types, by pointer.
     private var namedTypes: [String: String] = [:]
     /// Which pointer took each Swift type name.
@@ -241,7 +243,9 @@ struct SchemaReader {
             try declareNamed(entry.schema, at: entry.pointer, name: name)
         }
         var settled: Set<String> = []
-        for type in keptTypes { _ = makeKept(type, visited: &settled) }
+        var positions: [String: Int] = [:]
+        for (position, type) in types.enumerated() { positions[type.name] = position }
+        for type in keptTypes { _ = makeKept(type, positions: positions, visited: &settled) }
         boxRecursion()
         // Last, so that what the reading finds is named first, at its place.
         try compileFallbacks(checkingRoot: !isOpenAPI)
@@ -451,19 +455,20 @@ struct SchemaReader {
             members.append((key, .bool(true)))
         }
         let requiredKeys = Set(required)
+        // The Swift names of every member, and the next number to try for each name taken twice:
+        // numbering costs a lookup per member, not a scan.
+        let memberNames = Set(members.map { SwiftNames.propertyName($0.key) })
+        var nextNumber: [String: Int] = [:]
         for (key, propertySchema) in members {
             let propertyPointer = places[key] ?? pointer + "/properties/" + Self.escape(key)
             var propertyName = SwiftNames.propertyName(key)
             if let other = byName[propertyName] {
                 // Two keys of one Swift name (`min-tokens`, `min_tokens`): the later one numbered.
-                var number = 2
-                while byName[propertyName + "\(number)"] != nil
-                    || members.contains(where: {
-                        SwiftNames.propertyName($0.key) == propertyName + "\(number)"
-                    })
-                {
+                var number = nextNumber[propertyName, default: 2]
+                while byName[propertyName + "\(number)"] != nil || memberNames.contains(propertyName + "\(number)") {
                     number += 1
                 }
+                nextNumber[propertyName] = number + 1
                 notes.append(
                     "#\(propertyPointer): the keys \"\(other)\" and \"\(key)\" both map to the Swift property \(propertyName): \"\(key)\" is \(propertyName)\(number)"
                 )
@@ -755,7 +760,8 @@ struct SchemaReader {
         }
         if case .array(let values)? = object["enum"], values.contains(.null) { nullable = true }
         // `allOf` of object schemas, one of them typed, is an object.
-        let allOfObject = object["allOf"] != nil && mergedAllOf(object, at: pointer)?.isObject == true
+        let merged = object["allOf"] != nil ? mergedAllOf(object, at: pointer) : nil
+        let allOfObject = merged?.isObject == true
         let inferred = types.first ?? Self.inferredType(object) ?? (allOfObject ? "object" : nil)
         if inferred == nil && object["type"] != nil {
             throw .unsupported(pointer: pointer + "/type", message: "a schema whose only type is null")
@@ -779,9 +785,8 @@ struct SchemaReader {
         }
         let becomesStruct =
             type == "object"
-            && (object["properties"] != nil || object["required"] != nil || allOfObject
-                || (object["additionalProperties"] == .bool(false) && object["patternProperties"] == nil)
-                || (object["allOf"] != nil && mergedAllOf(object, at: pointer) != nil))
+            && (object["properties"] != nil || object["required"] != nil || merged != nil
+                || (object["additionalProperties"] == .bool(false) && object["patternProperties"] == nil))
         // A struct checks its own keywords (some object-level ones it can hold as a check); a scalar
         // that is never null holds `not`, `allOf`, `if` … as a check of those keywords alone, beside
         // its typed rules.
@@ -1484,30 +1489,32 @@ struct SchemaReader {
     /// `@AdditionalProperties` of `JSONValue` where it has none), so that it encodes back as it was
     /// read; `false` when a type in it is not declared. `visited`: the types settled or being
     /// settled (a cycle is settled where it starts).
-    private mutating func makeKept(_ swiftType: String, visited: inout Set<String>) -> Bool {
+    private mutating func makeKept(_ swiftType: String, positions: [String: Int], visited: inout Set<String>) -> Bool {
         let names = swiftType.split(whereSeparator: { "[]?:<> ".contains($0) }).map(String.init)
         for name in names where !visited.contains(name) {
             if ["String", "Int", "Double", "Bool", "JSONValue", "Indirect"].contains(name) || namedEnums.contains(name)
             {
                 continue
             }
-            guard let position = types.firstIndex(where: { $0.name == name }) else { return false }
+            guard let position = positions[name] else { return false }
             visited.insert(name)
             switch types[position].kind {
             case .stringEnum: continue
             case .alias(let target):
-                guard makeKept(target, visited: &visited) else { return false }
+                guard makeKept(target, positions: positions, visited: &visited) else { return false }
             case .wrapper(let raw, _):
-                guard makeKept(raw, visited: &visited) else { return false }
+                guard makeKept(raw, positions: positions, visited: &visited) else { return false }
             case .union(let union):
-                for item in union.cases where !makeKept(item.payload, visited: &visited) { return false }
+                for item in union.cases where !makeKept(item.payload, positions: positions, visited: &visited) {
+                    return false
+                }
             case .structure(let fields):
                 if types[position].additional == nil && !types[position].refusesUnknownKeys {
                     types[position].additional = GeneratedType.Additional(
                         name: Self.additionalName(avoiding: fields), value: "JSONValue", rules: [])
                 }
                 let held = fields.map(\.type) + (types[position].additional.map { [$0.value] } ?? [])
-                for type in held where !makeKept(type, visited: &visited) { return false }
+                for type in held where !makeKept(type, positions: positions, visited: &visited) { return false }
             }
         }
         return true
@@ -1659,9 +1666,12 @@ struct SchemaReader {
         var candidate = name
         var number = 1
         while let other = claimedNames[candidate], other != pointer {
-            number += 1
+            // From the last number given for this name: a run of schemas of one name is numbered
+            // without rescanning the numbers before.
+            number = max(number + 1, nextTypeNumber[name, default: 2])
             candidate = name + "\(number)"
         }
+        if number > 1 { nextTypeNumber[name] = number + 1 }
         if claimedNames[candidate] == nil {
             claimedNames[candidate] = pointer
             claimLog.append(candidate)
