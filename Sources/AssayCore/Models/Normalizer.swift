@@ -178,7 +178,11 @@ private func addNestedIssues(
             addNestedIssues(of: element, operation: operation, at: components + [.index(index)], into: &context)
         }
     } else if let members = value as? [String: Any] {
-        for key in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        // In code point order when issues are located (a dictionary keeps no order of its own).
+        let keys =
+            context.locatesIssues
+            ? members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) : Array(members.keys)
+        for key in keys {
             addNestedIssues(of: members[key]!, operation: operation, at: components + [.key(key)], into: &context)
         }
     }

@@ -47,10 +47,16 @@ extension Rule where Value: Collection & Sendable {
 
 extension Rule {
     /// Every value of the dictionary passes `rule`; each value's issues are reported at its key, the
-    /// keys taken in code point order (a dictionary keeps none of its own).
+    /// keys taken in code point order (a dictionary keeps none of its own) when issues are located —
+    /// a pass that only tells whether there is one takes them as they come, without sorting.
     @inlinable
     public static func values<Element>(_ rule: Rule<Element>) -> Rule where Value == [String: Element] {
         Rule(.values(rule.nestedKind)) { value, context in
+            guard context.locatesIssues else {
+                // A first pass only asks whether there is an issue: no order to keep, no sort.
+                for member in value { context.check(member.value, with: rule, at: .key(member.key)) }
+                return
+            }
             for key in value.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                 context.check(value[key]!, with: rule, at: .key(key))
             }
