@@ -120,6 +120,26 @@ public struct JSONSchemaExporter {
         case noted(String)
     }
 
+    /// Whether a rule declared with `operations` and `severity` is stated by this export; when it is
+    /// not for a reason worth telling (other operations, advice), that is noted at `place`.
+    private func isStated(
+        kind: RuleKind, severity: Severity, on operations: [ValidationOperation]?, at place: String,
+        notes: inout [String]
+    ) -> Bool {
+        switch treatment(of: operations) {
+        case .stated: break
+        case .skipped: return false
+        case .noted(let names):
+            notes.append("\(place): \(kind) (only on \(names))")
+            return false
+        }
+        guard severity == .error else {
+            notes.append("\(place): \(kind) (\(severity.rawValue) only)")
+            return false
+        }
+        return true
+    }
+
     private func treatment(of operations: [ValidationOperation]?) -> Treatment {
         guard let operations else { return operation == .delete ? .skipped : .stated }
         guard let operation else { return .noted(operations.map(\.description).joined(separator: ", ")) }
@@ -221,18 +241,10 @@ public struct JSONSchemaExporter {
                 case .dependentRequired:
                     continue  // an object-level entry: below
                 case .rules(let declared):
-                    for each in declared {
-                        switch treatment(of: rule.operations) {
-                        case .stated: break
-                        case .skipped: continue
-                        case .noted(let names):
-                            notes.append("\(place): \(each.kind) (only on \(names))")
-                            continue
-                        }
-                        if each.severity != .error {
-                            notes.append("\(place): \(each.kind) (\(each.severity.rawValue) only)")
-                            continue
-                        }
+                    for each in declared
+                    where isStated(
+                        kind: each.kind, severity: each.severity, on: rule.operations, at: place, notes: &notes)
+                    {
                         if each.kind == .required {
                             mustBePresent = true
                             schema = Self.removingNull(schema)
@@ -256,16 +268,11 @@ public struct JSONSchemaExporter {
             switch rule.role {
             case .rules(let declared) where others != nil:
                 // The rules of the members kept beside the properties: `values` states their schema.
-                for each in declared {
-                    let place = "\(name) (other members)"
-                    switch treatment(of: rule.operations) {
-                    case .stated: break
-                    case .skipped: continue
-                    case .noted(let names):
-                        notes.append("\(place): \(each.kind) (only on \(names))")
-                        continue
-                    }
-                    guard each.severity == .error, case .values(let kind) = each.kind else {
+                let place = "\(name) (other members)"
+                for each in declared
+                where isStated(kind: each.kind, severity: each.severity, on: rule.operations, at: place, notes: &notes)
+                {
+                    guard case .values(let kind) = each.kind else {
                         notes.append("\(place): \(each.kind)")
                         continue
                     }
