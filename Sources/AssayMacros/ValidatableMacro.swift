@@ -144,17 +144,8 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
                 }
             }
             for attribute in property.rules {
-                let all = arguments(of: attribute)
-                let rules = all.filter { $0.label == nil }.map { $0.expression.trimmedDescription }
-                var options = ""
-                if let label = all.first(where: { $0.label?.text == "label" }) {
-                    options += ", label: \(label.expression.trimmedDescription)"
-                }
-                if let operations = all.first(where: { $0.label?.text == "on" }) {
-                    options += ", on: \(operations.expression.trimmedDescription)"
-                }
-                let list = rules.isEmpty ? "" : ", " + rules.joined(separator: ", ")
-                entries.append(".property(\(keyPath), \(key(property))\(options)\(list))")
+                entries.append(
+                    ".property(\(keyPath), \(key(property))\(ruleArguments(of: attribute, options: ["label", "on"])))")
             }
             if !TypeShape(property.type).isPlainValue {
                 entries.append(".member(\(keyPath), \(key(property)))")
@@ -163,14 +154,7 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
         if let additional = model.additional, let value = model.additionalValueType {
             let keyPath = "\\\(type).\(additional.name)"
             for attribute in additional.rules {
-                let all = arguments(of: attribute)
-                let rules = all.filter { $0.label == nil }.map { $0.expression.trimmedDescription }
-                var options = ""
-                if let operations = all.first(where: { $0.label?.text == "on" }) {
-                    options += ", on: \(operations.expression.trimmedDescription)"
-                }
-                let list = rules.isEmpty ? "" : ", " + rules.joined(separator: ", ")
-                entries.append(".additionalProperties(\(keyPath)\(options)\(list))")
+                entries.append(".additionalProperties(\(keyPath)\(ruleArguments(of: attribute, options: ["on"])))")
             }
             if !TypeShape(value).isPlainValue {
                 entries.append(".additionalMembers(\(keyPath))")
@@ -217,6 +201,20 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
                 exporter.model(\(raw: model.typeName).self, properties: [\(raw: list)]\(raw: options))
             }
             """
+    }
+
+    /// The arguments of a `@Validate` after the entry's first ones: `, label: …, on: …` (those of
+    /// `options` written), then `, rule, rule…`.
+    static func ruleArguments(of attribute: AttributeSyntax, options: [String]) -> String {
+        let all = arguments(of: attribute)
+        var text = ""
+        for option in options {
+            if let argument = all.first(where: { $0.label?.text == option }) {
+                text += ", \(option): \(argument.expression.trimmedDescription)"
+            }
+        }
+        let rules = all.filter { $0.label == nil }.map { $0.expression.trimmedDescription }
+        return text + (rules.isEmpty ? "" : ", " + rules.joined(separator: ", "))
     }
 
     static func arguments(of attribute: AttributeSyntax) -> [LabeledExprSyntax] {
