@@ -275,16 +275,20 @@ struct SwiftRenderer {
         return lines
     }
 
-    /// The opening parenthesis of the call that `text` is (the first one outside strings and
-    /// brackets, whose match closes the text).
-    private static func topLevelOpening(_ text: String) -> String.Index? {
+    /// Each character of `text`: whether it is code (outside a string literal) and how deeply
+    /// parentheses and brackets enclose it (an opening or closing one counted outside itself); and
+    /// whether the text ends balanced, outside a string.
+    private static func scanned(_ text: String) -> (
+        characters: [(index: String.Index, character: Character, isCode: Bool, depth: Int)], balanced: Bool
+    ) {
+        var characters: [(index: String.Index, character: Character, isCode: Bool, depth: Int)] = []
         var depth = 0
         var inString = false
         var escaped = false
-        var opening: String.Index?
         for index in text.indices {
             let character = text[index]
             if inString {
+                characters.append((index, character, false, depth))
                 if escaped {
                     escaped = false
                 } else if character == "\\" {
@@ -295,49 +299,44 @@ struct SwiftRenderer {
                 continue
             }
             switch character {
-            case "\"": inString = true
-            case "(", "[":
-                if depth == 0 && character == "(" && opening == nil { opening = index }
-                depth += 1
-            case ")", "]":
-                depth -= 1
-                if depth == 0 && opening != nil && text.index(after: index) != text.endIndex { return nil }
+            case "\"":
+                inString = true
+                characters.append((index, character, false, depth))
+                continue
+            case ")", "]": depth -= 1
             default: break
             }
+            characters.append((index, character, true, depth))
+            if character == "(" || character == "[" { depth += 1 }
         }
-        return depth == 0 ? opening : nil
+        return (characters, depth == 0 && !inString)
+    }
+
+    /// The opening parenthesis of the call that `text` is (the first one outside strings and
+    /// brackets, whose match closes the text).
+    private static func topLevelOpening(_ text: String) -> String.Index? {
+        let scan = scanned(text)
+        guard scan.balanced else { return nil }
+        var opening: String.Index?
+        for item in scan.characters where item.isCode && item.depth == 0 {
+            if item.character == "(" && opening == nil { opening = item.index }
+            let closes = item.character == ")" || item.character == "]"
+            if closes && opening != nil && text.index(after: item.index) != text.endIndex { return nil }
+        }
+        return opening
     }
 
     /// The arguments of a call, split at its own commas.
     private static func topLevelArguments(_ text: String) -> [String] {
         var arguments: [String] = []
-        var depth = 0
-        var inString = false
-        var escaped = false
         var current = ""
-        for character in text {
-            if inString {
-                current.append(character)
-                if escaped {
-                    escaped = false
-                } else if character == "\\" {
-                    escaped = true
-                } else if character == "\"" {
-                    inString = false
-                }
-                continue
-            }
-            switch character {
-            case "\"": inString = true
-            case "(", "[": depth += 1
-            case ")", "]": depth -= 1
-            case "," where depth == 0:
+        for item in scanned(text).characters {
+            if item.isCode && item.depth == 0 && item.character == "," {
                 arguments.append(trimmed(current))
                 current = ""
-                continue
-            default: break
+            } else {
+                current.append(item.character)
             }
-            current.append(character)
         }
         arguments.append(trimmed(current))
         return arguments
