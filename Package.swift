@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "AssayHTTP", targets: ["AssayHTTP"]),
         .library(name: "AssayGenerator", targets: ["AssayGenerator"]),
         .executable(name: "assay", targets: ["assay"]),
+        .plugin(name: "AssayGeneratorPlugin", targets: ["AssayGeneratorPlugin"]),
         .executable(name: "assay-examples", targets: ["AssayExamples"]),
         .executable(name: "roster", targets: ["roster"]),
     ],
@@ -93,6 +94,12 @@ let package = Package(
             dependencies: ["AssayCLI"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Generates a target's types from its schemas at build time, with the `assay` executable.
+        .plugin(
+            name: "AssayGeneratorPlugin",
+            capability: .buildTool(),
+            dependencies: ["assay"]
+        ),
         .target(
             name: "AssaySeedModels",
             dependencies: ["AssayCore"],
@@ -139,6 +146,11 @@ let package = Package(
             name: "StoreBench",
             dependencies: ["AssayGRDB", "RosterKit", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/Sources/StoreBench",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The plugin's own GeneratorPlan.swift, linked into a test target of its own.
+        .testTarget(
+            name: "AssayGeneratorPluginTests",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -96,6 +96,25 @@ let package = Package(
             path: "Examples/Snippets",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Types generated at build time from a JSON Schema and an OpenAPI document by the generator's
+        // plugin: the target holds the documents and assay-generator.json, and no Swift but a comment.
+        .target(
+            name: "GeneratedModels",
+            dependencies: [.product(name: "AssayCodable", package: "Assay")],
+            path: "Examples/GeneratedModels/Sources/GeneratedModels",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "AssayGeneratorPlugin", package: "Assay")]
+        ),
+        .testTarget(
+            name: "GeneratedModelsTests",
+            dependencies: [
+                "GeneratedModels",
+                .product(name: "AssayCodable", package: "Assay"),
+                .product(name: "AssaySchema", package: "Assay"),
+            ],
+            path: "Examples/GeneratedModels/Tests/GeneratedModelsTests",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The models, routes and cases both adapters' tests share.
         .target(
             name: "IntegrationTestSupport",

@@ -51,7 +51,8 @@ import Testing
                 name =
                     previous.hasPrefix("<!-- snippet: ")
                     ? String(previous.dropFirst(14).dropLast(4))
-                    : previous.hasPrefix("<!-- generated: ") ? String(previous.dropFirst(5).dropLast(4)) : nil
+                    : previous.hasPrefix("<!-- generated: ") || previous.hasPrefix("<!-- package: ")
+                        ? String(previous.dropFirst(5).dropLast(4)) : nil
             } else if current != nil, line == "```" {
                 snippets.append((name, current!.joined(separator: "\n")))
                 current = nil
@@ -69,7 +70,23 @@ import Testing
         #expect(snippets.count >= 11)
         // A block under `<!-- generated: SCHEMA -->` is `assay generate swift`'s output for SCHEMA:
         // AssayGeneratorTests compares it with the generator's output and compiles it.
-        for snippet in snippets where snippet.name?.hasPrefix("generated: ") != true {
+        // A block under `<!-- package: FILE -->` is part of a package manifest: its lines are FILE's, in
+        // order (FILE may have more between them).
+        for snippet in snippets {
+            guard let file = snippet.name, file.hasPrefix("package: ") else { continue }
+            let manifest = try String(
+                contentsOf: Self.root.appendingPathComponent(String(file.dropFirst(9))), encoding: .utf8)
+            var rest = manifest.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }[...]
+            for line in snippet.text.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                guard let found = rest.firstIndex(of: line) else {
+                    Issue.record("README's \(file) block: \"\(line)\" is not there (in this order)")
+                    break
+                }
+                rest = rest[(found + 1)...]
+            }
+        }
+        for snippet in snippets
+        where snippet.name.map({ $0.hasPrefix("generated: ") || $0.hasPrefix("package: ") }) != true {
             let name = try #require(snippet.name, "a Swift block without a snippet marker:\n\(snippet.text)")
             let source = try #require(compiled[name], "no snippet named \(name) in ReadmeExamples.swift")
             let matches = source == snippet.text

@@ -1,0 +1,1 @@
+../../Plugins/AssayGeneratorPlugin/GeneratorPlan.swift
