@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "AssayHummingbird", targets: ["AssayHummingbird"]),
         .library(name: "AssayVapor", targets: ["AssayVapor"]),
+        .library(name: "AssayOpenAPI", targets: ["AssayOpenAPI"]),
         .executable(name: "clients-service", targets: ["clients-service"]),
     ],
     dependencies: [
@@ -22,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
     ],
     targets: [
         .target(
@@ -41,6 +45,34 @@ let package = Package(
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Request and response validation for swift-openapi-generator's servers and clients, from
+        // the OpenAPI document the generator reads.
+        .target(
+            name: "AssayOpenAPI",
+            dependencies: [
+                .product(name: "AssayHTTP", package: "Assay"),
+                .product(name: "AssaySchema", package: "Assay"),
+                .product(name: "AssayCLI", package: "Assay"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "AssayOpenAPITests",
+            dependencies: [
+                "AssayOpenAPI",
+                .product(name: "AssaySchema", package: "Assay"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [.copy("shop.yaml")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The example service: clients (name, age, email) over HTTP, kept in SQLite.
@@ -86,7 +118,10 @@ let package = Package(
         .target(
             name: "AdapterSnippets",
             dependencies: [
-                "AssayHummingbird", "AssayVapor",
+                "AssayHummingbird", "AssayVapor", "AssayOpenAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "AssayCodable", package: "Assay"),
                 .product(name: "AssaySchema", package: "Assay"),
                 .product(name: "Hummingbird", package: "hummingbird"),

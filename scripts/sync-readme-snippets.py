@@ -9,7 +9,8 @@ root = pathlib.Path(__file__).resolve().parent.parent
 snippets = {}
 for name in ["Sources/AssayExamples/ReadmeExamples.swift", "Sources/AssayExamples/DocCExamples.swift",
              "Integrations/Examples/Snippets/HummingbirdSnippets.swift",
-             "Integrations/Examples/Snippets/VaporSnippets.swift"]:
+             "Integrations/Examples/Snippets/VaporSnippets.swift",
+             "Integrations/Examples/Snippets/OpenAPISnippets.swift"]:
     source = (root / name).read_text()
     for match in re.finditer(r"^( *)// README: ([\w-]+)\n(.*?)^ *// README: end\n", source, re.S | re.M):
         indent = len(match.group(1))
@@ -44,7 +45,7 @@ def replace_in_comment(match):
     lines = [f"{indent}///" + (f" {line}" if line else "") for line in snippets[name].rstrip("\n").split("\n")]
     return f"{indent}/// <!-- snippet: {name} -->\n{indent}/// ```swift\n" + "\n".join(lines) + f"\n{indent}/// ```\n"
 
-for source in sorted(root.glob("Sources/*/**/*.swift")):
+for source in sorted(root.glob("Sources/*/**/*.swift")) + sorted(root.glob("Integrations/Sources/*/**/*.swift")):
     text = source.read_text()
     if "/// <!-- snippet: " not in text:
         continue

@@ -8,4 +8,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec ../scripts/check-docs.sh --package Integrations --scratch-path "$(mkdir -p "${INTEGRATIONS_SCRATCH_PATH:-.build}" \
-    && cd "${INTEGRATIONS_SCRATCH_PATH:-.build}" && pwd)" AssayHummingbird AssayVapor
+    && cd "${INTEGRATIONS_SCRATCH_PATH:-.build}" && pwd)" AssayHummingbird AssayVapor AssayOpenAPI

@@ -14,6 +14,7 @@ import Testing
             "Sources/AssayExamples/ReadmeExamples.swift", "Sources/AssayExamples/DocCExamples.swift",
             "Integrations/Examples/Snippets/HummingbirdSnippets.swift",
             "Integrations/Examples/Snippets/VaporSnippets.swift",
+            "Integrations/Examples/Snippets/OpenAPISnippets.swift",
         ]
         for file in files {
             source += try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
@@ -136,10 +137,13 @@ import Testing
         let compiled = try Self.compiledSnippets()
         var marked = 0
         var unmarked: [String] = []
-        let sources = Self.root.appendingPathComponent("Sources")
-        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
-        for file in files.sorted() where file.hasSuffix(".swift") && !file.hasPrefix("AssayExamples/") {
-            let lines = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+        // The core's sources and the adapters' (Integrations/Sources).
+        let files = ["Sources", "Integrations/Sources"].flatMap { folder in
+            (FileManager.default.enumerator(atPath: Self.root.appendingPathComponent(folder).path)?
+                .compactMap { $0 as? String } ?? []).map { "\(folder)/\($0)" }
+        }
+        for file in files.sorted() where file.hasSuffix(".swift") && !file.hasPrefix("Sources/AssayExamples/") {
+            let lines = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
                 .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             var index = 0
             while index < lines.count {

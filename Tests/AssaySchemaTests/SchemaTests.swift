@@ -622,3 +622,41 @@ struct HostileTests {
         #expect(results.filter { $0 }.count == 8)
     }
 }
+
+@Suite("Subschemas of one document compiled together")
+struct CompileAtPointersTests {
+    static let document: JSONValue = [
+        "openapi": "3.1.0",
+        "components": [
+            "schemas": [
+                "Client": [
+                    "type": "object", "required": ["name"],
+                    "properties": [
+                        "name": ["type": "string", "minLength": 2], "tags": ["$ref": "#/components/schemas/Tags"],
+                    ],
+                ],
+                "Tags": ["type": "array", "items": ["type": "string"], "uniqueItems": true],
+            ]
+        ],
+        "paths": ["/a": ["get": ["parameters": [["schema": ["type": "integer", "minimum": 1]]]]]],
+    ]
+
+    @Test("each pointer's schema, its references into the document resolved, in the order asked")
+    func schemasInOrder() throws {
+        let schemas = try JSONSchema.compile(
+            Self.document, at: ["/paths/~1a/get/parameters/0/schema", "/components/schemas/Client"])
+        #expect(schemas.count == 2)
+        #expect(schemas[0].validate(5).isValid && !schemas[0].validate(0).isValid)
+        #expect(schemas[1].validate(["name": "Ann", "tags": ["a", "b"]]).isValid)
+        let issues = schemas[1].validate(["name": "A", "tags": ["a", "a"]]).issues.map(\.path.jsonPointer)
+        #expect(Set(issues) == ["/name", "/tags"])
+        #expect(try JSONSchema.compile(Self.document, at: []).isEmpty)
+    }
+
+    @Test("a pointer that reaches no schema is a compilation error")
+    func missingPointer() {
+        #expect(throws: SchemaCompilationError.self) {
+            try JSONSchema.compile(Self.document, at: ["/components/schemas/Client", "/components/schemas/Nobody"])
+        }
+    }
+}

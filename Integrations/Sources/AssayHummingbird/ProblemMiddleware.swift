@@ -7,9 +7,19 @@ import NIOCore
 /// is, Hummingbird's `HTTPError` and a body over the size limit as problems of their status. Other
 /// errors pass on to Hummingbird unchanged.
 ///
+/// <!-- snippet: adapter-hummingbird -->
 /// ```swift
 /// let router = Router()
-/// router.add(middleware: ProblemMiddleware())
+/// router.add(middleware: ProblemMiddleware())  // the ValidationErrors of handlers too
+/// router.post("clients") { request, context -> Client in
+///     // Every failure at once, the create rules included: 422 in the client's language.
+///     try await request.decodeValidated(as: Client.self, context: context, for: .insert)
+/// }
+/// router.post("events") { request, context -> HTTPResponse.Status in
+///     // A route with no Swift type: its JSON Schema, compiled once.
+///     _ = try await request.validated(against: eventSchema, context: context)
+///     return .accepted
+/// }
 /// ```
 public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Sensitive keys, the message catalog and the default language.

@@ -38,10 +38,18 @@ extension Request {
 
     /// Decodes the body as `type` and validates it: every failure at once, in the client's language.
     ///
+    /// <!-- snippet: adapter-hummingbird -->
     /// ```swift
-    /// router.post("clients") { request, context in
-    ///     let client = try await request.decodeValidated(as: Client.self, context: context, for: .insert)
-    ///     …
+    /// let router = Router()
+    /// router.add(middleware: ProblemMiddleware())  // the ValidationErrors of handlers too
+    /// router.post("clients") { request, context -> Client in
+    ///     // Every failure at once, the create rules included: 422 in the client's language.
+    ///     try await request.decodeValidated(as: Client.self, context: context, for: .insert)
+    /// }
+    /// router.post("events") { request, context -> HTTPResponse.Status in
+    ///     // A route with no Swift type: its JSON Schema, compiled once.
+    ///     _ = try await request.validated(against: eventSchema, context: context)
+    ///     return .accepted
     /// }
     /// ```
     ///

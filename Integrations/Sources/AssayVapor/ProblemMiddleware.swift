@@ -10,9 +10,13 @@ public import Vapor
 ///
 /// Use it in place of Vapor's `ErrorMiddleware`:
 ///
+/// <!-- snippet: adapter-vapor -->
 /// ```swift
 /// app.middleware = Middlewares()
-/// app.middleware.use(ProblemMiddleware(environment: app.environment))
+/// app.middleware.use(ProblemMiddleware(environment: app.environment))  // in place of ErrorMiddleware
+/// app.post("clients") { req async throws -> Client in
+///     try await req.decodeValidated(Client.self, for: .insert)
+/// }
 /// ```
 public struct ProblemMiddleware: AsyncMiddleware {
     /// Sensitive keys, the message catalog and the default language.

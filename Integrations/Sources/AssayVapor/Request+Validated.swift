@@ -48,7 +48,10 @@ extension Request {
     /// Vapor's `req.content.decode(_:)` stops at the first failure and knows no rules; this is its
     /// validated counterpart.
     ///
+    /// <!-- snippet: adapter-vapor -->
     /// ```swift
+    /// app.middleware = Middlewares()
+    /// app.middleware.use(ProblemMiddleware(environment: app.environment))  // in place of ErrorMiddleware
     /// app.post("clients") { req async throws -> Client in
     ///     try await req.decodeValidated(Client.self, for: .insert)
     /// }

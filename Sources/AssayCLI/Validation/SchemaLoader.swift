@@ -1,5 +1,5 @@
 import AssayCore
-import AssayJSON
+public import AssayJSON
 import AssayRegex
 import AssaySchema
 
@@ -132,4 +132,17 @@ enum SchemaLoader {
 /// Why a schema cannot be used, one line each.
 struct SchemaProblems: Error {
     let lines: [String]
+}
+
+/// Schema and OpenAPI documents read as `assay` reads them, for the tools built on Assay (the
+/// OpenAPI middleware reads the document the generator reads).
+public enum SchemaFile {
+    /// The document in a file: JSON, or YAML when the name ends in `.yaml` or `.yml` (one YAML
+    /// document, its merge keys and anchors resolved, within the command's limits).
+    ///
+    /// - Throws: ``CLIError`` naming the file: `io` when it cannot be read, `schema` when it is not
+    ///   JSON or YAML.
+    public static func read(_ path: String) throws(CLIError) -> JSONValue {
+        try SchemaLoader.readDocument(path)
+    }
 }

@@ -131,6 +131,28 @@ public struct JSONSchema: Sendable {
         self.program = TapeProgram(nodes: compiler.nodes, root: root, options: options)
     }
 
+    /// Compiles the subschemas of `document` at each of `pointers` in one compilation: the document
+    /// is added once and the subschemas share their nodes and tables (an OpenAPI document's request
+    /// and response schemas, which refer to the same components). Linear in the document and the
+    /// subschemas reached, however many pointers.
+    ///
+    /// - Returns: A schema per pointer, in their order.
+    /// - Throws: ``SchemaCompilationError`` listing every problem found, a pointer that reaches no
+    ///   schema among them.
+    public static func compile(
+        _ document: JSONValue, at pointers: [String], uri: String = JSONSchema.defaultURI,
+        options: Options = Options()
+    ) throws(SchemaCompilationError) -> [JSONSchema] {
+        let compiler = SchemaCompiler(options: options)
+        let added = compiler.addDocument(document, uri: uri)
+        let roots = pointers.map { compiler.node(at: .init(document: added, pointer: $0)) }
+        compiler.drain()
+        guard compiler.problems.isEmpty else { throw SchemaCompilationError(problems: compiler.problems) }
+        guard let first = roots.first else { return [] }
+        let program = TapeProgram(nodes: compiler.nodes, root: first, options: options)
+        return roots.map { JSONSchema(nodes: compiler.nodes, root: $0, options: options, program: program) }
+    }
+
     /// Parses and compiles a schema written as JSON text.
     ///
     /// - Throws: ``SchemaCompilationError`` (a JSON syntax error is reported as its one problem).

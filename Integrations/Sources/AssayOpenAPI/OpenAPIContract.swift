@@ -1,0 +1,195 @@
+import AssayCLI
+import AssayCore
+public import AssayJSON
+import AssaySchema
+
+/// An OpenAPI 3.0 or 3.1 document compiled for checking requests and responses: for each
+/// operation (by `operationId`), the schemas of its JSON request body, its path, query and header
+/// parameters, and its JSON responses by status.
+///
+/// The document is the one `assay generate swift` reads: load it once and share it with
+/// ``AssayServerMiddleware`` and ``AssayClientMiddleware``. Its schemas are compiled with
+/// AssaySchema, formats asserted, `$ref`s into `components` resolved; an OpenAPI 3.0 schema's
+/// `nullable` and boolean `exclusiveMinimum`/`exclusiveMaximum` are read as 3.0 defines them.
+public struct OpenAPIContract: Sendable {
+    /// Where a parameter is.
+    enum Location: String, Sendable {
+        case path, query, header, cookie
+    }
+
+    /// How a parameter's text becomes a JSON value before its schema is checked.
+    indirect enum ValueKind: Sendable {
+        case string, integer, number, boolean
+        case array(ValueKind)
+    }
+
+    /// A parameter of an operation.
+    struct Parameter: Sendable {
+        var name: String
+        var location: Location
+        var required: Bool
+        var schema: JSONSchema?
+        var kind: ValueKind
+    }
+
+    /// What an operation accepts as its body.
+    struct RequestBody: Sendable {
+        var required: Bool
+        /// The schema of the JSON content; `nil` when the JSON content has no schema.
+        var schema: JSONSchema?
+        /// Whether the operation accepts JSON at all (else the body is the generated code's to read).
+        var acceptsJSON: Bool
+        /// Whether JSON is the only media type it accepts.
+        var acceptsOnlyJSON: Bool
+    }
+
+    /// One operation.
+    struct Operation: Sendable {
+        var id: String
+        /// The path template (`/clients/{id}`).
+        var path: String
+        var parameters: [Parameter]
+        var requestBody: RequestBody?
+        /// The JSON schema of each response, by `200`, `2XX` or `default`; `nil` for a response
+        /// with no JSON content schema.
+        var responses: [String: JSONSchema?]
+
+        /// The schema of a response of `status`: its own, its range's (`2XX`), or `default`'s.
+        func responseSchema(for status: Int) -> JSONSchema?? {
+            responses[String(status)] ?? responses["\(status / 100)XX"] ?? responses["default"]
+        }
+    }
+
+    let operations: [String: Operation]
+
+    /// The `operationId`s of the document's operations, sorted.
+    public var operationIDs: [String] { operations.keys.sorted() }
+
+    /// Compiles the document's operations.
+    ///
+    /// - Throws: ``OpenAPIContractError`` naming the place: not an OpenAPI 3 document, an
+    ///   operation without an `operationId` or with one used twice, a `$ref` that does not
+    ///   resolve, a schema that does not compile.
+    public init(document: JSONValue) throws(OpenAPIContractError) {
+        guard case .object(let root) = document, case .string(let version)? = root["openapi"],
+            version.hasPrefix("3.")
+        else { throw OpenAPIContractError(pointer: "", message: "not an OpenAPI 3.0 or 3.1 document") }
+        let isVersion30 = version.hasPrefix("3.0")
+        let document = isVersion30 ? Self.readingVersion30Schemas(document) : document
+        var reader = Reader(document: document)
+        operations = try reader.operations()
+    }
+
+    /// Reads and compiles the document in a file: JSON, or YAML when its name ends in `.yaml` or
+    /// `.yml`, as the `assay` command reads it.
+    ///
+    /// - Throws: ``OpenAPIContractError``: the file cannot be read or is not JSON or YAML, or see
+    ///   ``init(document:)``.
+    public init(contentsOf path: String) throws(OpenAPIContractError) {
+        let document: JSONValue
+        do throws(CLIError) {
+            document = try SchemaFile.read(path)
+        } catch {
+            throw OpenAPIContractError(pointer: "", message: error.message)
+        }
+        try self.init(document: document)
+    }
+
+    /// Whether the contract has the operation.
+    public func hasOperation(_ operationID: String) -> Bool { operations[operationID] != nil }
+
+    /// The document with its OpenAPI 3.0 schemas in 2020-12's words: `nullable: true` beside a
+    /// `type` adds `"null"` to it (and to an `enum`), and a boolean `exclusiveMinimum` or
+    /// `exclusiveMaximum` becomes the bound itself. Linear in the document (without recursion).
+    static func readingVersion30Schemas(_ document: JSONValue) -> JSONValue {
+        func rewritten(_ object: JSONObject) -> JSONObject {
+            var object = object
+            if object["nullable"] == .bool(true) {
+                if case .string(let type)? = object["type"] { object["type"] = [.string(type), "null"] }
+                if case .array(var values)? = object["enum"], !values.contains(.null) {
+                    values.append(.null)
+                    object["enum"] = .array(values)
+                }
+            }
+            for (exclusive, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
+                guard case .bool(let isExclusive)? = object[exclusive] else { continue }
+                if isExclusive, let value = object[bound] {
+                    object[exclusive] = value
+                    object[bound] = nil
+                } else {
+                    object[exclusive] = nil
+                }
+            }
+            return object
+        }
+        // Post-order without recursion: a frame per container, each child rebuilt before its
+        // parent takes it back.
+        enum Frame {
+            case object(JSONObject, keys: [String], next: Int)
+            case array([JSONValue], next: Int)
+
+            init?(_ value: JSONValue) {
+                switch value {
+                case .object(let object): self = .object(object, keys: object.keys, next: 0)
+                case .array(let values): self = .array(values, next: 0)
+                default: return nil
+                }
+            }
+
+            static func holds(_ value: JSONValue?) -> Bool {
+                switch value {
+                case .object?, .array?: true
+                default: false
+                }
+            }
+        }
+        guard let first = Frame(document) else { return document }
+        var stack = [first]
+        while let frame = stack.popLast() {
+            let finished: JSONValue
+            switch frame {
+            case .object(let object, let keys, let next):
+                if let child = keys[next...].firstIndex(where: { Frame.holds(object[$0]) }) {
+                    stack.append(.object(object, keys: keys, next: child + 1))
+                    stack.append(Frame(object[keys[child]] ?? .null)!)
+                    continue
+                }
+                finished = .object(rewritten(object))
+            case .array(let values, let next):
+                if let child = values[next...].firstIndex(where: { Frame.holds($0) }) {
+                    stack.append(.array(values, next: child + 1))
+                    stack.append(Frame(values[child])!)
+                    continue
+                }
+                finished = .array(values)
+            }
+            guard let parent = stack.popLast() else { return finished }
+            switch parent {
+            case .object(var object, let keys, let next):
+                object[keys[next - 1]] = finished
+                stack.append(.object(object, keys: keys, next: next))
+            case .array(var values, let next):
+                values[next - 1] = finished
+                stack.append(.array(values, next: next))
+            }
+        }
+        return document
+    }
+}
+
+/// Why an OpenAPI document cannot be used: what and where.
+public struct OpenAPIContractError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The JSON Pointer of the place at fault (`""` for the document).
+    public var pointer: String
+    /// What is wrong.
+    public var message: String
+
+    /// Makes an error.
+    public init(pointer: String, message: String) {
+        self.pointer = pointer
+        self.message = message
+    }
+
+    /// `#/pointer: message`.
+    public var description: String { "#\(pointer): \(message)" }
+}

@@ -1,0 +1,268 @@
+import AssayCore
+import AssayJSON
+import AssaySchema
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import OpenAPIHummingbird
+import OpenAPIRuntime
+import OpenAPIURLSession
+import Testing
+
+@testable import AssayOpenAPI
+
+/// The middlewares between a real Hummingbird server on 127.0.0.1 (swift-openapi-hummingbird's
+/// transport) and a real URLSession client (swift-openapi-urlsession's), each operation's handler
+/// and call wrapped in its middleware the way generated code wraps them.
+@Suite("OpenAPI middleware over loopback")
+struct AssayOpenAPITests {
+    static let contract: OpenAPIContract = {
+        let path = Bundle.module.path(forResource: "shop", ofType: "yaml")!
+        return try! OpenAPIContract(contentsOf: path)
+    }()
+
+    static let ann = #"{"name": "Ann Lee", "age": 30, "email": "ann@example.com"}"#
+
+    /// What the handlers were asked to do.
+    actor Calls {
+        var operations: [String] = []
+        func record(_ operation: String) { operations.append(operation) }
+    }
+
+    /// The server's routes: each handler answers as the operation says, but `getClient` for id 13
+    /// answers a client the document refuses (an age of 500).
+    static func router(validatesResponses: Bool, calls: Calls) -> Router<BasicRequestContext> {
+        let router = Router()
+        let middleware = AssayServerMiddleware(contract: contract, validatesResponses: validatesResponses)
+        func register(
+            _ operationID: String, _ method: HTTPRequest.Method, _ path: String,
+            _ handler:
+                @escaping @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (
+                    HTTPResponse, HTTPBody?
+                )
+        ) {
+            router.register(
+                { request, body, metadata in
+                    try await middleware.intercept(
+                        request, body: body, metadata: metadata, operationID: operationID,
+                        next: { request, body, metadata in
+                            await calls.record(operationID)
+                            return try await handler(request, body, metadata)
+                        })
+                }, method: method, path: path)
+        }
+        register("createClient", .post, "/clients") { _, body, _ in
+            let text = try await String(collecting: body!, upTo: 1 << 20)
+            return json(201, text)
+        }
+        register("listClients", .get, "/clients") { _, _, _ in json(200, "[\(ann)]") }
+        register("getClient", .get, "/clients/{id}") { _, _, metadata in
+            metadata.pathParameters["id"] == "13"
+                ? json(200, #"{"name": "Old Tom", "age": 500, "email": "tom@example.com"}"#) : json(200, ann)
+        }
+        return router
+    }
+
+    @Sendable static func json(_ status: Int, _ text: String) -> (HTTPResponse, HTTPBody?) {
+        (HTTPResponse(status: .init(code: status), headerFields: [.contentType: "application/json"]), HTTPBody(text))
+    }
+
+    /// A client of the live server: requests sent through the client middleware, or straight.
+    struct Client {
+        let transport = URLSessionTransport()
+        let baseURL: URL
+        let middleware: AssayClientMiddleware?
+
+        func send(
+            _ operationID: String, _ method: HTTPRequest.Method, _ path: String, body: String? = nil,
+            headers: HTTPFields = [:]
+        ) async throws -> (status: Int, body: JSONValue?, language: String?) {
+            var fields = headers
+            if body != nil { fields[.contentType] = fields[.contentType] ?? "application/json" }
+            let request = HTTPRequest(method: method, scheme: nil, authority: nil, path: path, headerFields: fields)
+            let next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = {
+                try await transport.send($0, body: $1, baseURL: $2, operationID: operationID)
+            }
+            let response: HTTPResponse
+            let responseBody: HTTPBody?
+            if let middleware {
+                (response, responseBody) = try await middleware.intercept(
+                    request, body: body.map { HTTPBody($0) }, baseURL: baseURL, operationID: operationID, next: next)
+            } else {
+                (response, responseBody) = try await next(request, body.map { HTTPBody($0) }, baseURL)
+            }
+            var bytes: [UInt8] = []
+            if let responseBody { bytes = try await [UInt8](collecting: responseBody, upTo: 1 << 20) }
+            return (
+                response.status.code, bytes.isEmpty ? nil : try JSONValue(parsing: bytes),
+                response.headerFields[HTTPField.Name("Content-Language")!]
+            )
+        }
+    }
+
+    static func withServer(
+        validatesResponses: Bool = true, clientMiddleware: AssayClientMiddleware? = nil,
+        _ body: @Sendable (Client, Calls) async throws -> Void
+    ) async throws {
+        let calls = Calls()
+        let app = Application(router: router(validatesResponses: validatesResponses, calls: calls))
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            try await body(
+                Client(baseURL: URL(string: "http://127.0.0.1:\(port)")!, middleware: clientMiddleware), calls)
+        }
+    }
+
+    static func pointers(_ problem: JSONValue?) -> [String] {
+        guard case .array(let errors)? = problem?["errors"] else { return [] }
+        return errors.compactMap { if case .string(let pointer)? = $0["pointer"] { pointer } else { nil } }
+    }
+
+    static let requestID: HTTPFields = [HTTPField.Name("X-Request-ID")!: "6f1c9a52-3c1e-4c1a-9a53-2f4b3a1c9e10"]
+
+    @Test("a valid request reaches the handler and its answer comes back")
+    func validRequest() async throws {
+        try await Self.withServer { client, calls in
+            let created = try await client.send(
+                "createClient", .post, "/clients?dryRun=true", body: Self.ann, headers: Self.requestID)
+            #expect(created.status == 201)
+            #expect(created.body?["name"] == "Ann Lee")
+            let listed = try await client.send("listClients", .get, "/clients?limit=5&tag=ab&tag=cd")
+            #expect(listed.status == 200)
+            let one = try await client.send("getClient", .get, "/clients/7")
+            #expect(one.status == 200)
+            #expect(await calls.operations == ["createClient", "listClients", "getClient"])
+        }
+    }
+
+    @Test("every failure of body, query, header and path at once, as problem details in the asked language")
+    func invalidRequests() async throws {
+        try await Self.withServer { client, calls in
+            let bad = #"{"name": "A", "age": 500, "email": "Hello", "nickname": "x"}"#
+            let created = try await client.send(
+                "createClient", .post, "/clients?dryRun=maybe", body: bad,
+                headers: [.acceptLanguage: "ru"])
+            #expect(created.status == 422)
+            #expect(
+                Set(Self.pointers(created.body)) == [
+                    "/name", "/age", "/email", "/nickname", "/query/dryRun", "/header/X-Request-ID",
+                ])
+            #expect(created.language == "ru")
+
+            let listed = try await client.send("listClients", .get, "/clients?limit=0&tag=a&tag=abc")
+            #expect(listed.status == 422)
+            #expect(Set(Self.pointers(listed.body)) == ["/query/limit", "/query/tag/0"])
+            let word = try await client.send("listClients", .get, "/clients?limit=five")
+            #expect(Self.pointers(word.body) == ["/query/limit"])
+
+            let path = try await client.send("getClient", .get, "/clients/0")
+            #expect(path.status == 422)
+            #expect(Self.pointers(path.body) == ["/path/id"])
+
+            let malformed = try await client.send(
+                "createClient", .post, "/clients", body: #"{"name": "#, headers: Self.requestID)
+            #expect(malformed.status == 400)
+            let missing = try await client.send("createClient", .post, "/clients", headers: Self.requestID)
+            #expect(missing.status == 422)
+            #expect(Self.pointers(missing.body) == [""])
+            let text = try await client.send(
+                "createClient", .post, "/clients", body: "name=Ann",
+                headers: Self.requestID + [HTTPField(name: .contentType, value: "text/plain")])
+            #expect(text.status == 415)
+            #expect(await calls.operations.isEmpty)
+        }
+    }
+
+    @Test("a response the document refuses is a 500 from the server, or the client's ValidationError")
+    func brokenResponses() async throws {
+        try await Self.withServer { client, _ in
+            let broken = try await client.send("getClient", .get, "/clients/13")
+            #expect(broken.status == 500)
+            #expect(Self.pointers(broken.body) == ["/age"])
+        }
+        let middleware = AssayClientMiddleware(
+            contract: Self.contract, validatesRequests: false, validatesResponses: true)
+        try await Self.withServer(validatesResponses: false, clientMiddleware: middleware) { client, calls in
+            let error = await #expect(throws: ValidationError.self) {
+                _ = try await client.send("getClient", .get, "/clients/13")
+            }
+            #expect(error?.errors.map(\.path.jsonPointer) == ["/age"])
+            #expect(await calls.operations == ["getClient"])
+            // The server's answer to a bad request is a problem, which the document allows for 4XX.
+            let problem = try await client.send("getClient", .get, "/clients/0")
+            #expect(problem.status == 422)
+            #expect(await calls.operations == ["getClient"])
+        }
+    }
+
+    @Test("the client refuses a bad request before sending it")
+    func clientRequests() async throws {
+        let middleware = AssayClientMiddleware(contract: Self.contract)
+        try await Self.withServer(clientMiddleware: middleware) { client, calls in
+            let error = await #expect(throws: ValidationError.self) {
+                _ = try await client.send("createClient", .post, "/clients?dryRun=1", body: #"{"name": "Ann"}"#)
+            }
+            // Required members missing are reported at their own pointers.
+            #expect(
+                Set(error?.errors.map(\.path.jsonPointer) ?? []) == [
+                    "/age", "/email", "/query/dryRun", "/header/X-Request-ID",
+                ])
+            let path = await #expect(throws: ValidationError.self) {
+                _ = try await client.send("getClient", .get, "/clients/abc")
+            }
+            #expect(path?.errors.map(\.path.jsonPointer) == ["/path/id"])
+            #expect(await calls.operations.isEmpty)
+            let fine = try await client.send("createClient", .post, "/clients", body: Self.ann, headers: Self.requestID)
+            #expect(fine.status == 201)
+        }
+    }
+
+    @Test("documents the contract cannot use are refused with the place")
+    func refusals() throws {
+        func refusal(_ text: String) -> OpenAPIContractError? {
+            do {
+                _ = try OpenAPIContract(document: try JSONValue(parsing: Array(text.utf8)))
+                return nil
+            } catch let error as OpenAPIContractError {
+                return error
+            } catch {
+                return nil
+            }
+        }
+        #expect(refusal(#"{"type": "object"}"#)?.message == "not an OpenAPI 3.0 or 3.1 document")
+        let twice = refusal(
+            #"{"openapi": "3.1.0", "paths": {"/a": {"get": {"operationId": "x"}}, "/b": {"get": {"operationId": "x"}}}}"#
+        )
+        #expect(twice?.message.contains("operationId x is also the operation at") == true)
+        let dangling = refusal(
+            ##"{"openapi": "3.1.0", "paths": {"/a": {"get": {"operationId": "x", "parameters": [{"$ref": "#/components/parameters/P"}]}}}}"##
+        )
+        #expect(dangling?.pointer == "/paths/~1a/get/parameters/0/$ref")
+        let uncompiled = refusal(
+            ##"{"openapi": "3.1.0", "paths": {"/a": {"get": {"operationId": "x", "parameters": [{"name": "q", "in": "query", "schema": {"$ref": "#/nowhere"}}]}}}}"##
+        )
+        #expect(uncompiled != nil)
+        #expect(throws: OpenAPIContractError.self) { try OpenAPIContract(contentsOf: "/nonexistent/openapi.yaml") }
+    }
+
+    @Test("an OpenAPI 3.0 document's nullable and boolean exclusive bounds mean what 3.0 says")
+    func version30() throws {
+        let document = try JSONValue(
+            parsing: Array(
+                #"""
+                {"openapi": "3.0.3", "paths": {}, "components": {"schemas": {"S": {"type": "object", "properties": {
+                  "a": {"type": "string", "nullable": true, "enum": ["x"]},
+                  "b": {"type": "number", "minimum": 0, "exclusiveMinimum": true},
+                  "c": {"type": "number", "maximum": 5, "exclusiveMaximum": false},
+                  "d": {"type": "array", "items": {"type": "integer", "nullable": true}}}}}}}
+                """#.utf8))
+        let read = OpenAPIContract.readingVersion30Schemas(document)
+        let schema = try JSONSchema(read, at: "/components/schemas/S")
+        #expect(schema.validate(["a": nil, "b": 1, "c": 5, "d": [1, nil]] as JSONValue).isValid)
+        #expect(!schema.validate(["b": 0] as JSONValue).isValid)
+        #expect(!schema.validate(["c": 6] as JSONValue).isValid)
+        #expect(!schema.validate(["a": "y"] as JSONValue).isValid)
+        #expect(read["components"]?["schemas"]?["S"]?["properties"]?["b"] == ["type": "number", "exclusiveMinimum": 0])
+    }
+}
