@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "AssayVapor", targets: ["AssayVapor"]),
         .library(name: "AssayOpenAPI", targets: ["AssayOpenAPI"]),
         .executable(name: "clients-service", targets: ["clients-service"]),
+        .executable(name: "notes-service", targets: ["notes-service"]),
     ],
     dependencies: [
         .package(name: "Assay", path: ".."),
@@ -73,6 +74,46 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [.copy("shop.yaml")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // AssayOpenAPI's example: a swift-openapi-generator server (its code generated from
+        // openapi.yaml once and kept in Generated/, see Integrations/scripts/generate-openapi.sh).
+        .target(
+            name: "NotesService",
+            dependencies: [
+                "AssayOpenAPI", "AssayHummingbird",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Examples/NotesService/Sources/NotesService",
+            exclude: ["openapi-generator-config.yaml"],
+            resources: [.copy("openapi.yaml")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "notes-service",
+            dependencies: [
+                "NotesService",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/NotesService/Sources/notes-service",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The notes service through a generated client and AssayClientMiddleware, over loopback.
+        .testTarget(
+            name: "NotesServiceTests",
+            dependencies: [
+                "NotesService", "AssayOpenAPI",
+                .product(name: "AssayCore", package: "Assay"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Examples/NotesService/Tests/NotesServiceTests",
+            exclude: ["openapi-generator-config.yaml"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The example service: clients (name, age, email) over HTTP, kept in SQLite.

@@ -10,7 +10,9 @@ snippets = {}
 for name in ["Sources/AssayExamples/ReadmeExamples.swift", "Sources/AssayExamples/DocCExamples.swift",
              "Integrations/Examples/Snippets/HummingbirdSnippets.swift",
              "Integrations/Examples/Snippets/VaporSnippets.swift",
-             "Integrations/Examples/Snippets/OpenAPISnippets.swift"]:
+             "Integrations/Examples/Snippets/OpenAPISnippets.swift",
+             "Integrations/Examples/NotesService/Sources/NotesService/NotesService.swift",
+             "Integrations/Examples/ClientsService/Sources/ClientsService/ClientsService.swift"]:
     source = (root / name).read_text()
     for match in re.finditer(r"^( *)// README: ([\w-]+)\n(.*?)^ *// README: end\n", source, re.S | re.M):
         indent = len(match.group(1))

@@ -46,10 +46,13 @@ extension ProblemDetails {
     }
 
     /// Whether an issue is about the stored data rather than the request alone: a unique value
-    /// taken (`notUnique`), a delete denied (`deleteDenied`), a related or updated record that does
-    /// not exist (AssayGRDB's `relationship.missing` and `notFound` messages), a record staged twice.
+    /// taken (`notUnique`; not an array of the request holding one element twice, which is 422),
+    /// a delete denied (`deleteDenied`), a related or updated record that does not exist
+    /// (AssayGRDB's `relationship.missing` and `notFound` messages), a record staged twice.
     public static func isConflict(_ issue: ValidationIssue) -> Bool {
-        issue.code == .notUnique || issue.code == .deleteDenied
+        // Duplicate elements of an array in the request (`uniqueItems`, `.unique`) are the
+        // request's own fault: 422.
+        (issue.code == .notUnique && issue.messageKey != "notUnique.elements") || issue.code == .deleteDenied
             || ["relationship.missing", "notFound", "record.stagedTwice", "deleteDenied.relationship"].contains(
                 issue.messageKey)
     }

@@ -15,6 +15,8 @@ import Testing
             "Integrations/Examples/Snippets/HummingbirdSnippets.swift",
             "Integrations/Examples/Snippets/VaporSnippets.swift",
             "Integrations/Examples/Snippets/OpenAPISnippets.swift",
+            "Integrations/Examples/NotesService/Sources/NotesService/NotesService.swift",
+            "Integrations/Examples/ClientsService/Sources/ClientsService/ClientsService.swift",
         ]
         for file in files {
             source += try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)

@@ -155,6 +155,10 @@ struct ProblemDetailsTests {
         var missing = ValidationError()
         missing.append(issue(.missing, "teamID", messageKey: "relationship.missing"))
         #expect(ProblemDetails(validation: missing).status == 409)
+        // Duplicates within the request's own array are not stored data in the way.
+        var duplicates = ValidationError()
+        duplicates.append(issue(.notUnique, "tags", messageKey: "notUnique.elements"))
+        #expect(ProblemDetails(validation: duplicates).status == 422)
         var warnings = ValidationError(limit: 1)
         warnings.append(ValidationIssue(code: .coerced, severity: .warning))
         warnings.append(issue(.tooShort, "a", ["minimum": 2], value: "A"))

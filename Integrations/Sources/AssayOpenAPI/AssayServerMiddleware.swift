@@ -11,15 +11,9 @@ public import OpenAPIRuntime
 ///
 /// <!-- snippet: openapi-server -->
 /// ```swift
-/// let contract = try OpenAPIContract(contentsOf: "Sources/Server/openapi.yaml")
-/// let middleware = AssayServerMiddleware(contract: contract)
-/// // Generated code: try handler.registerHandlers(on: router, middlewares: [middleware])
-/// router.register(
-///     { request, body, metadata in
-///         try await middleware.intercept(request, body: body, metadata: metadata, operationID: "createClient") {
-///             _, body, _ in (HTTPResponse(status: .created), body)
-///         }
-///     }, method: .post, path: "/clients")
+/// let contract = try OpenAPIContract(contentsOf: documentPath)  // openapi.yaml, as the generator read it
+/// router.add(middleware: MethodNotAllowedMiddleware(routes: contract.routes))  // 405, not 404
+/// try NotesAPI().registerHandlers(on: router, middlewares: [AssayServerMiddleware(contract: contract)])
 /// ```
 ///
 /// Statuses: 422 with an entry per failure (a body member at its JSON Pointer, a parameter at

@@ -26,6 +26,7 @@ extension OpenAPIContract {
         private struct PendingOperation {
             var id: String
             var path: String
+            var method: String
             var parameters: [PendingParameter]
             var body: (required: Bool, schema: Int?, acceptsJSON: Bool, onlyJSON: Bool)?
             var responses: [(status: String, schema: Int?)]
@@ -70,7 +71,7 @@ extension OpenAPIContract {
                         }
                         pending.append(
                             PendingOperation(
-                                id: id, path: path, parameters: own,
+                                id: id, path: path, method: method, parameters: own,
                                 body: try operation["requestBody"].map { value throws(OpenAPIContractError) in
                                     try requestBody(value, at: pointer + "/requestBody")
                                 },
@@ -91,7 +92,7 @@ extension OpenAPIContract {
             var operations: [String: Operation] = [:]
             for operation in pending {
                 operations[operation.id] = Operation(
-                    id: operation.id, path: operation.path,
+                    id: operation.id, path: operation.path, method: operation.method,
                     parameters: operation.parameters.map {
                         Parameter(
                             name: $0.name, location: $0.location, required: $0.required,

@@ -2,6 +2,7 @@ import AssayCLI
 import AssayCore
 public import AssayJSON
 import AssaySchema
+public import HTTPTypes
 
 /// An OpenAPI 3.0 or 3.1 document compiled for checking requests and responses: for each
 /// operation (by `operationId`), the schemas of its JSON request body, its path, query and header
@@ -48,6 +49,8 @@ public struct OpenAPIContract: Sendable {
         var id: String
         /// The path template (`/clients/{id}`).
         var path: String
+        /// `get`, `post` …
+        var method: String
         var parameters: [Parameter]
         var requestBody: RequestBody?
         /// The JSON schema of each response, by `200`, `2XX` or `default`; `nil` for a response
@@ -93,6 +96,18 @@ public struct OpenAPIContract: Sendable {
             throw OpenAPIContractError(pointer: "", message: error.message)
         }
         try self.init(document: document)
+    }
+
+    /// Each path of the document (`/clients/{id}`) with the methods it has, sorted by path: what
+    /// AssayHummingbird's `MethodNotAllowedMiddleware` takes, to answer another method with 405.
+    public var routes: [(path: String, methods: [HTTPRequest.Method])] {
+        var methods: [String: [HTTPRequest.Method]] = [:]
+        for operation in operations.values {
+            if let method = HTTPRequest.Method(operation.method.uppercased()) {
+                methods[operation.path, default: []].append(method)
+            }
+        }
+        return methods.keys.sorted().map { path in (path, methods[path]!.sorted { $0.rawValue < $1.rawValue }) }
     }
 
     /// Whether the contract has the operation.

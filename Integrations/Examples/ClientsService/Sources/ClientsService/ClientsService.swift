@@ -52,12 +52,14 @@ public struct ClientsService: Sendable {
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: ProblemMiddleware(options: options))
+        // README: adapter-method-not-allowed
         router.add(
             middleware: MethodNotAllowedMiddleware(
                 routes: [
-                    (["clients"], [.post]), (["clients", "*"], [.get, .patch]), (["clients", "validate"], [.post]),
-                    (["openapi.json"], [.get]),
+                    ("/clients", [.post]), ("/clients/{id}", [.get, .patch]), ("/clients/validate", [.post]),
+                    ("/openapi.json", [.get]),
                 ], options: options))
+        // README: end
         router.post("clients") { request, context in try await create(request, context: context) }
         router.patch("clients/:id") { request, context in try await update(request, context: context) }
         router.get("clients/:id") { request, context in try await read(request, context: context) }
