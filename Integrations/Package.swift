@@ -116,6 +116,22 @@ let package = Package(
             exclude: ["openapi-generator-config.yaml"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The clients service through a client swift-openapi-generator wrote from its /openapi.json.
+        .testTarget(
+            name: "ClientsServiceClientTests",
+            dependencies: [
+                "ClientsService", "AssayOpenAPI",
+                .product(name: "AssayCore", package: "Assay"),
+                .product(name: "AssayJSON", package: "Assay"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Examples/ClientsService/Tests/ClientsServiceClientTests",
+            exclude: ["openapi-generator-config.yaml", "openapi.json"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The example service: clients (name, age, email) over HTTP, kept in SQLite.
         .target(
             name: "ClientsService",
