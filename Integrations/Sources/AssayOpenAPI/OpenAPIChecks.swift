@@ -54,10 +54,9 @@ extension OpenAPIContract.Operation {
     {
         switch kind {
         case .array(let element):
-            // Form style repeats a query parameter; simple style (path, header) joins with commas.
-            let items =
-                location == .query && texts.count > 1
-                ? texts : texts.flatMap { $0.split(separator: ",").map(String.init) }
+            // Form style (a query's default, exploded) repeats the parameter, each value whole;
+            // simple style (path, header) joins the values with commas.
+            let items = location == .query ? texts : texts.flatMap { $0.split(separator: ",").map(String.init) }
             return .array(items.map { scalar($0, as: element) })
         default:
             return scalar(texts[0], as: kind)

@@ -153,6 +153,9 @@ struct AssayOpenAPITests {
             let listed = try await client.send("listClients", .get, "/clients?limit=0&tag=a&tag=abc")
             #expect(listed.status == 422)
             #expect(Set(Self.pointers(listed.body)) == ["/query/limit", "/query/tag/0"])
+            // One exploded value holds its comma: "a,b" is one tag, refused by nothing but its length.
+            let comma = try await client.send("listClients", .get, "/clients?tag=a,b&tag=c")
+            #expect(Self.pointers(comma.body) == ["/query/tag/1"])
             let word = try await client.send("listClients", .get, "/clients?limit=five")
             #expect(Self.pointers(word.body) == ["/query/limit"])
 
