@@ -75,19 +75,19 @@ public struct AssayClientMiddleware: ClientMiddleware {
             guard issues.isEmpty else { throw ValidationError(issues, limit: maximumIssues) }
         }
         let (response, responseBody) = try await next(request, sent, baseURL)
-        guard validatesResponses, let schema = operation.responseSchema(for: response.status.code) else {
-            return (response, responseBody)
-        }
-        var bytes: [UInt8] = []
-        if let responseBody { bytes = try await collect(responseBody) }
+        guard validatesResponses, let expected = operation.response(for: response.status.code), expected.acceptsJSON
+        else { return (response, responseBody) }
         guard BodyCheck.isJSON(response.headerFields[.contentType]) else {
-            // JSON was promised for this status.
+            // Only JSON was promised for this status.
+            guard expected.acceptsOnlyJSON, responseBody != nil else { return (response, responseBody) }
             throw ValidationError(
                 ValidationIssue(
                     code: .malformed,
                     parameters: ["contentType": .string(response.headerFields[.contentType] ?? "none")]))
         }
-        let issues = try checked(bytes, against: schema)
+        var bytes: [UInt8] = []
+        if let responseBody { bytes = try await collect(responseBody) }
+        let issues = try checked(bytes, against: expected.schema)
         guard issues.isEmpty else { throw ValidationError(issues, limit: maximumIssues) }
         return (response, responseBody == nil ? nil : HTTPBody(bytes))
     }

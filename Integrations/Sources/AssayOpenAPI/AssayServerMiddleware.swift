@@ -98,9 +98,19 @@ public struct AssayServerMiddleware: ServerMiddleware {
             return Self.answer(content.problem(for: ValidationError(issues, limit: limit)))
         }
         let (response, responseBody) = try await next(request, forwarded, metadata)
-        guard validatesResponses, let schema = operation.responseSchema(for: response.status.code),
-            BodyCheck.isJSON(response.headerFields[.contentType]), let responseBody
+        guard validatesResponses, let expected = operation.response(for: response.status.code), expected.acceptsJSON,
+            let responseBody
         else { return (response, responseBody) }
+        guard BodyCheck.isJSON(response.headerFields[.contentType]) else {
+            guard expected.acceptsOnlyJSON else { return (response, responseBody) }
+            return Self.answer(
+                ProblemDetails(
+                    title: "Internal Server Error", status: 500,
+                    detail:
+                        "The response (\(response.status.code)) is not JSON, which is all the OpenAPI document allows.",
+                    instance: content.instance, language: content.language))
+        }
+        let schema = expected.schema
         guard let bytes = try await BodyCheck.collect(responseBody, upTo: options.maximumBodySize) else {
             return Self.answer(
                 ProblemDetails(

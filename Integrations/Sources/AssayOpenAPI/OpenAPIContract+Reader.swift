@@ -29,7 +29,7 @@ extension OpenAPIContract {
             var method: String
             var parameters: [PendingParameter]
             var body: (required: Bool, schema: Int?, acceptsJSON: Bool, onlyJSON: Bool)?
-            var responses: [(status: String, schema: Int?)]
+            var responses: [(status: String, schema: Int?, acceptsJSON: Bool, onlyJSON: Bool)]
         }
 
         mutating func operations() throws(OpenAPIContractError) -> [String: Operation] {
@@ -104,7 +104,14 @@ extension OpenAPIContract {
                             acceptsOnlyJSON: $0.onlyJSON)
                     },
                     responses: Dictionary(
-                        operation.responses.map { ($0.status, $0.schema.map { schemas[$0] }) },
+                        operation.responses.map {
+                            (
+                                $0.status,
+                                Response(
+                                    schema: $0.schema.map { schemas[$0] }, acceptsJSON: $0.acceptsJSON,
+                                    acceptsOnlyJSON: $0.onlyJSON)
+                            )
+                        },
                         uniquingKeysWith: { first, _ in first }))
             }
             return operations
@@ -157,18 +164,20 @@ extension OpenAPIContract {
         }
 
         private mutating func responses(_ value: JSONValue?, at pointer: String) throws(OpenAPIContractError)
-            -> [(status: String, schema: Int?)]
+            -> [(status: String, schema: Int?, acceptsJSON: Bool, onlyJSON: Bool)]
         {
             guard let value else { return [] }
             guard case .object(let responses) = value else {
                 throw OpenAPIContractError(pointer: pointer, message: "responses is not an object")
             }
-            var result: [(status: String, schema: Int?)] = []
+            var result: [(status: String, schema: Int?, acceptsJSON: Bool, onlyJSON: Bool)] = []
             for (status, value) in responses {
                 let (response, at) = try resolve(value, at: pointer + "/" + Self.escape(status))
                 let (schema, acceptsJSON) = try jsonContent(response["content"], at: at + "/content")
-                // A response with no JSON content says nothing of a JSON body.
-                if acceptsJSON { result.append((status.uppercased(), schema)) }
+                var onlyJSON = acceptsJSON
+                if case .object(let content)? = response["content"] { onlyJSON = content.keys.allSatisfy(Self.isJSON) }
+                // Every status the document states, JSON or not: the most specific one decides.
+                result.append((status.uppercased(), schema, acceptsJSON, onlyJSON))
             }
             return result
         }

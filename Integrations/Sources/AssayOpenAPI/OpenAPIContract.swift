@@ -53,14 +53,23 @@ public struct OpenAPIContract: Sendable {
         var method: String
         var parameters: [Parameter]
         var requestBody: RequestBody?
-        /// The JSON schema of each response, by `200`, `2XX` or `default`; `nil` for a response
-        /// with no JSON content schema.
-        var responses: [String: JSONSchema?]
+        /// Each response, by `200`, `2XX` or `default`.
+        var responses: [String: Response]
 
-        /// The schema of a response of `status`: its own, its range's (`2XX`), or `default`'s.
-        func responseSchema(for status: Int) -> JSONSchema?? {
+        /// The response of `status`: its own, its range's (`2XX`), or `default`'s.
+        func response(for status: Int) -> Response? {
             responses[String(status)] ?? responses["\(status / 100)XX"] ?? responses["default"]
         }
+    }
+
+    /// What a response of a status may hold.
+    struct Response: Sendable {
+        /// The schema of its JSON content; `nil` when that content has no schema.
+        var schema: JSONSchema?
+        /// Whether it may be JSON (else its body is not checked).
+        var acceptsJSON: Bool
+        /// Whether JSON is all it may be (a body of another media type is then an error).
+        var acceptsOnlyJSON: Bool
     }
 
     let operations: [String: Operation]

@@ -58,7 +58,11 @@ struct AssayOpenAPITests {
         }
         register("listClients", .get, "/clients") { _, _, _ in json(200, "[\(ann)]") }
         register("getClient", .get, "/clients/{id}") { _, _, metadata in
-            metadata.pathParameters["id"] == "13"
+            if metadata.pathParameters["id"] == "14" {
+                // Text where the document allows only JSON.
+                return (HTTPResponse(status: .ok, headerFields: [.contentType: "text/plain"]), HTTPBody("Ann Lee"))
+            }
+            return metadata.pathParameters["id"] == "13"
                 ? json(200, #"{"name": "Old Tom", "age": 500, "email": "tom@example.com"}"#) : json(200, ann)
         }
         return router
@@ -183,6 +187,8 @@ struct AssayOpenAPITests {
             let broken = try await client.send("getClient", .get, "/clients/13")
             #expect(broken.status == 500)
             #expect(Self.pointers(broken.body) == ["/age"])
+            let text = try await client.send("getClient", .get, "/clients/14")
+            #expect(text.status == 500)
         }
         let middleware = AssayClientMiddleware(
             contract: Self.contract, validatesRequests: false, validatesResponses: true)
@@ -191,11 +197,15 @@ struct AssayOpenAPITests {
                 _ = try await client.send("getClient", .get, "/clients/13")
             }
             #expect(error?.errors.map(\.path.jsonPointer) == ["/age"])
-            #expect(await calls.operations == ["getClient"])
+            let text = await #expect(throws: ValidationError.self) {
+                _ = try await client.send("getClient", .get, "/clients/14")
+            }
+            #expect(text?.errors.map(\.code) == [.malformed])
+            #expect(await calls.operations == ["getClient", "getClient"])
             // The server's answer to a bad request is a problem, which the document allows for 4XX.
             let problem = try await client.send("getClient", .get, "/clients/0")
             #expect(problem.status == 422)
-            #expect(await calls.operations == ["getClient"])
+            #expect(await calls.operations == ["getClient", "getClient"])
         }
     }
 
