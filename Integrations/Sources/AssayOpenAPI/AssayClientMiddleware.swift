@@ -1,4 +1,5 @@
 import AssayCore
+import AssayHTTP
 import AssayJSON
 import AssaySchema
 public import Foundation
@@ -68,7 +69,7 @@ public struct AssayClientMiddleware: ClientMiddleware {
                 }
                 if body == nil {
                     if expected.required { issues.append(ValidationIssue(code: .missing, path: .root)) }
-                } else if BodyCheck.isJSON(request.headerFields[.contentType]) {
+                } else if RequestContent.isJSON(request.headerFields[.contentType]) {
                     issues += try checked(bytes, against: expected.schema)
                 }
             }
@@ -77,7 +78,7 @@ public struct AssayClientMiddleware: ClientMiddleware {
         let (response, responseBody) = try await next(request, sent, baseURL)
         guard validatesResponses, let expected = operation.response(for: response.status.code), expected.acceptsJSON
         else { return (response, responseBody) }
-        guard BodyCheck.isJSON(response.headerFields[.contentType]) else {
+        guard RequestContent.isJSON(response.headerFields[.contentType]) else {
             // Only JSON was promised for this status.
             guard expected.acceptsOnlyJSON, responseBody != nil else { return (response, responseBody) }
             throw ValidationError(

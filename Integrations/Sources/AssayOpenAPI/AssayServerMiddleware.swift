@@ -83,7 +83,7 @@ public struct AssayServerMiddleware: ServerMiddleware {
             }
             if bytes.isEmpty && contentType == nil {
                 if expected.required { issues.append(ValidationIssue(code: .missing, path: .root)) }
-            } else if BodyCheck.isJSON(contentType) {
+            } else if RequestContent.isJSON(contentType) {
                 switch BodyCheck.issues(bytes, schema: expected.schema, options: options.parserOptions, limit: limit) {
                 case .failure(let error):
                     return Self.answer(.malformedJSON(error, language: content.language, instance: content.instance))
@@ -101,7 +101,7 @@ public struct AssayServerMiddleware: ServerMiddleware {
         guard validatesResponses, let expected = operation.response(for: response.status.code), expected.acceptsJSON,
             let responseBody
         else { return (response, responseBody) }
-        guard BodyCheck.isJSON(response.headerFields[.contentType]) else {
+        guard RequestContent.isJSON(response.headerFields[.contentType]) else {
             guard expected.acceptsOnlyJSON else { return (response, responseBody) }
             return Self.answer(
                 ProblemDetails(

@@ -121,12 +121,6 @@ enum BodyCheck {
         return bytes
     }
 
-    /// Whether a `Content-Type` is JSON (`application/json`, a `+json` type).
-    static func isJSON(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        return OpenAPIContract.Reader.isJSON(contentType)
-    }
-
     /// The issues of a JSON body against its schema, or why it is not JSON.
     static func issues(_ bytes: [UInt8], schema: JSONSchema?, options: JSONParserOptions, limit: Int)
         -> Result<[ValidationIssue], JSONParseError>

@@ -1,4 +1,5 @@
 import AssayCore
+import AssayHTTP
 import AssayJSON
 import AssaySchema
 import Foundation
@@ -159,7 +160,9 @@ extension OpenAPIContract {
             let (body, at) = try resolve(value, at: pointer)
             let (schema, acceptsJSON) = try jsonContent(body["content"], at: at + "/content")
             var onlyJSON = acceptsJSON
-            if case .object(let content)? = body["content"] { onlyJSON = content.keys.allSatisfy(Self.isJSON) }
+            if case .object(let content)? = body["content"] {
+                onlyJSON = content.keys.allSatisfy(RequestContent.isJSON)
+            }
             return (body["required"] == .bool(true), schema, acceptsJSON, onlyJSON)
         }
 
@@ -175,7 +178,9 @@ extension OpenAPIContract {
                 let (response, at) = try resolve(value, at: pointer + "/" + Self.escape(status))
                 let (schema, acceptsJSON) = try jsonContent(response["content"], at: at + "/content")
                 var onlyJSON = acceptsJSON
-                if case .object(let content)? = response["content"] { onlyJSON = content.keys.allSatisfy(Self.isJSON) }
+                if case .object(let content)? = response["content"] {
+                    onlyJSON = content.keys.allSatisfy(RequestContent.isJSON)
+                }
                 // Every status the document states, JSON or not: the most specific one decides.
                 result.append((status.uppercased(), schema, acceptsJSON, onlyJSON))
             }
@@ -187,7 +192,7 @@ extension OpenAPIContract {
             -> (schema: Int?, acceptsJSON: Bool)
         {
             guard case .object(let content)? = value else { return (nil, false) }
-            for (mediaType, media) in content where Self.isJSON(mediaType) {
+            for (mediaType, media) in content where RequestContent.isJSON(mediaType) {
                 let at = pointer + "/" + Self.escape(mediaType)
                 guard case .object(let media) = media else {
                     throw OpenAPIContractError(pointer: at, message: "a media type is an object")
@@ -195,12 +200,6 @@ extension OpenAPIContract {
                 return (media["schema"] == nil ? nil : schema(at: at + "/schema"), true)
             }
             return (nil, false)
-        }
-
-        /// `application/json`, `application/problem+json`, `application/json; charset=utf-8` …
-        static func isJSON(_ mediaType: String) -> Bool {
-            let type = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            return type.lowercased() == "application/json" || type.lowercased().hasSuffix("+json")
         }
 
         /// How a parameter's text is read: by its schema's `type` (through `$ref`s).

@@ -120,15 +120,7 @@ public struct JSONSchema: Sendable {
     )
         throws(SchemaCompilationError)
     {
-        let compiler = SchemaCompiler(options: options)
-        let added = compiler.addDocument(document, uri: uri)
-        let root = compiler.node(at: .init(document: added, pointer: pointer))
-        compiler.drain()
-        guard compiler.problems.isEmpty else { throw SchemaCompilationError(problems: compiler.problems) }
-        self.nodes = compiler.nodes
-        self.root = root
-        self.options = options
-        self.program = TapeProgram(nodes: compiler.nodes, root: root, options: options)
+        self = try Self.compile(document, at: [pointer], uri: uri, options: options)[0]
     }
 
     /// Compiles the subschemas of `document` at each of `pointers` in one compilation: the document
