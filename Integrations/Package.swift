@@ -76,8 +76,9 @@ let package = Package(
             resources: [.copy("shop.yaml")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // AssayOpenAPI's example: a swift-openapi-generator server (its code generated from
-        // openapi.yaml once and kept in Generated/, see Integrations/scripts/generate-openapi.sh).
+        // AssayOpenAPI's example: a swift-openapi-generator server (its code — types, server protocol
+        // and the client its tests use — generated from openapi.yaml once and kept in Generated/, see
+        // Integrations/scripts/generate-openapi.sh).
         .target(
             name: "NotesService",
             dependencies: [
@@ -113,7 +114,6 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Examples/NotesService/Tests/NotesServiceTests",
-            exclude: ["openapi-generator-config.yaml"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The clients service through a client swift-openapi-generator wrote from its /openapi.json.

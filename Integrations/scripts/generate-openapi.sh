@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Writes again the code swift-openapi-generator generates for AssayOpenAPI's examples, each with the
 # openapi-generator-config.yaml beside it:
-# - the notes service's types and server protocol (Examples/NotesService/Sources/NotesService/
-#   Generated) and its tests' client (Examples/NotesService/Tests/NotesServiceTests/Generated), from
-#   its openapi.yaml;
+# - the notes service's types, server protocol and the client its tests use
+#   (Examples/NotesService/Sources/NotesService/Generated), from its openapi.yaml;
 # - a client of the clients service (Examples/ClientsService/Tests/ClientsServiceClientTests/
 #   Generated), from the /openapi.json the service serves, kept beside it as openapi.json (the
 #   service is built and started for it).
@@ -35,7 +34,6 @@ generate() {
 
 notes="$PWD/Examples/NotesService/Sources/NotesService/openapi.yaml"
 generate Examples/NotesService/Sources/NotesService "$notes"
-generate Examples/NotesService/Tests/NotesServiceTests "$notes"
 
 scratch="${INTEGRATIONS_SCRATCH_PATH:-.build}"
 swift build --product clients-service --scratch-path "$scratch"

@@ -3,15 +3,17 @@ import AssayOpenAPI
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import NotesService
 import OpenAPIRuntime
 import OpenAPIURLSession
 import Testing
 
+// The generated types, server protocol and client are the module's own, internal.
+@testable import NotesService
+
 /// The notes service (swift-openapi-generator's server, AssayServerMiddleware in front) on a real
 /// Hummingbird server on 127.0.0.1, called through the client swift-openapi-generator wrote from the
-/// same document (`Generated/`, with a server protocol for a handler that breaks the document),
-/// with AssayClientMiddleware, over URLSession.
+/// same document (kept in the module's `Generated/` beside the server's code), with
+/// AssayClientMiddleware, over URLSession.
 @Suite("Notes service: generated server and client, checked on both sides")
 struct NotesServiceTests {
     static func withService(
