@@ -65,11 +65,10 @@ extension OpenAPIContract {
                                 message: "operationId \(id) is also the operation at #\(other)")
                         }
                         var own = try parameters(operation["parameters"], at: pointer + "/parameters")
-                        // An operation's parameter replaces the path's of the same name and place.
-                        for parameter in shared
-                        where !own.contains(where: { $0.name == parameter.name && $0.location == parameter.location }) {
-                            own.append(parameter)
-                        }
+                        // An operation's parameter replaces the path's of the same name and place
+                        // (a set: linear however many parameters both have).
+                        let stated = Set(own.map { "\($0.location.rawValue)\u{0}\($0.name)" })
+                        own += shared.filter { !stated.contains("\($0.location.rawValue)\u{0}\($0.name)") }
                         pending.append(
                             PendingOperation(
                                 id: id, path: path, method: method, parameters: own,

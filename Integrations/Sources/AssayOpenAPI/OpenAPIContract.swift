@@ -124,7 +124,8 @@ public struct OpenAPIContract: Sendable {
 
     /// The document with its OpenAPI 3.0 schemas in 2020-12's words: `nullable: true` beside a
     /// `type` adds `"null"` to it (and to an `enum`), and a boolean `exclusiveMinimum` or
-    /// `exclusiveMaximum` becomes the bound itself. Linear in the document (without recursion).
+    /// `exclusiveMaximum` becomes the bound itself; data (`enum`, `const`, `default`, examples) is
+    /// left as it is. Linear in the document (without recursion).
     static func readingVersion30Schemas(_ document: JSONValue) -> JSONValue {
         func rewritten(_ object: JSONObject) -> JSONObject {
             var object = object
@@ -147,24 +148,29 @@ public struct OpenAPIContract: Sendable {
             return object
         }
         // Post-order without recursion: a frame per container, each child rebuilt before its
-        // parent takes it back.
+        // parent takes it back. Values that are data, not schemas (`enum`, `const`, `default`,
+        // examples), are left as they are; the members of a map of named schemas (`properties`,
+        // `components.schemas` …) are schemas whatever their names.
+        let dataKeys: Set<String> = ["enum", "const", "default", "example", "examples"]
+        let nameMapKeys: Set<String> = [
+            "properties", "patternProperties", "dependentSchemas", "$defs", "definitions", "schemas",
+        ]
         enum Frame {
-            case object(JSONObject, keys: [String], next: Int)
+            case object(JSONObject, keys: [String], next: Int, names: Bool)
             case array([JSONValue], next: Int)
 
-            init?(_ value: JSONValue) {
+            init?(_ value: JSONValue?, names: Bool = false) {
                 switch value {
-                case .object(let object): self = .object(object, keys: object.keys, next: 0)
-                case .array(let values): self = .array(values, next: 0)
+                case .object(let object)?: self = .object(object, keys: object.keys, next: 0, names: names)
+                case .array(let values)?: self = .array(values, next: 0)
                 default: return nil
                 }
             }
-
-            static func holds(_ value: JSONValue?) -> Bool {
-                switch value {
-                case .object?, .array?: true
-                default: false
-                }
+        }
+        func descends(into value: JSONValue?) -> Bool {
+            switch value {
+            case .object?, .array?: true
+            default: false
             }
         }
         guard let first = Frame(document) else { return document }
@@ -172,15 +178,18 @@ public struct OpenAPIContract: Sendable {
         while let frame = stack.popLast() {
             let finished: JSONValue
             switch frame {
-            case .object(let object, let keys, let next):
-                if let child = keys[next...].firstIndex(where: { Frame.holds(object[$0]) }) {
-                    stack.append(.object(object, keys: keys, next: child + 1))
-                    stack.append(Frame(object[keys[child]] ?? .null)!)
+            case .object(let object, let keys, let next, let names):
+                let child = keys[next...].firstIndex { key in
+                    (names || !dataKeys.contains(key)) && descends(into: object[key])
+                }
+                if let child {
+                    stack.append(.object(object, keys: keys, next: child + 1, names: names))
+                    stack.append(Frame(object[keys[child]], names: !names && nameMapKeys.contains(keys[child]))!)
                     continue
                 }
-                finished = .object(rewritten(object))
+                finished = .object(names ? object : rewritten(object))
             case .array(let values, let next):
-                if let child = values[next...].firstIndex(where: { Frame.holds($0) }) {
+                if let child = values[next...].firstIndex(where: descends(into:)) {
                     stack.append(.array(values, next: child + 1))
                     stack.append(Frame(values[child])!)
                     continue
@@ -189,9 +198,9 @@ public struct OpenAPIContract: Sendable {
             }
             guard let parent = stack.popLast() else { return finished }
             switch parent {
-            case .object(var object, let keys, let next):
+            case .object(var object, let keys, let next, let names):
                 object[keys[next - 1]] = finished
-                stack.append(.object(object, keys: keys, next: next))
+                stack.append(.object(object, keys: keys, next: next, names: names))
             case .array(var values, let next):
                 values[next - 1] = finished
                 stack.append(.array(values, next: next))

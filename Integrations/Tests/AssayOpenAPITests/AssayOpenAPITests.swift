@@ -268,7 +268,9 @@ struct AssayOpenAPITests {
                   "a": {"type": "string", "nullable": true, "enum": ["x"]},
                   "b": {"type": "number", "minimum": 0, "exclusiveMinimum": true},
                   "c": {"type": "number", "maximum": 5, "exclusiveMaximum": false},
-                  "d": {"type": "array", "items": {"type": "integer", "nullable": true}}}}}}}
+                  "d": {"type": "array", "items": {"type": "integer", "nullable": true}},
+                  "e": {"const": {"minimum": 1, "exclusiveMinimum": true}},
+                  "nullable": {"type": "boolean"}}}}}}
                 """#.utf8))
         let read = OpenAPIContract.readingVersion30Schemas(document)
         let schema = try JSONSchema(read, at: "/components/schemas/S")
@@ -277,5 +279,10 @@ struct AssayOpenAPITests {
         #expect(!schema.validate(["c": 6] as JSONValue).isValid)
         #expect(!schema.validate(["a": "y"] as JSONValue).isValid)
         #expect(read["components"]?["schemas"]?["S"]?["properties"]?["b"] == ["type": "number", "exclusiveMinimum": 0])
+        // Data is not a schema: a const keeps its members; a property named `nullable` is a property.
+        #expect(
+            schema.validate(["e": ["minimum": 1, "exclusiveMinimum": true], "nullable": true] as JSONValue).isValid)
+        #expect(!schema.validate(["e": ["exclusiveMinimum": 1]] as JSONValue).isValid)
+        #expect(!schema.validate(["nullable": nil] as JSONValue).isValid)
     }
 }
