@@ -879,7 +879,25 @@ struct SchemaReader {
             }
             checked.removeAll { $0 == "minProperties" || $0 == "maxProperties" }
             var element = TypeReference(swift: "JSONValue", rules: [], nullable: true)
-            if object["patternProperties"] != nil {
+            // The keys' rules: `propertyNames` of text rules, and the pattern of a lone
+            // `patternProperties` beside `additionalProperties: false` (every key must match it).
+            var keyRules: [String] = []
+            if let names = object["propertyNames"], let rules = try nameRules(names, at: pointer + "/propertyNames") {
+                keyRules += rules
+                checked.removeAll { $0 == "propertyNames" }
+            }
+            if case .object(let patterns)? = object["patternProperties"], patterns.count == 1,
+                object["additionalProperties"] == .bool(false), let (pattern, valueSchema) = patterns.first
+            {
+                let place = pointer + "/patternProperties/" + Self.escape(pattern)
+                element = try resolve(valueSchema, at: place, nameHint: nameHint + "Value", declaring: declaring)
+                if element.nullable && element.swift != "JSONValue" && !element.rules.isEmpty {
+                    throw .unsupported(
+                        pointer: place, message: "rules on members that may be null have no Swift form yet")
+                }
+                keyRules.append(".matches(\(SwiftNames.stringLiteral(pattern)))")
+                checked.removeAll { $0 == "patternProperties" }
+            } else if object["patternProperties"] != nil {
                 if let additional = object["additionalProperties"], additional != .bool(true) {
                     checked.append("additionalProperties")
                 }
@@ -899,6 +917,7 @@ struct SchemaReader {
             let minimum = try Self.integer(object["minProperties"], at: pointer + "/minProperties")
             let maximum = try Self.integer(object["maxProperties"], at: pointer + "/maxProperties")
             if let rule = Self.bounds("count", minimum, maximum) { rules.append(rule) }
+            if !keyRules.isEmpty { rules.append(".keys(\(Self.joined(keyRules)))") }
             if !element.rules.isEmpty { rules.append(".values(\(Self.joined(element.rules)))") }
             if !checked.isEmpty {
                 keptTypes.append(valueType)
@@ -1282,6 +1301,31 @@ struct SchemaReader {
                 rules.append(".format(.\(member))")
             }
         }
+        return rules
+    }
+
+    /// The typed rules of a `propertyNames` schema, when it holds only what text rules state
+    /// (`type: string`, lengths, `pattern`, a known `format`, `enum`/`const` of strings); else nil
+    /// (the keyword is checked against the schema).
+    private func nameRules(_ names: JSONValue, at pointer: String) throws(SwiftGenerationError) -> [String]? {
+        guard case .object(let object) = names else { return nil }
+        let stated: Set<String> = ["type", "minLength", "maxLength", "pattern", "format", "enum", "const"]
+        guard object.keys.allSatisfy({ stated.contains($0) || !Self.constrains($0) }),
+            object["type"] == nil || object["type"] == .string("string"),
+            object["format"].map({ SwiftNames.formats[Self.string($0) ?? ""] != nil }) ?? true
+        else { return nil }
+        for key in ["enum", "const"] where object[key] != nil {
+            let values: [JSONValue]
+            switch object[key] {
+            case .array(let items)? where key == "enum": values = items
+            case let value?: values = key == "const" ? [value] : []
+            case nil: values = []
+            }
+            guard !values.isEmpty, values.allSatisfy({ if case .string = $0 { true } else { false } }) else {
+                return nil
+            }
+        }
+        let rules = try stringRules(object, at: pointer) + valueRules(object, at: pointer, swiftType: "String")
         return rules
     }
 

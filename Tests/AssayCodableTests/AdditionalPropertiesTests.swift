@@ -14,6 +14,15 @@ struct Labelled: Codable, Equatable {
     var labels: [String: String] = [:]
 }
 
+/// A model whose other members' keys have a rule (a lone `patternProperties` beside
+/// `additionalProperties: false`, as the generator writes it).
+@Validatable(unknownKeys: .reject)
+struct Environment: Codable, Equatable {
+    var name: String
+    @AdditionalProperties @Validate(Rule<[String: String]>.keys(.matches("^[A-Z_]+$")), .values(.length(1...)))
+    var variables: [String: String] = [:]
+}
+
 /// A model whose other members are models.
 @Validatable
 struct Registry: Codable, Equatable {
@@ -99,6 +108,55 @@ struct Registry: Codable, Equatable {
             let json = try JSONValue(parsing: Array(text.utf8))
             #expect(schema.isValid(json) == valid, "\(text)")
             let decodes = (try? DecoderKind.assay.decode(Labelled.self, text)) != nil
+            #expect(decodes == valid, "\(text)")
+        }
+    }
+}
+
+@Suite struct KeyRuleTests {
+    private func places(_ error: any Error) -> [String] {
+        (error as? ValidationError)?.issues.map(\.path.jsonPointer) ?? ["not a ValidationError: \(error)"]
+    }
+
+    @Test func keysAreReportedAtThemselvesInCodePointOrder() {
+        let rule = Rule<[String: Int]>.keys(.matches("^[a-z]+$"))
+        let issues = rule.issues(for: ["ok": 1, "Z": 2, "b1": 3, "É": 4], at: .root)
+        #expect(issues.map(\.path.jsonPointer) == ["/Z", "/b1", "/É"])
+        #expect(issues.allSatisfy { $0.code == .patternMismatch })
+        #expect(rule.isValid(["ok": 1, "yes": 2]))
+        #expect(RuleKind.keys(.pattern("^[a-z]+$")).description == "keys(pattern(^[a-z]+$))")
+    }
+
+    @Test(arguments: DecoderKind.allCases)
+    func membersKeysAreCheckedWhenDecoded(decoder: DecoderKind) throws {
+        let decoded = try decoder.decode(Environment.self, #"{"name": "a", "HOME": "/root", "PATH_X": "/bin"}"#)
+        #expect(decoded.value.variables == ["HOME": "/root", "PATH_X": "/bin"])
+        #expect(throws: ValidationError.self) {
+            try decoder.decode(Environment.self, #"{"name": "a", "home": "/root", "EMPTY": ""}"#)
+        }
+        do {
+            _ = try decoder.decode(Environment.self, #"{"name": "a", "home": "/root", "EMPTY": ""}"#)
+        } catch {
+            #expect(Set(places(error)) == ["/home", "/EMPTY"])
+        }
+        #expect(Environment(name: "a", variables: ["bad key": "x"]).issues().map(\.path.jsonPointer) == ["/bad key"])
+    }
+
+    @Test func theExportedSchemaNamesPropertiesOrKeysTheRuleAccepts() throws {
+        let document = JSONSchemaExporter.document(for: Environment.self)
+        guard case .object(let root) = document else {
+            Issue.record("not an object: \(document.jsonString())")
+            return
+        }
+        #expect(root["propertyNames"] == ["anyOf": [["enum": ["name"]], ["pattern": "^[A-Z_]+$"]]])
+        let schema = try JSONSchema(document)
+        for (text, valid) in [
+            (#"{"name": "a", "HOME": "x"}"#, true), (#"{"name": "a", "home": "x"}"#, false),
+            (#"{"name": "a", "HOME": ""}"#, false), (#"{"name": "a"}"#, true), (#"{"HOME": "x"}"#, false),
+        ] {
+            let json = try JSONValue(parsing: Array(text.utf8))
+            #expect(schema.isValid(json) == valid, "\(text)")
+            let decodes = (try? DecoderKind.assay.decode(Environment.self, text)) != nil
             #expect(decodes == valid, "\(text)")
         }
     }

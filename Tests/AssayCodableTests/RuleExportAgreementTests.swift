@@ -151,5 +151,13 @@ import Testing
         try agree(Rule<[String: String]>.count(1...3), dictionaries)
         try agree(Rule<[String: String]>.values(.length(1...3)), dictionaries)
         try agree(Rule<[String: String]>.and(.count(...2), .values(.oneOf(["a", "b"]))), dictionaries)
+        // Its keys' rule is `propertyNames`.
+        let keyed = (0..<300).map { _ in
+            [String: Int](
+                uniqueKeysWithValues: Set(strings(from: Self.scalarPool, count: numbers.next(4), maximumParts: 3))
+                    .map { ($0, 1) })
+        }
+        try agree(Rule<[String: Int]>.keys(.matches("^[a-z0-9]+$")), keyed)
+        try agree(Rule<[String: Int]>.keys(.and(.length(1...2), .oneOf(["a", "Z", "é", "😀"]))), keyed)
     }
 }

@@ -8,8 +8,9 @@ import Testing
 /// `Members.swift` is the generator's output for `Golden/members.schema.json`: objects whose members
 /// are not all named. A struct keeps the others (`@AdditionalProperties`), typed by
 /// `additionalProperties` (or `unevaluatedProperties` with no subschema beside it); a dictionary's
-/// counts and values are typed rules; what reads the members otherwise (`patternProperties`,
-/// `propertyNames`, an `allOf` of a `$ref`) is checked against those keywords on the value kept whole.
+/// counts, keys and values are typed rules (`propertyNames` of text rules, one pattern beside
+/// `additionalProperties: false`); what reads the members otherwise (`patternProperties` beside
+/// properties, an `allOf` of a `$ref`) is checked against those keywords on the value kept whole.
 @Suite("Members no property names, kept and checked")
 struct MembersTests {
     static func schemaText() throws -> String { try SwiftGeneratorTests.read("members.schema.json") }
@@ -17,6 +18,7 @@ struct MembersTests {
     static let valid: JSONValue = [
         "id": "i1", "extras": ["note": "n", "count": 2], "meta": ["v": 1, "x-a": "b"],
         "notes": ["by": "me", "tag": "abc"], "sizes": ["s": 0.5], "names": ["ab": 1, "cd": [true]],
+        "env": ["HOME": "/root"],
         "contact": ["name": "Ann", "phone": "1", "address": ["city": "Oslo", "zip": 1234]],
         "pet": ["name": "Rex", "age": 3], "owner": ["name": "Ann", "since": "2020-01-31"],
     ]
@@ -26,7 +28,7 @@ struct MembersTests {
     static let instances: [(name: String, instance: JSONValue)] = [
         ("valid", valid),
         ("valid with no optional property", ["id": "i2"]),
-        ("valid with empty objects", changed(["extras": [:], "meta": [:], "notes": [:], "names": [:]])),
+        ("valid with empty objects", changed(["extras": [:], "meta": [:], "notes": [:], "names": [:], "env": [:]])),
         ("valid reachable by email alone", changed(["contact": ["email": "a@b"]])),
         ("an extra member below its minimum", changed(["extras": ["note": "n", "count": -1]])),
         ("an extra member of the wrong type", changed(["extras": ["count": "two"]])),
@@ -40,6 +42,10 @@ struct MembersTests {
         ("a size not above zero", changed(["sizes": ["s": 0, "m": 1]])),
         ("a name against propertyNames", changed(["names": ["Ab": 1]])),
         ("too many names", changed(["names": ["a": 1, "b": 2, "c": 3]])),
+        ("an env key the pattern refuses", changed(["env": ["HOME": "/", "path": "/bin"]])),
+        ("two env values too short", changed(["env": ["HOME": "", "USER": ""]])),
+        ("an env value of the wrong type", changed(["env": ["HOME": "/", "USER": 1]])),
+        ("env not an object", changed(["env": ["HOME"]])),
         ("a contact reachable no way", changed(["contact": ["name": "Ann"]])),
         ("a contact's city too short, kept whole", changed(["contact": ["phone": "1", "address": ["city": "O"]]])),
         ("a pet with no age (allOf merged)", changed(["pet": ["name": "Rex"]])),
@@ -97,8 +103,7 @@ struct MembersTests {
         let generated = try SwiftGenerator.generate(JSONValue(parsing: Array(Self.schemaText().utf8)), options: options)
         #expect(generated.source == (try SwiftGeneratorTests.read("Members.swift")))
         for place in [
-            "#/properties/meta: patternProperties, additionalProperties", "#/properties/names: propertyNames",
-            "#/properties/contact: allOf",
+            "#/properties/meta: patternProperties, additionalProperties", "#/properties/contact: allOf",
         ] {
             #expect(generated.notes.contains { $0.hasPrefix(place) }, "\(place)")
         }
@@ -108,6 +113,11 @@ struct MembersTests {
             generated.source.contains("@AdditionalProperties @Validate(Rule<[String: String]>.values(.length(...3)))"))
         #expect(generated.source.contains("Rule<[String: Double]>.count(1...), .values("))
         #expect(!generated.notes.contains { $0.contains("unevaluatedProperties") || $0.contains("/sizes") })
+        // Keys typed: `propertyNames` of text rules, a lone pattern beside `additionalProperties: false`.
+        #expect(generated.source.contains(#"Rule<[String: JSONValue]>.count(...2), .keys(.matches("^[a-z]+$"))"#))
+        #expect(
+            generated.source.contains(#"Rule<[String: String]>.keys(.matches("^[A-Z_]+$")), .values(.length(1...))"#))
+        #expect(!generated.notes.contains { $0.contains("/names") || $0.contains("/env") })
         // `allOf` merged: one struct of the properties of every item, typed; none of it noted.
         #expect(generated.source.contains("@Validatable(unknownKeys: .reject)\npublic struct InventoryPet"))
         #expect(generated.typeNames.contains("InventoryOwner"))

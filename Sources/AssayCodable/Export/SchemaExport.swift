@@ -264,6 +264,7 @@ public struct JSONSchemaExporter {
         if !additionalProperties { object["additionalProperties"] = false }
         var others = additionalPropertiesType.map { schema(for: $0) }
         var dependencies: JSONObject = [:]
+        var keyRules: [JSONValue] = []
         for rule in rules where rule.key == nil {
             switch rule.role {
             case .rules(let declared) where others != nil:
@@ -272,13 +273,25 @@ public struct JSONSchemaExporter {
                 for each in declared
                 where isStated(kind: each.kind, severity: each.severity, on: rule.operations, at: place, notes: &notes)
                 {
-                    guard case .values(let kind) = each.kind else {
+                    switch each.kind {
+                    case .values(let kind):
+                        let exported = Self.keywords(for: kind)
+                        others = Self.merge(others ?? [:], .object(exported.keywords))
+                        notes += exported.unstated.map { "\(place): \($0)" }
+                    case .keys(let kind):
+                        // The other members' keys: a name is a property's or passes the rule.
+                        let exported = Self.keywords(for: kind)
+                        guard exported.unstated.isEmpty else {
+                            notes.append("\(place): \(each.kind)")
+                            continue
+                        }
+                        let declared = properties.map { JSONValue.string($0.key) }
+                        var names: JSONValue = .object(exported.keywords)
+                        if !declared.isEmpty { names = ["anyOf": [["enum": .array(declared)], names]] }
+                        keyRules.append(names)
+                    default:
                         notes.append("\(place): \(each.kind)")
-                        continue
                     }
-                    let exported = Self.keywords(for: kind)
-                    others = Self.merge(others ?? [:], .object(exported.keywords))
-                    notes += exported.unstated.map { "\(place): \($0)" }
                 }
             case .check(let check):
                 notes.append("\(name): object check \(check)")
@@ -298,6 +311,9 @@ public struct JSONSchemaExporter {
             }
         }
         if let others { object["additionalProperties"] = others }
+        if !keyRules.isEmpty {
+            object["propertyNames"] = keyRules.count == 1 ? keyRules[0] : ["allOf": .array(keyRules)]
+        }
         if !dependencies.isEmpty { object["dependentRequired"] = .object(dependencies) }
         if !notes.isEmpty {
             object["$comment"] = .string("Not checked by this schema: " + notes.joined(separator: "; "))
@@ -370,6 +386,10 @@ public struct JSONSchemaExporter {
             let exported = keywords(for: value)
             guard exported.unstated.isEmpty else { return ([:], ["\(kind)"]) }
             object["additionalProperties"] = .object(exported.keywords)
+        case .keys(let key):
+            let exported = keywords(for: key)
+            guard exported.unstated.isEmpty else { return ([:], ["\(kind)"]) }
+            object["propertyNames"] = .object(exported.keywords)
         case .all(let kinds):
             // Each rule left out only loosens the schema: the rest are kept.
             var merged = JSONValue.object([:])

@@ -64,6 +64,25 @@ extension Rule {
     }
 }
 
+extension Rule {
+    /// Every key of the dictionary passes `rule`, a rule on text: `.keys(.matches("^[a-z]+$"))`.
+    /// Each key's issues are reported at that key, the keys taken in code point order when issues
+    /// are located. JSON Schema states it as `propertyNames`, which is also what
+    /// `patternProperties` of one pattern beside `additionalProperties: false` requires of the keys.
+    @inlinable
+    public static func keys<Element>(_ rule: Rule<String>) -> Rule where Value == [String: Element] {
+        Rule(.keys(rule.nestedKind)) { value, context in
+            guard context.locatesIssues else {
+                for key in value.keys { context.check(key, with: rule, at: .key(key)) }
+                return
+            }
+            for key in value.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                context.check(key, with: rule, at: .key(key))
+            }
+        }
+    }
+}
+
 extension Rule where Value: Collection & Sendable, Value.Element: Hashable {
     /// No element appears twice. Reports one ``IssueCode/notUnique`` issue naming the first duplicate.
     /// Strings are compared code point by code point, as JSON Schema's `uniqueItems` compares them:

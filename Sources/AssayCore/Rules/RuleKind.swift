@@ -43,6 +43,8 @@ public indirect enum RuleKind: Sendable, Hashable, CustomStringConvertible {
     case each(RuleKind)
     /// `values`: every value of the dictionary passes the rule.
     case values(RuleKind)
+    /// `keys`: every key of the dictionary passes the rule (a rule on `String`).
+    case keys(RuleKind)
     /// `and`: every rule passes.
     case all([RuleKind])
     /// `or`: at least one rule passes.
@@ -76,6 +78,7 @@ public indirect enum RuleKind: Sendable, Hashable, CustomStringConvertible {
         case .unique: return "unique"
         case .each: return "each"
         case .values: return "values"
+        case .keys: return "keys"
         case .all: return "and"
         case .any: return "or"
         case .not: return "not"
@@ -111,7 +114,7 @@ public indirect enum RuleKind: Sendable, Hashable, CustomStringConvertible {
         case .url(let schemes): parts = schemes
         case .oneOf(let allowed): parts = allowed.map(\.description)
         case .const(let value): parts = [value.description]
-        case .each(let kind), .values(let kind), .not(let kind): parts = [kind.description]
+        case .each(let kind), .values(let kind), .keys(let kind), .not(let kind): parts = [kind.description]
         case .all(let kinds), .any(let kinds): parts = kinds.map(\.description)
         case .custom(let name): parts = [name]
         case .advisory(let kind, let severity): return "\(kind) (\(severity.rawValue) only)"

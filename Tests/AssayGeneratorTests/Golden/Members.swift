@@ -18,11 +18,10 @@ public struct Inventory: Codable, Sendable, Hashable {
     public var notes: InventoryNotes?
     @NotNull @Validate(Rule<[String: Double]>.count(1...), .values(.range(minimum: 0, exclusiveMinimum: true)))
     public var sizes: [String: Double]?
-    @NotNull
-    @Validate(
-        Rule<[String: JSONValue]>.count(...2),
-        .schema(SchemaDocument.schema, at: "/properties/names", keywords: ["propertyNames"]))
+    @NotNull @Validate(Rule<[String: JSONValue]>.count(...2), .keys(.matches("^[a-z]+$")))
     public var names: [String: JSONValue]?
+    @NotNull @Validate(Rule<[String: String]>.keys(.matches("^[A-Z_]+$")), .values(.length(1...)))
+    public var env: [String: String]?
     @NotNull
     public var pet: InventoryPet?
     @NotNull
@@ -38,6 +37,7 @@ public struct Inventory: Codable, Sendable, Hashable {
         notes: InventoryNotes? = nil,
         sizes: [String: Double]? = nil,
         names: [String: JSONValue]? = nil,
+        env: [String: String]? = nil,
         pet: InventoryPet? = nil,
         owner: InventoryOwner? = nil,
         contact: InventoryContact? = nil
@@ -48,6 +48,7 @@ public struct Inventory: Codable, Sendable, Hashable {
         self.notes = notes
         self.sizes = sizes
         self.names = names
+        self.env = env
         self.pet = pet
         self.owner = owner
         self.contact = contact
@@ -259,6 +260,16 @@ private enum SchemaDocument {
                 "pattern": "^[a-z]+$"
               },
               "maxProperties": 2
+            },
+            "env": {
+              "type": "object",
+              "patternProperties": {
+                "^[A-Z_]+$": {
+                  "type": "string",
+                  "minLength": 1
+                }
+              },
+              "additionalProperties": false
             },
             "pet": {
               "type": "object",

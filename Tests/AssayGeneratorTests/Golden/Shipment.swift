@@ -229,6 +229,9 @@ private enum SchemaDocument {
                   "patternProperties": {
                     "^[a-z]+$": {
                       "type": "string"
+                    },
+                    "^x-": {
+                      "type": "integer"
                     }
                   },
                   "additionalProperties": false
