@@ -37,6 +37,9 @@ struct GeneratedType: Equatable {
             var direct: String?
         }
 
+        /// The match of a last case that takes a value of every JSON type the others do not.
+        static let otherKinds = "other"
+
         var discriminator: Discriminator
         var cases: [Case]
         /// The enum holds itself through its payloads: its cases are boxed.
@@ -768,6 +771,12 @@ struct SchemaReader {
         }
         guard let type = inferred else {
             let constraints = object.keys.filter { Self.constrains($0) && $0 != "nullable" }
+            if !constraints.isEmpty,
+                let reference = try objectOrOther(
+                    object, constraints: constraints, at: pointer, nameHint: nameHint, declaring: declaring)
+            {
+                return reference
+            }
             guard constraints.isEmpty else {
                 throw .unsupported(
                     pointer: pointer,
@@ -952,6 +961,53 @@ struct SchemaReader {
         return reference
     }
 
+    /// Keywords that read objects alone: every other value passes them.
+    static let objectOnly: Set<String> = [
+        "properties", "required", "additionalProperties", "patternProperties", "propertyNames", "minProperties",
+        "maxProperties", "dependentRequired", "dependencies", "unevaluatedProperties",
+    ]
+
+    /// Where the struct of ``objectOrOther(_:constraints:at:nameHint:declaring:)`` is recorded beside
+    /// the enum declared at the schema's own pointer (no JSON Pointer has `~` before a letter but `0`/`1`).
+    static let objectAlone = "/~object"
+
+    /// A schema with no `type` whose keywords all read objects (`properties`, `required` …) lets every
+    /// value that is not an object pass: an enum of the struct those keywords describe
+    /// (`.object(ConfigObject)`) and of any other JSON value (`.other(JSONValue)`), told apart by the
+    /// value's JSON type. `nil` when another keyword is there (it would read the other values too).
+    private mutating func objectOrOther(
+        _ object: JSONObject, constraints: [String], at pointer: String, nameHint: String, declaring: Bool
+    ) throws(SwiftGenerationError) -> TypeReference? {
+        guard constraints.allSatisfy(Self.objectOnly.contains), object["properties"] != nil || object["required"] != nil
+        else { return nil }
+        guard declaring else { return TypeReference(swift: nameHint, rules: [], nullable: true) }
+        let inline = try inlineType(at: pointer, nameHint: nameHint, nullable: true, holdsDirectly: true)
+        guard inline.isNew else { return inline.reference }
+        let name = inline.reference.swift
+        let index = types.count
+        types.append(
+            GeneratedType(
+                name: name, documentation: Self.documentation(object),
+                kind: .union(GeneratedType.Union(discriminator: .kind, cases: []))))
+        var objectSchema = object
+        objectSchema["type"] = "object"
+        let payload = try inlineType(
+            at: pointer + Self.objectAlone, nameHint: name + "Object", nullable: false, holdsDirectly: true)
+        let structName = payload.reference.swift
+        if payload.isNew { try declareStruct(objectSchema, at: pointer, name: structName) }
+        types[index].kind = .union(
+            GeneratedType.Union(
+                discriminator: .kind,
+                cases: [
+                    GeneratedType.Union.Case(
+                        name: "object", payload: structName, rule: nil, match: "object", direct: structName),
+                    GeneratedType.Union.Case(
+                        name: "other", payload: "JSONValue", rule: nil, match: GeneratedType.Union.otherKinds,
+                        direct: nil),
+                ]))
+        return inline.reference
+    }
+
     private mutating func resolveReference(
         _ reference: JSONValue, in object: JSONObject, at pointer: String, nameHint: String, declaring: Bool
     ) throws(SwiftGenerationError) -> TypeReference {
@@ -1050,10 +1106,29 @@ struct SchemaReader {
         guard case .object(let object) = items else { return nil }
         for keyword in ["anyOf", "oneOf", "allOf"] {
             guard case .array(let alternatives)? = object[keyword] else { continue }
+            if keyword == "allOf", let sole = Self.soleSchema(of: alternatives) {
+                return declaredInline(at: pointer + "/allOf/\(sole)")
+            }
             guard alternatives.count == 1 else { return nil }
             return declaredInline(at: pointer + "/\(keyword)/0")
         }
         return nil
+    }
+
+    /// The index of the one item of an `allOf` that constrains values, when every other item is
+    /// `true` or holds only annotations (`{"$ref": "#/$defs/uri"}` beside `{"description": …}`).
+    static func soleSchema(of items: [JSONValue]) -> Int? {
+        var sole: Int?
+        for (index, item) in items.enumerated() {
+            switch item {
+            case .bool(true): continue
+            case .object(let members) where !members.keys.contains(where: constrains): continue
+            default:
+                guard sole == nil else { return nil }
+                sole = index
+            }
+        }
+        return sole
     }
 
     /// `key` when `pointer` is `/$defs/key`, `/definitions/key` or `/components/schemas/key`.
@@ -1076,8 +1151,8 @@ struct SchemaReader {
         throws(SwiftGenerationError) -> TypeReference?
     {
         let constraints = Set(object.keys.filter(Self.constrains))
-        if constraints == ["allOf"], case .array(let items)? = object["allOf"], items.count == 1 {
-            return try resolve(items[0], at: pointer + "/allOf/0", nameHint: nameHint, declaring: declaring)
+        if constraints == ["allOf"], case .array(let items)? = object["allOf"], let sole = Self.soleSchema(of: items) {
+            return try resolve(items[sole], at: pointer + "/allOf/\(sole)", nameHint: nameHint, declaring: declaring)
         }
         let keyword = constraints.contains("oneOf") ? "oneOf" : "anyOf"
         guard constraints.contains(keyword), constraints.isSubset(of: [keyword, "type"]),

@@ -147,7 +147,11 @@ struct SwiftRenderer {
         switch union.discriminator {
         case .kind:
             matches = union.cases.map { "." + $0.match }
-            selector = "UnionDecoding.kind(of: decoder, among: [\(matches.joined(separator: ", "))])"
+            // A last case of every other type: every JSON type is listed (an integer is a number).
+            let listed =
+                union.cases.last?.match == GeneratedType.Union.otherKinds
+                ? [".object", ".array", ".string", ".number", ".boolean", ".null"] : matches
+            selector = "UnionDecoding.kind(of: decoder, among: [\(listed.joined(separator: ", "))])"
         case .tag(let key):
             matches = union.cases.map { SwiftNames.stringLiteral($0.match) }
             selector =
@@ -212,7 +216,11 @@ struct SwiftRenderer {
         lines.append("        [")
         lines.append("            \"oneOf\": [")
         for item in union.cases {
-            if let rule = item.rule {
+            if item.match == GeneratedType.Union.otherKinds {
+                let others = union.cases.dropLast().map { "\"\($0.match)\"" }
+                let types = others.count == 1 ? others[0] : "[\(others.joined(separator: ", "))]"
+                lines.append("                [\"not\": [\"type\": \(types)]],")
+            } else if let rule = item.rule {
                 let place = SwiftNames.stringLiteral("\(name).\(item.name.memberName)")
                 lines.append(
                     "                exporter.schema(for: \(item.payload).self, rule: \(rule), at: \(place)),")

@@ -8,7 +8,9 @@ import Testing
 /// `Union.swift` is the generator's output for `Golden/union.schema.json`: `oneOf`/`anyOf` whose
 /// alternatives cannot overlap become enums with a case per alternative — told apart by a `const`
 /// member (`Shape`), by the value's JSON type (`DrawingLabel`), recursive through a boxed case
-/// (`indirect enum Node`) — and one alternative beside `null` becomes an optional (`owner`).
+/// (`indirect enum Node`) — and one alternative beside `null` becomes an optional (`owner`). A
+/// schema with no `type` whose keywords read only objects is an enum of the object's struct and of
+/// any other value (`settings`, `Extra`).
 @Suite("oneOf and anyOf as Swift enums")
 struct UnionTests {
     static func schemaText() throws -> String { try SwiftGeneratorTests.read("union.schema.json") }
@@ -18,6 +20,7 @@ struct UnionTests {
         "owner": ["name": "Ada"], "node": ["child": ["child": "leaf"]],
         "recipe": ["name": "mix", "next": ["name": "bake", "next": ["name": "cool"]]],
         "tree": [["name": "a", "children": [["name": "b"], ["name": "c", "children": []]]]],
+        "settings": ["level": 1], "extras": [["id": "ab"], "free text", 3, 2.5, true, [1], nil],
     ]
 
     static func changed(_ changes: [String: JSONValue?]) -> JSONValue { valid.changing(changes) }
@@ -59,6 +62,13 @@ struct UnionTests {
             "a tree with twice the same child",
             changed(["tree": [["name": "a", "children": [["name": "b"], ["name": "b"]]]]])
         ),
+        ("valid with settings that are not an object", changed(["settings": "anything"])),
+        ("valid with null settings", changed(["settings": .some(nil)])),
+        ("settings with no level", changed(["settings": ["other": 1]])),
+        ("settings with a negative level", changed(["settings": ["level": -1]])),
+        ("an extra with an id too short", changed(["extras": [["id": "a"], "ok"]])),
+        ("an extra with a member it does not allow", changed(["extras": [1, ["id": "ab", "x": 1]]])),
+        ("an editor with an empty name", changed(["editor": ["name": ""]])),
         ("several at once", changed(["label": [1], "shapes": [["kind": "circle"]], "node": 1])),
     ]
 
@@ -123,8 +133,14 @@ struct UnionTests {
         drawing.label = .string("abcdef")
         drawing.node = .object(NodeObject(child: .object(NodeObject(child: .string("leaf")))))
         drawing.recipe = Step(name: "mix", next: Indirect(Step(name: "bake", next: Indirect(Step(name: "")))))
+        drawing.settings = .object(DrawingSettingsObject(level: -1))
+        drawing.extras = [.other(7), .object(ExtraObject(id: "a"))]
         let places = drawing.issues().filter(\.isError).map(\.path.jsonPointer)
-        #expect(places == ["/shapes/0/radius", "/shapes/1/width", "/label", "/recipe/next/next/name"], "\(places)")
+        #expect(
+            places == [
+                "/shapes/0/radius", "/shapes/1/width", "/label", "/recipe/next/next/name", "/settings/level",
+                "/extras/1/id",
+            ], "\(places)")
         // The same places as decoding the same value finds.
         let bytes = Array(try JSONEncoder().encode(drawing))
         do {
@@ -167,6 +183,11 @@ struct UnionTests {
         #expect(drawing.label == .string("abc"))
         #expect(drawing.owner == Author(name: "Ada"))
         #expect(drawing.node == .object(NodeObject(child: .object(NodeObject(child: .string("leaf"))))))
+        // A schema with no type: the object's struct, or any other value kept as it is.
+        #expect(drawing.settings == .object(DrawingSettingsObject(level: 1)))
+        #expect(drawing.extras?.first == .object(ExtraObject(id: "ab")))
+        #expect(drawing.extras?.dropFirst().first == .other("free text"))
+        #expect(drawing.extras?.last == .some(nil))
         let encoded = try JSONValue(parsing: Array(JSONEncoder().encode(drawing)))
         #expect(encoded == Self.valid)
         // Foundation's decoder reads the same cases.
@@ -187,12 +208,14 @@ struct UnionTests {
         #expect(generated.source == (try SwiftGeneratorTests.read("Union.swift")))
         #expect(
             generated.typeNames == [
-                "Drawing", "Shape", "ShapeSquare", "DrawingLabel", "Node", "NodeObject", "TreeItem", "Circle", "Author",
-                "Step",
+                "Drawing", "Shape", "ShapeSquare", "DrawingLabel", "Node", "NodeObject", "TreeItem", "DrawingSettings",
+                "DrawingSettingsObject", "Extra", "ExtraObject", "Circle", "Author", "Step",
             ])
         #expect(
             generated.notes == ["#/$defs/Step: Step.next is an Indirect<Step>, a box: a Step holds itself through it"])
         #expect(generated.source.contains("public indirect enum Node"))
+        // `allOf` of one schema beside items of annotations alone is that schema.
+        #expect(generated.source.contains("    public var editor: Author?\n"))
         #expect(!generated.source.contains("indirect enum Shape"))
         let exported = JSONSchemaExporter.document(for: Drawing.self)
         let label = try #require(exported[pointer: "/properties/label"])
@@ -200,6 +223,12 @@ struct UnionTests {
             "oneOf": [["type": "string", "maxLength": 5], ["type": "integer", "minimum": 0]]
         ]
         #expect(label == ["anyOf": [alternatives, ["type": "null"]]], "\(label)")
+        // Any value but an object, or the object's schema.
+        let settings = try #require(exported[pointer: "/properties/settings"])
+        let objectOrOther: JSONValue = [
+            "oneOf": [["$ref": "#/$defs/DrawingSettingsObject"], ["not": ["type": "object"]]]
+        ]
+        #expect(settings == ["anyOf": [objectOrOther, ["type": "null"]]], "\(settings)")
         let shapes = try #require(exported[pointer: "/properties/shapes/items/oneOf"])
         #expect(shapes == [["$ref": "#/$defs/Circle"], ["$ref": "#/$defs/ShapeSquare"]], "\(shapes)")
     }

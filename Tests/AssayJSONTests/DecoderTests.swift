@@ -110,6 +110,17 @@ struct Client: Codable, Equatable {
         }
     }
 
+    @Test func nullIsTheValueOfAnOptionalElement() throws {
+        // Optional elements and values take `null` as `nil`, as Foundation's decoder does; a
+        // non-optional one still refuses it.
+        let bytes = Array("[1,null,3]".utf8)
+        #expect(try JSONValueDecoder().decode([Int?].self, from: bytes) == [1, nil, 3])
+        #expect(try JSONDecoder().decode([Int?].self, from: Data(bytes)) == [1, nil, 3])
+        let members = try JSONValueDecoder().decode([String: Int?].self, from: Array(#"{"a":null,"b":2}"#.utf8))
+        #expect(members == ["a": Int?.none, "b": 2])
+        #expect(throws: JSONDecodingError.self) { try JSONValueDecoder().decode([Int].self, from: bytes) }
+    }
+
     @Test func notJSONIsMalformed() {
         do {
             _ = try JSONValueDecoder().decode([Int].self, from: Array("[1,2,]".utf8))

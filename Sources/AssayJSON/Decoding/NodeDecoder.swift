@@ -301,7 +301,7 @@ package struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     @usableFromInline package func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let found = try required(key)
         let component = PathComponent.key(found.jsonKey)
-        if found.node.isNull, T.self != JSONValue.self {
+        if found.node.isNull, T.self != JSONValue.self, !(T.self is any NullDecodable.Type) {
             throw decoder.failure(String(describing: T.self), found: found.node, at: decoder.path.appending(component))
         }
         return try decoder.decode(type, found.node, key: key, component: component)
@@ -447,7 +447,7 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (node, index) = try next()
-        if node.isNull, T.self != JSONValue.self {
+        if node.isNull, T.self != JSONValue.self, !(T.self is any NullDecodable.Type) {
             throw decoder.failure(String(describing: T.self), found: node, at: decoder.path.appending(index: index))
         }
         return try decoder.decode(type, node, key: AnyKey(intValue: index), component: .index(index))
@@ -499,3 +499,9 @@ struct SingleNodeContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.decodeInteger(UInt64.self, node) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decodeValue(type) }
 }
+
+/// A type whose value may be `null` in JSON (`Optional`): a `null` is handed to its own decoding
+/// (which makes it `nil`) rather than refused as a missing value — `[Int?]` decodes `[1, null]`.
+protocol NullDecodable {}
+
+extension Optional: NullDecodable {}

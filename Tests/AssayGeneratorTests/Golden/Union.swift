@@ -15,6 +15,12 @@ public struct Drawing: Codable, Sendable, Hashable {
     public var recipe: Step?
     @NotNull @Validate(Rule<[TreeItem]>.unique)
     public var tree: [TreeItem]?
+    /// No type: an object is checked, any other value passes.
+    public var settings: DrawingSettings?
+    @NotNull
+    public var extras: [Extra?]?
+    @NotNull
+    public var editor: Author?
 
     /// Makes a value from its properties.
     public init(
@@ -23,7 +29,10 @@ public struct Drawing: Codable, Sendable, Hashable {
         owner: Author? = nil,
         node: Node? = nil,
         recipe: Step? = nil,
-        tree: [TreeItem]? = nil
+        tree: [TreeItem]? = nil,
+        settings: DrawingSettings? = nil,
+        extras: [Extra?]? = nil,
+        editor: Author? = nil
     ) {
         self.shapes = shapes
         self.label = label
@@ -31,6 +40,9 @@ public struct Drawing: Codable, Sendable, Hashable {
         self.node = node
         self.recipe = recipe
         self.tree = tree
+        self.settings = settings
+        self.extras = extras
+        self.editor = editor
     }
 }
 
@@ -219,6 +231,130 @@ public struct TreeItem: Codable, Sendable, Hashable {
     public init(name: String, children: [TreeItem]? = nil) {
         self.name = name
         self.children = children
+    }
+}
+
+/// No type: an object is checked, any other value passes.
+public enum DrawingSettings: Codable, Sendable, Hashable {
+    case object(DrawingSettingsObject)
+    case other(JSONValue)
+
+    /// Reads the alternative the value's JSON type selects.
+    public init(from decoder: any Decoder) throws {
+        switch try UnionDecoding.kind(of: decoder, among: [.object, .array, .string, .number, .boolean, .null]) {
+        case .object:
+            self = .object(try UnionDecoding.decode(DrawingSettingsObject.self, from: decoder))
+        default:
+            self = .other(try UnionDecoding.decode(JSONValue.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .object(let value):
+            try value.encode(to: encoder)
+        case .other(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension DrawingSettings: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<DrawingSettings> = [
+        .payload { value in
+            switch value {
+            case .object(let payload): .value(payload)
+            case .other(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension DrawingSettings: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: DrawingSettingsObject.self),
+                ["not": ["type": "object"]],
+            ]
+        ]
+    }
+}
+
+/// No type: an object is checked, any other value passes.
+@Validatable
+public struct DrawingSettingsObject: Codable, Sendable, Hashable {
+    @Validate(.range(0...))
+    public var level: Int
+
+    /// Makes a value from its properties.
+    public init(level: Int) {
+        self.level = level
+    }
+}
+
+public enum Extra: Codable, Sendable, Hashable {
+    case object(ExtraObject)
+    case other(JSONValue)
+
+    /// Reads the alternative the value's JSON type selects.
+    public init(from decoder: any Decoder) throws {
+        switch try UnionDecoding.kind(of: decoder, among: [.object, .array, .string, .number, .boolean, .null]) {
+        case .object:
+            self = .object(try UnionDecoding.decode(ExtraObject.self, from: decoder))
+        default:
+            self = .other(try UnionDecoding.decode(JSONValue.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .object(let value):
+            try value.encode(to: encoder)
+        case .other(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension Extra: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<Extra> = [
+        .payload { value in
+            switch value {
+            case .object(let payload): .value(payload)
+            case .other(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension Extra: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: ExtraObject.self),
+                ["not": ["type": "object"]],
+            ]
+        ]
+    }
+}
+
+@Validatable(unknownKeys: .reject)
+public struct ExtraObject: Codable, Sendable, Hashable {
+    @NotNull @Validate(.length(2...))
+    public var id: String?
+
+    /// Makes a value from its properties.
+    public init(id: String? = nil) {
+        self.id = id
     }
 }
 
