@@ -72,7 +72,7 @@ let package = Package(
         ),
         .target(
             name: "AssayGenerator",
-            dependencies: ["AssayJSON", "AssaySchema"],
+            dependencies: ["AssayJSON", "AssayRegex", "AssaySchema"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(

@@ -1,4 +1,5 @@
 import AssayJSON
+import AssayRegex
 import AssaySchema
 
 /// A type to declare.
@@ -407,6 +408,19 @@ struct SchemaReader {
                     "the keyword unevaluatedProperties beside \(hasApplicators ? "subschemas" : "patternProperties") reads keys a struct does not keep: it has no Swift form yet"
             )
         }
+        // One pattern beside `additionalProperties: false`, matching no property's name: the other
+        // members are kept, their keys matching the pattern and their values typed by its schema.
+        var patternMembers: (key: String, schema: JSONValue, pointer: String)?
+        if additional == .bool(false), case .object(let patterns)? = schema["patternProperties"], patterns.count == 1,
+            let (pattern, valueSchema) = patterns.first, let regex = try? LinearRegex(pattern),
+            case .object(let declared) = schema["properties"] ?? .object([:]),
+            case .array(let requiredKeys) = schema["required"] ?? .array([]),
+            !declared.keys.contains(where: { regex.firstMatchExists(in: $0) }),
+            !(Self.strings(requiredKeys) ?? []).contains(where: { regex.firstMatchExists(in: $0) })
+        {
+            patternMembers = (pattern, valueSchema, pointer + "/patternProperties/" + Self.escape(pattern))
+            objectChecks.removeAll { $0 == "patternProperties" }
+        }
         // Keywords of the object's members (`patternProperties`, `propertyNames`, `minProperties` …):
         // checked on the struct with every member it was given kept.
         let keyed = objectChecks.filter { !Self.objectChecks.contains($0) }
@@ -447,7 +461,7 @@ struct SchemaReader {
             types[index].refusesUnknownKeys = true
         default:
             // Beside patternProperties, the members left to it are checked with them, on the struct.
-            if hasPatterns { objectChecks.append("additionalProperties") }
+            if hasPatterns && patternMembers == nil { objectChecks.append("additionalProperties") }
         }
         var fields: [Field] = []
         var byName: [String: String] = [:]
@@ -501,6 +515,20 @@ struct SchemaReader {
                     documentation: Self.documentation(propertySchema), directStruct: reference.directStruct))
         }
         types[index].kind = .structure(fields)
+        if let patternMembers {
+            let value = try resolve(
+                patternMembers.schema, at: patternMembers.pointer, nameHint: name + "Value", declaring: true)
+            if value.nullable && value.swift != "JSONValue" && !value.rules.isEmpty {
+                throw .unsupported(
+                    pointer: patternMembers.pointer, message: "rules on members that may be null have no Swift form yet"
+                )
+            }
+            let valueType = value.nullable && value.swift != "JSONValue" ? value.swift + "?" : value.swift
+            var rules = ["Rule<[String: \(valueType)]>.keys(.matches(\(SwiftNames.stringLiteral(patternMembers.key))))"]
+            if !value.rules.isEmpty { rules.append(".values(\(Self.joined(value.rules)))") }
+            types[index].additional = GeneratedType.Additional(
+                name: Self.additionalName(avoiding: fields), value: valueType, rules: rules)
+        }
         if let additional, additional != .bool(true), !hasPatterns, !types[index].refusesUnknownKeys {
             // The members no property names, as a dictionary of their own type.
             let value = try resolve(

@@ -75,16 +75,11 @@ public struct InventoryMeta: Codable, Sendable, Hashable {
     @NotNull
     public var v: Int?
     /// The members no other property names.
-    @AdditionalProperties
-    public var additionalProperties: [String: JSONValue]
-
-    /// The rules that read several properties.
-    public static let additionalRules: Validation<InventoryMeta> = [
-        .schema(SchemaDocument.schema, at: "/properties/meta", keywords: ["patternProperties", "additionalProperties"])
-    ]
+    @AdditionalProperties @Validate(Rule<[String: String]>.keys(.matches("^x-")))
+    public var additionalProperties: [String: String]
 
     /// Makes a value from its properties.
-    public init(v: Int? = nil, additionalProperties: [String: JSONValue] = [:]) {
+    public init(v: Int? = nil, additionalProperties: [String: String] = [:]) {
         self.v = v
         self.additionalProperties = additionalProperties
     }
