@@ -22,6 +22,8 @@ extension OpenAPIContract {
             var required: Bool
             var schema: Int?
             var kind: ValueKind
+            var style: Style
+            var explode: Bool
         }
 
         private struct PendingOperation {
@@ -96,7 +98,8 @@ extension OpenAPIContract {
                     parameters: operation.parameters.map {
                         Parameter(
                             name: $0.name, location: $0.location, required: $0.required,
-                            schema: $0.schema.map { schemas[$0] }, kind: $0.kind)
+                            schema: $0.schema.map { schemas[$0] }, kind: $0.kind, style: $0.style,
+                            explode: $0.explode)
                     },
                     requestBody: operation.body.map {
                         RequestBody(
@@ -146,9 +149,38 @@ extension OpenAPIContract {
                 if let value = parameter["schema"] {
                     schema = self.schema(at: at + "/schema")
                     kind = self.kind(of: value, at: at + "/schema")
+                } else if parameter["content"] != nil {
+                    // `content`: the value is a document of that media type; a JSON one is checked.
+                    let (contentSchema, isJSON) = try jsonContent(parameter["content"], at: at + "/content")
+                    if isJSON {
+                        schema = contentSchema
+                        kind = .json
+                    }
+                }
+                // Query and cookie parameters are written in form style by default, path and
+                // header ones in simple style; `explode` is true for form style alone.
+                var style: Style = location == .query || location == .cookie ? .form : .simple
+                if let value = parameter["style"] {
+                    guard case .string(let name) = value, let named = Style(rawValue: name) else {
+                        throw OpenAPIContractError(
+                            pointer: at + "/style",
+                            message:
+                                "style is one of form, simple, label, matrix, spaceDelimited, pipeDelimited, deepObject"
+                        )
+                    }
+                    style = named
+                }
+                var explode = style == .form
+                if let value = parameter["explode"] {
+                    guard case .bool(let flag) = value else {
+                        throw OpenAPIContractError(pointer: at + "/explode", message: "explode is true or false")
+                    }
+                    explode = flag
                 }
                 result.append(
-                    PendingParameter(name: name, location: location, required: required, schema: schema, kind: kind))
+                    PendingParameter(
+                        name: name, location: location, required: required, schema: schema, kind: kind, style: style,
+                        explode: explode))
             }
             return result
         }
@@ -202,7 +234,10 @@ extension OpenAPIContract {
         }
 
         /// How a parameter's text is read: by its schema's `type` (through `$ref`s).
-        private func kind(of schema: JSONValue, at pointer: String) -> ValueKind {
+        private func kind(of schema: JSONValue, at pointer: String, depth: Int = 0) -> ValueKind {
+            // A parameter's value is text: a few levels of arrays and objects at most (a recursive
+            // schema stops here, its deeper values read as text).
+            guard depth < 8 else { return .string }
             var schema = schema
             var hops = 0
             while case .object(let object) = schema, case .string(let reference)? = object["$ref"],
@@ -229,7 +264,15 @@ extension OpenAPIContract {
             case "number": return .number
             case "boolean": return .boolean
             case "array":
-                return .array(object["items"].map { kind(of: $0, at: pointer + "/items") } ?? .string)
+                return .array(object["items"].map { kind(of: $0, at: pointer + "/items", depth: depth + 1) } ?? .string)
+            case "object":
+                guard case .object(let properties)? = object["properties"] else { return .object([:]) }
+                var kinds: [String: ValueKind] = [:]
+                for (name, property) in properties {
+                    kinds[name] = kind(
+                        of: property, at: pointer + "/properties/" + Self.escape(name), depth: depth + 1)
+                }
+                return .object(kinds)
             default: return .string
             }
         }

@@ -22,6 +22,15 @@ public struct OpenAPIContract: Sendable {
     indirect enum ValueKind: Sendable {
         case string, integer, number, boolean
         case array(ValueKind)
+        /// An object: its properties' kinds, by name (a property not named is read as text).
+        case object([String: ValueKind])
+        /// A parameter with `content` (not `schema`): its text is a JSON document.
+        case json
+    }
+
+    /// How a parameter's values are written (OpenAPI's `style`).
+    enum Style: String, Sendable {
+        case form, simple, label, matrix, spaceDelimited, pipeDelimited, deepObject
     }
 
     /// A parameter of an operation.
@@ -31,6 +40,10 @@ public struct OpenAPIContract: Sendable {
         var required: Bool
         var schema: JSONSchema?
         var kind: ValueKind
+        var style: Style
+        /// OpenAPI's `explode`: an array's values (an object's properties) written as separate
+        /// parameters (`id=1&id=2`), or in one (`id=1,2`).
+        var explode: Bool
     }
 
     /// What an operation accepts as its body.

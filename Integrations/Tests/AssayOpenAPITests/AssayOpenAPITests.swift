@@ -57,6 +57,7 @@ struct AssayOpenAPITests {
             return json(201, text)
         }
         register("listClients", .get, "/clients") { _, _, _ in json(200, "[\(ann)]") }
+        register("searchClients", .get, "/search/{ids}") { _, _, _ in json(200, "[\(ann)]") }
         register("getClient", .get, "/clients/{id}") { _, _, metadata in
             if metadata.pathParameters["id"] == "14" {
                 // Text where the document allows only JSON.
@@ -178,6 +179,34 @@ struct AssayOpenAPITests {
                 headers: Self.requestID + [HTTPField(name: .contentType, value: "text/plain")])
             #expect(text.status == 415)
             #expect(await calls.operations.isEmpty)
+        }
+    }
+
+    @Test("parameters read as their style and explode write them: label, form, pipes, deepObject, cookie, JSON")
+    func parameterStyles() async throws {
+        try await Self.withServer { client, calls in
+            let point: HTTPFields = [HTTPField.Name("X-Point")!: "x=1,y=2", .cookie: "theme=dark; session=0a1b2c3d"]
+            // `|`, `[` and `]` percent-encoded, as a client sends them.
+            let search = "/search/.1.2?tags=ab,c&range=1%7C5&filter%5Bname%5D=Ann&filter%5Bage%5D=3"
+            let valid = try await client.send(
+                "searchClients", .get, search + "&where=%7B%22field%22%3A%22a%2Cb%22%7D", headers: point)
+            #expect(valid.status == 200, "\(valid.body?.jsonString() ?? "")")
+            // An encoded separator stays in its value: "a%2Cb" is one tag (too long), not two.
+            let encoded = try await client.send("searchClients", .get, "/search/.1?tags=abcd,a%2Cbc", headers: point)
+            #expect(Set(Self.pointers(encoded.body)) == ["/query/tags/0", "/query/tags/1"])
+            let bad = try await client.send(
+                "searchClients", .get,
+                "/search/.1.0?tags=ab,long&range=1%7C-5%7C9&filter%5Bname%5D=&filter%5Bage%5D=old&where=%7B%7D",
+                headers: [HTTPField.Name("X-Point")!: "x=1,y=two", .cookie: "session=nothex"])
+            #expect(bad.status == 422)
+            #expect(
+                Set(Self.pointers(bad.body)) == [
+                    "/path/ids/1", "/query/tags/1", "/query/range", "/query/range/1", "/query/filter/name",
+                    "/query/filter/age", "/header/X-Point/y", "/cookie/session", "/query/where/field",
+                ], "\(bad.body?.jsonString() ?? "")")
+            let noCookie = try await client.send("searchClients", .get, "/search/.1", headers: [:])
+            #expect(Self.pointers(noCookie.body) == ["/cookie/session"], "\(noCookie.body?.jsonString() ?? "")")
+            #expect(await calls.operations == ["searchClients"])
         }
     }
 
