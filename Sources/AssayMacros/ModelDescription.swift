@@ -1,4 +1,5 @@
 import SwiftDiagnostics
+import SwiftParser
 import SwiftSyntax
 
 /// What `@Validatable` reads off a struct: its stored properties with their attributes, and its
@@ -201,13 +202,13 @@ struct ModelDescription {
         }
     }
 
+    /// The value of a string literal argument, its escapes read (`"a\tb"` is a tab, `#"a\b"#` a
+    /// backslash); `nil` for an interpolation or another expression.
     static func stringArgument(_ attribute: AttributeSyntax) -> String? {
         guard case .argumentList(let arguments) = attribute.arguments,
-            let literal = arguments.first?.expression.as(StringLiteralExprSyntax.self),
-            literal.segments.count == 1,
-            case .stringSegment(let segment) = literal.segments.first
+            let literal = arguments.first?.expression.as(StringLiteralExprSyntax.self)
         else { return nil }
-        return segment.content.text
+        return literal.representedLiteralValue
     }
 }
 

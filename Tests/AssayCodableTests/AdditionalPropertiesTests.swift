@@ -23,6 +23,17 @@ struct Environment: Codable, Equatable {
     var variables: [String: String] = [:]
 }
 
+/// A model whose keys need escapes in Swift (`@Key("a\tb")`), as the generator writes them for
+/// JSON Schema's keys with control characters, quotes and backslashes.
+@Validatable(unknownKeys: .reject)
+struct Escaped: Codable, Equatable {
+    @Key("foo\nbar") var newline: Int
+    @Key("foo\tbar") var tab: Int
+    @Key(#"foo"bar"#) var quote: Int
+    @Key(#"foo\bar"#) var backslash: Int
+    @Key("foo\u{c}bar") var formFeed: Int
+}
+
 /// A model whose other members are models.
 @Validatable
 struct Registry: Codable, Equatable {
@@ -109,6 +120,22 @@ struct Registry: Codable, Equatable {
             #expect(schema.isValid(json) == valid, "\(text)")
             let decodes = (try? DecoderKind.assay.decode(Labelled.self, text)) != nil
             #expect(decodes == valid, "\(text)")
+        }
+    }
+}
+
+@Suite struct EscapedKeyTests {
+    @Test(arguments: DecoderKind.allCases)
+    func keysWithEscapesAreTheirValues(decoder: DecoderKind) throws {
+        let json = #"{"foo\nbar": 1, "foo\tbar": 2, "foo\"bar": 3, "foo\\bar": 4, "foo\fbar": 5}"#
+        let decoded = try decoder.decode(Escaped.self, json).value
+        #expect(decoded == Escaped(newline: 1, tab: 2, quote: 3, backslash: 4, formFeed: 5))
+        let encoded = try JSONValue(parsing: Array(JSONEncoder().encode(decoded)))
+        #expect(encoded == (try JSONValue(parsing: Array(json.utf8))))
+        // The literal text of an escape is another key, unknown here.
+        #expect(throws: ValidationError.self) {
+            try decoder.decode(
+                Escaped.self, #"{"foo\\nbar": 1, "foo\tbar": 2, "foo\"bar": 3, "foo\\bar": 4, "foo\fbar": 5}"#)
         }
     }
 }
