@@ -410,16 +410,16 @@ struct SchemaReader {
         }
         // One pattern beside `additionalProperties: false`, matching no property's name: the other
         // members are kept, their keys matching the pattern and their values typed by its schema.
-        var patternMembers: (key: String, schema: JSONValue, pointer: String)?
-        if additional == .bool(false), case .object(let patterns)? = schema["patternProperties"], patterns.count == 1,
-            let (pattern, valueSchema) = patterns.first, let regex = try? LinearRegex(pattern),
+        var patternMembers = Self.lonePattern(of: schema, at: pointer)
+        if let lone = patternMembers, let regex = try? LinearRegex(lone.pattern),
             case .object(let declared) = schema["properties"] ?? .object([:]),
             case .array(let requiredKeys) = schema["required"] ?? .array([]),
             !declared.keys.contains(where: { regex.firstMatchExists(in: $0) }),
             !(Self.strings(requiredKeys) ?? []).contains(where: { regex.firstMatchExists(in: $0) })
         {
-            patternMembers = (pattern, valueSchema, pointer + "/patternProperties/" + Self.escape(pattern))
             objectChecks.removeAll { $0 == "patternProperties" }
+        } else {
+            patternMembers = nil
         }
         // Keywords of the object's members (`patternProperties`, `propertyNames`, `minProperties` …):
         // checked on the struct with every member it was given kept.
@@ -515,32 +515,24 @@ struct SchemaReader {
                     documentation: Self.documentation(propertySchema), directStruct: reference.directStruct))
         }
         types[index].kind = .structure(fields)
+        // The members no property names, as a dictionary of their own type: those of the lone
+        // pattern (their keys matching it), or those `additionalProperties` types.
+        var others: (schema: JSONValue, pointer: String, keyRule: String?)?
         if let patternMembers {
-            let value = try resolve(
-                patternMembers.schema, at: patternMembers.pointer, nameHint: name + "Value", declaring: true)
-            if value.nullable && value.swift != "JSONValue" && !value.rules.isEmpty {
-                throw .unsupported(
-                    pointer: patternMembers.pointer, message: "rules on members that may be null have no Swift form yet"
-                )
-            }
-            let valueType = value.nullable && value.swift != "JSONValue" ? value.swift + "?" : value.swift
-            var rules = ["Rule<[String: \(valueType)]>.keys(.matches(\(SwiftNames.stringLiteral(patternMembers.key))))"]
-            if !value.rules.isEmpty { rules.append(".values(\(Self.joined(value.rules)))") }
-            types[index].additional = GeneratedType.Additional(
-                name: Self.additionalName(avoiding: fields), value: valueType, rules: rules)
+            others = (
+                patternMembers.schema, patternMembers.pointer,
+                ".matches(\(SwiftNames.stringLiteral(patternMembers.pattern)))"
+            )
+        } else if let additional, additional != .bool(true), !hasPatterns, !types[index].refusesUnknownKeys {
+            others = (additional, additionalPointer, nil)
         }
-        if let additional, additional != .bool(true), !hasPatterns, !types[index].refusesUnknownKeys {
-            // The members no property names, as a dictionary of their own type.
-            let value = try resolve(
-                additional, at: additionalPointer, nameHint: name + "Value", declaring: true)
-            if value.nullable && value.swift != "JSONValue" && !value.rules.isEmpty {
-                throw .unsupported(
-                    pointer: additionalPointer, message: "rules on members that may be null have no Swift form yet")
-            }
-            let valueType = value.nullable && value.swift != "JSONValue" ? value.swift + "?" : value.swift
+        if let others {
+            let value = try memberType(others.schema, at: others.pointer, nameHint: name + "Value", declaring: true)
+            var rules = others.keyRule.map { [".keys(\($0))"] } ?? []
+            if !value.reference.rules.isEmpty { rules.append(".values(\(Self.joined(value.reference.rules)))") }
+            if !rules.isEmpty { rules[0] = "Rule<[String: \(value.swift)]>" + rules[0] }
             types[index].additional = GeneratedType.Additional(
-                name: Self.additionalName(avoiding: fields), value: valueType,
-                rules: value.rules.isEmpty ? [] : ["Rule<[String: \(valueType)]>.values(\(Self.joined(value.rules)))"])
+                name: Self.additionalName(avoiding: fields), value: value.swift, rules: rules)
         }
         if !objectChecks.isEmpty {
             var kept: [String: Field] = [:]
@@ -923,32 +915,20 @@ struct SchemaReader {
                 keyRules += rules
                 checked.removeAll { $0 == "propertyNames" }
             }
-            if case .object(let patterns)? = object["patternProperties"], patterns.count == 1,
-                object["additionalProperties"] == .bool(false), let (pattern, valueSchema) = patterns.first
-            {
-                let place = pointer + "/patternProperties/" + Self.escape(pattern)
-                element = try resolve(valueSchema, at: place, nameHint: nameHint + "Value", declaring: declaring)
-                if element.nullable && element.swift != "JSONValue" && !element.rules.isEmpty {
-                    throw .unsupported(
-                        pointer: place, message: "rules on members that may be null have no Swift form yet")
-                }
-                keyRules.append(".matches(\(SwiftNames.stringLiteral(pattern)))")
+            var valueType = "JSONValue"
+            if let lone = Self.lonePattern(of: object, at: pointer) {
+                (element, valueType) = try memberType(
+                    lone.schema, at: lone.pointer, nameHint: nameHint + "Value", declaring: declaring)
+                keyRules.append(".matches(\(SwiftNames.stringLiteral(lone.pattern)))")
                 checked.removeAll { $0 == "patternProperties" }
             } else if object["patternProperties"] != nil {
                 if let additional = object["additionalProperties"], additional != .bool(true) {
                     checked.append("additionalProperties")
                 }
             } else if let additional = object[additionalKey], additional != .bool(true) {
-                element = try resolve(
+                (element, valueType) = try memberType(
                     additional, at: pointer + "/" + additionalKey, nameHint: nameHint + "Value", declaring: declaring)
-                if element.nullable && element.swift != "JSONValue" && !element.rules.isEmpty {
-                    throw .unsupported(
-                        pointer: pointer + "/" + additionalKey,
-                        message: "rules on members that may be null have no Swift form yet")
-                }
             }
-            let valueType =
-                element.nullable && element.swift != "JSONValue" ? element.swift + "?" : element.swift
             swift = "[String: \(valueType)]"
             directStruct = nil
             let minimum = try Self.integer(object["minProperties"], at: pointer + "/minProperties")
@@ -987,6 +967,32 @@ struct SchemaReader {
         default: reference.pinned = rules.contains { !$0.hasPrefix(".multipleOf(") && !$0.hasPrefix(".schema(") }
         }
         return reference
+    }
+
+    /// A lone `patternProperties` pattern beside `additionalProperties: false`: every key must match
+    /// it and every value pass its schema (the contract of `propertyNames: {"pattern": …}` with that
+    /// schema for the values).
+    static func lonePattern(of schema: JSONObject, at pointer: String)
+        -> (pattern: String, schema: JSONValue, pointer: String)?
+    {
+        guard schema["additionalProperties"] == .bool(false), case .object(let patterns)? = schema["patternProperties"],
+            patterns.count == 1, let (pattern, value) = patterns.first
+        else { return nil }
+        return (pattern, value, pointer + "/patternProperties/" + escape(pattern))
+    }
+
+    /// The type of the values of members (a dictionary's, or those a struct keeps beside its
+    /// properties) and its Swift spelling, `T?` for values that may be `null`; such values with rules
+    /// have no typed form (`.values` of an optional's rules).
+    private mutating func memberType(_ schema: JSONValue, at pointer: String, nameHint: String, declaring: Bool)
+        throws(SwiftGenerationError) -> (reference: TypeReference, swift: String)
+    {
+        let value = try resolve(schema, at: pointer, nameHint: nameHint, declaring: declaring)
+        let mayBeNull = value.nullable && value.swift != "JSONValue"
+        if mayBeNull && !value.rules.isEmpty {
+            throw .unsupported(pointer: pointer, message: "rules on members that may be null have no Swift form yet")
+        }
+        return (value, mayBeNull ? value.swift + "?" : value.swift)
     }
 
     /// Keywords that read objects alone: every other value passes them.
@@ -1417,19 +1423,15 @@ struct SchemaReader {
             object["type"] == nil || object["type"] == .string("string"),
             object["format"].map({ SwiftNames.formats[Self.string($0) ?? ""] != nil }) ?? true
         else { return nil }
-        for key in ["enum", "const"] where object[key] != nil {
-            let values: [JSONValue]
-            switch object[key] {
-            case .array(let items)? where key == "enum": values = items
-            case let value?: values = key == "const" ? [value] : []
-            case nil: values = []
-            }
-            guard !values.isEmpty, values.allSatisfy({ if case .string = $0 { true } else { false } }) else {
-                return nil
-            }
+        // `enum` and `const` of strings alone (a name is a string).
+        var literals = object["const"].map { [$0] } ?? []
+        switch object["enum"] {
+        case nil: break
+        case .array(let items)?: literals += items
+        default: return nil
         }
-        let rules = try stringRules(object, at: pointer) + valueRules(object, at: pointer, swiftType: "String")
-        return rules
+        guard literals.allSatisfy({ if case .string = $0 { true } else { false } }) else { return nil }
+        return try stringRules(object, at: pointer) + valueRules(object, at: pointer, swiftType: "String")
     }
 
     private mutating func integerRules(_ object: JSONObject, at pointer: String) throws(SwiftGenerationError)
@@ -1823,8 +1825,13 @@ struct SchemaReader {
             claimedNames[candidate] = pointer
             claimLog.append(candidate)
             if number > 1 {
+                // (The struct of a schema with no `type` is recorded beside its enum: shown at the schema.)
+                func shown(_ place: String) -> String {
+                    place.hasSuffix(Self.objectAlone) ? String(place.dropLast(Self.objectAlone.count)) : place
+                }
+                let here = shown(pointer)
                 notes.append(
-                    "#\(pointer): #\(claimedNames[name] ?? "") and #\(pointer) both map to the Swift type name \(name): #\(pointer) is \(candidate)"
+                    "#\(here): #\(shown(claimedNames[name] ?? "")) and #\(here) both map to the Swift type name \(name): #\(here) is \(candidate)"
                 )
             }
         }

@@ -91,7 +91,9 @@ extension OpenAPIContract.Operation {
         var text = Substring(raw)
         switch parameter.style {
         case .label:
-            guard text.first == "." else { return .string(decode(text)) }  // the schema reports it
+            // Not in label form: no value of the parameter (a path parameter's is required), as
+            // for a matrix one without its name.
+            guard text.first == "." else { return nil }
             text = text.dropFirst()
             if parameter.explode, case .array(let element) = parameter.kind {
                 return .array(
@@ -137,9 +139,6 @@ extension OpenAPIContract.Operation {
         }
         func parts() -> [Substring] { text.split(separator: separator, omittingEmptySubsequences: false) }
         switch parameter.kind {
-        case .json:
-            let whole = decode(Substring(text))
-            return (try? JSONValue(parsing: Array(whole.utf8))) ?? .string(whole)
         case .array(let element):
             return .array(parts().map { scalar(decode($0), as: element) })
         case .object(let kinds):
@@ -158,7 +157,7 @@ extension OpenAPIContract.Operation {
             }
             return object(members, kinds: kinds)
         default:
-            return scalar(decode(Substring(text)), as: parameter.kind)
+            return scalar(decode(Substring(text)), as: parameter.kind)  // a scalar, or JSON content
         }
     }
 

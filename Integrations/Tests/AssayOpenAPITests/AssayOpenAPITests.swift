@@ -204,6 +204,9 @@ struct AssayOpenAPITests {
                     "/path/ids/1", "/query/tags/1", "/query/range", "/query/range/1", "/query/filter/name",
                     "/query/filter/age", "/header/X-Point/y", "/cookie/session", "/query/where/field",
                 ], "\(bad.body?.jsonString() ?? "")")
+            // A path parameter not in its style's form is missing.
+            let unlabelled = try await client.send("searchClients", .get, "/search/1", headers: point)
+            #expect(Self.pointers(unlabelled.body) == ["/path/ids"])
             let noCookie = try await client.send("searchClients", .get, "/search/.1", headers: [:])
             #expect(Self.pointers(noCookie.body) == ["/cookie/session"], "\(noCookie.body?.jsonString() ?? "")")
             #expect(await calls.operations == ["searchClients"])

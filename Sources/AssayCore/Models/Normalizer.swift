@@ -181,7 +181,7 @@ private func addNestedIssues(
         // In code point order when issues are located (a dictionary keeps no order of its own).
         let keys =
             context.locatesIssues
-            ? members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) : Array(members.keys)
+            ? codePointOrder(members.keys) : Array(members.keys)
         for key in keys {
             addNestedIssues(of: members[key]!, operation: operation, at: components + [.key(key)], into: &context)
         }

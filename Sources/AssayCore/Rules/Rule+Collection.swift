@@ -57,9 +57,7 @@ extension Rule {
                 for member in value { context.check(member.value, with: rule, at: .key(member.key)) }
                 return
             }
-            for key in value.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                context.check(value[key]!, with: rule, at: .key(key))
-            }
+            for key in codePointOrder(value.keys) { context.check(value[key]!, with: rule, at: .key(key)) }
         }
     }
 }
@@ -76,9 +74,7 @@ extension Rule {
                 for key in value.keys { context.check(key, with: rule, at: .key(key)) }
                 return
             }
-            for key in value.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                context.check(key, with: rule, at: .key(key))
-            }
+            for key in codePointOrder(value.keys) { context.check(key, with: rule, at: .key(key)) }
         }
     }
 }
@@ -172,4 +168,11 @@ extension Rule where Value: Equatable & Sendable {
             if !equal { context.report(.notAllowed, value: value, parameters: parameters, messageKey: "schema.const") }
         }
     }
+}
+
+/// A dictionary's keys in code point order (the order JSON Schema's output and Assay's issues
+/// take; a dictionary keeps none of its own).
+@usableFromInline
+func codePointOrder<Keys: Sequence<String>>(_ keys: Keys) -> [String] {
+    keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
 }
