@@ -176,7 +176,7 @@ let package = Package(
             dependencies: ["AssayGenerator", "AssayCodable", "AssaySchema", "AssayJSON"],
             exclude: [
                 "Golden/client.schema.json", "Golden/sample.schema.json", "Golden/fallback.schema.json",
-                "Golden/union.schema.json", "Golden/members.schema.json",
+                "Golden/union.schema.json", "Golden/members.schema.json", "Golden/conditional.schema.json",
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

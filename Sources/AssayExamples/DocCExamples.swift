@@ -600,6 +600,8 @@ enum DocCommentExamples {
 
         try decodeQuantities()
 
+        checkPayments()
+
         try decodeSteps()
 
         try decodeLabels()
@@ -771,6 +773,30 @@ func decodeQuantities() throws {
         print(error.issues.map(\.path.jsonPointer))  // ["/0", "/1", "/2"]
     }
     print(Quantity.string("abcd").issues().map(\.code))  // [tooLong]
+}
+// README: end
+
+// README: doc-model-rule-when
+struct CardPayment: Validatable {
+    var kind: String
+    var cardNumber: String?
+    var iban: String?
+
+    static let validation: Validation<CardPayment> = [
+        .when(
+            \.kind, "kind", in: ["card"],
+            then: [
+                .required(\.cardNumber, "cardNumber"),
+                .property(\.cardNumber, "cardNumber", .length(16...16), .charset(.digits)),
+            ],
+            else: [.required(\.iban, "iban")])
+    ]
+}
+
+func checkPayments() {
+    print(CardPayment(kind: "card", cardNumber: "4111").issues().map(\.path.jsonPointer))  // ["/cardNumber"]
+    print(CardPayment(kind: "transfer").issues().map(\.path.jsonPointer))  // ["/iban"]
+    print(CardPayment(kind: "transfer", iban: "DE00").issues().isEmpty)  // true
 }
 // README: end
 

@@ -534,16 +534,47 @@ struct SchemaReader {
             types[index].additional = GeneratedType.Additional(
                 name: Self.additionalName(avoiding: fields), value: value.swift, rules: rules)
         }
-        if !objectChecks.isEmpty {
+        // A condition on one member whose branches have typed rules (`if: {properties: {kind:
+        // {const: …}}}`): a `.when` entry, for the schema's own `if` and for each such item of its
+        // `allOf`; the other items of that `allOf` are checked each against its schema.
+        if objectChecks.contains("if"), let rule = try conditionalRule(schema, at: pointer, fields: fields) {
+            types[index].modelRules.append(rule)
+            objectChecks.removeAll { ["if", "then", "else"].contains($0) }
+        }
+        var itemChecks: [(item: JSONValue, pointer: String)] = []
+        if objectChecks.contains("allOf"), case .array(let items)? = schema["allOf"] {
+            var rules: [String] = []
+            var rest: [(item: JSONValue, pointer: String)] = []
+            for (offset, item) in items.enumerated() {
+                let place = pointer + "/allOf/\(offset)"
+                if case .object(let object) = item, object["if"] != nil,
+                    let rule = try conditionalRule(object, at: place, fields: fields)
+                {
+                    rules.append(rule)
+                } else if Self.soleSchema(of: [item]) != nil {
+                    rest.append((item, place))
+                }
+            }
+            if !rules.isEmpty {
+                types[index].modelRules += rules
+                objectChecks.removeAll { $0 == "allOf" }
+                itemChecks = rest
+            }
+        }
+        if !objectChecks.isEmpty || !itemChecks.isEmpty {
             var kept: [String: Field] = [:]
             for field in fields { kept[field.key] = field }
             var whole = !keyed.isEmpty || objectChecks.contains("additionalProperties")
             if !whole {
-                for key in objectChecks {
+                var checks: [(value: JSONValue, pointer: String)] = objectChecks.map { key in
                     var keyword = JSONObject()
                     keyword[key] = schema[key]
+                    return (.object(keyword), pointer)
+                }
+                checks += itemChecks.map { ($0.item, $0.pointer) }
+                for check in checks {
                     do {
-                        try checkReadsKept(.object(keyword), at: pointer, kept: kept, depth: 0)
+                        try checkReadsKept(check.value, at: check.pointer, kept: kept, depth: 0)
                     } catch {
                         guard error.fallsBack else { throw error }
                         whole = true
@@ -561,13 +592,24 @@ struct SchemaReader {
                 }
                 keptTypes += fields.map(\.type) + (types[index].additional.map { [$0.value] } ?? [])
             }
-            fallbacks.append(Fallback(pointer: pointer, keywords: objectChecks))
-            notes.append(
-                "#\(pointer): \(objectChecks.joined(separator: ", ")) — no typed rule: each value of \(name) is checked against these keywords with AssaySchema when decoded"
-            )
-            let list = objectChecks.map(SwiftNames.stringLiteral).joined(separator: ", ")
-            types[index].modelRules.append(
-                ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(pointer)), keywords: [\(list)])")
+            if !objectChecks.isEmpty {
+                fallbacks.append(Fallback(pointer: pointer, keywords: objectChecks))
+                notes.append(
+                    "#\(pointer): \(objectChecks.joined(separator: ", ")) — no typed rule: each value of \(name) is checked against these keywords with AssaySchema when decoded"
+                )
+                let list = objectChecks.map(SwiftNames.stringLiteral).joined(separator: ", ")
+                types[index].modelRules.append(
+                    ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(pointer)), keywords: [\(list)])")
+            }
+            for check in itemChecks {
+                let constraints = Self.constraintKeys(of: check.item)
+                fallbacks.append(Fallback(pointer: check.pointer, keywords: nil))
+                notes.append(
+                    "#\(check.pointer): \(constraints.joined(separator: ", ")) — no typed rule: each value of \(name) is checked against this item of allOf with AssaySchema when decoded"
+                )
+                types[index].modelRules.append(
+                    ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(check.pointer)))")
+            }
         }
         for (trigger, dependents) in dependencies where !required.contains(trigger) {
             func field(_ key: String) throws(SwiftGenerationError) -> Field {
@@ -586,6 +628,264 @@ struct SchemaReader {
             types[index].modelRules.append(
                 ".dependentRequired(.field(\\.\(source.name), \(SwiftNames.stringLiteral(source.key))), requires: "
                     + list.joined(separator: ", ") + ")")
+        }
+    }
+
+    /// The constraint keywords of a schema, in document order (`["$ref"]` for a reference alone).
+    static func constraintKeys(of schema: JSONValue) -> [String] {
+        guard case .object(let object) = schema else { return ["false"] }
+        return object.keys.filter(constrains)
+    }
+
+    /// A `.when` entry for a schema's `if` / `then` / `else` (its other keywords are not read), when
+    /// the `if` tests one member against constants (`properties: {kind: {const: "card"}}`, an
+    /// `enum`, with `required` of that member or not) and each branch holds `required` and
+    /// `properties` of the struct's own members, each property's rules typed where they fit its
+    /// Swift type and checked against their schema where they do not. `nil` for any other shape, or
+    /// where a member that may be `null` would have to be told apart from a missing one (Swift's
+    /// `nil` is both).
+    private mutating func conditionalRule(_ schema: JSONObject, at pointer: String, fields: [Field])
+        throws(SwiftGenerationError) -> String?
+    {
+        let mark = self.mark()
+        do {
+            if let rule = try conditionalExpression(schema, at: pointer, fields: fields) { return rule }
+        } catch {
+            guard error.fallsBack else { throw error }
+        }
+        rewind(to: mark)
+        return nil
+    }
+
+    private mutating func conditionalExpression(_ schema: JSONObject, at pointer: String, fields: [Field])
+        throws(SwiftGenerationError) -> String?
+    {
+        guard case .object(let test)? = schema["if"], schema["then"] != nil || schema["else"] != nil else { return nil }
+        let testKeys = test.keys.filter(Self.constrains)
+        guard testKeys.allSatisfy(["properties", "required", "type"].contains),
+            test["type"].map({ $0 == "object" }) ?? true,
+            case .object(let tested)? = test["properties"], tested.count == 1, let (key, condition) = tested.first,
+            case .object(let constants) = condition,
+            constants.keys.filter(Self.constrains).allSatisfy(["const", "enum", "type"].contains),
+            let field = fields.first(where: { $0.key == key })
+        else { return nil }
+        var requiresKey = false
+        if let required = test["required"] {
+            guard case .array(let keys) = required, let names = Self.strings(keys), Set(names).isSubset(of: [key])
+            else { return nil }
+            requiresKey = !names.isEmpty
+        }
+        var values: [JSONValue]
+        if let constant = constants["const"] {
+            values = [constant]
+        } else if case .array(let listed)? = constants["enum"] {
+            values = listed
+        } else {
+            return nil
+        }
+        if let type = constants["type"] {
+            // Values of another type never meet the condition: it holds for those of this type.
+            guard case .string(let name) = type else { return nil }
+            values = values.filter {
+                Self.jsonType(of: $0) == name || (name == "number" && Self.jsonType(of: $0) == "integer")
+            }
+        }
+        // A member whose `nil` is `null` as well as missing: the condition must treat both alike
+        // (required and not met by `null`, or not required and met by `null`).
+        if allowsNull(field) && requiresKey == values.contains(.null) { return nil }
+        // A value the member's Swift type cannot hold never meets the condition: it is left out.
+        let base = field.type.hasSuffix("?") ? String(field.type.dropLast()) : field.type
+        var literals: [String] = []
+        if case .stringEnum(let cases)? = types.first(where: { $0.name == base })?.kind {
+            for value in values {
+                guard case .string(let text) = value, let found = cases.first(where: { $0.value == text }) else {
+                    continue
+                }
+                literals.append(".\(found.name)")
+            }
+        } else {
+            guard ["String", "Int", "Double", "Bool"].contains(base) else { return nil }
+            literals = values.compactMap { SwiftNames.literal($0, as: base) }
+        }
+        guard !literals.isEmpty else { return nil }
+        var arguments = [
+            "\\.\(field.name)", SwiftNames.stringLiteral(key), "in: [\(literals.joined(separator: ", "))]",
+        ]
+        // The member missing: the `if` holds unless it requires it.
+        if field.isOptional && !requiresKey { arguments.append("orAbsent: true") }
+        var branches: [String: [String]] = [:]
+        for branch in ["then", "else"] {
+            guard let value = schema[branch] else { continue }
+            guard let entries = try branchEntries(value, at: pointer + "/" + branch, fields: fields) else { return nil }
+            branches[branch] = entries
+        }
+        let then = branches["then"] ?? []
+        let otherwise = branches["else"] ?? []
+        arguments.append("then: [\(then.joined(separator: ", "))]")
+        if !otherwise.isEmpty { arguments.append("else: [\(otherwise.joined(separator: ", "))]") }
+        return ".when(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// The entries of a branch of a condition: `.required` for the optional members it requires,
+    /// `.property` with the rules of each member's schema. `nil` when it reads anything else.
+    private mutating func branchEntries(_ branch: JSONValue, at pointer: String, fields: [Field])
+        throws(SwiftGenerationError) -> [String]?
+    {
+        // A branch that is a reference alone: the schema it names.
+        var branch = branch
+        var hops = 0
+        while case .object(let object) = branch, case .string(let text)? = object["$ref"],
+            object.keys.filter(Self.constrains) == ["$ref"], text.hasPrefix("#"), hops < 32, !hasEmbeddedResources,
+            let target = Self.decodeFragment(String(text.dropFirst())), let next = document[pointer: target]
+        {
+            branch = next
+            hops += 1
+        }
+        guard case .object(let object) = branch else { return branch == .bool(true) ? [] : nil }
+        guard object.keys.filter(Self.constrains).allSatisfy(["properties", "required", "type"].contains),
+            object["type"].map({ $0 == "object" }) ?? true
+        else { return nil }
+        var entries: [String] = []
+        if let required = object["required"] {
+            guard case .array(let keys) = required, let names = Self.strings(keys) else { return nil }
+            for key in names {
+                // `null` meets `required`; a Swift `nil` cannot say whether it was `null`.
+                guard let field = fields.first(where: { $0.key == key }), !allowsNull(field) else { return nil }
+                if field.isOptional { entries.append(".required(\\.\(field.name), \(SwiftNames.stringLiteral(key)))") }
+            }
+        }
+        if let properties = object["properties"] {
+            guard case .object(let members) = properties else { return nil }
+            for (key, schema) in members {
+                // A `null` the rules never see (Swift's `nil`) must be one the schema accepts.
+                guard let field = fields.first(where: { $0.key == key }), !allowsNull(field) || Self.acceptsNull(schema)
+                else { return nil }
+                let place = pointer + "/properties/" + Self.escape(key)
+                let rules = try memberRules(schema, at: place, field: field)
+                guard !rules.isEmpty else { continue }
+                entries.append(
+                    ".property(\\.\(field.name), \(SwiftNames.stringLiteral(key)), \(rules.joined(separator: ", ")))")
+            }
+        }
+        return entries
+    }
+
+    /// The rules a member's schema in a branch states, for the member's Swift type: typed when its
+    /// keywords are rules of that type, else a check against the schema (noted).
+    private mutating func memberRules(_ schema: JSONValue, at pointer: String, field: Field)
+        throws(SwiftGenerationError) -> [String]
+    {
+        let base = field.type.hasSuffix("?") ? String(field.type.dropLast()) : field.type
+        if case .object(let object) = schema {
+            let keys = Set(object.keys.filter(Self.constrains))
+            var rules: [String]?
+            let typeName: String?
+            switch object["type"] {
+            case nil: typeName = nil
+            case .string(let name)?: typeName = name
+            default: typeName = "?"
+            }
+            do {
+                switch base {
+                case "String"
+                where keys.isSubset(of: ["type", "minLength", "maxLength", "pattern", "format", "enum", "const"])
+                    && (typeName ?? "string") == "string":
+                    rules = try stringRules(object, at: pointer) + valueRules(object, at: pointer, swiftType: base)
+                case "Int"
+                where keys.isSubset(of: [
+                    "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "enum", "const",
+                ]) && ["integer", "number"].contains(typeName ?? "integer"):
+                    rules = try integerRules(object, at: pointer) + valueRules(object, at: pointer, swiftType: base)
+                case "Double"
+                where keys.isSubset(of: [
+                    "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "enum", "const",
+                ]) && (typeName ?? "number") == "number":
+                    rules = try numberRules(object, at: pointer) + valueRules(object, at: pointer, swiftType: base)
+                case "Bool" where keys.isSubset(of: ["type", "enum", "const"]) && (typeName ?? "boolean") == "boolean":
+                    rules = try valueRules(object, at: pointer, swiftType: base)
+                default:
+                    if base.hasPrefix("["), !base.contains(":"),
+                        keys.isSubset(of: ["type", "minItems", "maxItems", "uniqueItems"]),
+                        (typeName ?? "array") == "array"
+                    {
+                        let minimum = try Self.integer(object["minItems"], at: pointer + "/minItems")
+                        let maximum = try Self.integer(object["maxItems"], at: pointer + "/maxItems")
+                        var found: [String] = []
+                        if let rule = Self.bounds("count", minimum, maximum) { found.append(rule) }
+                        if object["uniqueItems"] == .bool(true) { found.append(".unique") }
+                        rules = found
+                    }
+                }
+            } catch {
+                guard error.fallsBack else { throw error }
+                rules = nil
+            }
+            if keys.isEmpty { return [] }
+            if var rules {
+                // `.multipleOf(…)` or `.count(…)` alone fit many types: the first names its own.
+                if let first = rules.first,
+                    first.hasPrefix(".multipleOf(") || first.hasPrefix(".count(") || first == ".unique"
+                {
+                    rules[0] = "Rule<\(base)>" + first
+                }
+                return rules
+            }
+        } else if schema == .bool(true) {
+            return []
+        }
+        // Checked whole, the value must encode as it was read: not a struct, which drops unknown keys
+        // (a string enum writes its raw value back).
+        let isStringEnum = types.contains { if case .stringEnum = $0.kind { $0.name == base } else { false } }
+        guard roundTrips(field.type) || isStringEnum else {
+            throw .unsupported(pointer: pointer, message: "a branch's schema of a member that holds a struct")
+        }
+        fallbacks.append(Fallback(pointer: pointer, keywords: nil))
+        notes.append(
+            "#\(pointer): \(Self.constraintKeys(of: schema).joined(separator: ", ")) — no typed rule: the value is checked against its schema with AssaySchema when decoded"
+        )
+        return ["Rule<\(base)>.schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(pointer)))"]
+    }
+
+    /// Whether a schema surely accepts `null`: it is `true`, or its only keywords that read `null`
+    /// (`type`, `enum`, `const`) allow it, the others reading values of other types alone.
+    static func acceptsNull(_ schema: JSONValue) -> Bool {
+        guard case .object(let object) = schema else { return schema == .bool(true) }
+        let ignoringNull: Set<String> = [
+            "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+            "multipleOf", "minItems", "maxItems", "uniqueItems", "items", "properties", "required",
+            "additionalProperties", "minProperties", "maxProperties",
+        ]
+        for key in object.keys where constrains(key) {
+            switch key {
+            case "type":
+                switch object["type"] {
+                case .string("null")?: continue
+                case .array(let types)? where types.contains("null"): continue
+                default: return false
+                }
+            case "enum":
+                guard case .array(let values)? = object["enum"], values.contains(.null) else { return false }
+            case "const":
+                guard object["const"] == .null else { return false }
+            default:
+                guard ignoringNull.contains(key) else { return false }
+            }
+        }
+        return true
+    }
+
+    /// Whether a member's Swift `nil` stands for `null` as well as a missing member.
+    private func allowsNull(_ field: Field) -> Bool { field.isOptional && !field.refusesNull }
+
+    /// The JSON type of a value, as `type` names it (`integer` for a whole number).
+    static func jsonType(of value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .number(let number): return number.isInteger ? "integer" : "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
         }
     }
 

@@ -253,9 +253,16 @@ struct SwiftRenderer {
     /// below four columns further in, an argument too long alone broken the same way.
     static func wrapped(_ expression: String, indent: Int, suffix: String) -> [String] {
         let pad = String(repeating: " ", count: indent)
-        guard indent + expression.count + suffix.count > 120, expression.hasSuffix(")"),
-            let open = topLevelOpening(expression)
-        else { return [pad + expression + suffix] }
+        guard indent + expression.count + suffix.count > 120 else { return [pad + expression + suffix] }
+        if let (head, elements) = arrayLiteral(expression) {
+            // An array literal (`then: [a, b]`): one element a line, the bracket closing on its own.
+            return [pad + head] + elements.flatMap { wrapped($0, indent: indent + 4, suffix: ",") } + [
+                pad + "]" + suffix
+            ]
+        }
+        guard expression.hasSuffix(")"), let open = topLevelOpening(expression) else {
+            return [pad + expression + suffix]
+        }
         let head = String(expression[...open])
         let inside = String(expression[expression.index(after: open)..<expression.index(before: expression.endIndex)])
         let arguments = topLevelArguments(inside)
@@ -332,6 +339,23 @@ struct SwiftRenderer {
             if closes && opening != nil && text.index(after: item.index) != text.endIndex { return nil }
         }
         return opening
+    }
+
+    /// An argument that is an array literal, labelled or not (`then: [a, b]`): what precedes its
+    /// elements, the opening bracket included, and the elements.
+    private static func arrayLiteral(_ text: String) -> (head: String, elements: [String])? {
+        let scan = scanned(text)
+        guard scan.balanced, text.hasSuffix("]") else { return nil }
+        guard let open = scan.characters.first(where: { $0.isCode && $0.depth == 0 && "([".contains($0.character) }),
+            open.character == "["
+        else { return nil }
+        // The bracket that opens is the one that closes the text.
+        for item in scan.characters where item.isCode && item.depth == 0 && item.index > open.index {
+            guard item.character != "]" || text.index(after: item.index) == text.endIndex else { return nil }
+        }
+        let inside = String(text[text.index(after: open.index)..<text.index(before: text.endIndex)])
+        guard !trimmed(inside).isEmpty else { return nil }
+        return (String(text[...open.index]), topLevelArguments(inside))
     }
 
     /// The arguments of a call, split at its own commas.

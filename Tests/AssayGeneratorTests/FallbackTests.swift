@@ -6,8 +6,9 @@ import Foundation
 import Testing
 
 /// `Shipment.swift` is the generator's output for `Golden/fallback.schema.json`: constraints with no
-/// typed rule (`not`, `anyOf`, `if`/`then`, `prefixItems`, `patternProperties`, `dependentSchemas`,
-/// nullable items with rules) are checked against the embedded schema, typed rules kept beside them.
+/// typed rule (`not`, `anyOf`, `prefixItems`, `patternProperties`, `dependentSchemas`, nullable
+/// items with rules) are checked against the embedded schema, typed rules kept beside them; its
+/// `if`/`then` on one member is a typed `.when` entry (more of those in `ConditionalTests`).
 @Suite("Constraints with no typed rule, checked against the embedded schema")
 struct FallbackTests {
     static func schemaText() throws -> String { try SwiftGeneratorTests.read("fallback.schema.json") }
@@ -66,7 +67,7 @@ struct FallbackTests {
         #expect(generated.typeNames == ["Shipment", "ShipmentWindow", "Parcel", "ParcelSize"])
         for place in [
             "#/properties/weight: not", "#/properties/reference", "#/properties/labels/items", "#/properties/point",
-            "#/$defs/carrier: not", "#/properties/window: dependentSchemas", "#: if, then",
+            "#/$defs/carrier: not", "#/properties/window: dependentSchemas",
             "#/$defs/parcel/properties/tags: patternProperties, additionalProperties",
         ] {
             #expect(generated.notes.contains { $0.hasPrefix(place) }, "\(place)")
@@ -76,6 +77,10 @@ struct FallbackTests {
             generated.source.contains(
                 #".length(2...), .schema(SchemaDocument.schema, at: "/$defs/carrier", keywords: ["not"])"#))
         #expect(!generated.source.contains(#"at: "/$defs/carrier")"#))
+        #expect(
+            generated.source.contains(
+                #".when(\.express, "express", in: [true], then: [.required(\.carrier, "carrier")])"#))
+        #expect(!generated.notes.contains { $0.hasPrefix("#: ") })
     }
 
     @Test("a keyword is checked once: by its typed rule or by the schema, never both")

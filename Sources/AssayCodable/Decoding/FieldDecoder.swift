@@ -356,6 +356,14 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
                 collector.record(inputIndexed(result.issues))
             }
             collector.record(dependentRequiredIssues())
+            var members: [String: Any] = [:]
+            for field in fields {
+                if let key = field.key, let value = field.value { members[key] = value }
+            }
+            collector.record(
+                inputIndexed(
+                    Model.validation.conditionalIssues(
+                        members: members, operation: collector.policy.operation, path: path)))
         }
         return collector.aggregate()
     }

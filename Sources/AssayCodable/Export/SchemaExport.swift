@@ -238,7 +238,7 @@ public struct JSONSchemaExporter {
                 case .check(let check):
                     notes.append("\(place): check \(check)")
                     continue
-                case .dependentRequired:
+                case .dependentRequired, .when:
                     continue  // an object-level entry: below
                 case .rules(let declared):
                     for each in declared
@@ -265,6 +265,7 @@ public struct JSONSchemaExporter {
         var others = additionalPropertiesType.map { schema(for: $0) }
         var dependencies: JSONObject = [:]
         var keyRules: [JSONValue] = []
+        var conditions: [JSONValue] = []
         for rule in rules where rule.key == nil {
             switch rule.role {
             case .rules(let declared) where others != nil:
@@ -306,10 +307,22 @@ public struct JSONSchemaExporter {
                 var all: [JSONValue] = []
                 if case .array(let earlier)? = dependencies[key] { all = earlier }
                 dependencies[key] = .array(all + requires.map { .string($0) })
+            case .when(let conditional):
+                switch treatment(of: rule.operations) {
+                case .stated: break
+                case .skipped: continue
+                case .noted(let names):
+                    notes.append("\(name): when(\(conditional.key)) (only on \(names))")
+                    continue
+                }
+                if let schema = conditionalSchema(conditional, properties: members, at: name, notes: &notes) {
+                    conditions.append(schema)
+                }
             case .rules, .normalizer, .nested:
                 continue
             }
         }
+        if !conditions.isEmpty { object["allOf"] = .array(conditions) }
         if let others { object["additionalProperties"] = others }
         if !keyRules.isEmpty {
             object["propertyNames"] = keyRules.count == 1 ? keyRules[0] : ["allOf": .array(keyRules)]
@@ -323,6 +336,112 @@ public struct JSONSchemaExporter {
         definitions[name] = .object(object)
         inProgress.remove(name)
         return reference
+    }
+
+    /// A ``ModelRule/when(_:_:in:on:then:else:)`` entry as `if` / `then` / `else`: the condition a
+    /// member's `enum` (with `required` unless it holds when the member is absent), each branch the
+    /// keywords of its entries. `nil` when the values have no JSON form (noted) or neither branch
+    /// states anything.
+    private func conditionalSchema<Model>(
+        _ conditional: ModelRule<Model>.Conditional, properties: JSONObject, at place: String, notes: inout [String]
+    ) -> JSONValue? {
+        let condition = Self.keywords(for: .oneOf(conditional.values))
+        guard condition.unstated.isEmpty, case .array(var values)? = condition.keywords["enum"] else {
+            notes.append("\(place): when(\(conditional.key)) (values with no JSON form)")
+            return nil
+        }
+        // An optional property that holds no value is `nil` when it is missing or `null`.
+        if conditional.holdsWhenAbsent { values.append(.null) }
+        var test: JSONObject = ["properties": [conditional.key: ["enum": .array(values)]]]
+        if !conditional.holdsWhenAbsent { test["required"] = [.string(conditional.key)] }
+        var result: JSONObject = ["if": .object(test)]
+        let then = branchSchema(conditional.then, properties: properties, at: place, notes: &notes)
+        let otherwise = branchSchema(conditional.otherwise, properties: properties, at: place, notes: &notes)
+        if !then.isEmpty { result["then"] = .object(then) }
+        if !otherwise.isEmpty { result["else"] = .object(otherwise) }
+        guard result.count > 1 else { return nil }
+        return .object(result)
+    }
+
+    /// The keywords of a branch's entries: its properties' rules under `properties`, the ones that
+    /// must hold a value under `required`, its `dependentRequired` and inner conditions.
+    private func branchSchema<Model>(
+        _ entries: [ModelRule<Model>.Branch], properties: JSONObject, at place: String, notes: inout [String]
+    ) -> JSONObject {
+        var members: JSONObject = [:]
+        var required: [JSONValue] = []
+        var dependencies: JSONObject = [:]
+        var conditions: [JSONValue] = []
+        for entry in entries {
+            switch entry.role {
+            case .rules(let declared):
+                guard let key = entry.key else {
+                    notes += declared.map { "\(place) (other members, in a branch): \($0.kind)" }
+                    continue
+                }
+                let at = "\(place).\(key)"
+                for each in declared
+                where isStated(kind: each.kind, severity: each.severity, on: entry.operations, at: at, notes: &notes) {
+                    if each.kind == .required {
+                        // `nil` is missing or `null`: both are refused.
+                        if !required.contains(.string(key)) { required.append(.string(key)) }
+                        if properties[key].map(Self.mayBeNull) ?? true {
+                            members[key] = Self.merge(members[key] ?? [:], ["not": ["type": "null"]])
+                        }
+                        continue
+                    }
+                    let exported = Self.keywords(for: each.kind)
+                    members[key] = Self.merge(members[key] ?? [:], .object(exported.keywords))
+                    notes += exported.unstated.map { "\(at): \($0)" }
+                }
+            case .nested, .normalizer:
+                continue  // the property's type carries its rules; a branch holds no normaliser
+            case .check(let check):
+                notes.append("\(place): object check \(check)")
+            case .dependentRequired(let key, let requires):
+                switch treatment(of: entry.operations) {
+                case .stated: break
+                case .skipped: continue
+                case .noted(let names):
+                    notes.append("\(place): dependentRequired(\(key)) (only on \(names))")
+                    continue
+                }
+                var all: [JSONValue] = []
+                if case .array(let earlier)? = dependencies[key] { all = earlier }
+                dependencies[key] = .array(all + requires.map { .string($0) })
+            case .when(let inner):
+                switch treatment(of: entry.operations) {
+                case .stated: break
+                case .skipped: continue
+                case .noted(let names):
+                    notes.append("\(place): when(\(inner.key)) (only on \(names))")
+                    continue
+                }
+                if let schema = conditionalSchema(inner, properties: properties, at: place, notes: &notes) {
+                    conditions.append(schema)
+                }
+            }
+        }
+        var object: JSONObject = [:]
+        if !members.isEmpty { object["properties"] = .object(members) }
+        if !required.isEmpty { object["required"] = .array(required) }
+        if !dependencies.isEmpty { object["dependentRequired"] = .object(dependencies) }
+        if !conditions.isEmpty { object["allOf"] = .array(conditions) }
+        return object
+    }
+
+    /// Whether a property's schema may accept `null`: it names `null` among its types, or states no
+    /// type (a model's `$ref` never does).
+    static func mayBeNull(_ schema: JSONValue) -> Bool {
+        guard case .object(let object) = schema else { return schema != false }
+        if object["$ref"] != nil { return false }
+        switch object["type"] {
+        case .string(let type)?: return type == "null"
+        case .array(let types)?: return types.contains("null")
+        default:
+            if case .array(let options)? = object["anyOf"] { return options.contains(where: mayBeNull) }
+            return true
+        }
     }
 
     // MARK: Rules as keywords

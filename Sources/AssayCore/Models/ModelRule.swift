@@ -47,6 +47,34 @@ public struct ModelRule<Model>: Sendable {
         case check(String)
         /// When the property `key` is present (not `nil`), the properties `requires` must be too.
         case dependentRequired(key: String, requires: [String])
+        /// Entries that apply only when a property holds one of some values, and those that apply
+        /// otherwise (JSON Schema's `if` / `then` / `else` on one member): ``ModelRule/when(_:_:in:on:then:else:)``.
+        case when(Conditional)
+    }
+
+    /// The data of a ``Role/when(_:)`` entry: its condition and its two branches.
+    public struct Conditional: Sendable, Hashable {
+        /// The property the condition reads.
+        public let key: String
+        /// The values that make the condition hold.
+        public let values: [IssueValue]
+        /// Whether the condition holds when the property has no value (an optional that is `nil`).
+        public let holdsWhenAbsent: Bool
+        /// The entries that apply when the condition holds.
+        public let then: [Branch]
+        /// The entries that apply when it does not.
+        public let otherwise: [Branch]
+    }
+
+    /// One entry of a branch of a ``Conditional``: its key (`nil` for object-level entries), what it
+    /// is, and the operations it applies to.
+    public struct Branch: Sendable, Hashable {
+        /// The property's key, or `nil` for an object-level entry.
+        public let key: String?
+        /// What the entry is.
+        public let role: Role
+        /// The operations it applies to; `nil` means every one but ``ValidationOperation/delete``.
+        public let operations: [ValidationOperation]?
     }
 
     /// A rule as declared on a property: what it checks and the severity of its issues.
@@ -66,7 +94,7 @@ public struct ModelRule<Model>: Sendable {
     var isNested: Bool { if case .nested = role { true } else { false } }
     var isObjectCheck: Bool {
         switch role {
-        case .check, .dependentRequired: return true
+        case .check, .dependentRequired, .when: return true
         case .rules, .normalizer, .nested: return false
         }
     }

@@ -420,6 +420,22 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         for rule in matching { rule.checkValue?(value, operation, &context) }
         return (value, context.issues)
     }
+
+    /// The issues of the model's ``ModelRule/when(_:_:in:on:then:else:)`` entries read from the
+    /// values of its members alone (by key; a member that did not decode is missing from
+    /// `members`): what a model that did not decode can still be checked for, so that a branch's
+    /// failures are reported with the other failures. An entry whose condition reads a member that
+    /// did not decode is passed over, as is a branch entry of such a member.
+    package func conditionalIssues(
+        members: [String: Any], operation: ValidationOperation?, path: IssuePath = .root
+    ) -> [ValidationIssue] {
+        var context = RuleContext(path: path, phase: operation?.phase ?? .object)
+        for rule in rules where rule.applies(to: operation) {
+            guard case .when = rule.role else { continue }
+            rule.checkValue?(members, operation, &context)
+        }
+        return context.issues
+    }
 }
 
 /// How ``Validation`` checks a model: a first pass that only tells whether there is an issue, then

@@ -32,7 +32,7 @@ public struct Shipment: Codable, Sendable, Hashable {
 
     /// The rules that read several properties.
     public static let additionalRules: Validation<Shipment> = [
-        .schema(SchemaDocument.schema, at: "", keywords: ["if", "then"])
+        .when(\.express, "express", in: [true], then: [.required(\.carrier, "carrier")])
     ]
 
     /// Makes a value from its properties.
