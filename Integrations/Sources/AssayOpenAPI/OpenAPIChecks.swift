@@ -100,6 +100,14 @@ extension OpenAPIContract.Operation {
                     text.split(separator: ".", omittingEmptySubsequences: false).map { scalar(decode($0), as: element) }
                 )
             }
+            if parameter.explode, case .object(let kinds) = parameter.kind {
+                // `.R=100.G=200`: a property a part, its name and value split at the first `=`.
+                let members = text.split(separator: ".", omittingEmptySubsequences: true).map { part in
+                    let halves = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    return (decode(halves[0]), halves.count > 1 ? decode(halves[1]) : "")
+                }
+                return object(members, kinds: kinds)
+            }
         case .matrix:
             // `;id=5`, `;id=1,2`, `;id=1;id=2`, `;R=100;G=200` (an exploded object).
             let parts = text.split(separator: ";", omittingEmptySubsequences: true).map { part in
@@ -233,17 +241,56 @@ extension OpenAPIContract.Operation {
         return (path, pairs)
     }
 
-    /// The values of a template's whole-segment parameters (`/clients/{id}`) in a path, when the
-    /// path has the template's shape; the values still percent-encoded.
+    /// The values of a template's parameters in a path, when the path has the template's shape:
+    /// whole segments (`/clients/{id}`) and parts of one between literal text (`/files/{name}.json`,
+    /// `/v{major}.{minor}`; a parameter followed by text ends where that text first appears); the
+    /// values still percent-encoded.
     static func pathValues(template: String, path: String) -> [String: String] {
         let names = template.split(separator: "/", omittingEmptySubsequences: false)
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         guard names.count == segments.count else { return [:] }
         var values: [String: String] = [:]
-        for (name, segment) in zip(names, segments) where name.hasPrefix("{") && name.hasSuffix("}") {
-            values[String(name.dropFirst().dropLast())] = String(segment)
+        for (name, segment) in zip(names, segments) where name.contains("{") {
+            guard let found = segmentValues(template: name, segment: segment) else { return [:] }
+            for (parameter, value) in found { values[parameter] = value }
         }
         return values
+    }
+
+    /// The parameters of one segment of a template (`{name}.json`) in a segment of a path, or `nil`
+    /// when its literal text is not there.
+    static func segmentValues(template: Substring, segment: Substring) -> [(String, String)]? {
+        // The template as literal texts and parameter names in turn, starting with a literal.
+        var literals: [Substring] = []
+        var parameters: [Substring] = []
+        var rest = template
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            literals.append(rest[..<open])
+            parameters.append(rest[rest.index(after: open)..<close])
+            rest = rest[rest.index(after: close)...]
+        }
+        literals.append(rest)
+        guard segment.hasPrefix(literals[0]) else { return nil }
+        var remaining = segment.dropFirst(literals[0].count)
+        var found: [(String, String)] = []
+        for (index, parameter) in parameters.enumerated() {
+            let next = literals[index + 1]
+            let value: Substring
+            if index == parameters.count - 1 {
+                // The last one ends where the segment's last literal begins.
+                guard remaining.hasSuffix(next) else { return nil }
+                value = remaining.dropLast(next.count)
+                remaining = remaining.suffix(0)
+            } else if next.isEmpty {
+                return nil  // two parameters with nothing between them: no way to split
+            } else {
+                guard let range = remaining.range(of: next) else { return nil }
+                value = remaining[..<range.lowerBound]
+                remaining = remaining[range.upperBound...]
+            }
+            found.append((String(parameter), String(value)))
+        }
+        return found
     }
 }
 

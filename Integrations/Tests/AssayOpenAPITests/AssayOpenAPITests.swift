@@ -318,3 +318,67 @@ struct AssayOpenAPITests {
         #expect(!schema.validate(["nullable": nil] as JSONValue).isValid)
     }
 }
+
+/// Path parameters read as each `style` and `explode` write them: the OpenAPI specification's table
+/// of style examples (`color` as `["blue", "black", "brown"]` and as `{"R": 100, "G": 200, "B": 150}`).
+@Suite("Path parameters in every style")
+struct PathStyleTests {
+    static let colors: JSONValue = ["blue", "black", "brown"]
+    static let rgb: JSONValue = ["R": 100, "G": 200, "B": 150]
+
+    static func parameter(_ style: OpenAPIContract.Style, explode: Bool, object: Bool) -> OpenAPIContract.Parameter {
+        OpenAPIContract.Parameter(
+            name: "color", location: .path, required: true, schema: nil,
+            kind: object ? .object(["R": .integer, "G": .integer, "B": .integer]) : .array(.string), style: style,
+            explode: explode)
+    }
+
+    static let cases: [(style: OpenAPIContract.Style, explode: Bool, object: Bool, text: String)] = [
+        (.simple, false, false, "blue,black,brown"), (.simple, true, false, "blue,black,brown"),
+        (.simple, false, true, "R,100,G,200,B,150"), (.simple, true, true, "R=100,G=200,B=150"),
+        (.label, false, false, ".blue,black,brown"), (.label, true, false, ".blue.black.brown"),
+        (.label, false, true, ".R,100,G,200,B,150"), (.label, true, true, ".R=100.G=200.B=150"),
+        (.matrix, false, false, ";color=blue,black,brown"),
+        (.matrix, true, false, ";color=blue;color=black;color=brown"),
+        (.matrix, false, true, ";color=R,100,G,200,B,150"), (.matrix, true, true, ";R=100;G=200;B=150"),
+    ]
+
+    @Test(arguments: cases.indices)
+    func theSpecificationsExamples(_ index: Int) {
+        let example = Self.cases[index]
+        let parameter = Self.parameter(example.style, explode: example.explode, object: example.object)
+        let value = OpenAPIContract.Operation.pathValue(example.text, of: parameter)
+        #expect(value == (example.object ? Self.rgb : Self.colors), "\(example)")
+    }
+
+    @Test func anEncodedSeparatorStaysInItsValue() {
+        let parameter = Self.parameter(.label, explode: true, object: true)
+        #expect(OpenAPIContract.Operation.pathValue(".R=1%2E5.G=2", of: parameter) == ["R": 1.5, "G": 2])
+        #expect(OpenAPIContract.Operation.pathValue("R=1", of: parameter) == nil)  // not in label form: missing
+    }
+}
+
+/// A path's parameters read by the operation's template, as the client middleware reads them:
+/// whole segments, and parts of one between literal text.
+@Suite("Path parameters read by the template")
+struct PathTemplateTests {
+    typealias Operation = OpenAPIContract.Operation
+
+    @Test func wholeSegmentsAndPartsOfOne() {
+        #expect(Operation.pathValues(template: "/clients/{id}", path: "/clients/42") == ["id": "42"])
+        #expect(Operation.pathValues(template: "/files/{name}.json", path: "/files/report.json") == ["name": "report"])
+        #expect(
+            Operation.pathValues(template: "/v{major}.{minor}/items/{id}", path: "/v2.10/items/a%2Eb")
+                == ["major": "2", "minor": "10", "id": "a%2Eb"])
+        // A parameter ends where the text after it first appears; the last takes what is left.
+        #expect(Operation.pathValues(template: "/{a}-{b}", path: "/x-y-z") == ["a": "x", "b": "y-z"])
+        #expect(Operation.pathValues(template: "/files/{name}.json", path: "/files/.json") == ["name": ""])
+    }
+
+    @Test func aPathOfAnotherShapeHasNoValues() {
+        #expect(Operation.pathValues(template: "/files/{name}.json", path: "/files/report.xml").isEmpty)
+        #expect(Operation.pathValues(template: "/files/{name}.json", path: "/files/a/b.json").isEmpty)
+        #expect(Operation.pathValues(template: "/v{major}.{minor}", path: "/v2").isEmpty)
+        #expect(Operation.pathValues(template: "/{a}{b}", path: "/xy").isEmpty)
+    }
+}
