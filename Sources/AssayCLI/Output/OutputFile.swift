@@ -63,9 +63,16 @@ final class OutputFile: @unchecked Sendable {
             let (folder, name) = Self.split(target)
             guard !name.isEmpty else { throw CLIError.usage("\(path): not a file name") }
             var template = Array("\(folder).\(name).assay-XXXXXX".utf8CString)
-            let opened = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard opened >= 0 else { throw failure(Self.errorText()) }
-            let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            // Created and registered with the signals held back: one that came between the two would
+            // find the file and not remove it.
+            let (opened, temporary, slot) = SignalCleanup.deferringSignals {
+                let opened = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+                // (Failed: the error's text, read before anything else sets `errno`.)
+                guard opened >= 0 else { return (opened, Self.errorText(), -1) }
+                let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                return (opened, temporary, SignalCleanup.register(temporary))
+            }
+            guard opened >= 0 else { throw failure(temporary) }
             if let existing {
                 fchmod(opened, existing.st_mode & 0o7777)
                 _ = fchown(opened, existing.st_uid, existing.st_gid)
@@ -73,7 +80,7 @@ final class OutputFile: @unchecked Sendable {
                 fchmod(opened, 0o666 & ~Self.currentUmask())
             }
             descriptor = opened
-            replacement = (temporary, target, SignalCleanup.register(temporary))
+            replacement = (temporary, target, slot)
         }
         sink = ByteSink(fileDescriptor: descriptor, flushThreshold: 1 << 18)
     }

@@ -56,6 +56,21 @@ public enum SignalCleanup {
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     }
 
+    /// Runs `body` with SIGINT, SIGTERM and SIGHUP held back on the calling thread; one that arrives
+    /// meanwhile is handled when `body` returns. A temporary file is created and registered inside
+    /// it, so that no signal finds it created and not yet registered (the handler would leave it
+    /// behind); threads started inside it inherit the mask, so that these signals reach the main
+    /// thread only.
+    static func deferringSignals<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        var held = sigset_t()
+        sigemptyset(&held)
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&held, signalNumber) }
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &held, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return try body()
+    }
+
     /// Records a temporary file to remove on a signal; returns its slot (-1 when the table is full,
     /// and then the file is only removed by the run itself).
     static func register(_ path: String) -> Int {

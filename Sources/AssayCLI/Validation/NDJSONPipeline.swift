@@ -88,7 +88,9 @@ final class OrderedWorkPool: @unchecked Sendable {
             let thread = Thread { [self] in work(with: makeChecker()) }
             thread.stackSize = 1 << 24
             running += 1
-            thread.start()
+            // Started with SIGINT, SIGTERM and SIGHUP held back, which it inherits: they reach the
+            // main thread, where the files they remove are registered with them held back.
+            SignalCleanup.deferringSignals { thread.start() }
         }
     }
 
