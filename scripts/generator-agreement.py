@@ -17,7 +17,8 @@ src/negative_test/NAME/*.json (invalid) are the instances. Either way it also co
 generated schemas' constraint keywords are enforced by typed rules rather than checked against the
 schema with AssaySchema.
 
-Usage: scripts/generator-agreement.py [--work DIR] [--assay PATH] [--schemastore DIR] [--modules N] [DRAFT ...]
+Usage: scripts/generator-agreement.py [--work DIR] [--assay PATH] [--schemastore DIR] [--modules N]
+                                     [--registry PREFIX=DIR ...] [DRAFT ...]
   (draft7 and draft2020-12 by default; the scratch package is kept in DIR, /tmp/assay-agreement by
   default, so that a second run builds only what changed; its first build compiles the package's
   dependencies, some minutes)"""
@@ -34,10 +35,16 @@ parser.add_argument("--generate-only", action="store_true",
 parser.add_argument("--modules", type=int, default=1,
                     help="compile the generated files in this many modules (a large corpus in one module can "
                          "take the compiler past its memory)")
+parser.add_argument("--registry", action="append", default=[], metavar="PREFIX=DIR",
+                    help="resolve $refs under PREFIX from files in DIR (repeatable), for the generator and for "
+                         "AssaySchema; the suite's remotes (http://localhost:1234/) always are")
 parser.add_argument("drafts", nargs="*", default=["draft7", "draft2020-12"])
 arguments = parser.parse_args()
 if arguments.schemastore:
     arguments.drafts = ["schemastore"]
+else:
+    arguments.registry.append(f"http://localhost:1234/={suite / 'remotes'}")
+registries = [entry.split("=", 1) for entry in arguments.registry]
 work = pathlib.Path(arguments.work)
 sources = work / "Sources" / "Harness"
 modules = [f"Types{k}" for k in range(max(arguments.modules, 1))]
@@ -151,7 +158,8 @@ def generate(name, draft, label, description, schema, tests):
     schema_file.write_text(json.dumps(schema))
     run = subprocess.run(
         [arguments.assay, "generate", "swift", str(schema_file), "--type-prefix", name, "--root-name", "Root",
-         "-o", str(staging / f"{name}.swift")], capture_output=True, text=True)
+         "-o", str(staging / f"{name}.swift")] + [f"--registry={entry}" for entry in arguments.registry],
+        capture_output=True, text=True)
     if run.returncode != 0:
         message = run.stderr.strip().splitlines()[-1].split(": ", 2)[-1] if run.stderr.strip() else "?"
         refusals[draft][re.sub(r'"[^"]*"', '"…"', message)[:90]] += 1
@@ -254,13 +262,16 @@ let decoders: [String: ([UInt8]) -> Set<String>] = [
 """ + table + """
 ]
 
+var schemaOptions = JSONSchema.Options(assertFormats: true)
+""" + "".join(f'schemaOptions.registry.map(prefix: {json.dumps(prefix)}, toDirectory: {json.dumps(directory)})\n'
+              for prefix, directory in registries) + """
 let cases = try JSONValue(parsing: Array(FileManager.default.contents(atPath: CommandLine.arguments[1])!))
 var results: [JSONValue] = []
 for case .object(let entry) in elements(cases) {
     guard case .string(let id)? = entry["id"], let decode = decoders[id], let schemaValue = entry["schema"] else { continue }
     let schema: JSONSchema
     do {
-        schema = try JSONSchema(schemaValue, options: JSONSchema.Options(assertFormats: true))
+        schema = try JSONSchema(schemaValue, options: schemaOptions)
     } catch {
         results.append(["id": .string(id), "error": .string("AssaySchema does not compile it: \\(error)")])
         continue

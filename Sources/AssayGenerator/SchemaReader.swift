@@ -117,6 +117,8 @@ struct SchemaReader {
     private(set) var notes: [String] = []
     /// The pointers of the schemas checked with AssaySchema at decode time, for want of typed rules.
     private(set) var fallbacks: [Fallback] = []
+    /// The other documents the checks reach through `$ref`s (found in the options' registry), by URI.
+    private(set) var resources: [(uri: String, document: JSONValue)] = []
     /// The names of the string enums declared for named schemas.
     private var namedEnums: Set<String> = []
     /// Whether a schema below the root has an `$id` (a `$ref` below it is read against it).
@@ -172,6 +174,15 @@ struct SchemaReader {
         "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies",
     ]
 
+    /// The `$schema` URIs of the standard dialects, whose vocabularies the generator reads.
+    static let standardDialects: Set<String> = [
+        "http://json-schema.org/draft-04/schema#", "http://json-schema.org/draft-04/schema",
+        "http://json-schema.org/draft-06/schema#", "http://json-schema.org/draft-06/schema",
+        "http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema",
+        "https://json-schema.org/draft/2019-09/schema", "https://json-schema.org/draft/2019-09/schema#",
+        "https://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2020-12/schema#",
+    ]
+
     /// Whether a member of a schema constrains values (else it is an annotation).
     static func constrains(_ key: String) -> Bool { handled.contains(key) || untyped.contains(key) }
 
@@ -181,6 +192,14 @@ struct SchemaReader {
         case .object(let object): root = object
         case .bool: root = [:]
         default: throw SwiftGenerationError(pointer: "", message: "the document is not a JSON Schema object")
+        }
+        if case .string(let dialect)? = root["$schema"], !Self.standardDialects.contains(dialect) {
+            // A metaschema of its own may leave vocabularies out (a `minimum` that validates
+            // nothing): its keywords cannot be read as the standard ones.
+            throw SwiftGenerationError(
+                pointer: "/$schema",
+                message:
+                    "the dialect \(dialect) is not a standard one (draft 4 to 2020-12): its vocabularies are not read")
         }
         var named: [(pointer: String, key: String, schema: JSONValue)] = []
         let isOpenAPI = root["openapi"] != nil
@@ -306,8 +325,12 @@ struct SchemaReader {
     /// the generated code will: a mistake is found now, not when the first value is decoded.
     /// With `checkingRoot`, the whole document must compile too (it is one schema; an OpenAPI
     /// document is not).
-    private func compileFallbacks(checkingRoot: Bool) throws(SwiftGenerationError) {
-        let embedded = EmbeddedSchema(document)
+    private mutating func compileFallbacks(checkingRoot: Bool) throws(SwiftGenerationError) {
+        let embedded = EmbeddedSchema(document, registry: options.registry)
+        defer {
+            // The other documents the checks reach: the generated file embeds them beside this one.
+            resources = fallbacks.isEmpty ? [] : embedded.loadedResources()
+        }
         if checkingRoot, case .failure(let error) = embedded.compile(at: "") {
             throw SwiftGenerationError(
                 pointer: "", message: "the document is not a schema AssaySchema compiles: \(error)")

@@ -1,4 +1,5 @@
 public import AssayJSON
+public import AssaySchema
 
 /// Turns a JSON Schema (draft 7 or 2020-12), or the `components.schemas` of an OpenAPI 3.0 or 3.1
 /// document, into `@Validatable` Swift types whose rules are the schema's constraints.
@@ -42,7 +43,8 @@ public enum SwiftGenerator {
         var reader = SchemaReader(document: document, options: options)
         try reader.read()
         let embedded = reader.fallbacks.isEmpty ? nil : document.jsonString(.prettyPrinted)
-        let source = SwiftRenderer(options: options).render(reader.types, document: embedded)
+        let resources = reader.resources.map { ($0.uri, $0.document.jsonString(.prettyPrinted)) }
+        let source = SwiftRenderer(options: options).render(reader.types, document: embedded, resources: resources)
         return GeneratedSwift(
             source: source, typeNames: reader.types.map(\.name), rootTypeName: reader.rootTypeName, notes: reader.notes)
     }
@@ -66,15 +68,21 @@ public struct SwiftGeneratorOptions: Sendable {
     public var rootName: String?
     /// The document's name, written in the header of the generated file; none when `nil`.
     public var sourceName: String?
+    /// Where `$ref`s to other documents are read from (offline): the documents the generated code
+    /// checks values against are embedded in the file beside this one. Empty by default: such a
+    /// `$ref` is then an error.
+    public var registry: SchemaRegistry
 
     /// Makes options; every argument has the default described on its property.
     public init(
-        access: AccessLevel = .public, typePrefix: String = "", rootName: String? = nil, sourceName: String? = nil
+        access: AccessLevel = .public, typePrefix: String = "", rootName: String? = nil, sourceName: String? = nil,
+        registry: SchemaRegistry = SchemaRegistry()
     ) {
         self.access = access
         self.typePrefix = typePrefix
         self.rootName = rootName
         self.sourceName = sourceName
+        self.registry = registry
     }
 }
 

@@ -59,6 +59,28 @@ struct GenerateTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["Out.swift", "bad.json"])
     }
 
+    @Test("--registry reads another document's $refs offline and embeds that document; without it, exit 1")
+    func registry() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path + "/remote", withIntermediateDirectories: true)
+        _ = try folder.file(
+            "remote/name.json", #"{"$id": "https://example.com/name.json", "type": "string", "minLength": 2}"#)
+        let path = try folder.file(
+            "person.json",
+            #"{"$id": "https://example.com/person.json", "type": "object", "properties": {"name": {"$ref": "name.json"}}}"#
+        )
+        let run = try CLIRun(["generate", "swift", path, "--registry", "https://example.com/=\(folder.path)/remote"])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains(#"        resources: ["#))
+        #expect(run.standardOutput.contains(#""https://example.com/name.json": #"""#))
+        let without = try CLIRun(["generate", "swift", path])
+        #expect(without.status == 1)
+        #expect(without.standardError.contains("name.json"))
+        let malformed = try CLIRun(["generate", "swift", path, "--registry", "https://example.com/"])
+        #expect(malformed.status == 2)
+        #expect(malformed.standardError.contains("--registry https://example.com/: expected PREFIX=DIR"))
+    }
+
     @Test("a file that is not there or not JSON; an output that cannot be written")
     func unusableFiles() throws {
         let folder = try TemporaryFolder()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AssayGenerator
 import AssayJSON
+import AssaySchema
 
 #if canImport(Glibc)
 import Glibc
@@ -26,7 +27,8 @@ struct GenerateSwiftCommand: ParsableCommand {
             3.1 document, whose components.schemas are generated. The root (when it is an object), each of \
             $defs and definitions, and each inline object or string enum become a type. A keyword with no \
             Swift form yet is refused with its place; a constraint enforced only in part is printed as a \
-            note on standard error.
+            note on standard error. A $ref to another document is read from --registry's folders (offline) \
+            and the documents it reaches are embedded in the file.
 
             The file is written whole or not at all: a schema that cannot be generated leaves -o's file as \
             it was.
@@ -54,6 +56,13 @@ struct GenerateSwiftCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The root's type name when it has no title (default Root).", valueName: "NAME"))
     var rootName: String?
 
+    @Option(
+        name: .customLong("registry"),
+        help: ArgumentHelp(
+            "Resolve $ref URIs under PREFIX from files in DIR, never from the network (repeatable); the documents reached are embedded in the generated file.",
+            valueName: "PREFIX=DIR"))
+    var registries: [String] = []
+
     func execute(_ context: CommandContext) -> Int32 {
         let document: JSONValue
         do throws(CLIError) {
@@ -63,8 +72,18 @@ struct GenerateSwiftCommand: ParsableCommand {
             return error.kind == .schema ? ExitStatus.invalid : ExitStatus.failure
         }
         let name = OutputFile.split(schema).name
+        var registry = SchemaRegistry()
+        for entry in registries {
+            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex,
+                entry.index(after: equals) != entry.endIndex
+            else {
+                context.fail(CLIError.usage("--registry \(entry): expected PREFIX=DIR"))
+                return ExitStatus.failure
+            }
+            registry.map(prefix: String(entry[..<equals]), toDirectory: String(entry[entry.index(after: equals)...]))
+        }
         let options = SwiftGeneratorOptions(
-            access: access, typePrefix: typePrefix, rootName: rootName, sourceName: name)
+            access: access, typePrefix: typePrefix, rootName: rootName, sourceName: name, registry: registry)
         let generated: GeneratedSwift
         do throws(SwiftGenerationError) {
             generated = try SwiftGenerator.generate(document, options: options)

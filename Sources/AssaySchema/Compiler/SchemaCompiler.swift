@@ -52,6 +52,11 @@ final class SchemaCompiler {
 
     // MARK: Documents and indexing
 
+    /// The documents added under each URI, in the order they were added.
+    var documentsAdded: [(uri: String, document: JSONValue)] {
+        documentsByURI.sorted { $0.value < $1.value }.map { ($0.key, documents[$0.value]) }
+    }
+
     /// Adds a document under `uri` and indexes it; returns its number.
     @discardableResult
     func addDocument(_ value: JSONValue, uri: String) -> Int {

@@ -111,27 +111,53 @@ public final class EmbeddedSchema: @unchecked Sendable {
     private var program: TapeProgram?
     private var programNodes = 0
 
-    /// Parses `text`; formats are asserted unless `assertingFormats` is false.
-    public convenience init(_ text: String, assertingFormats: Bool = true) {
-        let parsed: Result<JSONValue, SchemaCompilationError>
+    /// Parses `text`; formats are asserted unless `assertingFormats` is false. `resources` are the
+    /// other documents its `$ref`s reach, each under its URI (what `assay generate swift
+    /// --registry` embeds beside the document): a reference to any other is a compilation error.
+    public convenience init(
+        _ text: String, resources: KeyValuePairs<String, String> = [:], assertingFormats: Bool = true
+    ) {
+        var parsed: Result<JSONValue, SchemaCompilationError>
+        var registry = SchemaRegistry()
         do {
             parsed = .success(try JSONValue(parsing: Array(text.utf8)))
+            for (uri, resource) in resources {
+                registry.register(try JSONValue(parsing: Array(resource.utf8)), as: uri)
+            }
         } catch {
             parsed = .failure(
                 SchemaCompilationError(problems: [SchemaProblem(location: "", message: "not valid JSON: \(error)")]))
         }
-        self.init(parsed: parsed, assertingFormats: assertingFormats)
+        self.init(parsed: parsed, registry: registry, assertingFormats: assertingFormats)
     }
 
-    /// A document already parsed (the generator checks what the generated code will compile).
-    package convenience init(_ document: JSONValue, assertingFormats: Bool = true) {
-        self.init(parsed: .success(document), assertingFormats: assertingFormats)
+    /// A document already parsed (the generator checks what the generated code will compile), its
+    /// remote references resolved from `registry`.
+    package convenience init(
+        _ document: JSONValue, registry: SchemaRegistry = SchemaRegistry(), assertingFormats: Bool = true
+    ) {
+        self.init(parsed: .success(document), registry: registry, assertingFormats: assertingFormats)
     }
 
-    private init(parsed: Result<JSONValue, SchemaCompilationError>, assertingFormats: Bool) {
+    private init(parsed: Result<JSONValue, SchemaCompilationError>, registry: SchemaRegistry, assertingFormats: Bool) {
         self.parsed = parsed
-        options = JSONSchema.Options(assertFormats: assertingFormats)
+        var options = JSONSchema.Options(assertFormats: assertingFormats)
+        options.registry = registry
+        self.options = options
     }
+
+    /// The documents other than this one that its compiled subschemas reached through `$ref`s (from
+    /// the registry; the metaschemas Assay bundles left out), by URI, in the order they were loaded.
+    package func loadedResources() -> [(uri: String, document: JSONValue)] {
+        lock.withLock {
+            guard let compiler else { return [] }
+            return compiler.documentsAdded.filter { entry in
+                entry.uri != Self.documentURI && BundledMetaschemas.document(for: entry.uri) == nil
+            }
+        }
+    }
+
+    static let documentURI = "urn:assay:embedded-schema"
 
     /// Asks for the subschema at `pointer` (only its `keywords`, when given); compiled by
     /// ``schema(_:)``. Returns the entry's number.
@@ -172,7 +198,7 @@ public final class EmbeddedSchema: @unchecked Sendable {
             compiler = existing
         } else {
             compiler = SchemaCompiler(options: options)
-            self.document = compiler.addDocument(document, uri: "urn:assay:embedded-schema")
+            self.document = compiler.addDocument(document, uri: Self.documentURI)
             _ = compiler.node(at: .init(document: self.document, pointer: ""))
             compiler.drain()
             rootProblems = compiler.problems
