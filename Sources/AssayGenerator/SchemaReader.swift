@@ -376,6 +376,17 @@ struct SchemaReader {
     {
         let mark = self.mark()
         var reference = try resolve(schema, at: pointer, nameHint: name, declaring: true)
+        if reference.swift == name && reference.nullable,
+            case .union(let union)? = types.first(where: { $0.name == name })?.kind,
+            !union.cases.contains(where: { $0.match == GeneratedType.Union.otherKinds })
+        {
+            // An enum of the root's name with no case for `null`, which the schema allows: the
+            // root is checked against its schema instead.
+            rewind(to: mark)
+            reference = fallback(
+                schema, at: pointer,
+                because: .unsupported(pointer: pointer, message: "a root enum that may be null has no Swift form yet"))
+        }
         if reference.swift == name {
             guard types.contains(where: { $0.name == name }) else {
                 throw SwiftGenerationError(
@@ -1100,6 +1111,11 @@ struct SchemaReader {
         types.removeAll { $0 == "null" }
         if Set(types) == ["integer", "number"] { types = ["number"] }
         if types.count > 1 {
+            if let union = try typeUnion(
+                object, types: types, nullable: nullable, at: pointer, nameHint: nameHint, declaring: declaring)
+            {
+                return union
+            }
             throw .unsupported(
                 pointer: pointer + "/type",
                 message: "a union of types (\(types.joined(separator: ", "))) has no Swift form yet")
@@ -1323,6 +1339,115 @@ struct SchemaReader {
         "properties", "required", "additionalProperties", "patternProperties", "propertyNames", "minProperties",
         "maxProperties", "dependentRequired", "dependencies", "unevaluatedProperties",
     ]
+
+    /// The keywords that read values of one JSON type alone (every other value passes them).
+    static let keywordsOfType: [String: Set<String>] = [
+        "string": ["minLength", "maxLength", "pattern", "format"],
+        "integer": ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
+        "number": ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
+        "boolean": [],
+        "array": ["items", "minItems", "maxItems", "uniqueItems"],
+        "object": [
+            "properties", "required", "additionalProperties", "minProperties", "maxProperties", "dependentRequired",
+            "propertyNames",
+        ],
+    ]
+
+    /// `type` of several JSON types (`["string", "array"]`), each keyword reading one of them: an
+    /// enum with a case per type (`.string(String)`, `.array([String])`) told apart by the value's
+    /// JSON type, each case with the rules of its own keywords (an `enum` or `const` keeps, in each
+    /// case, the values of its type; a type none of them has is left out). `nil` for keywords that
+    /// read several types (`not`, `allOf` …) or an `enum` of objects or arrays.
+    private mutating func typeUnion(
+        _ object: JSONObject, types: [String], nullable: Bool, at pointer: String, nameHint: String, declaring: Bool
+    ) throws(SwiftGenerationError) -> TypeReference? {
+        let common: Set<String> = ["type", "enum", "const", "nullable"]
+        let readByOne = types.reduce(into: Set<String>()) { $0.formUnion(Self.keywordsOfType[$1] ?? []) }
+        guard types.allSatisfy({ Self.keywordsOfType[$0] != nil }), Set(types).count == types.count,
+            object.keys.filter(Self.constrains).allSatisfy({ common.contains($0) || readByOne.contains($0) })
+        else { return nil }
+        // The values `enum` or `const` allows, when either is there.
+        var allowed: [JSONValue]?
+        if let constant = object["const"] {
+            allowed = [constant]
+        } else if let listed = object["enum"] {
+            guard case .array(let values) = listed else { return nil }
+            allowed = values
+        }
+        var kinds: [(kind: String, values: [JSONValue]?)] = []
+        for type in types {
+            let values = allowed?.filter { value in
+                let found = Self.jsonType(of: value)
+                return found == type || (type == "number" && found == "integer")
+            }
+            if let values, values.isEmpty { continue }  // no value of this type is allowed
+            if values != nil && (type == "array" || type == "object") { return nil }
+            kinds.append((type, values))
+        }
+        guard kinds.count > 1 else { return nil }
+        guard declaring else { return TypeReference(swift: nameHint, rules: [], nullable: nullable) }
+        let inline = try inlineType(at: pointer, nameHint: nameHint, nullable: nullable, holdsDirectly: true)
+        guard inline.isNew else { return inline.reference }
+        let name = inline.reference.swift
+        let index = self.types.count
+        self.types.append(
+            GeneratedType(
+                name: name, documentation: Self.documentation(object),
+                kind: .union(GeneratedType.Union(discriminator: .kind, cases: []))))
+        var cases: [GeneratedType.Union.Case] = []
+        for (kind, values) in kinds {
+            // The keywords of this type alone, read where they are.
+            var alternative = JSONObject()
+            alternative["type"] = .string(kind)
+            for key in object.keys where Self.keywordsOfType[kind]?.contains(key) == true {
+                alternative[key] = object[key]
+            }
+            if let values { alternative["enum"] = .array(values) }
+            var rules: [String] = []
+            let payload: String
+            var direct: String?
+            switch kind {
+            case "string":
+                payload = "String"
+                rules =
+                    try stringRules(alternative, at: pointer) + valueRules(alternative, at: pointer, swiftType: payload)
+            case "integer":
+                payload = "Int"
+                rules =
+                    try integerRules(alternative, at: pointer)
+                    + valueRules(alternative, at: pointer, swiftType: payload)
+            case "number":
+                payload = "Double"
+                rules =
+                    try numberRules(alternative, at: pointer) + valueRules(alternative, at: pointer, swiftType: payload)
+            case "boolean":
+                payload = "Bool"
+                rules = try valueRules(alternative, at: pointer, swiftType: payload)
+            case "array":
+                let element = try resolve(.object(alternative), at: pointer, nameHint: name + "Array", declaring: true)
+                guard !element.nullable || element.swift == "JSONValue" else { return nil }
+                payload = element.swift
+                rules = element.rules
+            default:
+                // The object's struct, recorded beside the enum at the schema's own pointer.
+                let structure = try inlineType(
+                    at: pointer + Self.objectAlone, nameHint: name + "Object", nullable: false, holdsDirectly: true)
+                payload = structure.reference.swift
+                direct = payload
+                if structure.isNew { try declareStruct(alternative, at: pointer, name: payload) }
+            }
+            let rule: String? =
+                switch rules.count {
+                case 0: nil
+                case 1: rules[0]
+                default: ".all([\(rules.joined(separator: ", "))])"
+                }
+            cases.append(
+                GeneratedType.Union.Case(name: kind, payload: payload, rule: rule, match: kind, direct: direct))
+        }
+        self.types[index].kind = .union(GeneratedType.Union(discriminator: .kind, cases: cases))
+        return inline.reference
+    }
 
     /// Where the struct of ``objectOrOther(_:constraints:at:nameHint:declaring:)`` is recorded beside
     /// the enum declared at the schema's own pointer (no JSON Pointer has `~` before a letter but `0`/`1`).

@@ -241,8 +241,13 @@ struct SwiftGeneratorTests {
             (#"{"minimum": 2}"#, #"public static let rule: Rule<JSONValue> = .schema(SchemaDocument.schema, at: "")"#),
             (#"true"#, "public typealias Root = JSONValue\n"),
             (#"false"#, #"public static let rule: Rule<JSONValue> = .schema(SchemaDocument.schema, at: "")"#),
+            // A root enum of several types and `null` (no case holds `null`): a wrapper checked whole.
             (
-                #"{"type": "object", "properties": {"a": {"type": ["string", "integer"]}}}"#,
+                #"{"type": ["array", "object", "null"]}"#,
+                #"public static let rule: Rule<JSONValue> = .schema(SchemaDocument.schema, at: "")"#
+            ),
+            (
+                #"{"type": "object", "properties": {"a": {"type": ["string", "integer"], "not": {"const": 1}}}}"#,
                 #"@Validate(Rule<JSONValue>.schema(SchemaDocument.schema, at: "/properties/a"))"#
             ),
             (

@@ -21,6 +21,7 @@ struct UnionTests {
         "recipe": ["name": "mix", "next": ["name": "bake", "next": ["name": "cool"]]],
         "tree": [["name": "a", "children": [["name": "b"], ["name": "c", "children": []]]]],
         "settings": ["level": 1], "extras": [["id": "ab"], "free text", 3, 2.5, true, [1], nil],
+        "include": ["a", "b"], "mode": "fast", "target": "https://example.com/x",
     ]
 
     static func changed(_ changes: [String: JSONValue?]) -> JSONValue { valid.changing(changes) }
@@ -28,6 +29,19 @@ struct UnionTests {
     static let instances: [(name: String, instance: JSONValue)] = [
         ("valid", valid),
         ("valid with a number as the label", changed(["label": 3])),
+        (
+            "valid with a string to include, true as the mode, an object as the target",
+            changed(["include": "ab", "mode": true, "target": ["path": "/x"]])
+        ),
+        ("valid with a null mode", changed(["mode": .some(nil)])),
+        ("a string to include too short", changed(["include": "a"])),
+        ("too many to include, one empty", changed(["include": ["a", "", "c", "d"]])),
+        ("something to include of another type", changed(["include": 1])),
+        ("a mode not listed, false", changed(["mode": false])),
+        ("a mode string not listed", changed(["mode": "medium"])),
+        ("a target that is no URI", changed(["target": "not a uri"])),
+        ("a target object with an empty path", changed(["target": ["path": ""]])),
+        ("a target object with no path", changed(["target": [:]])),
         ("valid with null label and owner", changed(["label": .some(nil), "owner": .some(nil)])),
         ("valid with a leaf as the node, no shapes", changed(["node": "leaf", "shapes": []])),
         ("a shape of an unknown kind", changed(["shapes": [["kind": "triangle", "side": 1]]])),
@@ -209,8 +223,14 @@ struct UnionTests {
         #expect(
             generated.typeNames == [
                 "Drawing", "Shape", "ShapeSquare", "DrawingLabel", "Node", "NodeObject", "TreeItem", "DrawingSettings",
-                "DrawingSettingsObject", "Extra", "ExtraObject", "Circle", "Author", "Step",
+                "DrawingSettingsObject", "Extra", "ExtraObject", "DrawingInclude", "DrawingMode", "DrawingTarget",
+                "DrawingTargetObject", "Circle", "Author", "Step",
             ])
+        // A `type` of several types: a case per type, each with its own keywords' rules.
+        #expect(generated.source.contains("    case string(String)\n    case array([String])\n"))
+        #expect(
+            generated.source.contains(
+                "UnionDecoding.decode(String.self, from: decoder, rule: .oneOf([\"fast\", \"slow\"]))"))
         #expect(
             generated.notes == ["#/$defs/Step: Step.next is an Indirect<Step>, a box: a Step holds itself through it"])
         #expect(generated.source.contains("public indirect enum Node"))

@@ -21,6 +21,12 @@ public struct Drawing: Codable, Sendable, Hashable {
     public var extras: [Extra?]?
     @NotNull
     public var editor: Author?
+    /// Several types, each keyword reading one: an enum of a case per type.
+    @NotNull
+    public var include: DrawingInclude?
+    public var mode: DrawingMode?
+    @NotNull
+    public var target: DrawingTarget?
 
     /// Makes a value from its properties.
     public init(
@@ -32,7 +38,10 @@ public struct Drawing: Codable, Sendable, Hashable {
         tree: [TreeItem]? = nil,
         settings: DrawingSettings? = nil,
         extras: [Extra?]? = nil,
-        editor: Author? = nil
+        editor: Author? = nil,
+        include: DrawingInclude? = nil,
+        mode: DrawingMode? = nil,
+        target: DrawingTarget? = nil
     ) {
         self.shapes = shapes
         self.label = label
@@ -43,6 +52,9 @@ public struct Drawing: Codable, Sendable, Hashable {
         self.settings = settings
         self.extras = extras
         self.editor = editor
+        self.include = include
+        self.mode = mode
+        self.target = target
     }
 }
 
@@ -355,6 +367,169 @@ public struct ExtraObject: Codable, Sendable, Hashable {
     /// Makes a value from its properties.
     public init(id: String? = nil) {
         self.id = id
+    }
+}
+
+/// Several types, each keyword reading one: an enum of a case per type.
+public enum DrawingInclude: Codable, Sendable, Hashable {
+    case string(String)
+    case array([String])
+
+    /// Reads the alternative the value's JSON type selects.
+    public init(from decoder: any Decoder) throws {
+        switch try UnionDecoding.kind(of: decoder, among: [.string, .array]) {
+        case .string:
+            self = .string(try UnionDecoding.decode(String.self, from: decoder, rule: .length(2...)))
+        default:
+            let value = try UnionDecoding.decode([String].self, from: decoder, rule: .all([.count(...3), .each(.length(1...))]))
+            self = .array(value)
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .string(let value):
+            try value.encode(to: encoder)
+        case .array(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension DrawingInclude: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<DrawingInclude> = [
+        .payload { value in
+            switch value {
+            case .string(let payload): .value(payload, rule: .length(2...))
+            case .array(let payload): .value(payload, rule: .all([.count(...3), .each(.length(1...))]))
+            }
+        }
+    ]
+}
+
+extension DrawingInclude: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: String.self, rule: .length(2...), at: "DrawingInclude.string"),
+                exporter.schema(for: [String].self, rule: .all([.count(...3), .each(.length(1...))]), at: "DrawingInclude.array"),
+            ]
+        ]
+    }
+}
+
+public enum DrawingMode: Codable, Sendable, Hashable {
+    case string(String)
+    case boolean(Bool)
+
+    /// Reads the alternative the value's JSON type selects.
+    public init(from decoder: any Decoder) throws {
+        switch try UnionDecoding.kind(of: decoder, among: [.string, .boolean]) {
+        case .string:
+            self = .string(try UnionDecoding.decode(String.self, from: decoder, rule: .oneOf(["fast", "slow"])))
+        default:
+            self = .boolean(try UnionDecoding.decode(Bool.self, from: decoder, rule: .oneOf([true])))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .string(let value):
+            try value.encode(to: encoder)
+        case .boolean(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension DrawingMode: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<DrawingMode> = [
+        .payload { value in
+            switch value {
+            case .string(let payload): .value(payload, rule: .oneOf(["fast", "slow"]))
+            case .boolean(let payload): .value(payload, rule: .oneOf([true]))
+            }
+        }
+    ]
+}
+
+extension DrawingMode: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: String.self, rule: .oneOf(["fast", "slow"]), at: "DrawingMode.string"),
+                exporter.schema(for: Bool.self, rule: .oneOf([true]), at: "DrawingMode.boolean"),
+            ]
+        ]
+    }
+}
+
+public enum DrawingTarget: Codable, Sendable, Hashable {
+    case string(String)
+    case object(DrawingTargetObject)
+
+    /// Reads the alternative the value's JSON type selects.
+    public init(from decoder: any Decoder) throws {
+        switch try UnionDecoding.kind(of: decoder, among: [.string, .object]) {
+        case .string:
+            self = .string(try UnionDecoding.decode(String.self, from: decoder, rule: .format(.uri)))
+        default:
+            self = .object(try UnionDecoding.decode(DrawingTargetObject.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .string(let value):
+            try value.encode(to: encoder)
+        case .object(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension DrawingTarget: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<DrawingTarget> = [
+        .payload { value in
+            switch value {
+            case .string(let payload): .value(payload, rule: .format(.uri))
+            case .object(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension DrawingTarget: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: String.self, rule: .format(.uri), at: "DrawingTarget.string"),
+                exporter.schema(for: DrawingTargetObject.self),
+            ]
+        ]
+    }
+}
+
+@Validatable
+public struct DrawingTargetObject: Codable, Sendable, Hashable {
+    @Validate(.length(1...))
+    public var path: String
+
+    /// Makes a value from its properties.
+    public init(path: String) {
+        self.path = path
     }
 }
 
