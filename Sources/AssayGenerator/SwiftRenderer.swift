@@ -49,7 +49,7 @@ struct SwiftRenderer {
                 for (uri, text) in resources {
                     var resource = SwiftNames.multilineLiteral(text, indent: "            ")
                     resource[0] = "            \(SwiftNames.stringLiteral(uri)): " + resource[0].drop { $0 == " " }
-                    resource[resource.count - 1] += ","
+                    if resources.count > 1 { resource[resource.count - 1] += "," }
                     lines += resource
                 }
                 lines.append("        ]")
@@ -186,7 +186,7 @@ struct SwiftRenderer {
             if line.count <= 120 {
                 lines.append(line)
             } else {
-                lines.append("            let value = try \(call)")
+                lines += Self.wrapped("let value = try \(call)", indent: 12, suffix: "")
                 lines.append("            self = .\(item.name.memberName)(value)")
             }
         }
@@ -217,7 +217,7 @@ struct SwiftRenderer {
                 lines.append(line)
             } else {
                 lines.append("            case .\(item.name.memberName)(let payload):")
-                lines.append("                .value(payload\(rule))")
+                lines += Self.wrapped(".value(payload\(rule))", indent: 16, suffix: "")
             }
         }
         lines.append("            }")
@@ -237,8 +237,8 @@ struct SwiftRenderer {
                 lines.append("                [\"not\": [\"type\": \(types)]],")
             } else if let rule = item.rule {
                 let place = SwiftNames.stringLiteral("\(name).\(item.name.memberName)")
-                lines.append(
-                    "                exporter.schema(for: \(item.payload).self, rule: \(rule), at: \(place)),")
+                lines += Self.wrapped(
+                    "exporter.schema(for: \(item.payload).self, rule: \(rule), at: \(place))", indent: 16, suffix: ",")
             } else {
                 lines.append("                exporter.schema(for: \(item.payload).self),")
             }
@@ -270,10 +270,11 @@ struct SwiftRenderer {
         let pad = String(repeating: " ", count: indent)
         guard indent + expression.count + suffix.count > 120 else { return [pad + expression + suffix] }
         if let (head, elements) = arrayLiteral(expression) {
-            // An array literal (`then: [a, b]`): one element a line, the bracket closing on its own.
-            return [pad + head] + elements.flatMap { wrapped($0, indent: indent + 4, suffix: ",") } + [
-                pad + "]" + suffix
-            ]
+            // An array literal (`then: [a, b]`): one element a line, the bracket closing on its own;
+            // a trailing comma where there are several, as swift-format writes them.
+            let comma = elements.count > 1 ? "," : ""
+            let lines = elements.flatMap { wrapped($0, indent: indent + 4, suffix: comma) }
+            return [pad + head] + lines + [pad + "]" + suffix]
         }
         guard expression.hasSuffix(")"), let open = topLevelOpening(expression) else {
             return [pad + expression + suffix]

@@ -116,7 +116,7 @@ public struct Field: Codable, Sendable, Hashable {
             then: [
                 .property(
                     \.placeholder, "placeholder",
-                    Rule<String>.schema(SchemaDocument.schema, at: "/$defs/field/allOf/4/then/properties/placeholder")),
+                    Rule<String>.schema(SchemaDocument.schema, at: "/$defs/field/allOf/4/then/properties/placeholder"))
             ]),
         .schema(SchemaDocument.schema, at: "/$defs/field/allOf/5"),
         .schema(SchemaDocument.schema, at: "/$defs/field/allOf/6"),

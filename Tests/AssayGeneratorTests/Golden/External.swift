@@ -88,7 +88,7 @@ private enum SchemaDocument {
                 }
               }
             }
-            """#,
+            """#
         ]
     )
 }

@@ -381,7 +381,8 @@ public enum DrawingInclude: Codable, Sendable, Hashable {
         case .string:
             self = .string(try UnionDecoding.decode(String.self, from: decoder, rule: .length(2...)))
         default:
-            let value = try UnionDecoding.decode([String].self, from: decoder, rule: .all([.count(...3), .each(.length(1...))]))
+            let value = try UnionDecoding.decode(
+                [String].self, from: decoder, rule: .all([.count(...3), .each(.length(1...))]))
             self = .array(value)
         }
     }
@@ -416,7 +417,8 @@ extension DrawingInclude: JSONSchemaExportable {
         [
             "oneOf": [
                 exporter.schema(for: String.self, rule: .length(2...), at: "DrawingInclude.string"),
-                exporter.schema(for: [String].self, rule: .all([.count(...3), .each(.length(1...))]), at: "DrawingInclude.array"),
+                exporter.schema(
+                    for: [String].self, rule: .all([.count(...3), .each(.length(1...))]), at: "DrawingInclude.array"),
             ]
         ]
     }
