@@ -1962,16 +1962,18 @@ struct SchemaReader {
         switch (low, high) {
         case (nil, nil): break
         case (let low?, let high?) where !exclusiveMinimum && !exclusiveMaximum:
-            rules.append(".range(\(low)...\(high))")
+            rules.append(".range(\(low)...\(Self.operand(high)))")
         case (let low?, let high?) where !exclusiveMinimum:
-            rules.append(".range(\(low)..<\(high))")
+            rules.append(".range(\(low)..<\(Self.operand(high)))")
         case (let low?, let high?):
             let maximumIsExclusive = exclusiveMaximum ? ", exclusiveMaximum: true" : ""
             rules.append(".range(minimum: \(low), maximum: \(high), exclusiveMinimum: true\(maximumIsExclusive))")
         case (let low?, nil):
-            rules.append(exclusiveMinimum ? ".range(minimum: \(low), exclusiveMinimum: true)" : ".range(\(low)...)")
+            rules.append(
+                exclusiveMinimum ? ".range(minimum: \(low), exclusiveMinimum: true)" : ".range(\(Self.operand(low))...)"
+            )
         case (nil, let high?):
-            rules.append(exclusiveMaximum ? ".range(..<\(high))" : ".range(...\(high))")
+            rules.append(exclusiveMaximum ? ".range(..<\(Self.operand(high)))" : ".range(...\(Self.operand(high)))")
         }
         if let factor = try Self.number(object["multipleOf"], at: pointer + "/multipleOf") {
             rules.append(".multipleOf(\(SwiftNames.stringLiteral(factor.description)))")
@@ -2434,13 +2436,19 @@ struct SchemaReader {
 
     /// `.name(a...b)`, `.name(a...)` or `.name(...b)`.
     static func bounds(_ name: String, _ minimum: Int?, _ maximum: Int?) -> String? {
-        switch (minimum, maximum) {
+        let low = minimum.map { "\($0)" }
+        let high = maximum.map { Self.operand("\($0)") }
+        switch (low, high) {
         case (nil, nil): return nil
         case (let low?, let high?): return ".\(name)(\(low)...\(high))"
-        case (let low?, nil): return ".\(name)(\(low)...)"
+        case (let low?, nil): return ".\(name)(\(Self.operand(low))...)"
         case (nil, let high?): return ".\(name)(...\(high))"
         }
     }
+
+    /// A negative bound in parentheses, where a range operator touches its sign: `-1...` would be
+    /// `-(1...)`, and `...-5` or `1...-5` one operator `...-`.
+    static func operand(_ literal: String) -> String { literal.hasPrefix("-") ? "(\(literal))" : literal }
 
     /// A JSON Pointer's token.
     static func escape(_ key: String) -> String { JSONValue.escape(key) }

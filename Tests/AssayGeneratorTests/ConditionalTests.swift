@@ -44,6 +44,8 @@ struct ConditionalTests {
             form([input], ["status": "closed", "closedAt": "2026-11-28", "assignee": nil])
         ),
         ("closed with no date and a long assignee", form([input], ["status": "closed", "assignee": "someone else"])),
+        ("valid: negative numbers within their bounds", form([input], ["offset": -1, "shift": -2, "delta": -0.75])),
+        ("negative numbers past their bounds", form([input], ["offset": -2, "shift": -1, "delta": -0.5])),
         ("private with no reviewers", form([input], ["visibility": "private"])),
         ("private with an empty list of reviewers", form([input], ["visibility": "private", "reviewers": []])),
         ("markdown with no value", form([field(markdown, ["value": nil])])),

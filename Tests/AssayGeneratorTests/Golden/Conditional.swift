@@ -20,6 +20,13 @@ public struct IssueForm: Codable, Sendable, Hashable {
     @NotNull @Validate(.format(.date))
     public var closedAt: String?
     public var assignee: String?
+    /// Negative bounds: written (-1)... and ...(-2) in Swift.
+    @NotNull @Validate(.range((-1)...))
+    public var offset: Int?
+    @NotNull @Validate(.range(-10...(-2)))
+    public var shift: Int?
+    @NotNull @Validate(.range(..<(-0.5)))
+    public var delta: Double?
 
     /// The rules that read several properties.
     public static let additionalRules: Validation<IssueForm> = [
@@ -42,7 +49,10 @@ public struct IssueForm: Codable, Sendable, Hashable {
         body: [Field],
         status: String? = nil,
         closedAt: String? = nil,
-        assignee: String? = nil
+        assignee: String? = nil,
+        offset: Int? = nil,
+        shift: Int? = nil,
+        delta: Double? = nil
     ) {
         self.name = name
         self.visibility = visibility
@@ -51,6 +61,9 @@ public struct IssueForm: Codable, Sendable, Hashable {
         self.status = status
         self.closedAt = closedAt
         self.assignee = assignee
+        self.offset = offset
+        self.shift = shift
+        self.delta = delta
     }
 }
 
@@ -204,6 +217,20 @@ private enum SchemaDocument {
                 "string",
                 "null"
               ]
+            },
+            "offset": {
+              "description": "Negative bounds: written (-1)... and ...(-2) in Swift.",
+              "type": "integer",
+              "minimum": -1
+            },
+            "shift": {
+              "type": "integer",
+              "minimum": -10,
+              "maximum": -2
+            },
+            "delta": {
+              "type": "number",
+              "exclusiveMaximum": -0.5
             }
           },
           "if": {
