@@ -315,7 +315,7 @@ struct SchemaReader {
         if case .object(let object) = schema, object["$ref"] == nil, object["nullable"] == nil,
             case .string(let type)? = object["type"]
         {
-            swift = ["string": "String", "integer": "Int", "number": "Double", "boolean": "Bool"][type] ?? swift
+            swift = Self.scalarSwiftTypes[type] ?? swift
         }
         let rule = ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(pointer)))"
         return TypeReference(swift: swift, rules: [rule], nullable: swift == "JSONValue", pinned: false)
@@ -571,7 +571,9 @@ struct SchemaReader {
         // A condition on one member whose branches have typed rules (`if: {properties: {kind:
         // {const: …}}}`): a `.when` entry, for the schema's own `if` and for each such item of its
         // `allOf`; the other items of that `allOf` are checked each against its schema.
-        if objectChecks.contains("if"), let rule = try conditionalRule(schema, at: pointer, fields: fields) {
+        var kept: [String: Field] = [:]
+        for field in fields { kept[field.key] = field }
+        if objectChecks.contains("if"), let rule = try conditionalRule(schema, at: pointer, fields: kept) {
             types[index].modelRules.append(rule)
             objectChecks.removeAll { ["if", "then", "else"].contains($0) }
         }
@@ -582,7 +584,7 @@ struct SchemaReader {
             for (offset, item) in items.enumerated() {
                 let place = pointer + "/allOf/\(offset)"
                 if case .object(let object) = item, object["if"] != nil,
-                    let rule = try conditionalRule(object, at: place, fields: fields)
+                    let rule = try conditionalRule(object, at: place, fields: kept)
                 {
                     rules.append(rule)
                 } else if Self.soleSchema(of: [item]) != nil {
@@ -596,8 +598,6 @@ struct SchemaReader {
             }
         }
         if !objectChecks.isEmpty || !itemChecks.isEmpty {
-            var kept: [String: Field] = [:]
-            for field in fields { kept[field.key] = field }
             var whole = !keyed.isEmpty || objectChecks.contains("additionalProperties")
             if !whole {
                 var checks: [(value: JSONValue, pointer: String)] = objectChecks.map { key in
@@ -678,7 +678,7 @@ struct SchemaReader {
     /// Swift type and checked against their schema where they do not. `nil` for any other shape, or
     /// where a member that may be `null` would have to be told apart from a missing one (Swift's
     /// `nil` is both).
-    private mutating func conditionalRule(_ schema: JSONObject, at pointer: String, fields: [Field])
+    private mutating func conditionalRule(_ schema: JSONObject, at pointer: String, fields: [String: Field])
         throws(SwiftGenerationError) -> String?
     {
         let mark = self.mark()
@@ -691,7 +691,7 @@ struct SchemaReader {
         return nil
     }
 
-    private mutating func conditionalExpression(_ schema: JSONObject, at pointer: String, fields: [Field])
+    private mutating func conditionalExpression(_ schema: JSONObject, at pointer: String, fields: [String: Field])
         throws(SwiftGenerationError) -> String?
     {
         guard case .object(let test)? = schema["if"], schema["then"] != nil || schema["else"] != nil else { return nil }
@@ -701,7 +701,7 @@ struct SchemaReader {
             case .object(let tested)? = test["properties"], tested.count == 1, let (key, condition) = tested.first,
             case .object(let constants) = condition,
             constants.keys.filter(Self.constrains).allSatisfy(["const", "enum", "type"].contains),
-            let field = fields.first(where: { $0.key == key })
+            let field = fields[key]
         else { return nil }
         var requiresKey = false
         if let required = test["required"] {
@@ -762,7 +762,7 @@ struct SchemaReader {
 
     /// The entries of a branch of a condition: `.required` for the optional members it requires,
     /// `.property` with the rules of each member's schema. `nil` when it reads anything else.
-    private mutating func branchEntries(_ branch: JSONValue, at pointer: String, fields: [Field])
+    private mutating func branchEntries(_ branch: JSONValue, at pointer: String, fields: [String: Field])
         throws(SwiftGenerationError) -> [String]?
     {
         // A branch that is a reference alone: the schema it names.
@@ -784,7 +784,7 @@ struct SchemaReader {
             guard case .array(let keys) = required, let names = Self.strings(keys) else { return nil }
             for key in names {
                 // `null` meets `required`; a Swift `nil` cannot say whether it was `null`.
-                guard let field = fields.first(where: { $0.key == key }), !allowsNull(field) else { return nil }
+                guard let field = fields[key], !allowsNull(field) else { return nil }
                 if field.isOptional { entries.append(".required(\\.\(field.name), \(SwiftNames.stringLiteral(key)))") }
             }
         }
@@ -792,7 +792,7 @@ struct SchemaReader {
             guard case .object(let members) = properties else { return nil }
             for (key, schema) in members {
                 // A `null` the rules never see (Swift's `nil`) must be one the schema accepts.
-                guard let field = fields.first(where: { $0.key == key }), !allowsNull(field) || Self.acceptsNull(schema)
+                guard let field = fields[key], !allowsNull(field) || Self.acceptsNull(schema)
                 else { return nil }
                 let place = pointer + "/properties/" + Self.escape(key)
                 let rules = try memberRules(schema, at: place, field: field)
@@ -820,35 +820,20 @@ struct SchemaReader {
             default: typeName = "?"
             }
             do {
-                switch base {
-                case "String"
-                where keys.isSubset(of: ["type", "minLength", "maxLength", "pattern", "format", "enum", "const"])
-                    && (typeName ?? "string") == "string":
-                    rules = try stringRules(object, at: pointer) + valueRules(object, at: pointer, swiftType: base)
-                case "Int"
-                where keys.isSubset(of: [
-                    "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "enum", "const",
-                ]) && ["integer", "number"].contains(typeName ?? "integer"):
-                    rules = try integerRules(object, at: pointer) + valueRules(object, at: pointer, swiftType: base)
-                case "Double"
-                where keys.isSubset(of: [
-                    "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "enum", "const",
-                ]) && (typeName ?? "number") == "number":
-                    rules = try numberRules(object, at: pointer) + valueRules(object, at: pointer, swiftType: base)
-                case "Bool" where keys.isSubset(of: ["type", "enum", "const"]) && (typeName ?? "boolean") == "boolean":
-                    rules = try valueRules(object, at: pointer, swiftType: base)
-                default:
-                    if base.hasPrefix("["), !base.contains(":"),
-                        keys.isSubset(of: ["type", "minItems", "maxItems", "uniqueItems"]),
-                        (typeName ?? "array") == "array"
-                    {
-                        let minimum = try Self.integer(object["minItems"], at: pointer + "/minItems")
-                        let maximum = try Self.integer(object["maxItems"], at: pointer + "/maxItems")
-                        var found: [String] = []
-                        if let rule = Self.bounds("count", minimum, maximum) { found.append(rule) }
-                        if object["uniqueItems"] == .bool(true) { found.append(".unique") }
-                        rules = found
-                    }
+                if let type = Self.scalarSwiftTypes.first(where: { $0.value == base })?.key,
+                    keys.isSubset(of: Self.keywordsOfType[type, default: []].union(["type", "enum", "const"])),
+                    typeName == nil || typeName == type || (type == "integer" && typeName == "number")
+                {
+                    rules = try scalarRules(object, at: pointer, swiftType: base)
+                } else if base.hasPrefix("["), !base.contains(":"),
+                    keys.isSubset(of: ["type", "minItems", "maxItems", "uniqueItems"]), (typeName ?? "array") == "array"
+                {
+                    let minimum = try Self.integer(object["minItems"], at: pointer + "/minItems")
+                    let maximum = try Self.integer(object["maxItems"], at: pointer + "/maxItems")
+                    var found: [String] = []
+                    if let rule = Self.bounds("count", minimum, maximum) { found.append(rule) }
+                    if object["uniqueItems"] == .bool(true) { found.append(".unique") }
+                    rules = found
                 }
             } catch {
                 guard error.fallsBack else { throw error }
@@ -1340,6 +1325,24 @@ struct SchemaReader {
         "maxProperties", "dependentRequired", "dependencies", "unevaluatedProperties",
     ]
 
+    /// The Swift type of each scalar JSON type.
+    static let scalarSwiftTypes = ["string": "String", "integer": "Int", "number": "Double", "boolean": "Bool"]
+
+    /// The rules of a scalar schema's keywords, for its Swift type (`String`, `Int`, `Double`, `Bool`):
+    /// its lengths, pattern and format, or its bounds and multiple, and its `enum` or `const`.
+    private mutating func scalarRules(_ object: JSONObject, at pointer: String, swiftType: String)
+        throws(SwiftGenerationError) -> [String]
+    {
+        let own: [String]
+        switch swiftType {
+        case "String": own = try stringRules(object, at: pointer)
+        case "Int": own = try integerRules(object, at: pointer)
+        case "Double": own = try numberRules(object, at: pointer)
+        default: own = []
+        }
+        return try own + valueRules(object, at: pointer, swiftType: swiftType)
+    }
+
     /// The keywords that read values of one JSON type alone (every other value passes them).
     static let keywordsOfType: [String: Set<String>] = [
         "string": ["minLength", "maxLength", "pattern", "format"],
@@ -1407,22 +1410,9 @@ struct SchemaReader {
             let payload: String
             var direct: String?
             switch kind {
-            case "string":
-                payload = "String"
-                rules =
-                    try stringRules(alternative, at: pointer) + valueRules(alternative, at: pointer, swiftType: payload)
-            case "integer":
-                payload = "Int"
-                rules =
-                    try integerRules(alternative, at: pointer)
-                    + valueRules(alternative, at: pointer, swiftType: payload)
-            case "number":
-                payload = "Double"
-                rules =
-                    try numberRules(alternative, at: pointer) + valueRules(alternative, at: pointer, swiftType: payload)
-            case "boolean":
-                payload = "Bool"
-                rules = try valueRules(alternative, at: pointer, swiftType: payload)
+            case "string", "integer", "number", "boolean":
+                payload = Self.scalarSwiftTypes[kind] ?? "JSONValue"
+                rules = try scalarRules(alternative, at: pointer, swiftType: payload)
             case "array":
                 let element = try resolve(.object(alternative), at: pointer, nameHint: name + "Array", declaring: true)
                 guard !element.nullable || element.swift == "JSONValue" else { return nil }

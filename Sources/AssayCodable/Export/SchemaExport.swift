@@ -126,18 +126,26 @@ public struct JSONSchemaExporter {
         kind: RuleKind, severity: Severity, on operations: [ValidationOperation]?, at place: String,
         notes: inout [String]
     ) -> Bool {
-        switch treatment(of: operations) {
-        case .stated: break
-        case .skipped: return false
-        case .noted(let names):
-            notes.append("\(place): \(kind) (only on \(names))")
-            return false
-        }
+        guard isStated("\(kind)", on: operations, at: place, notes: &notes) else { return false }
         guard severity == .error else {
             notes.append("\(place): \(kind) (\(severity.rawValue) only)")
             return false
         }
         return true
+    }
+
+    /// Whether an object-level entry (`what`) applies to the operation exported; an entry of some
+    /// operations only, exported for none, is noted.
+    private func isStated(
+        _ what: String, on operations: [ValidationOperation]?, at place: String, notes: inout [String]
+    ) -> Bool {
+        switch treatment(of: operations) {
+        case .stated: return true
+        case .skipped: return false
+        case .noted(let names):
+            notes.append("\(place): \(what) (only on \(names))")
+            return false
+        }
     }
 
     private func treatment(of operations: [ValidationOperation]?) -> Treatment {
@@ -297,22 +305,14 @@ public struct JSONSchemaExporter {
             case .check(let check):
                 notes.append("\(name): object check \(check)")
             case .dependentRequired(let key, let requires):
-                switch treatment(of: rule.operations) {
-                case .stated: break
-                case .skipped: continue
-                case .noted(let names):
-                    notes.append("\(name): dependentRequired(\(key)) (only on \(names))")
+                guard isStated("dependentRequired(\(key))", on: rule.operations, at: name, notes: &notes) else {
                     continue
                 }
                 var all: [JSONValue] = []
                 if case .array(let earlier)? = dependencies[key] { all = earlier }
                 dependencies[key] = .array(all + requires.map { .string($0) })
             case .when(let conditional):
-                switch treatment(of: rule.operations) {
-                case .stated: break
-                case .skipped: continue
-                case .noted(let names):
-                    notes.append("\(name): when(\(conditional.key)) (only on \(names))")
+                guard isStated("when(\(conditional.key))", on: rule.operations, at: name, notes: &notes) else {
                     continue
                 }
                 if let schema = conditionalSchema(conditional, properties: members, at: name, notes: &notes) {
@@ -399,24 +399,14 @@ public struct JSONSchemaExporter {
             case .check(let check):
                 notes.append("\(place): object check \(check)")
             case .dependentRequired(let key, let requires):
-                switch treatment(of: entry.operations) {
-                case .stated: break
-                case .skipped: continue
-                case .noted(let names):
-                    notes.append("\(place): dependentRequired(\(key)) (only on \(names))")
+                guard isStated("dependentRequired(\(key))", on: entry.operations, at: place, notes: &notes) else {
                     continue
                 }
                 var all: [JSONValue] = []
                 if case .array(let earlier)? = dependencies[key] { all = earlier }
                 dependencies[key] = .array(all + requires.map { .string($0) })
             case .when(let inner):
-                switch treatment(of: entry.operations) {
-                case .stated: break
-                case .skipped: continue
-                case .noted(let names):
-                    notes.append("\(place): when(\(inner.key)) (only on \(names))")
-                    continue
-                }
+                guard isStated("when(\(inner.key))", on: entry.operations, at: place, notes: &notes) else { continue }
                 if let schema = conditionalSchema(inner, properties: properties, at: place, notes: &notes) {
                     conditions.append(schema)
                 }

@@ -44,7 +44,7 @@ extension ModelRule {
         _ keyPath: KeyPath<Model, V> & Sendable, _ key: String, in values: [V],
         on operations: [ValidationOperation]? = nil, then: [ModelRule], else otherwise: [ModelRule] = []
     ) -> ModelRule {
-        let holds: @Sendable (V) -> Bool = { value in values.contains { sameValue($0, value) } }
+        let holds: @Sendable (V) -> Bool = { value in values.contains { codePointEqual($0, value) } }
         return conditional(
             key: key, values: values.map(conditionValue), holdsWhenAbsent: false, on: operations, then: then,
             otherwise: otherwise, holds: { model in holds(model[keyPath: keyPath]) },
@@ -70,7 +70,7 @@ extension ModelRule {
     ) -> ModelRule {
         let holds: @Sendable (V?) -> Bool = { value in
             guard let value else { return orAbsent }
-            return values.contains { sameValue($0, value) }
+            return values.contains { codePointEqual($0, value) }
         }
         return conditional(
             key: key, values: values.map(conditionValue), holdsWhenAbsent: orAbsent, on: operations, then: then,
@@ -127,11 +127,4 @@ extension ModelRule {
 private func conditionValue<V>(_ value: V) -> IssueValue {
     if let raw = value as? any RawRepresentable { return IssueValue(raw.rawValue) }
     return IssueValue(value)
-}
-
-/// Equality as JSON Schema has it: strings code point by code point (Swift's `==` on strings is
-/// canonical equivalence), any other value by its own `==`.
-private func sameValue<V: Equatable>(_ first: V, _ second: V) -> Bool {
-    if let text = first as? String, let other = second as? String { return text.utf8.elementsEqual(other.utf8) }
-    return first == second
 }

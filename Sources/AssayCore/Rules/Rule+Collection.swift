@@ -159,15 +159,19 @@ extension Rule where Value: Equatable & Sendable {
     public static func const(_ expected: Value) -> Rule {
         let parameters: [String: IssueValue] = ["expected": IssueValue(expected)]
         return Rule(.const(IssueValue(expected))) { value, context in
-            let equal =
-                if let text = value as? String, let expectedText = expected as? String {
-                    text.utf8.elementsEqual(expectedText.utf8)  // code point by code point, as JSON Schema compares
-                } else {
-                    value == expected
-                }
-            if !equal { context.report(.notAllowed, value: value, parameters: parameters, messageKey: "schema.const") }
+            if !codePointEqual(value, expected) {
+                context.report(.notAllowed, value: value, parameters: parameters, messageKey: "schema.const")
+            }
         }
     }
+}
+
+/// Equality as JSON Schema has it: strings code point by code point (Swift's `==` on strings is
+/// canonical equivalence, which takes `"é"` composed for `"é"` decomposed), any other value by its
+/// own `==`.
+func codePointEqual<V: Equatable>(_ first: V, _ second: V) -> Bool {
+    if let text = first as? String, let other = second as? String { return text.utf8.elementsEqual(other.utf8) }
+    return first == second
 }
 
 /// A dictionary's keys in code point order (the order JSON Schema's output and Assay's issues
