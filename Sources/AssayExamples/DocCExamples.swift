@@ -602,6 +602,8 @@ enum DocCommentExamples {
 
         checkPayments()
 
+        checkShipping()
+
         try decodeSteps()
 
         try decodeLabels()
@@ -797,6 +799,26 @@ func checkPayments() {
     print(CardPayment(kind: "card", cardNumber: "4111").issues().map(\.path.jsonPointer))  // ["/cardNumber"]
     print(CardPayment(kind: "transfer").issues().map(\.path.jsonPointer))  // ["/iban"]
     print(CardPayment(kind: "transfer", iban: "DE00").issues().isEmpty)  // true
+}
+// README: end
+
+// README: doc-model-rule-exactly-one
+struct Shipping: Validatable {
+    var address: String?
+    var pickupPoint: String?
+
+    static let validation: Validation<Shipping> = [
+        .exactlyOne(of: [
+            [.required(\.address, "address")],
+            [.required(\.pickupPoint, "pickupPoint"), .property(\.pickupPoint, "pickupPoint", .length(4...8))],
+        ])
+    ]
+}
+
+func checkShipping() {
+    print(Shipping(address: "1 Main St").issues().isEmpty)  // true
+    print(Shipping(address: "1 Main St", pickupPoint: "PP-1234").issues().map(\.code))  // [noMatch]
+    print(Shipping(pickupPoint: "P1").issues().map(\.path.jsonPointer))  // [""]
 }
 // README: end
 

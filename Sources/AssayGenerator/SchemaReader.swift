@@ -577,6 +577,16 @@ struct SchemaReader {
             types[index].modelRules.append(rule)
             objectChecks.removeAll { ["if", "then", "else"].contains($0) }
         }
+        // Alternatives of the struct's own members (`oneOf: [{required: ["a"]}, {required: ["b"]}]`):
+        // `.exactlyOne(of:)` / `.atLeastOne(of:)` of typed entries.
+        for keyword in ["oneOf", "anyOf"] where objectChecks.contains(keyword) {
+            if let alternatives = schema[keyword],
+                let rule = try alternativesRule(alternatives, keyword: keyword, at: pointer, fields: kept)
+            {
+                types[index].modelRules.append(rule)
+                objectChecks.removeAll { $0 == keyword }
+            }
+        }
         var itemChecks: [(item: JSONValue, pointer: String)] = []
         if objectChecks.contains("allOf"), case .array(let items)? = schema["allOf"] {
             var rules: [String] = []
@@ -585,6 +595,12 @@ struct SchemaReader {
                 let place = pointer + "/allOf/\(offset)"
                 if case .object(let object) = item, object["if"] != nil,
                     let rule = try conditionalRule(object, at: place, fields: kept)
+                {
+                    rules.append(rule)
+                } else if case .object(let object) = item, let keyword = object.keys.filter(Self.constrains).first,
+                    object.keys.filter(Self.constrains).count == 1, keyword == "oneOf" || keyword == "anyOf",
+                    let alternatives = object[keyword],
+                    let rule = try alternativesRule(alternatives, keyword: keyword, at: place, fields: kept)
                 {
                     rules.append(rule)
                 } else if Self.soleSchema(of: [item]) != nil {
@@ -758,6 +774,32 @@ struct SchemaReader {
         arguments.append("then: [\(then.joined(separator: ", "))]")
         if !otherwise.isEmpty { arguments.append("else: [\(otherwise.joined(separator: ", "))]") }
         return ".when(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// A `.exactlyOne(of:)` (`oneOf`) or `.atLeastOne(of:)` (`anyOf`) entry whose groups are the
+    /// alternatives' entries, when each alternative holds `required` and `properties` of the struct's
+    /// own members (as a branch of a condition does); `nil` for any other shape.
+    private mutating func alternativesRule(
+        _ alternatives: JSONValue, keyword: String, at pointer: String, fields: [String: Field]
+    ) throws(SwiftGenerationError) -> String? {
+        guard case .array(let items) = alternatives, !items.isEmpty else { return nil }
+        let mark = self.mark()
+        do {
+            var groups: [String] = []
+            for (offset, item) in items.enumerated() {
+                guard let entries = try branchEntries(item, at: pointer + "/\(keyword)/\(offset)", fields: fields)
+                else {
+                    rewind(to: mark)
+                    return nil
+                }
+                groups.append("[\(entries.joined(separator: ", "))]")
+            }
+            return ".\(keyword == "oneOf" ? "exactlyOne" : "atLeastOne")(of: [\(groups.joined(separator: ", "))])"
+        } catch {
+            guard error.fallsBack else { throw error }
+        }
+        rewind(to: mark)
+        return nil
     }
 
     /// The entries of a branch of a condition: `.required` for the optional members it requires,

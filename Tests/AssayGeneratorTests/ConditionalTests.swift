@@ -46,6 +46,16 @@ struct ConditionalTests {
         ("closed with no date and a long assignee", form([input], ["status": "closed", "assignee": "someone else"])),
         ("valid: negative numbers within their bounds", form([input], ["offset": -1, "shift": -2, "delta": -0.75])),
         ("negative numbers past their bounds", form([input], ["offset": -2, "shift": -1, "delta": -0.5])),
+        ("valid: notified by email", form([input], ["notify": ["email": "ann@example.com"]])),
+        ("valid: notified on a channel", form([input], ["notify": ["channel": "#ops", "webhook": "https://x.io"]])),
+        ("notified by email and on a channel", form([input], ["notify": ["email": "a@b.c", "channel": "#ops"]])),
+        ("notified nowhere", form([input], ["notify": ["webhook": "https://x.io"]])),
+        ("notified on a channel with no #", form([input], ["notify": ["channel": "ops"]])),
+        (
+            "notified on a channel with a long webhook",
+            form([input], ["notify": ["channel": "#ops", "webhook": "https://example.com/hooks/1"]])
+        ),
+        ("a notification member of the wrong type", form([input], ["notify": ["channel": 1, "webhook": 2]])),
         ("private with no reviewers", form([input], ["visibility": "private"])),
         ("private with an empty list of reviewers", form([input], ["visibility": "private", "reviewers": []])),
         ("markdown with no value", form([field(markdown, ["value": nil])])),

@@ -246,7 +246,7 @@ public struct JSONSchemaExporter {
                 case .check(let check):
                     notes.append("\(place): check \(check)")
                     continue
-                case .dependentRequired, .when:
+                case .dependentRequired, .when, .alternatives:
                     continue  // an object-level entry: below
                 case .rules(let declared):
                     for each in declared
@@ -318,6 +318,11 @@ public struct JSONSchemaExporter {
                 if let schema = conditionalSchema(conditional, properties: members, at: name, notes: &notes) {
                     conditions.append(schema)
                 }
+            case .alternatives(let alternatives):
+                guard isStated(Self.alternativesName(alternatives), on: rule.operations, at: name, notes: &notes) else {
+                    continue
+                }
+                conditions.append(alternativesSchema(alternatives, properties: members, at: name, notes: &notes))
             case .rules, .normalizer, .nested:
                 continue
             }
@@ -361,6 +366,22 @@ public struct JSONSchemaExporter {
         if !otherwise.isEmpty { result["else"] = .object(otherwise) }
         guard result.count > 1 else { return nil }
         return .object(result)
+    }
+
+    /// A ``ModelRule/exactlyOne(of:on:)`` or ``ModelRule/atLeastOne(of:on:)`` entry as `oneOf` or
+    /// `anyOf` of its groups, each the keywords of its entries.
+    private func alternativesSchema<Model>(
+        _ alternatives: ModelRule<Model>.Alternatives, properties: JSONObject, at place: String,
+        notes: inout [String]
+    ) -> JSONValue {
+        let groups = alternatives.alternatives.map { group in
+            JSONValue.object(branchSchema(group, properties: properties, at: place, notes: &notes))
+        }
+        return [alternatives.exactlyOne ? "oneOf" : "anyOf": .array(groups)]
+    }
+
+    private static func alternativesName<Model>(_ alternatives: ModelRule<Model>.Alternatives) -> String {
+        alternatives.exactlyOne ? "exactlyOne" : "atLeastOne"
     }
 
     /// The keywords of a branch's entries: its properties' rules under `properties`, the ones that
@@ -410,6 +431,11 @@ public struct JSONSchemaExporter {
                 if let schema = conditionalSchema(inner, properties: properties, at: place, notes: &notes) {
                     conditions.append(schema)
                 }
+            case .alternatives(let inner):
+                guard isStated(Self.alternativesName(inner), on: entry.operations, at: place, notes: &notes) else {
+                    continue
+                }
+                conditions.append(alternativesSchema(inner, properties: properties, at: place, notes: &notes))
             }
         }
         var object: JSONObject = [:]

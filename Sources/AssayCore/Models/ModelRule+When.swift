@@ -112,7 +112,7 @@ extension ModelRule {
                     case .rules:
                         guard let member = entry.key, let found = members[member] else { continue }
                         entry.checkValue?(found, operation, &context)
-                    case .when:
+                    case .when, .alternatives:
                         entry.checkValue?(members, operation, &context)
                     case .dependentRequired, .check, .nested, .normalizer:
                         continue

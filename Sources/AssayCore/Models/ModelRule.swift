@@ -50,6 +50,18 @@ public struct ModelRule<Model>: Sendable {
         /// Entries that apply only when a property holds one of some values, and those that apply
         /// otherwise (JSON Schema's `if` / `then` / `else` on one member): ``ModelRule/when(_:_:in:on:then:else:)``.
         case when(Conditional)
+        /// Groups of entries of which exactly one, or at least one, must hold (JSON Schema's `oneOf`
+        /// and `anyOf` over the model's members): ``ModelRule/exactlyOne(of:on:)``,
+        /// ``ModelRule/atLeastOne(of:on:)``.
+        case alternatives(Alternatives)
+    }
+
+    /// The data of a ``Role/alternatives(_:)`` entry: its groups of entries and how many must hold.
+    public struct Alternatives: Sendable, Hashable {
+        /// Whether exactly one group must hold (`oneOf`); otherwise at least one (`anyOf`).
+        public let exactlyOne: Bool
+        /// The groups, each its entries.
+        public let alternatives: [[Branch]]
     }
 
     /// The data of a ``Role/when(_:)`` entry: its condition and its two branches.
@@ -66,7 +78,7 @@ public struct ModelRule<Model>: Sendable {
         public let otherwise: [Branch]
     }
 
-    /// One entry of a branch of a ``Conditional``: its key (`nil` for object-level entries), what it
+    /// One entry of a branch of a ``Conditional`` or of a group of ``Alternatives``: its key (`nil` for object-level entries), what it
     /// is, and the operations it applies to.
     public struct Branch: Sendable, Hashable {
         /// The property's key, or `nil` for an object-level entry.
@@ -94,7 +106,7 @@ public struct ModelRule<Model>: Sendable {
     var isNested: Bool { if case .nested = role { true } else { false } }
     var isObjectCheck: Bool {
         switch role {
-        case .check, .dependentRequired, .when: return true
+        case .check, .dependentRequired, .when, .alternatives: return true
         case .rules, .normalizer, .nested: return false
         }
     }

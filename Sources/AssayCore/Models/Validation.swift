@@ -421,18 +421,22 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         return (value, context.issues)
     }
 
-    /// The issues of the model's ``ModelRule/when(_:_:in:on:then:else:)`` entries read from the
+    /// The issues of the model's ``ModelRule/when(_:_:in:on:then:else:)``,
+    /// ``ModelRule/exactlyOne(of:on:)`` and ``ModelRule/atLeastOne(of:on:)`` entries read from the
     /// values of its members alone (by key; a member that did not decode is missing from
     /// `members`): what a model that did not decode can still be checked for, so that a branch's
     /// failures are reported with the other failures. An entry whose condition reads a member that
-    /// did not decode is passed over, as is a branch entry of such a member.
+    /// did not decode is passed over, as is a branch entry of such a member and a set of alternatives
+    /// one of which reads such a member.
     package func conditionalIssues(
         members: [String: Any], operation: ValidationOperation?, path: IssuePath = .root
     ) -> [ValidationIssue] {
         var context = RuleContext(path: path, phase: operation?.phase ?? .object)
         for rule in rules where rule.applies(to: operation) {
-            guard case .when = rule.role else { continue }
-            rule.checkValue?(members, operation, &context)
+            switch rule.role {
+            case .when, .alternatives: rule.checkValue?(members, operation, &context)
+            case .rules, .normalizer, .nested, .check, .dependentRequired: continue
+            }
         }
         return context.issues
     }

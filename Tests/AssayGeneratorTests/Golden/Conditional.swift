@@ -27,6 +27,8 @@ public struct IssueForm: Codable, Sendable, Hashable {
     public var shift: Int?
     @NotNull @Validate(.range(..<(-0.5)))
     public var delta: Double?
+    @NotNull
+    public var notify: Notify?
 
     /// The rules that read several properties.
     public static let additionalRules: Validation<IssueForm> = [
@@ -52,7 +54,8 @@ public struct IssueForm: Codable, Sendable, Hashable {
         assignee: String? = nil,
         offset: Int? = nil,
         shift: Int? = nil,
-        delta: Double? = nil
+        delta: Double? = nil,
+        notify: Notify? = nil
     ) {
         self.name = name
         self.visibility = visibility
@@ -64,6 +67,35 @@ public struct IssueForm: Codable, Sendable, Hashable {
         self.offset = offset
         self.shift = shift
         self.delta = delta
+        self.notify = notify
+    }
+}
+
+/// Alternatives of members: oneOf (in an allOf) and anyOf of required and properties.
+@Validatable
+public struct Notify: Codable, Sendable, Hashable {
+    @NotNull
+    public var email: String?
+    @NotNull
+    public var channel: String?
+    @NotNull
+    public var webhook: String?
+
+    /// The rules that read several properties.
+    public static let additionalRules: Validation<Notify> = [
+        .atLeastOne(of: [[.property(\.webhook, "webhook", .length(...20))], [.required(\.email, "email")]]),
+        .exactlyOne(
+            of: [
+                [.required(\.email, "email")],
+                [.required(\.channel, "channel"), .property(\.channel, "channel", .matches("^#"))],
+            ]),
+    ]
+
+    /// Makes a value from its properties.
+    public init(email: String? = nil, channel: String? = nil, webhook: String? = nil) {
+        self.email = email
+        self.channel = channel
+        self.webhook = webhook
     }
 }
 
@@ -231,6 +263,9 @@ private enum SchemaDocument {
             "delta": {
               "type": "number",
               "exclusiveMaximum": -0.5
+            },
+            "notify": {
+              "$ref": "#/$defs/notify"
             }
           },
           "if": {
@@ -271,6 +306,56 @@ private enum SchemaDocument {
             }
           ],
           "$defs": {
+            "notify": {
+              "description": "Alternatives of members: oneOf (in an allOf) and anyOf of required and properties.",
+              "type": "object",
+              "properties": {
+                "email": {
+                  "type": "string"
+                },
+                "channel": {
+                  "type": "string"
+                },
+                "webhook": {
+                  "type": "string"
+                }
+              },
+              "allOf": [
+                {
+                  "oneOf": [
+                    {
+                      "required": [
+                        "email"
+                      ]
+                    },
+                    {
+                      "required": [
+                        "channel"
+                      ],
+                      "properties": {
+                        "channel": {
+                          "pattern": "^#"
+                        }
+                      }
+                    }
+                  ]
+                }
+              ],
+              "anyOf": [
+                {
+                  "properties": {
+                    "webhook": {
+                      "maxLength": 20
+                    }
+                  }
+                },
+                {
+                  "required": [
+                    "email"
+                  ]
+                }
+              ]
+            },
             "closed": {
               "required": [
                 "closedAt"
