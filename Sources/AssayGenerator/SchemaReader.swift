@@ -50,6 +50,8 @@ struct GeneratedType: Equatable {
     struct EnumCase: Equatable {
         var name: String
         var value: String
+        /// The doc comment's lines: the `title` and `description` of the case's `const` alternative.
+        var documentation: [String] = []
     }
 
     var name: String
@@ -350,6 +352,7 @@ struct SchemaReader {
     private mutating func declareNamed(_ schema: JSONValue, at pointer: String, name: String)
         throws(SwiftGenerationError)
     {
+        let schema = Self.constantsAsEnum(schema)
         guard case .object(let object) = schema else { return }
         let mark = self.mark()
         do {
@@ -1060,6 +1063,18 @@ struct SchemaReader {
     {
         try checkKeywords(schema, at: pointer)
         guard case .array(let values)? = schema["enum"] else { return }
+        // Cases written as a `oneOf` / `anyOf` of constants: each `const` alternative's title and
+        // description document its case.
+        var documented: [String: [String]] = [:]
+        if case .object(let original)? = document[pointer: pointer] {
+            for keyword in ["oneOf", "anyOf"] {
+                guard case .array(let alternatives)? = original[keyword] else { continue }
+                for case .object(let alternative) in alternatives {
+                    guard case .string(let text)? = alternative["const"], documented[text] == nil else { continue }
+                    documented[text] = Self.documentation(alternative)
+                }
+            }
+        }
         var cases: [GeneratedType.EnumCase] = []
         var byName: [String: String] = [:]
         for value in values {
@@ -1072,7 +1087,9 @@ struct SchemaReader {
                     message: "the values \"\(other)\" and \"\(text)\" both map to the Swift case \(caseName)")
             }
             byName[caseName] = text
-            cases.append(GeneratedType.EnumCase(name: SwiftNames.escaped(caseName), value: text))
+            cases.append(
+                GeneratedType.EnumCase(
+                    name: SwiftNames.escaped(caseName), value: text, documentation: documented[text] ?? []))
         }
         types.append(GeneratedType(name: name, documentation: Self.documentation(schema), kind: .stringEnum(cases)))
     }
@@ -1106,6 +1123,7 @@ struct SchemaReader {
             throw SwiftGenerationError(
                 pointer: pointer, message: "schemas nested deeper than \(Self.maximumDepth): not generated")
         }
+        let schema = Self.constantsAsEnum(schema)
         let object: JSONObject
         switch schema {
         case .bool(true): return TypeReference(swift: "JSONValue", rules: [], nullable: true)
@@ -2339,7 +2357,53 @@ struct SchemaReader {
         return object["oneOf"] != nil || object["anyOf"] != nil
     }
 
+    /// The schema with a `oneOf` or `anyOf` of string constants (each alternative a `const` or an
+    /// `enum` of strings, with annotations such as `description`) written as the `enum` of those
+    /// strings, which accepts the same values: the documented-enum idiom. A `oneOf` only when no
+    /// string is in two alternatives (one such would match two), and only with no `enum` or `const`
+    /// beside it. Any other schema is returned as it is.
+    static func constantsAsEnum(_ schema: JSONValue) -> JSONValue {
+        guard case .object(var object) = schema, object["enum"] == nil, object["const"] == nil else { return schema }
+        for keyword in ["oneOf", "anyOf"] {
+            guard case .array(let alternatives)? = object[keyword], !alternatives.isEmpty,
+                object.keys.filter(constrains).allSatisfy({ $0 == keyword || $0 == "type" })
+            else { continue }
+            var values: [JSONValue] = []
+            var seen: Set<[UInt32]> = []
+            for alternative in alternatives {
+                guard case .object(let constant) = alternative,
+                    constant.keys.filter(constrains).allSatisfy(["const", "enum", "type"].contains),
+                    constant["type"].map({ $0 == "string" }) ?? true
+                else { return schema }
+                let listed: [JSONValue]
+                if let value = constant["const"] {
+                    guard constant["enum"] == nil else { return schema }
+                    listed = [value]
+                } else if case .array(let items)? = constant["enum"] {
+                    listed = items
+                } else {
+                    return schema
+                }
+                for value in listed {
+                    guard case .string(let text) = value else { return schema }
+                    // Strings are the same value when their code points are.
+                    let codePoints = text.unicodeScalars.map(\.value)
+                    if !seen.insert(codePoints).inserted {
+                        if keyword == "oneOf" { return schema }
+                        continue
+                    }
+                    values.append(value)
+                }
+            }
+            object[keyword] = nil
+            object["enum"] = .array(values)
+            return .object(object)
+        }
+        return schema
+    }
+
     static func isStringEnum(_ schema: JSONValue) -> Bool {
+        let schema = constantsAsEnum(schema)
         guard case .object(let object) = schema, case .array(let values)? = object["enum"], !values.isEmpty,
             values.contains(where: { if case .string = $0 { return true } else { return false } }),
             values.allSatisfy({ value in

@@ -253,6 +253,7 @@ struct SwiftRenderer {
     private func enumeration(_ name: String, _ cases: [GeneratedType.EnumCase]) -> [String] {
         var lines = ["\(access)enum \(name): String, Codable, Sendable, Hashable, CaseIterable {"]
         for item in cases {
+            lines += documentation(item.documentation, indent: "    ")
             if item.name.memberName == item.value {
                 lines.append("    case \(item.name)")
             } else {

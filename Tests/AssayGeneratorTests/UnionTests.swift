@@ -34,6 +34,9 @@ struct UnionTests {
             changed(["include": "ab", "mode": true, "target": ["path": "/x"]])
         ),
         ("valid with a null mode", changed(["mode": .some(nil)])),
+        ("valid with a finish and a layer", changed(["finish": "gloss", "layer": "back"])),
+        ("a finish not listed", changed(["finish": "satin"])),
+        ("a layer not listed, a finish of another type", changed(["layer": "middle", "finish": 1])),
         ("a string to include too short", changed(["include": "a"])),
         ("too many to include, one empty", changed(["include": ["a", "", "c", "d"]])),
         ("something to include of another type", changed(["include": 1])),
@@ -224,8 +227,11 @@ struct UnionTests {
             generated.typeNames == [
                 "Drawing", "Shape", "ShapeSquare", "DrawingLabel", "Node", "NodeObject", "TreeItem", "DrawingSettings",
                 "DrawingSettingsObject", "Extra", "ExtraObject", "DrawingInclude", "DrawingMode", "DrawingTarget",
-                "DrawingTargetObject", "Circle", "Author", "Step",
+                "DrawingTargetObject", "DrawingFinish", "DrawingLayer", "Circle", "Author", "Step",
             ])
+        // A `oneOf` of constants is a string enum, each `const`'s title and description its case's.
+        let finish = "    /// Matte\n    ///\n    /// No shine.\n    case matte\n    case gloss\n"
+        #expect(generated.source.contains(finish))
         // A `type` of several types: a case per type, each with its own keywords' rules.
         #expect(generated.source.contains("    case string(String)\n    case array([String])\n"))
         #expect(

@@ -27,6 +27,11 @@ public struct Drawing: Codable, Sendable, Hashable {
     public var mode: DrawingMode?
     @NotNull
     public var target: DrawingTarget?
+    /// A oneOf of documented constants: a string enum.
+    @NotNull
+    public var finish: DrawingFinish?
+    @NotNull
+    public var layer: DrawingLayer?
 
     /// Makes a value from its properties.
     public init(
@@ -41,7 +46,9 @@ public struct Drawing: Codable, Sendable, Hashable {
         editor: Author? = nil,
         include: DrawingInclude? = nil,
         mode: DrawingMode? = nil,
-        target: DrawingTarget? = nil
+        target: DrawingTarget? = nil,
+        finish: DrawingFinish? = nil,
+        layer: DrawingLayer? = nil
     ) {
         self.shapes = shapes
         self.label = label
@@ -55,6 +62,8 @@ public struct Drawing: Codable, Sendable, Hashable {
         self.include = include
         self.mode = mode
         self.target = target
+        self.finish = finish
+        self.layer = layer
     }
 }
 
@@ -533,6 +542,20 @@ public struct DrawingTargetObject: Codable, Sendable, Hashable {
     public init(path: String) {
         self.path = path
     }
+}
+
+/// A oneOf of documented constants: a string enum.
+public enum DrawingFinish: String, Codable, Sendable, Hashable, CaseIterable {
+    /// Matte
+    ///
+    /// No shine.
+    case matte
+    case gloss
+}
+
+public enum DrawingLayer: String, Codable, Sendable, Hashable, CaseIterable {
+    case front
+    case back
 }
 
 @Validatable
