@@ -954,7 +954,8 @@ struct SchemaReader {
     }
 
     /// The schema with its `allOf` merged in, when every item (or the schema a `$ref` item names,
-    /// or an `allOf` inside one) is an object schema of `properties` and `required` alone, no two
+    /// or an `allOf` inside one) is an object schema of `properties` and `required` alone (its
+    /// `type` objects, or objects and `null`; `additionalProperties: true` beside them), no two
     /// with different schemas for one property: the properties and required keys of all, each
     /// property with the pointer of its schema. `nil` otherwise, or when the schema's own
     /// `additionalProperties` or `patternProperties` would not see the merged properties as JSON
@@ -1007,11 +1008,17 @@ struct SchemaReader {
                 continue
             }
             for key in object.keys where Self.constrains(key) {
+                // `additionalProperties: true` says what is so already.
+                if key == "additionalProperties" && object[key] == .bool(true) { continue }
                 guard ["type", "properties", "required", "allOf"].contains(key) else { return nil }
             }
-            if let type = object["type"] {
-                guard type == .string("object") else { return nil }
-                isObject = true
+            switch object["type"] {
+            case nil: break
+            case .string("object")?: isObject = true
+            case .array(let types)?:
+                // Objects or `null`: beside an item that takes objects alone, objects.
+                guard types.contains("object"), types.allSatisfy({ $0 == "object" || $0 == "null" }) else { return nil }
+            default: return nil
             }
             guard take(object, at: place) else { return nil }
             if let nested = object["allOf"] {

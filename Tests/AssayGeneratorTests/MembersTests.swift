@@ -53,6 +53,9 @@ struct MembersTests {
         ("a pet with a member nothing evaluates", changed(["pet": ["name": "Rex", "age": 1, "x": 1]])),
         ("an owner that is not an object", changed(["owner": "Ann"])),
         ("an owner with a bad date", changed(["owner": ["name": "Ann", "since": "2020-02-30"]])),
+        ("valid: a keeper of both items' properties", changed(["keeper": ["since": "2020", "shift": 2, "x": 1]])),
+        ("a keeper's properties each against its item", changed(["keeper": ["since": "20", "shift": 0]])),
+        ("a keeper that is null", changed(["keeper": .some(nil)])),
         ("several at once", changed(["id": 1, "sizes": [:], "meta": ["q": 1], "contact": [:]])),
     ]
 

@@ -26,6 +26,9 @@ public struct Inventory: Codable, Sendable, Hashable {
     public var pet: InventoryPet?
     @NotNull
     public var owner: InventoryOwner?
+    /// allOf merged: additionalProperties true beside properties, a type of objects or null.
+    @NotNull
+    public var keeper: InventoryKeeper?
     @NotNull
     public var contact: InventoryContact?
 
@@ -40,6 +43,7 @@ public struct Inventory: Codable, Sendable, Hashable {
         env: [String: String]? = nil,
         pet: InventoryPet? = nil,
         owner: InventoryOwner? = nil,
+        keeper: InventoryKeeper? = nil,
         contact: InventoryContact? = nil
     ) {
         self.id = id
@@ -51,6 +55,7 @@ public struct Inventory: Codable, Sendable, Hashable {
         self.env = env
         self.pet = pet
         self.owner = owner
+        self.keeper = keeper
         self.contact = contact
     }
 }
@@ -128,6 +133,21 @@ public struct InventoryOwner: Codable, Sendable, Hashable {
     }
 }
 
+/// allOf merged: additionalProperties true beside properties, a type of objects or null.
+@Validatable
+public struct InventoryKeeper: Codable, Sendable, Hashable {
+    @NotNull @Validate(.length(4...))
+    public var since: String?
+    @NotNull @Validate(.range(1...))
+    public var shift: Int?
+
+    /// Makes a value from its properties.
+    public init(since: String? = nil, shift: Int? = nil) {
+        self.since = since
+        self.shift = shift
+    }
+}
+
 @Validatable
 public struct InventoryContact: Codable, Sendable, Hashable {
     @NotNull
@@ -148,6 +168,17 @@ public struct InventoryContact: Codable, Sendable, Hashable {
         self.name = name
         self.address = address
         self.additionalProperties = additionalProperties
+    }
+}
+
+@Validatable
+public struct Template: Codable, Sendable, Hashable {
+    @NotNull @Validate(.length(4...))
+    public var since: String?
+
+    /// Makes a value from its properties.
+    public init(since: String? = nil) {
+        self.since = since
     }
 }
 
@@ -301,6 +332,26 @@ private enum SchemaDocument {
                 }
               ]
             },
+            "keeper": {
+              "description": "allOf merged: additionalProperties true beside properties, a type of objects or null.",
+              "allOf": [
+                {
+                  "$ref": "#/$defs/template"
+                },
+                {
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "properties": {
+                    "shift": {
+                      "type": "integer",
+                      "minimum": 1
+                    }
+                  }
+                }
+              ]
+            },
             "contact": {
               "type": "object",
               "properties": {
@@ -319,6 +370,16 @@ private enum SchemaDocument {
             }
           },
           "$defs": {
+            "template": {
+              "type": "object",
+              "additionalProperties": true,
+              "properties": {
+                "since": {
+                  "type": "string",
+                  "minLength": 4
+                }
+              }
+            },
             "reachable": {
               "anyOf": [
                 {
