@@ -1716,9 +1716,34 @@ struct SchemaReader {
             allowed = Set(names)
         default: return nil
         }
+        // An alternative that is a union itself (inline, or a reference to one) gives its own
+        // alternatives: the enum's cases never overlap (below), so at most one of them matches, and
+        // a `oneOf` of them, an `anyOf` and the nested form all accept the same values.
+        var flattened: [(place: String, schema: JSONValue)] = []
+        var pending = alternatives.enumerated().reversed().map { (pointer + "/\(keyword)/\($0.offset)", $0.element) }
+        while let (place, alternative) = pending.popLast() {
+            var inner = alternative
+            var innerPlace = place
+            if case .object(let object) = alternative, case .string(let text)? = object["$ref"],
+                object.keys.filter(Self.constrains) == ["$ref"], text.hasPrefix("#"), !hasEmbeddedResources,
+                let target = Self.decodeFragment(String(text.dropFirst())), let next = document[pointer: target],
+                Self.isUnion(next)
+            {
+                inner = next
+                innerPlace = target
+            }
+            if case .object(let object) = inner, flattened.count + pending.count < 1_000,
+                let nested = ["oneOf", "anyOf"].first(where: { object.keys.filter(Self.constrains) == [$0] }),
+                case .array(let more)? = object[nested], !more.isEmpty
+            {
+                pending += more.enumerated().reversed().map { (innerPlace + "/\(nested)/\($0.offset)", $0.element) }
+                continue
+            }
+            flattened.append((place, alternative))
+        }
         var nulls = 0
-        var members: [(index: Int, schema: JSONValue, kind: String)] = []
-        for (index, alternative) in alternatives.enumerated() {
+        var members: [(index: Int, place: String, schema: JSONValue, kind: String)] = []
+        for (index, (place, alternative)) in flattened.enumerated() {
             guard let kind = kind(of: alternative) else {
                 return try cannot("alternative \(index) has no single JSON type")
             }
@@ -1729,7 +1754,7 @@ struct SchemaReader {
             if kind == "null" {
                 nulls += 1
             } else {
-                members.append((index, alternative, kind))
+                members.append((index, place, alternative, kind))
             }
         }
         if keyword == "oneOf" && nulls > 1 { return try cannot("alternatives accept null twice") }
@@ -1737,8 +1762,7 @@ struct SchemaReader {
         guard !members.isEmpty else { return try cannot("alternatives accept only null") }
         if members.count == 1 {
             let member = members[0]
-            var reference = try resolve(
-                member.schema, at: pointer + "/\(keyword)/\(member.index)", nameHint: nameHint, declaring: declaring)
+            var reference = try resolve(member.schema, at: member.place, nameHint: nameHint, declaring: declaring)
             if reference.nullable && nullable && keyword == "oneOf" && reference.swift != "JSONValue" {
                 throw overlap("alternatives accept null twice")
             }
@@ -1790,8 +1814,8 @@ struct SchemaReader {
             }
             caseNames[caseName] = member.index
             let payload = try resolve(
-                member.schema, at: pointer + "/\(keyword)/\(member.index)",
-                nameHint: name + SwiftNames.typeName(caseName, prefix: ""), declaring: true)
+                member.schema, at: member.place, nameHint: name + SwiftNames.typeName(caseName, prefix: ""),
+                declaring: true)
             if payload.nullable && payload.swift != "JSONValue" {
                 throw overlap("alternative \(member.index) accepts null")
             }

@@ -36,6 +36,15 @@ struct UnionTests {
         ("valid with a null mode", changed(["mode": .some(nil)])),
         ("valid with a finish and a layer", changed(["finish": "gloss", "layer": "back"])),
         ("a finish not listed", changed(["finish": "satin"])),
+        ("valid with a stroke of text", changed(["stroke": "abc"])),
+        ("valid with a stroke of an integer", changed(["stroke": 3])),
+        ("valid with a stroke of widths", changed(["stroke": [1, 2.5]])),
+        ("valid with a stroke of a boolean", changed(["stroke": true])),
+        ("a stroke of text too long", changed(["stroke": "abcd"])),
+        ("a stroke below zero", changed(["stroke": -1])),
+        ("a stroke of too many widths", changed(["stroke": [1, 2, 3]])),
+        ("a stroke of no alternative's type", changed(["stroke": ["w": 1]])),
+        ("a stroke of a fraction", changed(["stroke": 1.5])),
         ("a layer not listed, a finish of another type", changed(["layer": "middle", "finish": 1])),
         ("a string to include too short", changed(["include": "a"])),
         ("too many to include, one empty", changed(["include": ["a", "", "c", "d"]])),
@@ -227,7 +236,8 @@ struct UnionTests {
             generated.typeNames == [
                 "Drawing", "Shape", "ShapeSquare", "DrawingLabel", "Node", "NodeObject", "TreeItem", "DrawingSettings",
                 "DrawingSettingsObject", "Extra", "ExtraObject", "DrawingInclude", "DrawingMode", "DrawingTarget",
-                "DrawingTargetObject", "DrawingFinish", "DrawingLayer", "Circle", "Author", "Step",
+                "DrawingTargetObject", "DrawingFinish", "DrawingLayer", "DrawingStroke", "Widths", "Circle", "Author",
+                "Step",
             ])
         // A `oneOf` of constants is a string enum, each `const`'s title and description its case's.
         let finish = "    /// Matte\n    ///\n    /// No shine.\n    case matte\n    case gloss\n"

@@ -32,6 +32,9 @@ public struct Drawing: Codable, Sendable, Hashable {
     public var finish: DrawingFinish?
     @NotNull
     public var layer: DrawingLayer?
+    /// Unions inside a union (inline and by reference): their alternatives are cases.
+    @NotNull
+    public var stroke: DrawingStroke?
 
     /// Makes a value from its properties.
     public init(
@@ -48,7 +51,8 @@ public struct Drawing: Codable, Sendable, Hashable {
         mode: DrawingMode? = nil,
         target: DrawingTarget? = nil,
         finish: DrawingFinish? = nil,
-        layer: DrawingLayer? = nil
+        layer: DrawingLayer? = nil,
+        stroke: DrawingStroke? = nil
     ) {
         self.shapes = shapes
         self.label = label
@@ -64,6 +68,7 @@ public struct Drawing: Codable, Sendable, Hashable {
         self.target = target
         self.finish = finish
         self.layer = layer
+        self.stroke = stroke
     }
 }
 
@@ -556,6 +561,121 @@ public enum DrawingFinish: String, Codable, Sendable, Hashable, CaseIterable {
 public enum DrawingLayer: String, Codable, Sendable, Hashable, CaseIterable {
     case front
     case back
+}
+
+/// Unions inside a union (inline and by reference): their alternatives are cases.
+public enum DrawingStroke: Codable, Sendable, Hashable {
+    case string(String)
+    case integer(Int)
+    case array([Double])
+    case boolean(Bool)
+
+    /// Reads the alternative the value's JSON type selects.
+    public init(from decoder: any Decoder) throws {
+        switch try UnionDecoding.kind(of: decoder, among: [.string, .integer, .array, .boolean]) {
+        case .string:
+            self = .string(try UnionDecoding.decode(String.self, from: decoder, rule: .length(...3)))
+        case .integer:
+            self = .integer(try UnionDecoding.decode(Int.self, from: decoder, rule: .range(0...)))
+        case .array:
+            self = .array(try UnionDecoding.decode([Double].self, from: decoder, rule: .count(...2)))
+        default:
+            self = .boolean(try UnionDecoding.decode(Bool.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .string(let value):
+            try value.encode(to: encoder)
+        case .integer(let value):
+            try value.encode(to: encoder)
+        case .array(let value):
+            try value.encode(to: encoder)
+        case .boolean(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension DrawingStroke: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<DrawingStroke> = [
+        .payload { value in
+            switch value {
+            case .string(let payload): .value(payload, rule: .length(...3))
+            case .integer(let payload): .value(payload, rule: .range(0...))
+            case .array(let payload): .value(payload, rule: .count(...2))
+            case .boolean(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension DrawingStroke: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: String.self, rule: .length(...3), at: "DrawingStroke.string"),
+                exporter.schema(for: Int.self, rule: .range(0...), at: "DrawingStroke.integer"),
+                exporter.schema(for: [Double].self, rule: .count(...2), at: "DrawingStroke.array"),
+                exporter.schema(for: Bool.self),
+            ]
+        ]
+    }
+}
+
+public enum Widths: Codable, Sendable, Hashable {
+    case array([Double])
+    case boolean(Bool)
+
+    /// Reads the alternative the value's JSON type selects.
+    public init(from decoder: any Decoder) throws {
+        switch try UnionDecoding.kind(of: decoder, among: [.array, .boolean]) {
+        case .array:
+            self = .array(try UnionDecoding.decode([Double].self, from: decoder, rule: .count(...2)))
+        default:
+            self = .boolean(try UnionDecoding.decode(Bool.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .array(let value):
+            try value.encode(to: encoder)
+        case .boolean(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension Widths: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<Widths> = [
+        .payload { value in
+            switch value {
+            case .array(let payload): .value(payload, rule: .count(...2))
+            case .boolean(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension Widths: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: [Double].self, rule: .count(...2), at: "Widths.array"),
+                exporter.schema(for: Bool.self),
+            ]
+        ]
+    }
 }
 
 @Validatable
