@@ -24,6 +24,9 @@ struct GeneratedType: Equatable {
             case kind
             /// The string value of this member.
             case tag(String)
+            /// Which member of its own the object holds: each alternative requires one that no
+            /// other allows.
+            case member
         }
 
         struct Case: Equatable {
@@ -358,7 +361,7 @@ struct SchemaReader {
         do {
             if Self.isStringEnum(schema) {
                 try declareEnum(object, at: pointer, name: name)
-            } else {
+            } else if try !declareObjectUnion(object, at: pointer, name: name) {
                 try declareStruct(object, at: pointer, name: name)
             }
         } catch {
@@ -370,6 +373,29 @@ struct SchemaReader {
                     name: name, documentation: Self.documentation(object),
                     kind: .wrapper(raw: reference.swift, rule: reference.rules[0])))
         }
+    }
+
+    /// A named `{"type": "object", "oneOf": […]}` (or `anyOf`) whose alternatives an enum tells
+    /// apart, declared as that enum; `false`, with nothing declared, when they cannot be (the
+    /// struct then checks the keyword).
+    private mutating func declareObjectUnion(_ object: JSONObject, at pointer: String, name: String)
+        throws(SwiftGenerationError) -> Bool
+    {
+        let constraints = Set(object.keys.filter(Self.constrains))
+        guard constraints == ["type", "oneOf"] || constraints == ["type", "anyOf"] else { return false }
+        let mark = self.mark()
+        do {
+            if let reference = try resolveUnion(object, at: pointer, nameHint: name, declaring: true),
+                reference.swift == name
+            {
+                return true
+            }
+        } catch {
+            guard error.fallsBack else { throw error }
+        }
+        rewind(to: mark)
+        declaredInline[pointer] = nil
+        return false
     }
 
     /// A root that is not an object: another name for its Swift type, or a wrapper that checks the
@@ -1743,8 +1769,21 @@ struct SchemaReader {
         }
         var nulls = 0
         var members: [(index: Int, place: String, schema: JSONValue, kind: String)] = []
-        for (index, (place, alternative)) in flattened.enumerated() {
-            guard let kind = kind(of: alternative) else {
+        // Beside one `type`, an alternative that says no type of its own (`{"required": ["a"]}`)
+        // takes values of that type alone: it is read as saying it.
+        var sole: String?
+        if let allowed, allowed.count == 1 { sole = allowed.first }
+        for (index, (place, given)) in flattened.enumerated() {
+            var alternative = given
+            var found = kind(of: alternative)
+            if found == nil, let sole, sole != "null", case .object(var object) = alternative, object["type"] == nil,
+                object["$ref"] == nil
+            {
+                object["type"] = .string(sole)
+                alternative = .object(object)
+                found = sole
+            }
+            guard let kind = found else {
                 return try cannot("alternative \(index) has no single JSON type")
             }
             if let allowed, !allowed.contains(kind), !(kind == "integer" && allowed.contains("number")) {
@@ -1777,13 +1816,17 @@ struct SchemaReader {
             guard classes.allSatisfy({ $0 == "object" }) else {
                 return try cannot("alternatives overlap: two of them are of the same JSON type")
             }
-            guard let (key, tags) = tag(of: members.map(\.schema), preferring: object) else {
+            if let (key, tags) = tag(of: members.map(\.schema), preferring: object) {
+                discriminator = .tag(key)
+                matches = tags
+            } else if let keys = ownMembers(of: members.map(\.schema)) {
+                discriminator = .member
+                matches = keys
+            } else {
                 return try cannot(
                     "objects share no required member with a constant string of its own in each (a const discriminator)"
                 )
             }
-            discriminator = .tag(key)
-            matches = tags
         }
         guard declaring else { return TypeReference(swift: nameHint, rules: [], nullable: nullable) }
         let inline = try inlineType(at: pointer, nameHint: nameHint, nullable: nullable, holdsDirectly: true)
@@ -1867,6 +1910,50 @@ struct SchemaReader {
             }
         }
         return nil
+    }
+
+    /// For object alternatives that allow no members but their `properties`
+    /// (`additionalProperties: false`, no `patternProperties`): in each, a member it requires that no
+    /// other alternative allows, in order. An object then matches one alternative at most, the one
+    /// whose member it holds (holding two, it matches none). `nil` when an alternative has none.
+    private func ownMembers(of alternatives: [JSONValue]) -> [String]? {
+        var closed: [(allowed: Set<String>, required: [String])] = []
+        for alternative in alternatives {
+            var schema = alternative
+            var hops = 0
+            while case .object(let object) = schema, case .string(let text)? = object["$ref"], hops < 32 {
+                guard object.keys.filter(Self.constrains) == ["$ref"], text.hasPrefix("#"),
+                    let target = Self.decodeFragment(String(text.dropFirst())), let next = document[pointer: target]
+                else { return nil }
+                schema = next
+                hops += 1
+            }
+            guard case .object(let object) = schema, object["additionalProperties"] == .bool(false),
+                object["patternProperties"] == nil, object["unevaluatedProperties"] == nil
+            else { return nil }
+            var allowed: Set<String> = []
+            if let properties = object["properties"] {
+                guard case .object(let members) = properties else { return nil }
+                allowed = Set(members.keys)
+            }
+            var required: [String] = []
+            if let listed = object["required"] {
+                guard case .array(let keys) = listed, let names = Self.strings(keys) else { return nil }
+                required = names
+            }
+            closed.append((allowed, required))
+        }
+        var own: [String] = []
+        for (index, alternative) in closed.enumerated() {
+            let others = closed.indices.filter { $0 != index }
+            guard
+                let key = alternative.required.first(where: { key in
+                    others.allSatisfy { !closed[$0].allowed.contains(key) }
+                })
+            else { return nil }
+            own.append(key)
+        }
+        return own
     }
 
     /// The member that tells object alternatives apart: required in each, with a constant string

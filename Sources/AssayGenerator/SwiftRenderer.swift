@@ -155,6 +155,7 @@ struct SwiftRenderer {
         switch union.discriminator {
         case .kind: lines.append("    /// Reads the alternative the value's JSON type selects.")
         case .tag(let key): lines.append("    /// Reads the alternative the value's `\(key)` member selects.")
+        case .member: lines.append("    /// Reads the alternative whose own member the object holds.")
         }
         lines.append("    \(access)init(from decoder: any Decoder) throws {")
         let selector: String
@@ -171,6 +172,9 @@ struct SwiftRenderer {
             matches = union.cases.map { SwiftNames.stringLiteral($0.match) }
             selector =
                 "UnionDecoding.tag(of: decoder, key: \(SwiftNames.stringLiteral(key)), among: [\(matches.joined(separator: ", "))])"
+        case .member:
+            matches = union.cases.map { SwiftNames.stringLiteral($0.match) }
+            selector = "UnionDecoding.member(of: decoder, among: [\(matches.joined(separator: ", "))])"
         }
         if 8 + "switch try \(selector) {".count <= 120 {
             lines.append("        switch try \(selector) {")

@@ -36,6 +36,18 @@ struct UnionTests {
         ("valid with a null mode", changed(["mode": .some(nil)])),
         ("valid with a finish and a layer", changed(["finish": "gloss", "layer": "back"])),
         ("a finish not listed", changed(["finish": "satin"])),
+        ("valid with a weighted service", changed(["service": ["weighted": ["weight": 2], "name": "a long name"]])),
+        ("valid with a service of servers", changed(["service": ["servers": ["a"], "name": "short"]])),
+        ("a service of neither kind", changed(["service": ["name": "x"]])),
+        ("a service of both kinds", changed(["service": ["weighted": [:], "servers": []]])),
+        ("a weighted service with a member it does not allow", changed(["service": ["weighted": [:], "x": 1]])),
+        ("a service of servers with a name too long", changed(["service": ["servers": [], "name": "longer"]])),
+        ("a weighted service of weight zero", changed(["service": ["weighted": ["weight": 0]]])),
+        ("a service that is not an object", changed(["service": "weighted"])),
+        ("valid with a palette of colors", changed(["palette": ["kind": "list", "colors": ["red"]]])),
+        ("valid with no palette", changed(["palette": ["kind": "none", "colors": []]])),
+        ("a palette with no colors", changed(["palette": ["kind": "list", "colors": []]])),
+        ("a palette of no kind", changed(["palette": ["kind": "some"]])),
         ("valid with a stroke of text", changed(["stroke": "abc"])),
         ("valid with a stroke of an integer", changed(["stroke": 3])),
         ("valid with a stroke of widths", changed(["stroke": [1, 2.5]])),
@@ -227,6 +239,22 @@ struct UnionTests {
         #expect(numbered.label == .integer(3))
     }
 
+    @Test("objects told apart by a member of their own: neither or both is one issue, at the object")
+    func ownMember() throws {
+        for service: JSONValue in [["name": "x"], ["weighted": [:], "servers": []]] {
+            do {
+                let bytes = Self.changed(["service": service]).jsonBytes()
+                _ = try JSONValueDecoder().decodeValidated(Drawing.self, from: bytes)
+                Issue.record("decoded \(service)")
+            } catch {
+                #expect(error.issues.map(\.path.jsonPointer) == ["/service"])
+                #expect(error.issues.map(\.code) == [.noMatch])
+                let message = error.issues[0].message(in: .english)
+                #expect(message.contains("exactly one of the members"), "\(message)")
+            }
+        }
+    }
+
     @Test("the golden file is the generator's output; enums are exported as oneOf with their rules")
     func golden() throws {
         let options = SwiftGeneratorOptions(sourceName: "union.schema.json")
@@ -236,8 +264,9 @@ struct UnionTests {
             generated.typeNames == [
                 "Drawing", "Shape", "ShapeSquare", "DrawingLabel", "Node", "NodeObject", "TreeItem", "DrawingSettings",
                 "DrawingSettingsObject", "Extra", "ExtraObject", "DrawingInclude", "DrawingMode", "DrawingTarget",
-                "DrawingTargetObject", "DrawingFinish", "DrawingLayer", "DrawingStroke", "Widths", "Circle", "Author",
-                "Step",
+                "DrawingTargetObject", "DrawingFinish", "DrawingLayer", "DrawingPalette", "DrawingPaletteList",
+                "DrawingPaletteNone", "DrawingStroke", "Service", "ServiceWeighted", "ServiceWeightedWeighted",
+                "ServiceServers", "Widths", "Circle", "Author", "Step",
             ])
         // A `oneOf` of constants is a string enum, each `const`'s title and description its case's.
         let finish = "    /// Matte\n    ///\n    /// No shine.\n    case matte\n    case gloss\n"

@@ -2,7 +2,8 @@ import AssayCore
 import AssayJSON
 
 /// Decoding of a value that is one of several alternatives told apart by its JSON kind (a string
-/// or an integer) or by the value of one of its members (`"kind": "circle"`): what
+/// or an integer), by the value of one of its members (`"kind": "circle"`) or by which member of
+/// its own it holds (`"weighted"` or `"loadBalancer"`, each allowed in one alternative only): what
 /// `assay generate swift` writes for a `oneOf` or `anyOf` whose alternatives cannot overlap.
 ///
 /// <!-- snippet: doc-union-decoding -->
@@ -98,6 +99,26 @@ public enum UnionDecoding {
                 "count": .integer(tags.count), "member": .string(key), "allowed": .list(tags.map(IssueValue.string)),
             ], messageKey: "noMatch.tag"
         )
+        throw ValidationError(context.issues)
+    }
+
+    /// Which of `members` the object `decoder` holds, when it holds exactly one: what tells apart
+    /// alternatives that each require a member of their own and allow no member of another's
+    /// (`additionalProperties: false`), so that the object can be of one alternative only.
+    ///
+    /// - Throws: `ValidationError` with a `typeMismatch` issue when the value is not an object, and a
+    ///   `noMatch` issue at the object's path when it holds none of `members` or more than one (no
+    ///   alternative then matches).
+    public static func member(of decoder: any Decoder, among members: [String]) throws(ValidationError) -> String {
+        guard let object = try? decoder.container(keyedBy: AnyKey.self) else {
+            throw mismatch(of: decoder, expected: [.object])
+        }
+        let present = members.filter { object.contains(AnyKey(stringValue: $0)) }
+        if present.count == 1 { return present[0] }
+        var context = RuleContext(path: path(of: decoder), phase: .decode)
+        context.report(
+            .noMatch, parameters: ["count": .integer(members.count), "allowed": .list(members.map(IssueValue.string))],
+            messageKey: "noMatch.member")
         throw ValidationError(context.issues)
     }
 

@@ -32,6 +32,11 @@ public struct Drawing: Codable, Sendable, Hashable {
     public var finish: DrawingFinish?
     @NotNull
     public var layer: DrawingLayer?
+    @NotNull
+    public var service: Service?
+    /// Alternatives that say no type beside the union's object type: objects.
+    @NotNull
+    public var palette: DrawingPalette?
     /// Unions inside a union (inline and by reference): their alternatives are cases.
     @NotNull
     public var stroke: DrawingStroke?
@@ -52,6 +57,8 @@ public struct Drawing: Codable, Sendable, Hashable {
         target: DrawingTarget? = nil,
         finish: DrawingFinish? = nil,
         layer: DrawingLayer? = nil,
+        service: Service? = nil,
+        palette: DrawingPalette? = nil,
         stroke: DrawingStroke? = nil
     ) {
         self.shapes = shapes
@@ -68,6 +75,8 @@ public struct Drawing: Codable, Sendable, Hashable {
         self.target = target
         self.finish = finish
         self.layer = layer
+        self.service = service
+        self.palette = palette
         self.stroke = stroke
     }
 }
@@ -563,6 +572,82 @@ public enum DrawingLayer: String, Codable, Sendable, Hashable, CaseIterable {
     case back
 }
 
+/// Alternatives that say no type beside the union's object type: objects.
+public enum DrawingPalette: Codable, Sendable, Hashable {
+    case list(DrawingPaletteList)
+    case none(DrawingPaletteNone)
+
+    /// Reads the alternative the value's `kind` member selects.
+    public init(from decoder: any Decoder) throws {
+        switch try UnionDecoding.tag(of: decoder, key: "kind", among: ["list", "none"]) {
+        case "list":
+            self = .list(try UnionDecoding.decode(DrawingPaletteList.self, from: decoder))
+        default:
+            self = .none(try UnionDecoding.decode(DrawingPaletteNone.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .list(let value):
+            try value.encode(to: encoder)
+        case .none(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension DrawingPalette: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<DrawingPalette> = [
+        .payload { value in
+            switch value {
+            case .list(let payload): .value(payload)
+            case .none(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension DrawingPalette: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: DrawingPaletteList.self),
+                exporter.schema(for: DrawingPaletteNone.self),
+            ]
+        ]
+    }
+}
+
+@Validatable
+public struct DrawingPaletteList: Codable, Sendable, Hashable {
+    @Validate(.const("list"))
+    public var kind: String
+    @Validate(Rule<[JSONValue]>.count(1...))
+    public var colors: [JSONValue]
+
+    /// Makes a value from its properties.
+    public init(kind: String, colors: [JSONValue]) {
+        self.kind = kind
+        self.colors = colors
+    }
+}
+
+@Validatable
+public struct DrawingPaletteNone: Codable, Sendable, Hashable {
+    @Validate(.const("none"))
+    public var kind: String
+
+    /// Makes a value from its properties.
+    public init(kind: String) {
+        self.kind = kind
+    }
+}
+
 /// Unions inside a union (inline and by reference): their alternatives are cases.
 public enum DrawingStroke: Codable, Sendable, Hashable {
     case string(String)
@@ -625,6 +710,94 @@ extension DrawingStroke: JSONSchemaExportable {
                 exporter.schema(for: Bool.self),
             ]
         ]
+    }
+}
+
+/// Objects told apart by a member each requires and no other allows.
+public enum Service: Codable, Sendable, Hashable {
+    case weighted(ServiceWeighted)
+    case servers(ServiceServers)
+
+    /// Reads the alternative whose own member the object holds.
+    public init(from decoder: any Decoder) throws {
+        switch try UnionDecoding.member(of: decoder, among: ["weighted", "servers"]) {
+        case "weighted":
+            self = .weighted(try UnionDecoding.decode(ServiceWeighted.self, from: decoder))
+        default:
+            self = .servers(try UnionDecoding.decode(ServiceServers.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .weighted(let value):
+            try value.encode(to: encoder)
+        case .servers(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension Service: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<Service> = [
+        .payload { value in
+            switch value {
+            case .weighted(let payload): .value(payload)
+            case .servers(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension Service: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: ServiceWeighted.self),
+                exporter.schema(for: ServiceServers.self),
+            ]
+        ]
+    }
+}
+
+@Validatable(unknownKeys: .reject)
+public struct ServiceWeighted: Codable, Sendable, Hashable {
+    public var weighted: ServiceWeightedWeighted
+    @NotNull
+    public var name: String?
+
+    /// Makes a value from its properties.
+    public init(weighted: ServiceWeightedWeighted, name: String? = nil) {
+        self.weighted = weighted
+        self.name = name
+    }
+}
+
+@Validatable
+public struct ServiceWeightedWeighted: Codable, Sendable, Hashable {
+    @NotNull @Validate(.range(1...))
+    public var weight: Int?
+
+    /// Makes a value from its properties.
+    public init(weight: Int? = nil) {
+        self.weight = weight
+    }
+}
+
+@Validatable(unknownKeys: .reject)
+public struct ServiceServers: Codable, Sendable, Hashable {
+    public var servers: [String]
+    @NotNull @Validate(.length(...5))
+    public var name: String?
+
+    /// Makes a value from its properties.
+    public init(servers: [String], name: String? = nil) {
+        self.servers = servers
+        self.name = name
     }
 }
 

@@ -43,6 +43,7 @@ extension BuiltInMessages {
         "notMultiple": "{subject} must be a multiple of {multipleOf}",
         "noMatch": "{subject} does not satisfy any of the {count} allowed alternatives",
         "noMatch.tag": "{subject} must have \u{201C}{member}\u{201D} set to one of: {allowed}",
+        "noMatch.member": "{subject} must have exactly one of the members {allowed}",
         "notNormalized": "{subject} is not normalised (expected {expected})",
         "unstable": "{subject} kept changing after {passes} normalisation {passes|pass|passes}",
         "malformed": "{subject} could not be read: {detail}",

@@ -41,6 +41,7 @@ extension BuiltInMessages {
         "notMultiple": "{subject} должно быть кратно {multipleOf}",
         "noMatch": "{subject} не подходит ни под один из допустимых вариантов ({count})",
         "noMatch.tag": "{subject}: поле «{member}» должно быть одним из: {allowed}",
+        "noMatch.member": "{subject} должно содержать ровно одно из полей {allowed}",
         "notNormalized": "{subject} не нормализовано (ожидается {expected})",
         "unstable": "{subject} продолжало меняться после {passes} {passes|прохода|проходов|проходов} нормализации",
         "malformed": "{subject} не удалось прочитать: {detail}",

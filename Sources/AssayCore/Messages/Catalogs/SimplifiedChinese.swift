@@ -40,6 +40,7 @@ extension BuiltInMessages {
         "notMultiple": "{subject}必须是 {multipleOf} 的倍数",
         "noMatch": "{subject}不符合任何一个允许的选项（共 {count} 个）",
         "noMatch.tag": "{subject}的“{member}”必须是以下之一：{allowed}",
+        "noMatch.member": "{subject}必须恰好包含以下成员之一：{allowed}",
         "notNormalized": "{subject}未规范化（应为 {expected}）",
         "unstable": "{subject}在 {passes} 次规范化后仍在变化",
         "malformed": "无法读取{subject}：{detail}",
