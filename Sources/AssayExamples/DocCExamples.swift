@@ -494,6 +494,11 @@ enum DocCommentExamples {
         print(even.isValid(4), even.isValid(3))  // true false
         // README: end
 
+        // README: doc-rule-exactly-one
+        let code = Rule<String>.exactlyOne(.matches("^[A-Z]+$"), .length(...3))
+        print(code.isValid("ABCD"), code.isValid("ab"), code.isValid("ABC"))  // true true false
+        // README: end
+
         // README: doc-language-source
         // What an app on Apple platforms gets by default, written out:
         let source = LanguageSource.preferredLanguages(["de-CH", "ru-RU", "en"])

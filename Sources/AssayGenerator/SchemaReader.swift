@@ -1813,6 +1813,15 @@ struct SchemaReader {
         var discriminator = GeneratedType.Union.Discriminator.kind
         var matches = members.map(\.kind)
         if Set(classes).count != classes.count {
+            // Alternatives of one scalar type: that type, with a rule that one alternative's rules
+            // pass (`anyOf`), or exactly one's (`oneOf`).
+            if let kind = members.first?.kind, members.allSatisfy({ $0.kind == kind }),
+                let swift = Self.scalarSwiftTypes[kind],
+                let rule = try scalarAlternatives(
+                    members.map { ($0.schema, $0.place) }, kind: kind, swift: swift, exactlyOne: keyword == "oneOf")
+            {
+                return TypeReference(swift: swift, rules: rule.map { [$0] } ?? [], nullable: nullable)
+            }
             guard classes.allSatisfy({ $0 == "object" }) else {
                 return try cannot("alternatives overlap: two of them are of the same JSON type")
             }
@@ -1875,6 +1884,37 @@ struct SchemaReader {
         }
         types[index].kind = .union(GeneratedType.Union(discriminator: discriminator, cases: cases))
         return reference
+    }
+
+    /// The rule of an `anyOf` (`exactlyOne`: a `oneOf`) whose alternatives are all of the scalar
+    /// JSON type `kind`, each holding keywords of that type alone (inline, no `$ref`): `.or` (or
+    /// `.exactlyOne`) of each alternative's rules (`.and` of them where it has several);
+    /// `.some(nil)` when an alternative of an `anyOf` has none (every value of the type passes it);
+    /// `nil` when an alternative's keywords are not rules of `swift`, or an alternative of a `oneOf`
+    /// has none.
+    private mutating func scalarAlternatives(
+        _ alternatives: [(schema: JSONValue, place: String)], kind: String, swift: String, exactlyOne: Bool
+    ) throws(SwiftGenerationError) -> String?? {
+        let allowed = (Self.keywordsOfType[kind] ?? []).union(["type", "enum", "const"])
+        var rules: [String] = []
+        for (schema, place) in alternatives {
+            guard case .object(let object) = Self.constantsAsEnum(schema), object["$ref"] == nil,
+                object.keys.filter(Self.constrains).allSatisfy(allowed.contains)
+            else { return nil }
+            let own: [String]
+            do {
+                own = try scalarRules(object, at: place, swiftType: swift)
+            } catch {
+                guard error.fallsBack else { throw error }
+                return nil
+            }
+            switch own.count {
+            case 0: return exactlyOne ? nil : .some(nil)
+            case 1: rules.append(own[0])
+            default: rules.append(".and(\(own.joined(separator: ", ")))")
+            }
+        }
+        return .some(".\(exactlyOne ? "exactlyOne" : "or")(\(rules.joined(separator: ", ")))")
     }
 
     /// The JSON type of every value an alternative accepts (`null` for `{"type": "null"}`), through

@@ -357,7 +357,7 @@ struct SwiftGeneratorTests {
                 "objects share no required member with a constant string"
             ),
             (
-                #"{"type": "object", "properties": {"a": {"anyOf": [{"type": "string", "maxLength": 2}, {"type": "string", "pattern": "^x"}]}}}"#,
+                #"{"type": "object", "properties": {"a": {"anyOf": [{"type": "string", "maxLength": 2}, {"type": "string", "pattern": "^x"}, {"type": "boolean"}]}}}"#,
                 "two of them are of the same JSON type"
             ),
             (

@@ -536,10 +536,11 @@ public struct JSONSchemaExporter {
             }
             guard case .object(let all) = merged else { return ([:], ["\(kind)"]) }
             return (all, unstated)
-        case .any(let kinds):
+        case .any(let kinds), .exactlyOne(let kinds):
             let exported = kinds.map(keywords(for:))
             guard exported.allSatisfy(\.unstated.isEmpty) else { return ([:], ["\(kind)"]) }
-            object["anyOf"] = .array(exported.map { .object($0.keywords) })
+            let keyword = if case .any = kind { "anyOf" } else { "oneOf" }
+            object[keyword] = .array(exported.map { .object($0.keywords) })
         case .not(let inner):
             let exported = keywords(for: inner)
             guard exported.unstated.isEmpty else { return ([:], ["\(kind)"]) }

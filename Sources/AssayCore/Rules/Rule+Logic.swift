@@ -32,6 +32,40 @@ extension Rule {
     /// This rule or `other`.
     public func or(_ other: Rule) -> Rule { .any([self, other]) }
 
+    /// The value passes exactly one of `rules` (JSON Schema's `oneOf`). When none passes, reports
+    /// one ``IssueCode/noMatch`` issue; when several do, one ``IssueCode/noMatch`` issue that says
+    /// how many (the alternatives' own issues are not reported).
+    ///
+    /// <!-- snippet: doc-rule-exactly-one -->
+    /// ```swift
+    /// let code = Rule<String>.exactlyOne(.matches("^[A-Z]+$"), .length(...3))
+    /// print(code.isValid("ABCD"), code.isValid("ab"), code.isValid("ABC"))  // true true false
+    /// ```
+    public static func exactlyOne(_ rules: Rule...) -> Rule { exactlyOne(rules) }
+
+    /// The value passes exactly one of `rules`; see ``exactlyOne(_:)-(Rule<Value>...)``.
+    public static func exactlyOne(_ rules: [Rule]) -> Rule {
+        Rule(.exactlyOne(rules.map(\.nestedKind))) { value, context in
+            var passing = 0
+            for rule in rules {
+                // Only whether the alternative has errors counts: its issues are not located.
+                var trial = RuleContext(unlocatedIn: context.phase)
+                rule.check(value, in: &trial)
+                if !trial.hasErrors {
+                    passing += 1
+                    if passing > 1 { break }
+                }
+            }
+            switch passing {
+            case 1: return
+            case 0: context.report(.noMatch, value: value, parameters: ["count": .integer(rules.count)])
+            default:
+                context.report(
+                    .noMatch, value: value, parameters: ["count": .integer(passing)], messageKey: "schema.oneOf.many")
+            }
+        }
+    }
+
     /// The value fails `rule`. Reports ``IssueCode/notAllowed`` when it passes.
     public static func not(_ rule: Rule) -> Rule {
         Rule(.not(rule.nestedKind)) { value, context in

@@ -49,6 +49,8 @@ public indirect enum RuleKind: Sendable, Hashable, CustomStringConvertible {
     case all([RuleKind])
     /// `or`: at least one rule passes.
     case any([RuleKind])
+    /// `exactlyOne`: one rule passes, and only one.
+    case exactlyOne([RuleKind])
     /// `not`: the rule fails.
     case not(RuleKind)
     /// `required`: an optional value is present.
@@ -81,6 +83,7 @@ public indirect enum RuleKind: Sendable, Hashable, CustomStringConvertible {
         case .keys: return "keys"
         case .all: return "and"
         case .any: return "or"
+        case .exactlyOne: return "exactlyOne"
         case .not: return "not"
         case .required: return "required"
         case .custom: return "custom"
@@ -115,7 +118,7 @@ public indirect enum RuleKind: Sendable, Hashable, CustomStringConvertible {
         case .oneOf(let allowed): parts = allowed.map(\.description)
         case .const(let value): parts = [value.description]
         case .each(let kind), .values(let kind), .keys(let kind), .not(let kind): parts = [kind.description]
-        case .all(let kinds), .any(let kinds): parts = kinds.map(\.description)
+        case .all(let kinds), .any(let kinds), .exactlyOne(let kinds): parts = kinds.map(\.description)
         case .custom(let name): parts = [name]
         case .advisory(let kind, let severity): return "\(kind) (\(severity.rawValue) only)"
         case .finite, .notBlank, .unique, .required: parts = []

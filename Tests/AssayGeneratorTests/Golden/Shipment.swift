@@ -136,6 +136,9 @@ private enum SchemaDocument {
                 {
                   "type": "string",
                   "pattern": "^R-"
+                },
+                {
+                  "type": "integer"
                 }
               ]
             },

@@ -34,6 +34,14 @@ public struct Drawing: Codable, Sendable, Hashable {
     public var layer: DrawingLayer?
     @NotNull
     public var service: Service?
+    /// anyOf of one scalar type: the type, with an or of the alternatives' rules.
+    @NotNull @Validate(.or(.oneOf(["air", "flash"]), .and(.length(...6), .matches("^x-"))))
+    public var runtime: String?
+    @NotNull @Validate(.or(.range(10...), .range(...0)))
+    public var grade: Int?
+    /// oneOf of one scalar type: exactly one alternative's rules pass.
+    @NotNull @Validate(.exactlyOne(.matches("^[A-Z]+$"), .length(...3)))
+    public var code: String?
     /// Alternatives that say no type beside the union's object type: objects.
     @NotNull
     public var palette: DrawingPalette?
@@ -58,6 +66,9 @@ public struct Drawing: Codable, Sendable, Hashable {
         finish: DrawingFinish? = nil,
         layer: DrawingLayer? = nil,
         service: Service? = nil,
+        runtime: String? = nil,
+        grade: Int? = nil,
+        code: String? = nil,
         palette: DrawingPalette? = nil,
         stroke: DrawingStroke? = nil
     ) {
@@ -76,6 +87,9 @@ public struct Drawing: Codable, Sendable, Hashable {
         self.finish = finish
         self.layer = layer
         self.service = service
+        self.runtime = runtime
+        self.grade = grade
+        self.code = code
         self.palette = palette
         self.stroke = stroke
     }
