@@ -1236,11 +1236,24 @@ struct SchemaReader {
         // A struct checks its own keywords (some object-level ones it can hold as a check); a scalar
         // that is never null holds `not`, `allOf`, `if` … as a check of those keywords alone, beside
         // its typed rules.
-        let untyped = object.keys.filter(Self.untyped.contains)
+        var untyped = object.keys.filter(Self.untyped.contains)
+        // A scalar's `allOf` of keywords of its own type (`{"type": "string", "allOf": [{"pattern":
+        // …}, {"pattern": …}]}`): their rules beside its own.
+        var allOfRules: [String] = []
+        if untyped.contains("allOf"), !nullable, let swiftType = Self.scalarSwiftTypes[type],
+            let found = try scalarAllOf(object, type: type, swift: swiftType, at: pointer)
+        {
+            allOfRules = found
+            untyped.removeAll { $0 == "allOf" }
+        }
         let checksScalar =
             ["string", "integer", "number", "boolean"].contains(type) && !nullable && !untyped.isEmpty
             && untyped.allSatisfy(Self.objectChecks.contains)
-        if !becomesStruct && !checksScalar && type != "object" { try checkKeywords(object, at: pointer) }
+        if !becomesStruct && !checksScalar && type != "object" {
+            var unread = object
+            if !untyped.contains("allOf") { unread["allOf"] = nil }
+            try checkKeywords(unread, at: pointer)
+        }
         var rules: [String] = []
         let swift: String
         var directStruct: String?
@@ -1367,6 +1380,7 @@ struct SchemaReader {
             throw SwiftGenerationError(pointer: pointer + "/type", message: "unknown type \"\(type)\"")
         }
         rules += try valueRules(object, at: pointer, swiftType: swift)
+        rules += allOfRules
         if checksScalar {
             fallbacks.append(Fallback(pointer: pointer, keywords: untyped))
             notes.append(
@@ -1884,6 +1898,30 @@ struct SchemaReader {
         }
         types[index].kind = .union(GeneratedType.Union(discriminator: discriminator, cases: cases))
         return reference
+    }
+
+    /// The rules of a scalar's `allOf` when each item is inline and holds keywords of the scalar's
+    /// type alone (its `type`, if stated, that type): every item's rules, in order. `nil` otherwise.
+    private mutating func scalarAllOf(_ object: JSONObject, type: String, swift: String, at pointer: String)
+        throws(SwiftGenerationError) -> [String]?
+    {
+        guard case .array(let items)? = object["allOf"], !items.isEmpty else { return nil }
+        let allowed = (Self.keywordsOfType[type] ?? []).union(["type", "enum", "const"])
+        var rules: [String] = []
+        for (offset, item) in items.enumerated() {
+            if item == .bool(true) { continue }
+            guard case .object(let schema) = Self.constantsAsEnum(item), schema["$ref"] == nil,
+                schema.keys.filter(Self.constrains).allSatisfy(allowed.contains),
+                schema["type"].map({ $0 == .string(type) }) ?? true
+            else { return nil }
+            do {
+                rules += try scalarRules(schema, at: pointer + "/allOf/\(offset)", swiftType: swift)
+            } catch {
+                guard error.fallsBack else { throw error }
+                return nil
+            }
+        }
+        return rules
     }
 
     /// The rule of an `anyOf` (`exactlyOne`: a `oneOf`) whose alternatives are all of the scalar

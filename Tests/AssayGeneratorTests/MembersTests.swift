@@ -55,6 +55,9 @@ struct MembersTests {
         ("an owner with a bad date", changed(["owner": ["name": "Ann", "since": "2020-02-30"]])),
         ("valid: a keeper of both items' properties", changed(["keeper": ["since": "2020", "shift": 2, "x": 1]])),
         ("a keeper's properties each against its item", changed(["keeper": ["since": "20", "shift": 0]])),
+        ("valid: a path of both patterns", changed(["path": "./a.json"])),
+        ("a path against the first pattern", changed(["path": "a.json"])),
+        ("a path against the second pattern and too long", changed(["path": "./a/b/c/d/e/f.txt"])),
         ("a keeper that is null", changed(["keeper": .some(nil)])),
         ("several at once", changed(["id": 1, "sizes": [:], "meta": ["q": 1], "contact": [:]])),
     ]

@@ -26,6 +26,9 @@ public struct Inventory: Codable, Sendable, Hashable {
     public var pet: InventoryPet?
     @NotNull
     public var owner: InventoryOwner?
+    /// A scalar's allOf of its own type's keywords: each item's rules.
+    @NotNull @Validate(.matches(#"^\./"#), .length(...12), .matches(#"\.json$"#))
+    public var path: String?
     /// allOf merged: additionalProperties true beside properties, a type of objects or null.
     @NotNull
     public var keeper: InventoryKeeper?
@@ -43,6 +46,7 @@ public struct Inventory: Codable, Sendable, Hashable {
         env: [String: String]? = nil,
         pet: InventoryPet? = nil,
         owner: InventoryOwner? = nil,
+        path: String? = nil,
         keeper: InventoryKeeper? = nil,
         contact: InventoryContact? = nil
     ) {
@@ -55,6 +59,7 @@ public struct Inventory: Codable, Sendable, Hashable {
         self.env = env
         self.pet = pet
         self.owner = owner
+        self.path = path
         self.keeper = keeper
         self.contact = contact
     }
@@ -329,6 +334,20 @@ private enum SchemaDocument {
                       "format": "date"
                     }
                   }
+                }
+              ]
+            },
+            "path": {
+              "description": "A scalar's allOf of its own type's keywords: each item's rules.",
+              "type": "string",
+              "allOf": [
+                {
+                  "pattern": "^\\./"
+                },
+                {
+                  "type": "string",
+                  "pattern": "\\.json$",
+                  "maxLength": 12
                 }
               ]
             },
