@@ -151,14 +151,73 @@ struct SchemaReader {
     static let maximumDepth = 200
 
     init(document: JSONValue, options: SwiftGeneratorOptions) {
-        self.document = document
+        self.document = Self.inItsDialect(document)
         self.options = options
+    }
+
+    /// The keywords a dialect older than 2020-12 does not have, by its `$schema`: in a document of
+    /// that dialect they are annotations (`const` in draft 4 validates nothing).
+    static func unknownKeywords(in dialect: String) -> Set<String> {
+        let since2019: Set<String> = [
+            "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems", "minContains",
+            "maxContains", "prefixItems",
+        ]
+        switch dialect {
+        case "http://json-schema.org/draft-04/schema#", "http://json-schema.org/draft-04/schema":
+            return since2019.union(["const", "contains", "propertyNames", "if", "then", "else"])
+        case "http://json-schema.org/draft-06/schema#", "http://json-schema.org/draft-06/schema":
+            return since2019.union(["if", "then", "else"])
+        case "http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema":
+            return since2019
+        case "https://json-schema.org/draft/2019-09/schema", "https://json-schema.org/draft/2019-09/schema#":
+            return ["prefixItems"]
+        default:
+            return []
+        }
+    }
+
+    /// The document as the generator reads it: the keywords its root `$schema`'s dialect does not
+    /// have left out of every schema in it (the generated file embeds the document as it is), and
+    /// the content keywords where they are annotations: everywhere but in draft 7, which asserts
+    /// `contentEncoding: base64` and `contentMediaType: application/json` (AssaySchema does).
+    static func inItsDialect(_ document: JSONValue) -> JSONValue {
+        guard case .object(let root) = document else { return document }
+        let dialect = root["$schema"].flatMap(string) ?? ""
+        let unknown = unknownKeywords(in: dialect)
+        let assertsContent = dialect.hasPrefix("http://json-schema.org/draft-07/schema")
+        func asserted(_ key: String, _ value: JSONValue) -> Bool {
+            guard assertsContent, let text = string(value)?.lowercased() else { return false }
+            return key == "contentEncoding" ? text == "base64" : text == "application/json"
+        }
+        let maps: Set<String> = ["properties", "patternProperties", "$defs", "definitions", "dependencies"]
+        let single: Set<String> = ["items", "additionalItems", "additionalProperties", "not", "contains", "if", "then", "else"]
+        let lists: Set<String> = ["allOf", "anyOf", "oneOf", "items"]
+        // Schemas nested past this depth are left as they are: the generator refuses them.
+        func cleaned(_ schema: JSONValue, depth: Int) -> JSONValue {
+            guard case .object(var object) = schema, depth < 512 else { return schema }
+            for key in object.keys {
+                guard let value = object[key] else { continue }
+                if unknown.contains(key) {
+                    object[key] = nil
+                } else if key == "contentEncoding" || key == "contentMediaType" {
+                    if !asserted(key, value) { object[key] = nil }
+                } else if maps.contains(key), case .object(var members) = value {
+                    for name in members.keys { members[name] = members[name].map { cleaned($0, depth: depth + 1) } }
+                    object[key] = .object(members)
+                } else if lists.contains(key), case .array(let items) = value {
+                    object[key] = .array(items.map { cleaned($0, depth: depth + 1) })
+                } else if single.contains(key) {
+                    object[key] = cleaned(value, depth: depth + 1)
+                }
+            }
+            return .object(object)
+        }
+        return cleaned(document, depth: 0)
     }
 
     static let annotations: Set<String> = [
         "title", "description", "$comment", "examples", "example", "default", "deprecated", "readOnly", "writeOnly",
-        "$schema", "$id", "$anchor", "$defs", "definitions", "externalDocs", "xml", "contentMediaType",
-        "contentEncoding", "contentSchema", "$vocabulary",
+        "$schema", "$id", "$anchor", "$defs", "definitions", "externalDocs", "xml", "contentSchema", "$vocabulary",
     ]
     static let handled: Set<String> = [
         "type", "enum", "const", "$ref", "nullable", "minLength", "maxLength", "pattern", "format", "minimum",
@@ -172,6 +231,8 @@ struct SchemaReader {
         "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "patternProperties",
         "unevaluatedProperties", "unevaluatedItems", "propertyNames", "minProperties", "maxProperties", "contains",
         "minContains", "maxContains", "prefixItems", "additionalItems", "$dynamicRef", "$recursiveRef",
+        // Draft 7's assertions (``inItsDialect(_:)`` leaves them out where they are annotations).
+        "contentEncoding", "contentMediaType",
     ]
     /// The object-level keywords a struct can be checked against after decoding, when what they
     /// read is what the struct keeps.
@@ -2686,12 +2747,13 @@ struct SchemaReader {
 
     static func documentation(_ object: JSONObject) -> [String] {
         var lines: [String] = []
+        // Every line break Swift reads as one (`\r` too) ends a line of the comment.
         if let title = string(object["title"]) {
-            lines += title.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            lines += title.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         }
         if let description = string(object["description"]) {
             if !lines.isEmpty { lines.append("") }
-            lines += description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            lines += description.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         }
         return lines
     }

@@ -389,6 +389,43 @@ struct SwiftGeneratorTests {
         #expect(optional.notes.isEmpty)
     }
 
+    @Test("keywords are read as the document's dialect has them")
+    func dialects() throws {
+        // Draft 4 has no `const`: `{"const": "a"}` validates nothing, and a `oneOf` of two such
+        // accepts no value (every value matches both). Checked against the schema, not an enum.
+        let draft4 = try Self.generate(
+            #"{"$schema": "http://json-schema.org/draft-04/schema#", "type": "object", "properties": {"o": {"oneOf": [{"const": "a"}, {"const": "b"}]}, "c": {"type": "string", "const": "x"}}}"#
+        )
+        let checked = #"@Validate(Rule<JSONValue>.schema(SchemaDocument.schema, at: "/properties/o"))"#
+        #expect(draft4.source.contains(checked))
+        #expect(draft4.source.contains("    @NotNull\n    public var c: String?\n"), "\(draft4.source)")
+        #expect(!draft4.source.contains("public enum"))
+        let draft7 = try Self.generate(
+            #"{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"c": {"type": "string", "const": "x"}}}"#
+        )
+        #expect(draft7.source.contains(#"@NotNull @Validate(.const("x"))"#), "\(draft7.source)")
+        // Draft 7 asserts `contentMediaType: application/json` and `contentEncoding: base64`; later
+        // dialects (and draft 7's other media types) only annotate.
+        let content =
+            #""properties": {"j": {"type": "string", "contentMediaType": "application/json"}, "#
+            + #""t": {"type": "string", "contentMediaType": "text/plain"}}"#
+        let asserted = try Self.generate(
+            #"{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", \#(content)}"#)
+        #expect(asserted.source.contains(#"Rule<String>.schema(SchemaDocument.schema, at: "/properties/j")"#))
+        #expect(asserted.source.contains("    @NotNull\n    public var t: String?\n"), "\(asserted.source)")
+        let annotated = try Self.generate(
+            #"{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", \#(content)}"#)
+        #expect(!annotated.source.contains("SchemaDocument"), "\(annotated.source)")
+    }
+
+    @Test("a description's line breaks, \\r and \\r\\n among them, end its comment's lines")
+    func lineBreaksInDocumentation() throws {
+        let generated = try Self.generate(
+            #"{"type": "object", "properties": {"a": {"type": "string", "description": "One\r\nTwo\rThree\nFour"}}}"#)
+        let lines = "    /// One\n    /// Two\n    /// Three\n    /// Four\n"
+        #expect(generated.source.contains(lines), "\(generated.source)")
+    }
+
     @Test("schemas nested 10,000 deep are refused, not a stack overflow")
     func deepNesting() throws {
         var schema: JSONValue = ["type": "string"]
