@@ -190,7 +190,9 @@ struct SchemaReader {
             return key == "contentEncoding" ? text == "base64" : text == "application/json"
         }
         let maps: Set<String> = ["properties", "patternProperties", "$defs", "definitions", "dependencies"]
-        let single: Set<String> = ["items", "additionalItems", "additionalProperties", "not", "contains", "if", "then", "else"]
+        let single: Set<String> = [
+            "items", "additionalItems", "additionalProperties", "not", "contains", "if", "then", "else",
+        ]
         let lists: Set<String> = ["allOf", "anyOf", "oneOf", "items"]
         // Schemas nested past this depth are left as they are: the generator refuses them.
         func cleaned(_ schema: JSONValue, depth: Int) -> JSONValue {
