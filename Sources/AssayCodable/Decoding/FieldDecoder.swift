@@ -213,6 +213,63 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         }
     }
 
+    /// Decodes a dictionary field member by member, so that every member that does not decode is
+    /// reported (Swift's own dictionary decoding stops at the first), and the rules of the field
+    /// that read members one by one (`.values`, `.keys`) report the members that did decode.
+    public mutating func decode<V: Decodable>(_ type: [String: V].Type, forKey key: Key) -> [String: V]? {
+        guard !collector.truncated else { return nil }
+        return decodeMembers(type, forKey: key).flatMap { checked($0, key: key) }
+    }
+
+    /// Decodes an optional dictionary field member by member: a missing key and `null` are `nil`.
+    public mutating func decode<V: Decodable>(_ type: [String: V]?.Type, forKey key: Key) -> [String: V]?? {
+        guard !collector.truncated else { return nil }
+        let present: Bool
+        do {
+            present = try source.contains(key) && !source.decodeNil(forKey: key)
+        } catch {
+            fail(error, key: key, expected: "\([String: V].self)")
+            return nil
+        }
+        guard present else { return .some(nil) }
+        return decodeMembers([String: V].self, forKey: key).flatMap { checked($0, key: key) }.map { .some($0) }
+    }
+
+    /// The members of a dictionary field; `nil` when one did not decode (each failure recorded, and
+    /// the issues the field's rules find below it in the members that did).
+    mutating func decodeMembers<V: Decodable>(_ type: [String: V].Type, forKey key: Key) -> [String: V]? {
+        let container: KeyedDecodingContainer<AnyKey>
+        do {
+            container = try source.nestedMembers(forKey: key)
+        } catch {
+            fail(error, key: key, expected: "\([String: V].self)")
+            return nil
+        }
+        let at = fieldPath(key)
+        var members: [String: V] = [:]
+        var failed = false
+        for member in container.allKeys {
+            guard !collector.truncated else { return nil }
+            do {
+                members[member.stringValue] = try container.decode(V.self, forKey: member)
+            } catch {
+                failed = true
+                collector.fail(error, at: at.appending(key: member.stringValue), expected: "\(V.self)")
+            }
+        }
+        guard failed else { return members }
+        // The field's rules on the members that decoded: only what they report of a member is kept
+        // (a count or a check of the whole would misjudge a dictionary with members missing).
+        let depth = at.components.count
+        let result = Model.validation.runValue(
+            members, keyPath: nil, key: key.stringValue, operation: collector.policy.operation, path: path)
+        collector.record(
+            result.issues.filter {
+                $0.path.components.count > depth && $0.path.components.prefix(depth).elementsEqual(at.components)
+            })
+        return nil
+    }
+
     /// Decodes an optional field whose key must be present, `null` allowed (`@Required`): a missing key
     /// is `IssueCode.missing`.
     @inlinable
@@ -619,6 +676,13 @@ enum FieldSource<Key: CodingKey> {
         switch self {
         case .node(let container): try container.decodeNil(forKey: key)
         case .other(let box): try box.container.decodeNil(forKey: key)
+        }
+    }
+
+    func nestedMembers(forKey key: Key) throws -> KeyedDecodingContainer<AnyKey> {
+        switch self {
+        case .node(let container): try container.nestedContainer(keyedBy: AnyKey.self, forKey: key)
+        case .other(let box): try box.container.nestedContainer(keyedBy: AnyKey.self, forKey: key)
         }
     }
 
