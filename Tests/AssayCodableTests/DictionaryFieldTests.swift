@@ -8,12 +8,14 @@ struct StockPart: Codable, Equatable {
     @Validate(.range(0...)) var count: Int
 }
 
-/// Dictionaries whose members are checked one by one, as a JSON Schema's `additionalProperties`
-/// checks them.
+/// Dictionaries and arrays whose members are checked one by one, as a JSON Schema's
+/// `additionalProperties` and `items` check them.
 @Validatable
 struct Stock: Codable, Equatable {
     @Validate(Rule<[String: Int]>.values(.range(0...)), .count(...3)) var sizes: [String: Int]
     var parts: [String: StockPart]?
+    @Validate(Rule<[Int]>.each(.range(0...)), .count(...3)) var levels: [Int]?
+    var items: [StockPart]?
 }
 
 @Suite struct DictionaryFieldTests {
@@ -40,6 +42,19 @@ struct Stock: Codable, Equatable {
         #expect(places(#"{"sizes": [1]}"#, decoder: decoder) == ["/sizes"])
         #expect(places(#"{"sizes": {}, "parts": null}"#, decoder: decoder) == [])
         #expect(places(#"{"sizes": {}, "parts": 3}"#, decoder: decoder) == ["/parts"])
+    }
+
+    @Test(arguments: DecoderKind.allCases)
+    func everyElementThatFailsIsReported(decoder: DecoderKind) {
+        #expect(places(#"{"sizes": {}, "levels": [0, 1], "items": [{"count": 0}]}"#, decoder: decoder) == [])
+        // An element of the wrong type beside one its rule refuses: both reported, at their indices.
+        #expect(places(#"{"sizes": {}, "levels": ["x", -1, 2]}"#, decoder: decoder) == ["/levels/0", "/levels/1"])
+        #expect(places(#"{"sizes": {}, "levels": [1, "x", 2, -2]}"#, decoder: decoder) == ["/levels/1", "/levels/3"])
+        // A rule on the whole array is not judged on the elements that decoded.
+        #expect(places(#"{"sizes": {}, "levels": [1, 2, 3, "x"]}"#, decoder: decoder) == ["/levels/3"])
+        #expect(places(#"{"sizes": {}, "levels": [1, 2, 3, 4]}"#, decoder: decoder) == ["/levels"])
+        let items = #""items": [{"count": "x"}, {"count": -1}, {"count": 1}]"#
+        #expect(places(#"{"sizes": {}, \#(items)}"#, decoder: decoder) == ["/items/0/count", "/items/1/count"])
     }
 
     @Test func membersDecodeInFull() throws {

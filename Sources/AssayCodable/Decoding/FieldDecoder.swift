@@ -307,8 +307,14 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         do {
             var nested = try source.nestedUnkeyedContainer(forKey: key)
             var kept: [Int]? = nil
-            elements = collector.decodeElements(&nested, at: fieldPath(key), lossy: lossy, kept: &kept)
-            if let kept { keptIndices[key.stringValue] = kept }
+            var partial: [E] = []
+            elements = collector.decodeElements(
+                &nested, at: fieldPath(key), lossy: lossy, kept: &kept, partial: &partial)
+            if elements == nil, let kept {
+                checkElements(partial, at: kept, key: key)
+            } else if let kept {
+                keptIndices[key.stringValue] = kept
+            }
         } catch {
             fail(error, key: key, expected: "\([E].self)")
             return nil
@@ -340,6 +346,29 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
             return checked
         }
         return nil
+    }
+
+    /// The issues the rules of an array field find in each of its elements that decoded, when others
+    /// did not (each element checked as an array of one, its issues moved to its input `indices`):
+    /// what the field's `.each` rules report of an element. Issues of the whole array are not kept (a
+    /// count or `unique` would misjudge an array with elements missing).
+    mutating func checkElements<E>(_ elements: [E], at indices: [Int], key: Key) {
+        let at = fieldPath(key)
+        let depth = at.components.count
+        for (element, index) in zip(elements, indices) {
+            let result = Model.validation.runValue(
+                [element], keyPath: nil, key: key.stringValue, operation: collector.policy.operation, path: path)
+            var found: [ValidationIssue] = []
+            for var issue in result.issues
+            where issue.path.components.count > depth
+                && issue.path.components.prefix(depth).elementsEqual(at.components)
+                && issue.path.components[depth] == .index(0)
+            {
+                issue.path.components[depth] = .index(index)
+                found.append(issue)
+            }
+            collector.record(found)
+        }
     }
 
     /// Decodes an array field with a default, element by element: a missing key takes `defaultValue`.
@@ -807,6 +836,16 @@ struct IssueCollector {
     mutating func decodeElements<E: Decodable>(
         _ container: inout any UnkeyedDecodingContainer, at path: IssuePath, lossy: Bool, kept: inout [Int]?
     ) -> [E]? {
+        var partial: [E] = []
+        return decodeElements(&container, at: path, lossy: lossy, kept: &kept, partial: &partial)
+    }
+
+    /// ``decodeElements(_:at:lossy:kept:)``; when an element failed (the result is `nil`), `partial`
+    /// holds the elements that decoded and `kept` their input indices.
+    mutating func decodeElements<E: Decodable>(
+        _ container: inout any UnkeyedDecodingContainer, at path: IssuePath, lossy: Bool, kept: inout [Int]?,
+        partial: inout [E]
+    ) -> [E]? {
         var elements: [E] = []
         var indices: [Int] = []
         var dropped = false
@@ -851,7 +890,11 @@ struct IssueCollector {
             }
         }
         if dropped { kept = indices }
-        return elementFailed ? nil : elements
+        guard !elementFailed else {
+            partial = elements
+            return nil
+        }
+        return elements
     }
 
     static func path(of decoder: any Decoder) -> IssuePath {
