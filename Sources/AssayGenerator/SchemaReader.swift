@@ -217,10 +217,6 @@ struct SchemaReader {
         return cleaned(document, depth: 0)
     }
 
-    static let annotations: Set<String> = [
-        "title", "description", "$comment", "examples", "example", "default", "deprecated", "readOnly", "writeOnly",
-        "$schema", "$id", "$anchor", "$defs", "definitions", "externalDocs", "xml", "contentSchema", "$vocabulary",
-    ]
     static let handled: Set<String> = [
         "type", "enum", "const", "$ref", "nullable", "minLength", "maxLength", "pattern", "format", "minimum",
         "maximum",

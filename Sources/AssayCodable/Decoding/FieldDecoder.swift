@@ -223,16 +223,20 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
 
     /// Decodes an optional dictionary field member by member: a missing key and `null` are `nil`.
     public mutating func decode<V: Decodable>(_ type: [String: V]?.Type, forKey key: Key) -> [String: V]?? {
-        guard !collector.truncated else { return nil }
-        let present: Bool
-        do {
-            present = try source.contains(key) && !source.decodeNil(forKey: key)
-        } catch {
-            fail(error, key: key, expected: "\([String: V].self)")
-            return nil
-        }
+        guard !collector.truncated, let present = holdsNonNull(key, expected: "\([String: V].self)") else { return nil }
         guard present else { return .some(nil) }
         return decodeMembers([String: V].self, forKey: key).flatMap { checked($0, key: key) }.map { .some($0) }
+    }
+
+    /// Whether the input holds the key with a value that is not `null`; `nil` when the container
+    /// could not tell (the failure recorded at the field, as `expected`).
+    mutating func holdsNonNull(_ key: Key, expected: String) -> Bool? {
+        do {
+            return try source.contains(key) && !source.decodeNil(forKey: key)
+        } catch {
+            fail(error, key: key, expected: expected)
+            return nil
+        }
     }
 
     /// The members of a dictionary field; `nil` when one did not decode (each failure recorded, and
@@ -413,14 +417,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
 
     /// Decodes an optional array field element by element; `lossy` drops bad elements.
     public mutating func decode<E: Decodable>(_ type: [E]?.Type, forKey key: Key, lossy: Bool) -> [E]?? {
-        guard !collector.truncated else { return nil }
-        let present: Bool
-        do {
-            present = try source.contains(key) && !source.decodeNil(forKey: key)
-        } catch {
-            fail(error, key: key, expected: "\([E].self)")
-            return nil
-        }
+        guard !collector.truncated, let present = holdsNonNull(key, expected: "\([E].self)") else { return nil }
         guard present else {
             return .some(nil)
         }
