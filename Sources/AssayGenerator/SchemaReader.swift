@@ -100,6 +100,8 @@ struct Field: Equatable {
     var documentation: [String]
     /// The struct it holds directly (not through an array or a dictionary): what makes a cycle.
     var directStruct: String?
+    /// The member's schema in `properties`.
+    var schema: JSONValue = .bool(true)
 }
 
 /// What a property's schema becomes: a Swift type and the rules on it.
@@ -151,7 +153,7 @@ struct SchemaReader {
     static let maximumDepth = 200
 
     init(document: JSONValue, options: SwiftGeneratorOptions) {
-        self.document = Self.inItsDialect(document)
+        self.document = Self.withoutVacuousKeywords(Self.inItsDialect(document))
         self.options = options
     }
 
@@ -634,7 +636,8 @@ struct SchemaReader {
                     name: SwiftNames.escaped(propertyName), key: key, type: type, rules: rules,
                     mustBePresent: isRequired && isOptional, refusesNull: !isRequired && !reference.nullable && !isAny,
                     isOptional: isOptional,
-                    documentation: Self.documentation(propertySchema), directStruct: reference.directStruct))
+                    documentation: Self.documentation(propertySchema), directStruct: reference.directStruct,
+                    schema: propertySchema))
         }
         types[index].kind = .structure(fields)
         // The members no property names, as a dictionary of their own type: those of the lone
@@ -831,26 +834,29 @@ struct SchemaReader {
         // A member whose `nil` is `null` as well as missing: the condition must treat both alike
         // (required and not met by `null`, or not required and met by `null`).
         if allowsNull(field) && requiresKey == values.contains(.null) { return nil }
-        // A value the member's Swift type cannot hold never meets the condition: it is left out.
+        // Each value must be one the member's Swift type holds: a value it cannot hold never meets
+        // the condition for a model, but the input of one that did not decode may hold it (the
+        // condition is decided there too: a member that did not decode holds none of the values).
         let base = field.type.hasSuffix("?") ? String(field.type.dropLast()) : field.type
         var literals: [String] = []
         if case .stringEnum(let cases)? = types.first(where: { $0.name == base })?.kind {
             for value in values {
                 guard case .string(let text) = value, let found = cases.first(where: { $0.value == text }) else {
-                    continue
+                    return nil
                 }
                 literals.append(".\(found.name)")
             }
         } else {
             guard ["String", "Int", "Double", "Bool"].contains(base) else { return nil }
             literals = values.compactMap { SwiftNames.literal($0, as: base) }
+            guard literals.count == values.count else { return nil }
         }
         guard !literals.isEmpty else { return nil }
         var arguments = [
             "\\.\(field.name)", SwiftNames.stringLiteral(key), "in: [\(literals.joined(separator: ", "))]",
         ]
-        // The member missing: the `if` holds unless it requires it.
-        if field.isOptional && !requiresKey { arguments.append("orAbsent: true") }
+        // The member missing from the input: the `if` holds unless it requires it.
+        if !requiresKey { arguments.append("orAbsent: true") }
         var branches: [String: [String]] = [:]
         for branch in ["then", "else"] {
             guard let value = schema[branch] else { continue }
@@ -940,6 +946,7 @@ struct SchemaReader {
         throws(SwiftGenerationError) -> [String]
     {
         let base = field.type.hasSuffix("?") ? String(field.type.dropLast()) : field.type
+        if Self.isImplied(schema, by: field.schema) { return [] }
         if case .object(let object) = schema {
             let keys = Set(object.keys.filter(Self.constrains))
             var rules: [String]?
@@ -993,6 +1000,15 @@ struct SchemaReader {
             "#\(pointer): \(Self.constraintKeys(of: schema).joined(separator: ", ")) — no typed rule: the value is checked against its schema with AssaySchema when decoded"
         )
         return ["Rule<\(base)>.schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(pointer)))"]
+    }
+
+    /// Whether every value `schema` accepts is accepted by `branch` too: each constraint keyword of
+    /// the branch is in the schema with the same value (`{"type": "string"}` beside the member's
+    /// own `{"type": "string", "description": …}`, or one `$ref` in both).
+    static func isImplied(_ branch: JSONValue, by schema: JSONValue) -> Bool {
+        guard case .object(let constraints) = branch else { return branch == .bool(true) }
+        guard case .object(let own) = schema else { return false }
+        return constraints.allSatisfy { key, value in !constrains(key) || own[key] == value }
     }
 
     /// Whether a schema surely accepts `null`: it is `true`, or its only keywords that read `null`

@@ -115,10 +115,22 @@ struct Badge: Codable, Equatable, FetchableRecord, MutablePersistableRecord, Val
     static let storeRules: StoreRules<Badge> = [.unique("code"), .belongsTo(Team.self, column: "teamId")]
 }
 
-/// A fresh database file in a temporary folder, with the tables and the store indexes.
-func makeDatabase(uniqueIndex: Bool = true, file: String = #function) throws -> (DatabaseQueue, URL) {
+/// The folder of this test run's database files, removed when the process exits (each test's file
+/// is in a folder of its own inside it).
+private let databasesFolder: URL = {
     let folder = FileManager.default.temporaryDirectory
         .appendingPathComponent("assay-grdb-\(UUID().uuidString)", isDirectory: true)
+    atexit { removeDatabasesFolder() }
+    return folder
+}()
+
+private func removeDatabasesFolder() {
+    try? FileManager.default.removeItem(at: databasesFolder)
+}
+
+/// A fresh database file in a temporary folder, with the tables and the store indexes.
+func makeDatabase(uniqueIndex: Bool = true, file: String = #function) throws -> (DatabaseQueue, URL) {
+    let folder = databasesFolder.appendingPathComponent(UUID().uuidString, isDirectory: true)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let url = folder.appendingPathComponent("test.sqlite")
     let queue = try DatabaseQueue(path: url.path)

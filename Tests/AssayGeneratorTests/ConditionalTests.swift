@@ -80,6 +80,10 @@ struct ConditionalTests {
         // The form does not decode (a field is wrong): its condition is checked on what did.
         ("a field wrong and a private form with no reviewers", form([["type": "input"]], ["visibility": "private"])),
         ("a field and the name wrong, the condition unread", form([["type": "input"]], ["name": 1, "visibility": 2])),
+        // A condition's member that did not decode: in the input, it holds none of the values (the
+        // `else` applies); missing, the condition holds as for an absent member.
+        ("a field of a type that is a number, with rows", form([["type": 7, "rows": 3, "multiple": true]])),
+        ("a field with no type, with an id and a label", form([["id": "x", "label": "X", "rows": 2]])),
     ]
 
     private static func decodingPlaces(_ instance: JSONValue) -> Set<String> {

@@ -418,6 +418,32 @@ struct SwiftGeneratorTests {
         #expect(!annotated.source.contains("SchemaDocument"), "\(annotated.source)")
     }
 
+    @Test("keywords of a type no value can have are left out; working that out costs a bounded amount")
+    func vacuousKeywords() throws {
+        // `minLength` beside an integer, `maxItems` beside a reference to a string, `minProperties`
+        // beside a union of a string and null: every value they read is refused where they are.
+        let generated = try Self.generate(
+            ##"{"type": "object", "properties": {"a": {"type": "integer", "minLength": 3, "maximum": 9}, "b": {"$ref": "#/$defs/s", "maxItems": 2}, "c": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/s"}], "minProperties": 1, "maxItems": 2}}, "$defs": {"s": {"type": "string", "maxLength": 4}}}"##
+        )
+        #expect(!generated.source.contains("SchemaDocument"), "\(generated.source)")
+        #expect(generated.source.contains("@NotNull @Validate(.range(...9))\n    public var a: Int?"))
+        #expect(generated.source.contains("public var b: String?"))
+        #expect(generated.source.contains("public var c: String?"))
+        // 200 schemas, each a `oneOf` of 20 references to the next: 20^200 paths. The types are
+        // worked out within a budget; past it nothing is left out (`minItems` is checked).
+        var definitions = JSONObject()
+        definitions["d200"] = ["type": "string"]
+        for index in 0..<200 {
+            let next: JSONValue = ["$ref": .string("#/$defs/d\(index + 1)")]
+            definitions["d\(index)"] = ["oneOf": .array(Array(repeating: next, count: 20))]
+        }
+        let wide: JSONValue = [
+            "type": "object", "properties": ["x": ["$ref": "#/$defs/d0", "minItems": 1]], "$defs": .object(definitions),
+        ]
+        let notes = try SwiftGenerator.generate(wide).notes
+        #expect(notes.contains { $0.hasPrefix("#/properties/x: ") && $0.contains("$ref beside minItems") }, "\(notes)")
+    }
+
     @Test("a description's line breaks, \\r and \\r\\n among them, end its comment's lines")
     func lineBreaksInDocumentation() throws {
         let generated = try Self.generate(

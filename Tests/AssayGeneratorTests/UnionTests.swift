@@ -29,6 +29,11 @@ struct UnionTests {
     static let instances: [(name: String, instance: JSONValue)] = [
         ("valid", valid),
         ("valid with a number as the label", changed(["label": 3])),
+        ("valid with an address", changed(["address": "12 Main St"])),
+        ("valid with a null address", changed(["address": .some(nil)])),
+        ("an address too long", changed(["address": "12 Main Street"])),
+        ("an address that is an object", changed(["address": ["street": "Main", "city": "Oslo"]])),
+        ("an address that is a number", changed(["address": 7])),
         (
             "valid with a string to include, true as the mode, an object as the target",
             changed(["include": "ab", "mode": true, "target": ["path": "/x"]])

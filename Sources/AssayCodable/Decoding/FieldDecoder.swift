@@ -441,7 +441,13 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
             collector.record(dependentRequiredIssues())
             var members: [String: Any] = [:]
             for field in fields {
-                if let key = field.key, let value = field.value { members[key] = value }
+                guard let key = field.key else { continue }
+                if let value = field.value {
+                    members[key] = value
+                } else {
+                    let present = Key(stringValue: key).map(source.contains) ?? false
+                    members[key] = UndecodedMember(isPresent: present)
+                }
             }
             collector.record(
                 inputIndexed(

@@ -101,7 +101,9 @@ extension ModelRule {
                 for group in alternatives {
                     var trial = RuleContext(unlocatedIn: context.phase)
                     for entry in group where entry.applies(to: operation) {
-                        guard case .rules = entry.role, let key = entry.key, let found = members[key] else { return }
+                        guard case .rules = entry.role, let key = entry.key, let found = members[key],
+                            !(found is UndecodedMember)
+                        else { return }
                         entry.checkValue?(found, operation, &trial)
                     }
                     if !trial.hasErrors {

@@ -36,17 +36,21 @@ extension ModelRule {
     ///   - keyPath: The property the condition reads.
     ///   - key: Its name in issues, paths and the exported schema.
     ///   - values: The values that make the condition hold.
+    ///   - orAbsent: Whether the condition holds when the input has no such member: a model always
+    ///     has the property, but one decoded from an input that lacks it did not decode, and its
+    ///     other members are still checked (JSON Schema's `if` holds for a missing member unless it
+    ///     requires it).
     ///   - operations: The operations the entry applies to; omitted, every one but delete. Each
     ///     entry of a branch applies to its own operations as well.
     ///   - then: The entries that apply when the property holds one of `values`.
     ///   - otherwise: The entries that apply when it does not.
     public static func when<V: Equatable & Sendable>(
-        _ keyPath: KeyPath<Model, V> & Sendable, _ key: String, in values: [V],
+        _ keyPath: KeyPath<Model, V> & Sendable, _ key: String, in values: [V], orAbsent: Bool = false,
         on operations: [ValidationOperation]? = nil, then: [ModelRule], else otherwise: [ModelRule] = []
     ) -> ModelRule {
         let holds: @Sendable (V) -> Bool = { value in values.contains { codePointEqual($0, value) } }
         return conditional(
-            key: key, values: values.map(conditionValue), holdsWhenAbsent: false, on: operations, then: then,
+            key: key, values: values.map(conditionValue), holdsWhenAbsent: orAbsent, on: operations, then: then,
             otherwise: otherwise, holds: { model in holds(model[keyPath: keyPath]) },
             holdsForValue: { value in (value as? V).map(holds) })
     }
@@ -104,13 +108,24 @@ extension ModelRule {
             checkValue: { value, operation, context in
                 // The members of a model that did not decode, by key (`Validation.conditionalIssues`):
                 // the branch's entries of the members that did decode.
-                guard let members = value as? [String: Any], let tested = members[key],
-                    let holds = holdsForValue(tested)
-                else { return }
+                guard let members = value as? [String: Any], let tested = members[key] else { return }
+                let holds: Bool
+                if let undecoded = tested as? UndecodedMember {
+                    // A member in the input that did not decode holds none of the values (each one
+                    // would have decoded); one missing from the input is absent. Values of
+                    // scalars alone: an object or an array might fail for what it holds.
+                    guard values.allSatisfy(\.isScalar) else { return }
+                    holds = undecoded.isPresent ? false : holdsWhenAbsent
+                } else {
+                    guard let decided = holdsForValue(tested) else { return }
+                    holds = decided
+                }
                 for entry in holds ? then : otherwise where entry.applies(to: operation) {
                     switch entry.role {
                     case .rules:
-                        guard let member = entry.key, let found = members[member] else { continue }
+                        guard let member = entry.key, let found = members[member], !(found is UndecodedMember) else {
+                            continue
+                        }
                         entry.checkValue?(found, operation, &context)
                     case .when, .alternatives:
                         entry.checkValue?(members, operation, &context)
@@ -120,6 +135,25 @@ extension ModelRule {
                 }
             },
             normalizeModel: nil, normalizeValue: nil)
+    }
+}
+
+/// A member of a model that did not decode, in the members `Validation.conditionalIssues` reads:
+/// whether the input holds its key.
+package struct UndecodedMember: Sendable {
+    /// Whether the input holds the member's key (with a value that did not decode, `null` included).
+    package let isPresent: Bool
+
+    package init(isPresent: Bool) { self.isPresent = isPresent }
+}
+
+extension IssueValue {
+    /// Whether the value is a string, a number, a Boolean or `null`.
+    var isScalar: Bool {
+        switch self {
+        case .null, .bool, .integer, .number, .decimal, .string: return true
+        case .date, .list, .redacted, .other: return false
+        }
     }
 }
 

@@ -424,10 +424,11 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     /// The issues of the model's ``ModelRule/when(_:_:in:on:then:else:)``,
     /// ``ModelRule/exactlyOne(of:on:)`` and ``ModelRule/atLeastOne(of:on:)`` entries read from the
     /// values of its members alone (by key; a member that did not decode is missing from
-    /// `members`): what a model that did not decode can still be checked for, so that a branch's
-    /// failures are reported with the other failures. An entry whose condition reads a member that
-    /// did not decode is passed over, as is a branch entry of such a member and a set of alternatives
-    /// one of which reads such a member.
+    /// `members`, or there as an ``UndecodedMember``): what a model that did not decode can still be
+    /// checked for, so that a branch's failures are reported with the other failures. A condition on
+    /// a member that did not decode is decided when its values are scalars: a member in the input
+    /// holds none of them (each would have decoded), a member not in it is absent. A branch entry of
+    /// such a member is passed over, as is a set of alternatives one of which reads such a member.
     package func conditionalIssues(
         members: [String: Any], operation: ValidationOperation?, path: IssuePath = .root
     ) -> [ValidationIssue] {

@@ -124,7 +124,7 @@ public struct Field: Codable, Sendable, Hashable {
     /// The rules that read several properties.
     public static let additionalRules: Validation<Field> = [
         .when(
-            \.type, "type", in: [.markdown],
+            \.type, "type", in: [.markdown], orAbsent: true,
             then: [
                 .required(\.value, "value"),
                 .property(
@@ -135,7 +135,7 @@ public struct Field: Codable, Sendable, Hashable {
                     Rule<String>.schema(SchemaDocument.schema, at: "/$defs/field/allOf/0/then/properties/label")),
             ]),
         .when(
-            \.type, "type", in: [.input, .textarea],
+            \.type, "type", in: [.input, .textarea], orAbsent: true,
             then: [.required(\.id, "id"), .required(\.label, "label"), .property(\.label, "label", .length(1...40))]),
         .when(
             \.type, "type", in: [.textarea],
@@ -149,7 +149,7 @@ public struct Field: Codable, Sendable, Hashable {
                     Rule<String>.schema(SchemaDocument.schema, at: "/$defs/field/allOf/2/else/properties/language")),
             ]),
         .when(
-            \.type, "type", in: [.dropdown],
+            \.type, "type", in: [.dropdown], orAbsent: true,
             then: [
                 .required(\.id, "id"),
                 .required(\.options, "options"),
@@ -352,7 +352,12 @@ private enum SchemaDocument {
                 {
                   "required": [
                     "email"
-                  ]
+                  ],
+                  "properties": {
+                    "email": {
+                      "type": "string"
+                    }
+                  }
                 }
               ]
             },

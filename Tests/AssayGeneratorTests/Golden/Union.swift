@@ -8,6 +8,9 @@ import AssayCodable
 public struct Drawing: Codable, Sendable, Hashable {
     public var shapes: [Shape]
     public var label: DrawingLabel?
+    /// Keywords of a type no alternative has are left out: a string or null.
+    @Validate(.length(...12))
+    public var address: String?
     public var owner: Author?
     @NotNull
     public var node: Node?
@@ -53,6 +56,7 @@ public struct Drawing: Codable, Sendable, Hashable {
     public init(
         shapes: [Shape],
         label: DrawingLabel? = nil,
+        address: String? = nil,
         owner: Author? = nil,
         node: Node? = nil,
         recipe: Step? = nil,
@@ -74,6 +78,7 @@ public struct Drawing: Codable, Sendable, Hashable {
     ) {
         self.shapes = shapes
         self.label = label
+        self.address = address
         self.owner = owner
         self.node = node
         self.recipe = recipe
