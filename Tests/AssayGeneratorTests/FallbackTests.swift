@@ -37,6 +37,9 @@ struct FallbackTests {
         ("express without a carrier (if/then)", changed(["carrier": .some(nil)])),
         ("a window ending with no start (dependentSchemas)", changed(["window": ["to": "2026-11-03"]])),
         ("a window with a bad date", changed(["window": ["from": "2026-13-01"]])),
+        // The window does not decode (its end is a number): its dependentSchemas is checked on its
+        // input, and reported beside the member.
+        ("a window with an end of the wrong type and no start", changed(["window": ["to": 5]])),
         ("a tag named against patternProperties", changed(["parcels": [["size": "L", "tags": ["Color": "red"]]]])),
         ("a tag of the wrong type", changed(["parcels": [["size": "L", "tags": ["color": 1]]]])),
         ("a parcel of an unknown size", changed(["parcels": [["size": "XL"]]])),

@@ -449,10 +449,14 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
                     members[key] = UndecodedMember(isPresent: present)
                 }
             }
+            // The input object, for checks against a schema: from Assay's own decoders alone
+            // (another decoder's container lists only the model's keys).
+            var input: (() -> Any?)?
+            if case .node(let container) = source { input = { container.objectValue } }
             collector.record(
                 inputIndexed(
                     Model.validation.conditionalIssues(
-                        members: members, operation: collector.policy.operation, path: path)))
+                        members: members, input: input, operation: collector.policy.operation, path: path)))
         }
         return collector.aggregate()
     }

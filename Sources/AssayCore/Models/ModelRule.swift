@@ -13,6 +13,9 @@ public struct ModelRule<Model>: Sendable {
     let checkValue: (@Sendable (Any, ValidationOperation?, inout RuleContext) -> Void)?
     let normalizeModel: (@Sendable (inout Model) -> Bool)?
     let normalizeValue: (@Sendable (Any) -> (Any, Bool)?)?
+    /// An object-level check of the input a model did not decode from (the JSON object, as the
+    /// decoder has it): what `Validation.conditionalIssues` runs for a check that can read it.
+    let checkInput: (@Sendable (Any, inout RuleContext) -> Void)?
 
     @usableFromInline
     init(
@@ -21,8 +24,10 @@ public struct ModelRule<Model>: Sendable {
         checkModel: (@Sendable (Model, ValidationOperation?, inout RuleContext) -> Void)?,
         checkValue: (@Sendable (Any, ValidationOperation?, inout RuleContext) -> Void)?,
         normalizeModel: (@Sendable (inout Model) -> Bool)?,
-        normalizeValue: (@Sendable (Any) -> (Any, Bool)?)?
+        normalizeValue: (@Sendable (Any) -> (Any, Bool)?)?,
+        checkInput: (@Sendable (Any, inout RuleContext) -> Void)? = nil
     ) {
+        self.checkInput = checkInput
         self.key = key
         self.operations = operations
         self.role = role
@@ -324,6 +329,28 @@ public struct ModelRule<Model>: Sendable {
                 context.ruleLocation = saved
             },
             checkValue: nil, normalizeModel: nil, normalizeValue: nil)
+    }
+
+    /// ``check(_:on:when:_:)`` that can also read the input of a model that did not decode (the
+    /// JSON object, as the decoder has it): a check against a JSON Schema reads the input as it
+    /// reads an encoded model, so that its failures are reported with the members' that did not
+    /// decode.
+    package static func check(
+        _ name: String, on operations: [ValidationOperation]? = nil,
+        _ body: @escaping @Sendable (Model, inout RuleContext) -> Void,
+        input: @escaping @Sendable (Any, inout RuleContext) -> Void
+    ) -> ModelRule {
+        let model = check(name, on: operations, body)
+        return ModelRule(
+            key: nil, operations: operations, role: model.role, keyPath: nil, condition: .always,
+            checkModel: model.checkModel, checkValue: nil, normalizeModel: nil, normalizeValue: nil,
+            checkInput: { value, context in
+                guard context.locatesIssues else { return input(value, &context) }
+                let saved = context.ruleLocation
+                context.ruleLocation = name
+                input(value, &context)
+                context.ruleLocation = saved
+            })
     }
 
     /// A nested model validated with its own rules, its issues under `key`.

@@ -429,14 +429,23 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     /// a member that did not decode is decided when its values are scalars: a member in the input
     /// holds none of them (each would have decoded), a member not in it is absent. A branch entry of
     /// such a member is passed over, as is a set of alternatives one of which reads such a member.
+    /// A check that reads the model's input (a check against a JSON Schema) reads `input`'s value,
+    /// when there is one.
     package func conditionalIssues(
-        members: [String: Any], operation: ValidationOperation?, path: IssuePath = .root
+        members: [String: Any], input: (() -> Any?)? = nil, operation: ValidationOperation?, path: IssuePath = .root
     ) -> [ValidationIssue] {
         var context = RuleContext(path: path, phase: operation?.phase ?? .object)
+        var read: Any??
         for rule in rules where rule.applies(to: operation) {
             switch rule.role {
             case .when, .alternatives: rule.checkValue?(members, operation, &context)
-            case .rules, .normalizer, .nested, .check, .dependentRequired: continue
+            case .check:
+                // A check that reads the input (a JSON Schema's keywords), when the decoder has it.
+                guard let checkInput = rule.checkInput, let input else { continue }
+                if read == nil { read = .some(input()) }
+                guard let value = read ?? nil else { continue }
+                checkInput(value, &context)
+            case .rules, .normalizer, .nested, .dependentRequired: continue
             }
         }
         return context.issues

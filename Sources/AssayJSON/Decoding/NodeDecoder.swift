@@ -256,6 +256,9 @@ package struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// The members no lookup has read since ``NodeDecoderHandle/startTrackingReads()``.
     package func unreadKeys() -> [String] { NodeDecoderHandle(decoder).unreadKeys() }
 
+    /// The object as parsed, every member in it.
+    package var objectValue: JSONValue { decoder.node.value }
+
     /// Members by converted key with `convertFromSnakeCase` (made once per object, kept by the
     /// run), else `nil`.
     private var converted: [String: (key: String, node: JSONNode)]? {

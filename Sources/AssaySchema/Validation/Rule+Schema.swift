@@ -79,12 +79,20 @@ extension ModelRule where Model: Encodable & Sendable {
     /// A check of the whole object against a subschema of `document` (only its `keywords`, when
     /// given): the object-level constraints of a generated type that have no typed rule (`if` /
     /// `then`, `allOf`, `dependentSchemas` …). The object is encoded as JSON by `JSONValueEncoder`;
-    /// issues are located under it.
+    /// issues are located under it. When the model did not decode (a member failed), the decoder's
+    /// input object is checked instead, so that these failures are reported with the members'.
     public static func schema(_ document: EmbeddedSchema, at pointer: String = "", keywords: [String]? = nil)
         -> ModelRule
     {
         let rule = Rule<Model>.schema(document, at: pointer, keywords: keywords)
-        return .check("schema") { model, context in rule.check(model, in: &context) }
+        // A model that did not decode: its input (the object as parsed) is checked instead.
+        let inputRule = Rule<JSONValue>.schema(document, at: pointer, keywords: keywords)
+        return .check(
+            "schema", { model, context in rule.check(model, in: &context) },
+            input: { value, context in
+                guard let object = value as? JSONValue else { return }
+                inputRule.check(object, in: &context)
+            })
     }
 }
 
