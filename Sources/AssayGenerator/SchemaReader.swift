@@ -2032,7 +2032,8 @@ struct SchemaReader {
 
     /// The JSON type of every value an alternative accepts (`null` for `{"type": "null"}`), through
     /// `$ref`s into the document; `nil` when it accepts values of several types (or cannot say).
-    private func kind(of alternative: JSONValue) -> String? {
+    private func kind(of alternative: JSONValue, depth: Int = 0) -> String? {
+        guard depth < 8 else { return nil }
         var schema = alternative
         for _ in 0..<32 {
             guard case .object(let object) = schema else { return nil }
@@ -2057,6 +2058,16 @@ struct SchemaReader {
                 if case .array(let values)? = object["enum"], values.contains(.null) { return nil }
                 if object["const"] == .null { return nil }
                 if object["allOf"] != nil, mergedAllOf(object, at: "")?.isObject == true { return "object" }
+                // Any `allOf` item that takes objects alone makes the whole take objects alone.
+                if case .array(let items)? = object["allOf"],
+                    items.contains(where: { item in
+                        guard case .object(let schema) = item else { return false }
+                        return schema["type"] == "object"
+                            || (schema["$ref"] != nil && kind(of: item, depth: depth + 1) == "object")
+                    })
+                {
+                    return "object"
+                }
                 return Self.inferredType(object)
             default:
                 return nil
@@ -2112,6 +2123,45 @@ struct SchemaReader {
     /// The member that tells object alternatives apart: required in each, with a constant string
     /// (`const`, or an `enum` of one) of its own in each. OpenAPI's `discriminator.propertyName`
     /// first, when it is one; else the first such member of the first alternative.
+    /// An object schema's `required` and `properties` with those of its `allOf` items (through
+    /// `$ref`s into the document, nested `allOf`s too) beside its own: each item holds for every
+    /// value the schema accepts, so a member one of them requires with a constant is a tag of the
+    /// whole (a configuration's `$ref` and the tag beside it). A property is the first schema found
+    /// with a `const` or an `enum` for it, else the first found.
+    private func tagView(_ object: JSONObject) -> JSONObject {
+        guard object["allOf"] != nil else { return object }
+        var required: [JSONValue] = []
+        var properties = JSONObject()
+        var pending: [JSONValue] = [.object(object)]
+        var visited = 0
+        while let next = pending.popLast(), visited < 1_000 {
+            visited += 1
+            guard case .object(let item) = next else { continue }
+            if case .string(let text)? = item["$ref"], text.hasPrefix("#"), !hasEmbeddedResources,
+                let target = Self.decodeFragment(String(text.dropFirst())), let resolved = document[pointer: target]
+            {
+                pending.append(resolved)
+            }
+            if case .array(let keys)? = item["required"] {
+                for key in keys where !required.contains(key) { required.append(key) }
+            }
+            if case .object(let members)? = item["properties"] {
+                for (key, schema) in members {
+                    var constant = false
+                    if case .object(let property) = schema {
+                        constant = property["const"] != nil || property["enum"] != nil
+                    }
+                    if properties[key] == nil || constant { properties[key] = schema }
+                }
+            }
+            if case .array(let items)? = item["allOf"] { pending += items.reversed() }
+        }
+        var view = object
+        view["required"] = .array(required)
+        view["properties"] = .object(properties)
+        return view
+    }
+
     private func tag(of alternatives: [JSONValue], preferring union: JSONObject) -> (String, [String])? {
         var objects: [JSONObject] = []
         for alternative in alternatives {
@@ -2125,7 +2175,7 @@ struct SchemaReader {
                 hops += 1
             }
             guard case .object(let object) = schema else { return nil }
-            objects.append(object)
+            objects.append(tagView(object))
         }
         func tags(_ key: String) -> [String]? {
             var found: [String] = []

@@ -29,6 +29,17 @@ struct UnionTests {
     static let instances: [(name: String, instance: JSONValue)] = [
         ("valid", valid),
         ("valid with a number as the label", changed(["label": 3])),
+        ("valid with a file sink", changed(["sink": ["type": "file", "path": "/var/log/a"]])),
+        ("valid with an http sink", changed(["sink": ["type": "http", "url": "https://x.io/in", "token": "t"]])),
+        ("a file sink with an empty path", changed(["sink": ["type": "file", "path": ""]])),
+        (
+            "an http sink with a token and a user",
+            changed(["sink": ["type": "http", "url": "https://x.io", "token": "t", "user": "u"]])
+        ),
+        ("an http sink with no url", changed(["sink": ["type": "http", "user": "u"]])),
+        ("a sink of an unknown type", changed(["sink": ["type": "ftp", "path": "/x"]])),
+        ("a sink with no type", changed(["sink": ["path": "/x"]])),
+        ("a sink whose type is a number", changed(["sink": ["type": 1, "path": "/x"]])),
         ("valid with an address", changed(["address": "12 Main St"])),
         ("valid with a null address", changed(["address": .some(nil)])),
         ("an address too long", changed(["address": "12 Main Street"])),
@@ -275,11 +286,12 @@ struct UnionTests {
         #expect(generated.source == (try SwiftGeneratorTests.read("Union.swift")))
         #expect(
             generated.typeNames == [
-                "Drawing", "Shape", "ShapeSquare", "DrawingLabel", "Node", "NodeObject", "TreeItem", "DrawingSettings",
-                "DrawingSettingsObject", "Extra", "ExtraObject", "DrawingInclude", "DrawingMode", "DrawingTarget",
-                "DrawingTargetObject", "DrawingFinish", "DrawingLayer", "DrawingPalette", "DrawingPaletteList",
-                "DrawingPaletteNone", "DrawingStroke", "Service", "ServiceWeighted", "ServiceWeightedWeighted",
-                "ServiceServers", "Widths", "Circle", "Author", "Step",
+                "Drawing", "Shape", "ShapeSquare", "DrawingLabel", "DrawingSink", "DrawingSinkFile", "Node",
+                "NodeObject", "TreeItem", "DrawingSettings", "DrawingSettingsObject", "Extra", "ExtraObject",
+                "DrawingInclude", "DrawingMode", "DrawingTarget", "DrawingTargetObject", "DrawingFinish",
+                "DrawingLayer",
+                "DrawingPalette", "DrawingPaletteList", "DrawingPaletteNone", "DrawingStroke", "FileSink", "Service",
+                "ServiceWeighted", "ServiceWeightedWeighted", "ServiceServers", "Widths", "Circle", "Author", "Step",
             ])
         // A `oneOf` of constants is a string enum, each `const`'s title and description its case's.
         let finish = "    /// Matte\n    ///\n    /// No shine.\n    case matte\n    case gloss\n"
@@ -289,8 +301,14 @@ struct UnionTests {
         #expect(
             generated.source.contains(
                 "UnionDecoding.decode(String.self, from: decoder, rule: .oneOf([\"fast\", \"slow\"]))"))
+        // A tag beside a `$ref` in an alternative's `allOf`: a case per tag; an alternative that is
+        // no struct (an `allOf` with a `oneOf` in it) is a `JSONValue` checked against its schema.
         #expect(
-            generated.notes == ["#/$defs/Step: Step.next is an Indirect<Step>, a box: a Step holds itself through it"])
+            generated.notes == [
+                "#/properties/sink/oneOf/1: a schema with no type and allOf lets values of every other type pass: it has no Swift type but JSONValue — the value is checked against its schema with AssaySchema when decoded",
+                "#/$defs/Step: Step.next is an Indirect<Step>, a box: a Step holds itself through it",
+            ])
+        #expect(generated.source.contains("    case file(DrawingSinkFile)\n    case http(JSONValue)\n"))
         #expect(generated.source.contains("public indirect enum Node"))
         // `allOf` of one schema beside items of annotations alone is that schema.
         #expect(generated.source.contains("    public var editor: Author?\n"))

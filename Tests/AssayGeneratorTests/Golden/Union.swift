@@ -2,12 +2,16 @@
 // swift-format-ignore-file: AllPublicDeclarationsHaveDocumentation
 
 import AssayCodable
+import AssaySchema
 
 /// Drawing
 @Validatable
 public struct Drawing: Codable, Sendable, Hashable {
     public var shapes: [Shape]
     public var label: DrawingLabel?
+    /// Tagged by a constant member beside a $ref in each alternative's allOf (an internally tagged enum).
+    @NotNull
+    public var sink: DrawingSink?
     /// Keywords of a type no alternative has are left out: a string or null.
     @Validate(.length(...12))
     public var address: String?
@@ -56,6 +60,7 @@ public struct Drawing: Codable, Sendable, Hashable {
     public init(
         shapes: [Shape],
         label: DrawingLabel? = nil,
+        sink: DrawingSink? = nil,
         address: String? = nil,
         owner: Author? = nil,
         node: Node? = nil,
@@ -78,6 +83,7 @@ public struct Drawing: Codable, Sendable, Hashable {
     ) {
         self.shapes = shapes
         self.label = label
+        self.sink = sink
         self.address = address
         self.owner = owner
         self.node = node
@@ -211,6 +217,76 @@ extension DrawingLabel: JSONSchemaExportable {
                 exporter.schema(for: Int.self, rule: .range(0...), at: "DrawingLabel.integer"),
             ]
         ]
+    }
+}
+
+/// Tagged by a constant member beside a $ref in each alternative's allOf (an internally tagged enum).
+public enum DrawingSink: Codable, Sendable, Hashable {
+    case file(DrawingSinkFile)
+    case http(JSONValue)
+
+    /// Reads the alternative the value's `type` member selects.
+    public init(from decoder: any Decoder) throws {
+        switch try UnionDecoding.tag(of: decoder, key: "type", among: ["file", "http"]) {
+        case "file":
+            self = .file(try UnionDecoding.decode(DrawingSinkFile.self, from: decoder))
+        default:
+            let value = try UnionDecoding.decode(
+                JSONValue.self, from: decoder, rule: .schema(SchemaDocument.schema, at: "/properties/sink/oneOf/1"))
+            self = .http(value)
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .file(let value):
+            try value.encode(to: encoder)
+        case .http(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension DrawingSink: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<DrawingSink> = [
+        .payload { value in
+            switch value {
+            case .file(let payload): .value(payload)
+            case .http(let payload):
+                .value(payload, rule: .schema(SchemaDocument.schema, at: "/properties/sink/oneOf/1"))
+            }
+        }
+    ]
+}
+
+extension DrawingSink: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: DrawingSinkFile.self),
+                exporter.schema(
+                    for: JSONValue.self, rule: .schema(SchemaDocument.schema, at: "/properties/sink/oneOf/1"),
+                    at: "DrawingSink.http"),
+            ]
+        ]
+    }
+}
+
+@Validatable
+public struct DrawingSinkFile: Codable, Sendable, Hashable {
+    @Validate(.length(1...))
+    public var path: String
+    @Validate(.const("file"))
+    public var type: String
+
+    /// Makes a value from its properties.
+    public init(path: String, type: String) {
+        self.path = path
+        self.type = type
     }
 }
 
@@ -732,6 +808,17 @@ extension DrawingStroke: JSONSchemaExportable {
     }
 }
 
+@Validatable
+public struct FileSink: Codable, Sendable, Hashable {
+    @Validate(.length(1...))
+    public var path: String
+
+    /// Makes a value from its properties.
+    public init(path: String) {
+        self.path = path
+    }
+}
+
 /// Objects told apart by a member each requires and no other allows.
 public enum Service: Codable, Sendable, Hashable {
     case weighted(ServiceWeighted)
@@ -907,4 +994,533 @@ public struct Step: Codable, Sendable, Hashable {
         self.name = name
         self.next = next
     }
+}
+
+/// The schema these types were generated from: the constraints with no typed rule are checked
+/// against it when a value is decoded.
+private enum SchemaDocument {
+    static let schema = EmbeddedSchema(
+        #"""
+        {
+          "title": "Drawing",
+          "type": "object",
+          "required": [
+            "shapes"
+          ],
+          "properties": {
+            "shapes": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/Shape"
+              }
+            },
+            "label": {
+              "oneOf": [
+                {
+                  "type": "string",
+                  "maxLength": 5
+                },
+                {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "sink": {
+              "description": "Tagged by a constant member beside a $ref in each alternative's allOf (an internally tagged enum).",
+              "oneOf": [
+                {
+                  "allOf": [
+                    {
+                      "$ref": "#/$defs/fileSink"
+                    },
+                    {
+                      "type": "object",
+                      "required": [
+                        "type"
+                      ],
+                      "properties": {
+                        "type": {
+                          "const": "file"
+                        }
+                      }
+                    }
+                  ]
+                },
+                {
+                  "allOf": [
+                    {
+                      "$ref": "#/$defs/httpSink"
+                    },
+                    {
+                      "type": "object",
+                      "required": [
+                        "type"
+                      ],
+                      "properties": {
+                        "type": {
+                          "const": "http"
+                        }
+                      }
+                    }
+                  ]
+                }
+              ]
+            },
+            "address": {
+              "description": "Keywords of a type no alternative has are left out: a string or null.",
+              "oneOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string",
+                  "maxLength": 12
+                }
+              ],
+              "minItems": 1,
+              "minimum": 3,
+              "maxProperties": 1
+            },
+            "owner": {
+              "anyOf": [
+                {
+                  "$ref": "#/$defs/Author"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "node": {
+              "$ref": "#/$defs/Node"
+            },
+            "recipe": {
+              "$ref": "#/$defs/Step"
+            },
+            "tree": {
+              "$ref": "#/$defs/Tree"
+            },
+            "settings": {
+              "description": "No type: an object is checked, any other value passes.",
+              "properties": {
+                "level": {
+                  "type": "integer",
+                  "minimum": 0
+                }
+              },
+              "required": [
+                "level"
+              ]
+            },
+            "extras": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/Extra"
+              }
+            },
+            "editor": {
+              "allOf": [
+                {
+                  "$ref": "#/$defs/Author"
+                },
+                {
+                  "description": "Only annotations: the author's type."
+                }
+              ]
+            },
+            "include": {
+              "description": "Several types, each keyword reading one: an enum of a case per type.",
+              "type": [
+                "string",
+                "array"
+              ],
+              "minLength": 2,
+              "items": {
+                "type": "string",
+                "minLength": 1
+              },
+              "maxItems": 3
+            },
+            "mode": {
+              "type": [
+                "string",
+                "boolean",
+                "null"
+              ],
+              "enum": [
+                "fast",
+                "slow",
+                true,
+                null
+              ]
+            },
+            "target": {
+              "type": [
+                "string",
+                "object"
+              ],
+              "format": "uri",
+              "required": [
+                "path"
+              ],
+              "properties": {
+                "path": {
+                  "type": "string",
+                  "minLength": 1
+                }
+              }
+            },
+            "finish": {
+              "description": "A oneOf of documented constants: a string enum.",
+              "type": "string",
+              "oneOf": [
+                {
+                  "const": "matte",
+                  "title": "Matte",
+                  "description": "No shine."
+                },
+                {
+                  "const": "gloss"
+                }
+              ]
+            },
+            "layer": {
+              "anyOf": [
+                {
+                  "const": "front"
+                },
+                {
+                  "enum": [
+                    "back",
+                    "front"
+                  ]
+                }
+              ]
+            },
+            "service": {
+              "$ref": "#/$defs/Service"
+            },
+            "runtime": {
+              "description": "anyOf of one scalar type: the type, with an or of the alternatives' rules.",
+              "anyOf": [
+                {
+                  "enum": [
+                    "air",
+                    "flash"
+                  ]
+                },
+                {
+                  "type": "string",
+                  "pattern": "^x-",
+                  "maxLength": 6
+                }
+              ]
+            },
+            "grade": {
+              "anyOf": [
+                {
+                  "type": "integer",
+                  "minimum": 10
+                },
+                {
+                  "type": "integer",
+                  "maximum": 0
+                }
+              ]
+            },
+            "code": {
+              "description": "oneOf of one scalar type: exactly one alternative's rules pass.",
+              "oneOf": [
+                {
+                  "type": "string",
+                  "pattern": "^[A-Z]+$"
+                },
+                {
+                  "type": "string",
+                  "maxLength": 3
+                }
+              ]
+            },
+            "palette": {
+              "description": "Alternatives that say no type beside the union's object type: objects.",
+              "type": "object",
+              "oneOf": [
+                {
+                  "required": [
+                    "kind",
+                    "colors"
+                  ],
+                  "properties": {
+                    "kind": {
+                      "const": "list"
+                    },
+                    "colors": {
+                      "type": "array",
+                      "minItems": 1
+                    }
+                  }
+                },
+                {
+                  "required": [
+                    "kind"
+                  ],
+                  "properties": {
+                    "kind": {
+                      "const": "none"
+                    }
+                  }
+                }
+              ]
+            },
+            "stroke": {
+              "description": "Unions inside a union (inline and by reference): their alternatives are cases.",
+              "oneOf": [
+                {
+                  "type": "string",
+                  "maxLength": 3
+                },
+                {
+                  "anyOf": [
+                    {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    {
+                      "$ref": "#/$defs/Widths"
+                    }
+                  ]
+                }
+              ]
+            }
+          },
+          "$defs": {
+            "fileSink": {
+              "type": "object",
+              "required": [
+                "path"
+              ],
+              "properties": {
+                "path": {
+                  "type": "string",
+                  "minLength": 1
+                }
+              }
+            },
+            "httpSink": {
+              "allOf": [
+                {
+                  "type": "object",
+                  "required": [
+                    "url"
+                  ],
+                  "properties": {
+                    "url": {
+                      "type": "string",
+                      "format": "uri"
+                    }
+                  }
+                },
+                {
+                  "oneOf": [
+                    {
+                      "required": [
+                        "token"
+                      ],
+                      "properties": {
+                        "token": {
+                          "type": "string"
+                        }
+                      }
+                    },
+                    {
+                      "required": [
+                        "user"
+                      ]
+                    }
+                  ]
+                }
+              ]
+            },
+            "Service": {
+              "description": "Objects told apart by a member each requires and no other allows.",
+              "type": "object",
+              "oneOf": [
+                {
+                  "properties": {
+                    "weighted": {
+                      "type": "object",
+                      "properties": {
+                        "weight": {
+                          "type": "integer",
+                          "minimum": 1
+                        }
+                      }
+                    },
+                    "name": {
+                      "type": "string"
+                    }
+                  },
+                  "required": [
+                    "weighted"
+                  ],
+                  "additionalProperties": false
+                },
+                {
+                  "properties": {
+                    "servers": {
+                      "type": "array",
+                      "items": {
+                        "type": "string"
+                      }
+                    },
+                    "name": {
+                      "type": "string",
+                      "maxLength": 5
+                    }
+                  },
+                  "required": [
+                    "servers"
+                  ],
+                  "additionalProperties": false
+                }
+              ]
+            },
+            "Widths": {
+              "anyOf": [
+                {
+                  "type": "array",
+                  "items": {
+                    "type": "number"
+                  },
+                  "maxItems": 2
+                },
+                {
+                  "type": "boolean"
+                }
+              ]
+            },
+            "Shape": {
+              "oneOf": [
+                {
+                  "$ref": "#/$defs/Circle"
+                },
+                {
+                  "type": "object",
+                  "required": [
+                    "kind",
+                    "width"
+                  ],
+                  "properties": {
+                    "kind": {
+                      "const": "square"
+                    },
+                    "width": {
+                      "type": "number",
+                      "exclusiveMinimum": 0
+                    }
+                  }
+                }
+              ]
+            },
+            "Circle": {
+              "type": "object",
+              "required": [
+                "kind",
+                "radius"
+              ],
+              "properties": {
+                "kind": {
+                  "const": "circle"
+                },
+                "radius": {
+                  "type": "number",
+                  "minimum": 0
+                }
+              }
+            },
+            "Author": {
+              "type": "object",
+              "required": [
+                "name"
+              ],
+              "properties": {
+                "name": {
+                  "type": "string",
+                  "minLength": 1
+                }
+              }
+            },
+            "Step": {
+              "type": "object",
+              "required": [
+                "name"
+              ],
+              "properties": {
+                "name": {
+                  "type": "string",
+                  "minLength": 1
+                },
+                "next": {
+                  "$ref": "#/$defs/Step"
+                }
+              }
+            },
+            "Tree": {
+              "type": "array",
+              "uniqueItems": true,
+              "items": {
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "required": [
+                      "name"
+                    ],
+                    "properties": {
+                      "name": {
+                        "type": "string",
+                        "minLength": 1
+                      },
+                      "children": {
+                        "$ref": "#/$defs/Tree"
+                      }
+                    }
+                  }
+                ]
+              }
+            },
+            "Extra": {
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "minLength": 2
+                }
+              },
+              "additionalProperties": false
+            },
+            "Node": {
+              "oneOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "object",
+                  "required": [
+                    "child"
+                  ],
+                  "properties": {
+                    "child": {
+                      "$ref": "#/$defs/Node"
+                    }
+                  }
+                }
+              ]
+            }
+          }
+        }
+        """#
+    )
 }
