@@ -343,7 +343,7 @@ public struct JSONSchemaExporter {
         return reference
     }
 
-    /// A ``ModelRule/when(_:_:in:on:then:else:)`` entry as `if` / `then` / `else`: the condition a
+    /// A ``ModelRule/when(_:_:in:orAbsent:on:then:else:)-(KeyPath<Model,V>Sendable,_,_,_,_,_,_)`` entry as `if` / `then` / `else`: the condition a
     /// member's `enum` (with `required` unless it holds when the member is absent), each branch the
     /// keywords of its entries. `nil` when the values have no JSON form (noted) or neither branch
     /// states anything.

@@ -53,7 +53,7 @@ public struct ModelRule<Model>: Sendable {
         /// When the property `key` is present (not `nil`), the properties `requires` must be too.
         case dependentRequired(key: String, requires: [String])
         /// Entries that apply only when a property holds one of some values, and those that apply
-        /// otherwise (JSON Schema's `if` / `then` / `else` on one member): ``ModelRule/when(_:_:in:on:then:else:)``.
+        /// otherwise (JSON Schema's `if` / `then` / `else` on one member): ``ModelRule/when(_:_:in:orAbsent:on:then:else:)-(KeyPath<Model,V>Sendable,_,_,_,_,_,_)``.
         case when(Conditional)
         /// Groups of entries of which exactly one, or at least one, must hold (JSON Schema's `oneOf`
         /// and `anyOf` over the model's members): ``ModelRule/exactlyOne(of:on:)``,

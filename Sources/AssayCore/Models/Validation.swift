@@ -421,7 +421,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         return (value, context.issues)
     }
 
-    /// The issues of the model's ``ModelRule/when(_:_:in:on:then:else:)``,
+    /// The issues of the model's ``ModelRule/when(_:_:in:orAbsent:on:then:else:)-(KeyPath<Model,V>Sendable,_,_,_,_,_,_)``,
     /// ``ModelRule/exactlyOne(of:on:)`` and ``ModelRule/atLeastOne(of:on:)`` entries read from the
     /// values of its members alone (by key; a member that did not decode is missing from
     /// `members`, or there as an ``UndecodedMember``): what a model that did not decode can still be
