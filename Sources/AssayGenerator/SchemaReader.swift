@@ -2032,8 +2032,7 @@ struct SchemaReader {
 
     /// The JSON type of every value an alternative accepts (`null` for `{"type": "null"}`), through
     /// `$ref`s into the document; `nil` when it accepts values of several types (or cannot say).
-    private func kind(of alternative: JSONValue, depth: Int = 0) -> String? {
-        guard depth < 8 else { return nil }
+    private func kind(of alternative: JSONValue) -> String? {
         var schema = alternative
         for _ in 0..<32 {
             guard case .object(let object) = schema else { return nil }
@@ -2059,15 +2058,8 @@ struct SchemaReader {
                 if object["const"] == .null { return nil }
                 if object["allOf"] != nil, mergedAllOf(object, at: "")?.isObject == true { return "object" }
                 // Any `allOf` item that takes objects alone makes the whole take objects alone.
-                if case .array(let items)? = object["allOf"],
-                    items.contains(where: { item in
-                        guard case .object(let schema) = item else { return false }
-                        return schema["type"] == "object"
-                            || (schema["$ref"] != nil && kind(of: item, depth: depth + 1) == "object")
-                    })
-                {
-                    return "object"
-                }
+                var budget = 1_000
+                if takesObjectsAlone(.object(object), budget: &budget) { return "object" }
                 return Self.inferredType(object)
             default:
                 return nil
@@ -2123,6 +2115,27 @@ struct SchemaReader {
     /// The member that tells object alternatives apart: required in each, with a constant string
     /// (`const`, or an `enum` of one) of its own in each. OpenAPI's `discriminator.propertyName`
     /// first, when it is one; else the first such member of the first alternative.
+    /// Whether a schema's own `type` is `object`, or that of an item of its `allOf` (through `$ref`s
+    /// into the document, nested `allOf`s too): then it takes objects alone. Reads at most `budget`
+    /// schemas in all, so that `$ref`s that fan out cannot make it costly; past it, `false`.
+    private func takesObjectsAlone(_ schema: JSONValue, budget: inout Int) -> Bool {
+        var schema = schema
+        while budget > 0 {
+            budget -= 1
+            guard case .object(let object) = schema else { return false }
+            if object["type"] == "object" { return true }
+            if case .string(let text)? = object["$ref"], text.hasPrefix("#"), !hasEmbeddedResources,
+                let target = Self.decodeFragment(String(text.dropFirst())), let next = document[pointer: target]
+            {
+                schema = next
+                continue
+            }
+            guard case .array(let items)? = object["allOf"] else { return false }
+            return items.contains { takesObjectsAlone($0, budget: &budget) }
+        }
+        return false
+    }
+
     /// An object schema's `required` and `properties` with those of its `allOf` items (through
     /// `$ref`s into the document, nested `allOf`s too) beside its own: each item holds for every
     /// value the schema accepts, so a member one of them requires with a constant is a tag of the
@@ -2131,6 +2144,7 @@ struct SchemaReader {
     private func tagView(_ object: JSONObject) -> JSONObject {
         guard object["allOf"] != nil else { return object }
         var required: [JSONValue] = []
+        var requiredKeys: Set<String> = []
         var properties = JSONObject()
         var pending: [JSONValue] = [.object(object)]
         var visited = 0
@@ -2143,7 +2157,9 @@ struct SchemaReader {
                 pending.append(resolved)
             }
             if case .array(let keys)? = item["required"] {
-                for key in keys where !required.contains(key) { required.append(key) }
+                for case .string(let key) in keys where requiredKeys.insert(key).inserted {
+                    required.append(.string(key))
+                }
             }
             if case .object(let members)? = item["properties"] {
                 for (key, schema) in members {

@@ -442,6 +442,20 @@ struct SwiftGeneratorTests {
         ]
         let notes = try SwiftGenerator.generate(wide).notes
         #expect(notes.contains { $0.hasPrefix("#/properties/x: ") && $0.contains("$ref beside minItems") }, "\(notes)")
+        // The same chain as `allOf`s, an alternative of a union: whether it takes objects alone is
+        // read within a budget too (past it, the union is checked against the schema).
+        var chain = JSONObject()
+        chain["d200"] = ["type": "string"]
+        for index in 0..<200 {
+            let next: JSONValue = ["$ref": .string("#/$defs/d\(index + 1)")]
+            chain["d\(index)"] = ["allOf": .array(Array(repeating: next, count: 20))]
+        }
+        let union: JSONValue = [
+            "type": "object", "properties": ["u": ["oneOf": [["$ref": "#/$defs/d0"], ["type": "integer"]]]],
+            "$defs": .object(chain),
+        ]
+        let unionNotes = try SwiftGenerator.generate(union).notes
+        #expect(unionNotes.contains { $0.hasPrefix("#/properties/u/oneOf: ") }, "\(unionNotes)")
     }
 
     @Test("a description's line breaks, \\r and \\r\\n among them, end its comment's lines")
