@@ -191,32 +191,48 @@ struct SchemaReader {
             guard assertsContent, let text = string(value)?.lowercased() else { return false }
             return key == "contentEncoding" ? text == "base64" : text == "application/json"
         }
-        let maps: Set<String> = ["properties", "patternProperties", "$defs", "definitions", "dependencies"]
-        let single: Set<String> = [
-            "items", "additionalItems", "additionalProperties", "not", "contains", "if", "then", "else",
-        ]
-        let lists: Set<String> = ["allOf", "anyOf", "oneOf", "items"]
-        // Schemas nested past this depth are left as they are: the generator refuses them.
-        func cleaned(_ schema: JSONValue, depth: Int) -> JSONValue {
-            guard case .object(var object) = schema, depth < 512 else { return schema }
-            for key in object.keys {
-                guard let value = object[key] else { continue }
+        return mappingSchemas(document) { object in
+            var object = object
+            for (key, value) in object {
                 if unknown.contains(key) {
                     object[key] = nil
-                } else if key == "contentEncoding" || key == "contentMediaType" {
-                    if !asserted(key, value) { object[key] = nil }
-                } else if maps.contains(key), case .object(var members) = value {
-                    for name in members.keys { members[name] = members[name].map { cleaned($0, depth: depth + 1) } }
+                } else if (key == "contentEncoding" || key == "contentMediaType") && !asserted(key, value) {
+                    object[key] = nil
+                }
+            }
+            return object
+        }
+    }
+
+    /// `document` with `transform` applied to each schema object in it (the root, and every schema
+    /// a subschema keyword holds, read after the transform), one walk. Schemas nested past 512 are
+    /// left as they are: the generator refuses them.
+    static func mappingSchemas(_ document: JSONValue, _ transform: (JSONObject) -> JSONObject) -> JSONValue {
+        let maps: Set<String> = [
+            "properties", "patternProperties", "$defs", "definitions", "dependencies", "dependentSchemas",
+        ]
+        let single: Set<String> = [
+            "items", "additionalItems", "additionalProperties", "not", "contains", "if", "then", "else",
+            "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+        ]
+        let lists: Set<String> = ["allOf", "anyOf", "oneOf", "items", "prefixItems"]
+        func mapped(_ schema: JSONValue, depth: Int) -> JSONValue {
+            guard case .object(let original) = schema, depth < 512 else { return schema }
+            var object = transform(original)
+            for key in object.keys {
+                guard let value = object[key] else { continue }
+                if maps.contains(key), case .object(var members) = value {
+                    for name in members.keys { members[name] = members[name].map { mapped($0, depth: depth + 1) } }
                     object[key] = .object(members)
                 } else if lists.contains(key), case .array(let items) = value {
-                    object[key] = .array(items.map { cleaned($0, depth: depth + 1) })
+                    object[key] = .array(items.map { mapped($0, depth: depth + 1) })
                 } else if single.contains(key) {
-                    object[key] = cleaned(value, depth: depth + 1)
+                    object[key] = mapped(value, depth: depth + 1)
                 }
             }
             return .object(object)
         }
-        return cleaned(document, depth: 0)
+        return mapped(document, depth: 0)
     }
 
     static let handled: Set<String> = [

@@ -26,15 +26,6 @@ extension SchemaReader {
         // A `$ref` read against an `$id` below the root is not a pointer into the document: with
         // embedded resources, references are not followed (their schema allows every type).
         let followsReferences = !hasEmbeddedResources(document)
-        let maps: Set<String> = [
-            "properties", "patternProperties", "$defs", "definitions", "dependencies", "dependentSchemas",
-        ]
-        let single: Set<String> = [
-            "items", "additionalItems", "additionalProperties", "not", "contains", "if", "then", "else",
-            "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
-        ]
-        let lists: Set<String> = ["allOf", "anyOf", "oneOf", "items", "prefixItems"]
-
         /// The JSON types (integers as `number`) a schema allows, or `nil` for every type (or when
         /// working it out would take more than `budget` schemas: a document cannot make it costly).
         func allowedTypes(_ schema: JSONValue, budget: inout Int) -> Set<String>? {
@@ -83,28 +74,14 @@ extension SchemaReader {
             return allowed
         }
 
-        // Schemas nested past this depth are left as they are: the generator refuses them.
-        func cleaned(_ schema: JSONValue, depth: Int) -> JSONValue {
-            guard case .object(var object) = schema, depth < 512 else { return schema }
+        return mappingSchemas(document) { object in
             var budget = 1_000
-            if let allowed = allowedTypes(schema, budget: &budget) {
-                for (type, keywords) in keywordsReadingOneType where !allowed.contains(type) {
-                    for keyword in keywords { object[keyword] = nil }
-                }
+            guard let allowed = allowedTypes(.object(object), budget: &budget) else { return object }
+            var object = object
+            for (type, keywords) in keywordsReadingOneType where !allowed.contains(type) {
+                for keyword in keywords { object[keyword] = nil }
             }
-            for key in object.keys {
-                guard let value = object[key] else { continue }
-                if maps.contains(key), case .object(var members) = value {
-                    for name in members.keys { members[name] = members[name].map { cleaned($0, depth: depth + 1) } }
-                    object[key] = .object(members)
-                } else if lists.contains(key), case .array(let items) = value {
-                    object[key] = .array(items.map { cleaned($0, depth: depth + 1) })
-                } else if single.contains(key) {
-                    object[key] = cleaned(value, depth: depth + 1)
-                }
-            }
-            return .object(object)
+            return object
         }
-        return cleaned(document, depth: 0)
     }
 }
