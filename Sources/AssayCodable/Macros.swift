@@ -19,7 +19,9 @@ import AssayJSON
 ///
 /// `unknownKeys` makes keys the type does not declare ignored, warned about or refused whatever
 /// the decoding policy says (JSON Schema's `additionalProperties: false` is `.reject`, which the
-/// exported schema then states); `nil`, the default, leaves it to the policy.
+/// exported schema then states; `.rejectUnevaluated` refuses the same keys and, when the value
+/// fails, reports every key it has, as `unevaluatedProperties: false` beside a union does); `nil`,
+/// the default, leaves it to the policy.
 ///
 /// Properties of other `@Validatable` types (alone, optional or in arrays) are validated with their
 /// own rules. A `var` with an initial value takes it when the key is missing; a `let` with one is not

@@ -605,6 +605,8 @@ enum DocCommentExamples {
 
         try decodeQuantities()
 
+        decodeCodecs()
+
         checkPayments()
 
         checkShipping()
@@ -780,6 +782,57 @@ func decodeQuantities() throws {
         print(error.issues.map(\.path.jsonPointer))  // ["/0", "/1", "/2"]
     }
     print(Quantity.string("abcd").issues().map(\.code))  // [tooLong]
+}
+// README: end
+
+// README: doc-union-closed
+@Validatable(unknownKeys: .reject)
+struct BytesCodec: Codable, Sendable, Hashable {
+    @Validate(.const("bytes")) var codec: String
+}
+
+@Validatable(unknownKeys: .reject)
+struct TextCodec: Codable, Sendable, Hashable {
+    @Validate(.const("text")) var codec: String
+    @Validate(.length(1...)) var charset: String
+}
+
+// `{"oneOf": [bytes, text], "unevaluatedProperties": false}`
+enum Codec: Codable, Sendable, Hashable {
+    case bytes(BytesCodec)
+    case text(TextCodec)
+
+    init(from decoder: any Decoder) throws {
+        self = try UnionDecoding.closed(decoder) { () throws(ValidationError) -> Self in
+            switch try UnionDecoding.tag(of: decoder, key: "codec", among: ["bytes", "text"]) {
+            case "bytes": .bytes(try UnionDecoding.decode(BytesCodec.self, from: decoder))
+            default: .text(try UnionDecoding.decode(TextCodec.self, from: decoder))
+            }
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .bytes(let value): try value.encode(to: encoder)
+        case .text(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+func decodeCodecs() {
+    func places(_ json: String) -> [String] {
+        do {
+            _ = try JSONValueDecoder().decodeValidated(Codec.self, from: Array(json.utf8))
+            return []
+        } catch {
+            return error.issues.map { "\($0.code) \($0.path.jsonPointer)" }
+        }
+    }
+    // A member the alternative does not declare: reported alone.
+    print(places(#"{"codec": "bytes", "charset": "utf-8"}"#))  // ["unknownKey /charset"]
+    // The alternative failed (an empty charset): each member is reported as not evaluated too.
+    let failed = places(#"{"codec": "text", "charset": ""}"#)
+    print(failed)  // ["tooShort /charset", "unknownKey /codec", "unknownKey /charset"]
 }
 // README: end
 

@@ -119,7 +119,10 @@ public struct ValidatableMacro: MemberMacro, ExtensionMacro {
                 """)
         }
         members.append(validationDeclaration(model))
-        members.append(schemaDeclaration(model, closed: unknownKeys(of: node) == ".reject"))
+        // `.rejectUnevaluated` refuses the same keys: the cascade on failure changes the places
+        // reported, not the values accepted.
+        let closed = [".reject", ".rejectUnevaluated"].contains(unknownKeys(of: node))
+        members.append(schemaDeclaration(model, closed: closed))
         return members
     }
 

@@ -16,6 +16,15 @@ public struct ValidatedDecodingPolicy: Sendable, Hashable {
         case warn
         /// Report each as an `IssueCode.unknownKey` error; the value does not decode.
         case reject
+        /// Report each as an `IssueCode.unknownKey` error, as ``reject`` does; and when the value
+        /// fails in any other way, report every key it has as well. This is JSON Schema's
+        /// `unevaluatedProperties: false` beside a union (`assay generate swift` writes it for
+        /// `{"oneOf": [{"type": "null"}, {"type": "object", …}], "unevaluatedProperties": false}`):
+        /// no member of a value that matched no alternative was evaluated, so each is reported.
+        case rejectUnevaluated
+
+        /// Whether a key the type does not declare is an error.
+        var rejects: Bool { self == .reject || self == .rejectUnevaluated }
     }
 
     /// What to do with keys the type does not declare; ``UnknownKeys/ignore`` by default.

@@ -109,7 +109,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
             var context = RuleContext(path: path.appending(key: key), phase: .decode)
             context.report(
                 .unknownKey, parameters: ["key": .string(key)],
-                severity: collector.policy.unknownKeys == .reject ? .error : .warning)
+                severity: collector.policy.unknownKeys.rejects ? .error : .warning)
             issues += context.issues
         }
         return issues
@@ -458,7 +458,24 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
                     Model.validation.conditionalIssues(
                         members: members, input: input, operation: collector.policy.operation, path: path)))
         }
+        reportUnevaluatedMembers()
         return collector.aggregate()
+    }
+
+    /// With ``ValidatedDecodingPolicy/UnknownKeys/rejectUnevaluated``, once the model has failed in
+    /// a way other than an unknown key of its own: every member it has, reported as not allowed (no
+    /// member of a value that failed was evaluated).
+    @usableFromInline
+    mutating func reportUnevaluatedMembers() {
+        guard collector.policy.unknownKeys == .rejectUnevaluated, !collector.truncated else { return }
+        let keys: [Key] =
+            switch source {
+            case .node(let container): container.allKeys
+            case .other(let box): box.container.allKeys
+            }
+        collector.record(
+            IssueCollector.unevaluatedIssues(
+                keys: keys.map(\.stringValue), at: path, besides: collector.issues))
     }
 
     /// The model's `dependentRequired` rules, from the keys of the input: object checks cannot run on
@@ -521,7 +538,10 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
     @usableFromInline
     mutating func finish(with issues: [ValidationIssue]) throws(ValidationError) {
         collector.record(inputIndexed(issues))
-        guard !collector.failed else { throw collector.aggregate() }
+        guard !collector.failed else {
+            reportUnevaluatedMembers()
+            throw collector.aggregate()
+        }
         context.add(collector.issues)
     }
 
@@ -819,6 +839,34 @@ struct IssueCollector {
             kept.append(issue)
         }
         issues.insert(contentsOf: kept, at: first ? 0 : issues.endIndex)
+    }
+
+    /// The `unknownKey` errors of the members `keys` of the object at `path` when `issues` hold an
+    /// error other than an unknown key of that object's own (the value failed: none of its members
+    /// was evaluated); a key `issues` already reports unknown is not reported again. None otherwise.
+    static func unevaluatedIssues(keys: [String], at path: IssuePath, besides issues: [ValidationIssue])
+        -> [ValidationIssue]
+    {
+        let depth = path.components.count
+        var reported: Set<String> = []
+        var failed = false
+        for issue in issues where issue.severity == .error {
+            if issue.code == .unknownKey, issue.path.components.count == depth + 1,
+                case .key(let key) = issue.path.components[depth]
+            {
+                reported.insert(key)
+            } else {
+                failed = true
+            }
+        }
+        guard failed else { return [] }
+        var found: [ValidationIssue] = []
+        for key in keys where reported.insert(key).inserted {
+            var context = RuleContext(path: path.appending(key: key), phase: .decode)
+            context.report(.unknownKey, parameters: ["key": .string(key)])
+            found += context.issues
+        }
+        return found
     }
 
     @usableFromInline

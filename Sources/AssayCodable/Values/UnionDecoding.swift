@@ -144,6 +144,84 @@ public enum UnionDecoding {
         return value
     }
 
+    /// Decodes the value with `body` (the enum's alternative chosen and read) as JSON Schema's
+    /// `unevaluatedProperties: false` beside the union says: when the value is an object and fails
+    /// in a way other than members its alternative does not declare, each of its members is reported
+    /// as not allowed too (no alternative passed, so none of them was evaluated).
+    ///
+    /// <!-- snippet: doc-union-closed -->
+    /// ```swift
+    /// @Validatable(unknownKeys: .reject)
+    /// struct BytesCodec: Codable, Sendable, Hashable {
+    ///     @Validate(.const("bytes")) var codec: String
+    /// }
+    ///
+    /// @Validatable(unknownKeys: .reject)
+    /// struct TextCodec: Codable, Sendable, Hashable {
+    ///     @Validate(.const("text")) var codec: String
+    ///     @Validate(.length(1...)) var charset: String
+    /// }
+    ///
+    /// // `{"oneOf": [bytes, text], "unevaluatedProperties": false}`
+    /// enum Codec: Codable, Sendable, Hashable {
+    ///     case bytes(BytesCodec)
+    ///     case text(TextCodec)
+    ///
+    ///     init(from decoder: any Decoder) throws {
+    ///         self = try UnionDecoding.closed(decoder) { () throws(ValidationError) -> Self in
+    ///             switch try UnionDecoding.tag(of: decoder, key: "codec", among: ["bytes", "text"]) {
+    ///             case "bytes": .bytes(try UnionDecoding.decode(BytesCodec.self, from: decoder))
+    ///             default: .text(try UnionDecoding.decode(TextCodec.self, from: decoder))
+    ///             }
+    ///         }
+    ///     }
+    ///
+    ///     func encode(to encoder: any Encoder) throws {
+    ///         switch self {
+    ///         case .bytes(let value): try value.encode(to: encoder)
+    ///         case .text(let value): try value.encode(to: encoder)
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// func decodeCodecs() {
+    ///     func places(_ json: String) -> [String] {
+    ///         do {
+    ///             _ = try JSONValueDecoder().decodeValidated(Codec.self, from: Array(json.utf8))
+    ///             return []
+    ///         } catch {
+    ///             return error.issues.map { "\($0.code) \($0.path.jsonPointer)" }
+    ///         }
+    ///     }
+    ///     // A member the alternative does not declare: reported alone.
+    ///     print(places(#"{"codec": "bytes", "charset": "utf-8"}"#))  // ["unknownKey /charset"]
+    ///     // The alternative failed (an empty charset): each member is reported as not evaluated too.
+    ///     let failed = places(#"{"codec": "text", "charset": ""}"#)
+    ///     print(failed)  // ["tooShort /charset", "unknownKey /codec", "unknownKey /charset"]
+    /// }
+    /// ```
+    ///
+    /// The alternatives' structs refuse the keys they do not declare
+    /// (`@Validatable(unknownKeys: .reject)`): those are reported alone, as the schema reports them.
+    ///
+    /// - Throws: `ValidationError` with the failures of `body`, and an `unknownKey` issue at each
+    ///   member of an object that failed.
+    public static func closed<T>(_ decoder: any Decoder, _ body: () throws(ValidationError) -> T)
+        throws(ValidationError) -> T
+    {
+        do {
+            return try body()
+        } catch {
+            guard let object = try? decoder.container(keyedBy: AnyKey.self) else { throw error }
+            let unevaluated = IssueCollector.unevaluatedIssues(
+                keys: object.allKeys.map(\.stringValue), at: path(of: decoder), besides: error.issues)
+            guard !unevaluated.isEmpty else { throw error }
+            var widened = error
+            widened.append(contentsOf: unevaluated)
+            throw widened
+        }
+    }
+
     /// The kind of the value: an object or an array by its container; a scalar read whole.
     private static func kind(of decoder: any Decoder) -> JSONKind {
         if (try? decoder.container(keyedBy: AnyKey.self)) != nil { return .object }
