@@ -48,6 +48,9 @@ struct GeneratedType: Equatable {
         var cases: [Case]
         /// The enum holds itself through its payloads: its cases are boxed.
         var isIndirect = false
+        /// `unevaluatedProperties: false` beside the union: its object alternatives refuse members
+        /// they do not declare, and an object that fails has each of its members reported.
+        var closed = false
     }
 
     struct EnumCase: Equatable {
@@ -64,6 +67,9 @@ struct GeneratedType: Equatable {
     var modelRules: [String] = []
     /// Keys the struct does not declare are refused (`additionalProperties: false`).
     var refusesUnknownKeys = false
+    /// And when the struct fails, every key it has is reported: the one object alternative of a
+    /// union beside `unevaluatedProperties: false` (`{"oneOf": [{"type": "null"}, {…}]}`).
+    var cascadesUnknownKeys = false
     /// The members the struct keeps beside its properties (`@AdditionalProperties`).
     var additional: Additional?
 
@@ -1825,7 +1831,12 @@ struct SchemaReader {
             return try resolve(items[sole], at: pointer + "/allOf/\(sole)", nameHint: nameHint, declaring: declaring)
         }
         let keyword = constraints.contains("oneOf") ? "oneOf" : "anyOf"
-        guard constraints.contains(keyword), constraints.isSubset(of: [keyword, "type"]),
+        // `unevaluatedProperties: false` beside the union (schemars' `deny_unknown_fields` enums):
+        // each object alternative refuses the members it does not declare, and an object that
+        // matches no alternative has every member reported.
+        let closes = object["unevaluatedProperties"] == .bool(false)
+        let allowedKeywords: Set<String> = closes ? [keyword, "type", "unevaluatedProperties"] : [keyword, "type"]
+        guard constraints.contains(keyword), constraints.isSubset(of: allowedKeywords),
             case .array(let alternatives)? = object[keyword], !alternatives.isEmpty
         else { return nil }
         func overlap(_ reason: String) -> SwiftGenerationError {
@@ -1855,7 +1866,8 @@ struct SchemaReader {
         while let (place, alternative) = pending.popLast() {
             var inner = alternative
             var innerPlace = place
-            if case .object(let object) = alternative, case .string(let text)? = object["$ref"],
+            // Closed, an alternative of another schema's union would be declared closed for it.
+            if !closes, case .object(let object) = alternative, case .string(let text)? = object["$ref"],
                 object.keys.filter(Self.constrains) == ["$ref"], text.hasPrefix("#"), !hasEmbeddedResources,
                 let target = Self.decodeFragment(String(text.dropFirst())), let next = document[pointer: target],
                 Self.isUnion(next)
@@ -1904,11 +1916,50 @@ struct SchemaReader {
         if keyword == "oneOf" && nulls > 1 { return try cannot("alternatives accept null twice") }
         let nullable = nulls > 0
         guard !members.isEmpty else { return try cannot("alternatives accept only null") }
+        if closes {
+            // An object that fails has every member reported: by the enum, or by the one struct.
+            // A union of no object alternative decodes as a scalar, which does not report them.
+            guard members.contains(where: { $0.kind == "object" }) else {
+                return try cannot(
+                    "alternatives beside unevaluatedProperties take no object: an object's members would go unreported")
+            }
+            // An object alternative is closed to its `properties` (with those of its `allOf`'s
+            // items): one inline, that no subschema of its own evaluates members in.
+            let plain: Set<String> = [
+                "type", "properties", "required", "allOf", "minProperties", "maxProperties", "dependentRequired",
+            ]
+            for member in members where member.kind == "object" {
+                guard case .object(var alternative) = member.schema, alternative["$ref"] == nil,
+                    alternative.keys.filter(Self.constrains).allSatisfy(plain.contains),
+                    alternative["allOf"] == nil || mergedAllOf(alternative, at: member.place) != nil
+                else {
+                    return try cannot(
+                        "alternative \(member.index) beside unevaluatedProperties is a reference or evaluates members with subschemas of its own"
+                    )
+                }
+                alternative["unevaluatedProperties"] = .bool(false)
+                members[members.firstIndex { $0.index == member.index }!].schema = .object(alternative)
+            }
+        }
+        /// The struct an object alternative beside `unevaluatedProperties: false` was declared as,
+        /// refusing the keys it does not declare: its index in `types`.
+        func closedStruct(_ reference: TypeReference, of member: Int) throws(SwiftGenerationError) -> Int {
+            guard let index = types.firstIndex(where: { $0.name == reference.swift }),
+                case .structure = types[index].kind, types[index].refusesUnknownKeys
+            else {
+                throw overlap(
+                    "alternative \(member) beside unevaluatedProperties is not a struct of its members alone")
+            }
+            return index
+        }
         if members.count == 1 {
             let member = members[0]
             var reference = try resolve(member.schema, at: member.place, nameHint: nameHint, declaring: declaring)
             if reference.nullable && nullable && keyword == "oneOf" && reference.swift != "JSONValue" {
                 throw overlap("alternatives accept null twice")
+            }
+            if closes && member.kind == "object" && declaring {
+                types[try closedStruct(reference, of: member.index)].cascadesUnknownKeys = true
             }
             reference.nullable = reference.nullable || nullable
             return reference
@@ -1933,7 +1984,7 @@ struct SchemaReader {
             if let (key, tags) = tag(of: members.map(\.schema), preferring: object) {
                 discriminator = .tag(key)
                 matches = tags
-            } else if let keys = ownMembers(of: members.map(\.schema)) {
+            } else if let keys = ownMembers(of: members.map(\.schema), closedByUnion: closes && keyword == "oneOf") {
                 discriminator = .member
                 matches = keys
             } else {
@@ -1976,6 +2027,7 @@ struct SchemaReader {
             if payload.nullable && payload.swift != "JSONValue" {
                 throw overlap("alternative \(member.index) accepts null")
             }
+            if closes && member.kind == "object" { _ = try closedStruct(payload, of: member.index) }
             let rule: String?
             switch payload.rules.count {
             case 0: rule = nil
@@ -1987,7 +2039,7 @@ struct SchemaReader {
                     name: SwiftNames.escaped(caseName), payload: payload.swift, rule: rule, match: match,
                     direct: payload.directStruct))
         }
-        types[index].kind = .union(GeneratedType.Union(discriminator: discriminator, cases: cases))
+        types[index].kind = .union(GeneratedType.Union(discriminator: discriminator, cases: cases, closed: closes))
         return reference
     }
 
@@ -2088,7 +2140,9 @@ struct SchemaReader {
     /// (`additionalProperties: false`, no `patternProperties`): in each, a member it requires that no
     /// other alternative allows, in order. An object then matches one alternative at most, the one
     /// whose member it holds (holding two, it matches none). `nil` when an alternative has none.
-    private func ownMembers(of alternatives: [JSONValue]) -> [String]? {
+    /// `closedByUnion`: `unevaluatedProperties: false` beside the union closes each alternative
+    /// that reads no members of its own beside its `properties`.
+    private func ownMembers(of alternatives: [JSONValue], closedByUnion: Bool = false) -> [String]? {
         var closed: [(allowed: Set<String>, required: [String])] = []
         for alternative in alternatives {
             var schema = alternative
@@ -2100,8 +2154,10 @@ struct SchemaReader {
                 schema = next
                 hops += 1
             }
-            guard case .object(let object) = schema, object["additionalProperties"] == .bool(false),
-                object["patternProperties"] == nil, object["unevaluatedProperties"] == nil
+            guard case .object(let object) = schema, object["patternProperties"] == nil,
+                (object["additionalProperties"] == .bool(false) && object["unevaluatedProperties"] == nil)
+                    || (closedByUnion && hops == 0 && object["additionalProperties"] == nil
+                        && object["unevaluatedProperties"] == .bool(false) && object["allOf"] == nil)
             else { return nil }
             var allowed: Set<String> = []
             if let properties = object["properties"] {

@@ -23,7 +23,11 @@ struct SwiftRenderer {
             lines += documentation(type.documentation, indent: "")
             switch type.kind {
             case .structure(let fields):
-                lines.append(type.refusesUnknownKeys ? "@Validatable(unknownKeys: .reject)" : "@Validatable")
+                if type.cascadesUnknownKeys {
+                    lines.append("@Validatable(unknownKeys: .rejectUnevaluated)")
+                } else {
+                    lines.append(type.refusesUnknownKeys ? "@Validatable(unknownKeys: .reject)" : "@Validatable")
+                }
                 lines += structure(type.name, fields, additional: type.additional, modelRules: type.modelRules)
             case .stringEnum(let cases): lines += enumeration(type.name, cases)
             case .wrapper(let raw, let rule): lines += wrapper(type.name, raw: raw, rule: rule)
@@ -176,25 +180,34 @@ struct SwiftRenderer {
             matches = union.cases.map { SwiftNames.stringLiteral($0.match) }
             selector = "UnionDecoding.member(of: decoder, among: [\(matches.joined(separator: ", "))])"
         }
-        if 8 + "switch try \(selector) {".count <= 120 {
-            lines.append("        switch try \(selector) {")
+        // A union closed to members no alternative declares (`unevaluatedProperties: false`) reads
+        // its alternative inside `UnionDecoding.closed`, which reports every member of an object
+        // that failed.
+        let indent = String(repeating: " ", count: union.closed ? 12 : 8)
+        let assign = union.closed ? "return ." : "self = ."
+        if union.closed {
+            lines.append("        self = try UnionDecoding.closed(decoder) { () throws(ValidationError) -> Self in")
+        }
+        if indent.count + "switch try \(selector) {".count <= 120 {
+            lines.append(indent + "switch try \(selector) {")
         } else {
-            lines.append("        let selected = try \(selector)")
-            lines.append("        switch selected {")
+            lines.append(indent + "let selected = try \(selector)")
+            lines.append(indent + "switch selected {")
         }
         for (index, item) in union.cases.enumerated() {
-            lines.append(index == union.cases.count - 1 ? "        default:" : "        case \(matches[index]):")
+            lines.append(indent + (index == union.cases.count - 1 ? "default:" : "case \(matches[index]):"))
             let rule = item.rule.map { ", rule: \($0)" } ?? ""
             let call = "UnionDecoding.decode(\(item.payload).self, from: decoder\(rule))"
-            let line = "            self = .\(item.name.memberName)(try \(call))"
+            let line = indent + "    " + assign + "\(item.name.memberName)(try \(call))"
             if line.count <= 120 {
                 lines.append(line)
             } else {
-                lines += Self.wrapped("let value = try \(call)", indent: 12, suffix: "")
-                lines.append("            self = .\(item.name.memberName)(value)")
+                lines += Self.wrapped("let value = try \(call)", indent: indent.count + 4, suffix: "")
+                lines.append(indent + "    " + assign + "\(item.name.memberName)(value)")
             }
         }
-        lines.append("        }")
+        lines.append(indent + "}")
+        if union.closed { lines.append("        }") }
         lines.append("    }")
         lines.append("")
         lines.append("    /// Writes the alternative's value.")
@@ -230,7 +243,11 @@ struct SwiftRenderer {
         lines.append("}")
         lines.append("")
         lines.append("extension \(name): JSONSchemaExportable {")
-        lines.append("    /// The alternatives' schemas, as `oneOf` (no value matches two).")
+        lines.append(
+            union.closed
+                ? "    /// The alternatives' schemas, as `oneOf` (no value matches two), and no member that the"
+                    + "\n    /// alternative does not declare."
+                : "    /// The alternatives' schemas, as `oneOf` (no value matches two).")
         lines.append("    \(access)static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {")
         lines.append("        [")
         lines.append("            \"oneOf\": [")
@@ -247,7 +264,8 @@ struct SwiftRenderer {
                 lines.append("                exporter.schema(for: \(item.payload).self),")
             }
         }
-        lines.append("            ]")
+        lines.append(union.closed ? "            ]," : "            ]")
+        if union.closed { lines.append("            \"unevaluatedProperties\": false,") }
         lines.append("        ]")
         lines.append("    }")
         lines.append("}")

@@ -132,6 +132,30 @@ struct UnionTests {
         ("an extra with a member it does not allow", changed(["extras": [1, ["id": "ab", "x": 1]]])),
         ("an editor with an empty name", changed(["editor": ["name": ""]])),
         ("several at once", changed(["label": [1], "shapes": [["kind": "circle"]], "node": 1])),
+        // Closed unions (`unevaluatedProperties: false` beside them): a member no alternative
+        // declares is reported alone; an object that fails has every member reported.
+        ("valid with a bytes codec", changed(["codec": ["codec": "bytes"]])),
+        ("valid with a json codec", changed(["codec": ["codec": "json", "lossy": true]])),
+        ("a bytes codec with a member of the json one's", changed(["codec": ["codec": "bytes", "lossy": true]])),
+        ("a codec of no kind", changed(["codec": ["codec": "xml", "lossy": true]])),
+        ("a codec with no kind", changed(["codec": ["lossy": true]])),
+        ("a json codec whose lossy is a string", changed(["codec": ["codec": "json", "lossy": "yes"]])),
+        (
+            "a json codec whose lossy is a string, with a member of its own",
+            changed(["codec": ["codec": "json", "lossy": "yes", "x": 1]])
+        ),
+        ("a codec that is a string", changed(["codec": "bytes"])),
+        ("valid with a null retention", changed(["retention": .some(nil)])),
+        ("valid with a retention", changed(["retention": ["days": 3, "refresh": true]])),
+        ("a retention with a member it does not declare", changed(["retention": ["days": 3, "x": 1]])),
+        ("a retention with no days", changed(["retention": ["refresh": true]])),
+        ("a retention of zero days with a member it does not declare", changed(["retention": ["days": 0, "x": 1]])),
+        ("a retention that is a string", changed(["retention": "3 days"])),
+        ("valid with a sketch of one kind", changed(["sketch": ["dd": 1]])),
+        ("a sketch of both kinds", changed(["sketch": ["dd": 1, "hll": "x"]])),
+        ("a sketch with a member it does not declare", changed(["sketch": ["hll": "x", "x": 2]])),
+        ("a sketch whose member is of another type", changed(["sketch": ["dd": "a", "x": 2]])),
+        ("an empty sketch", changed(["sketch": [:]])),
     ]
 
     /// Whether the generated type names the places AssaySchema does: every place it names is one of
@@ -288,10 +312,11 @@ struct UnionTests {
             generated.typeNames == [
                 "Drawing", "Shape", "ShapeSquare", "DrawingLabel", "DrawingSink", "DrawingSinkFile", "Node",
                 "NodeObject", "TreeItem", "DrawingSettings", "DrawingSettingsObject", "Extra", "ExtraObject",
-                "DrawingInclude", "DrawingMode", "DrawingTarget", "DrawingTargetObject", "DrawingFinish",
-                "DrawingLayer",
-                "DrawingPalette", "DrawingPaletteList", "DrawingPaletteNone", "DrawingStroke", "FileSink", "Service",
-                "ServiceWeighted", "ServiceWeightedWeighted", "ServiceServers", "Widths", "Circle", "Author", "Step",
+                "DrawingCodec", "DrawingCodecBytes", "DrawingCodecJSON", "DrawingRetention", "DrawingSketch",
+                "DrawingSketchDd", "DrawingSketchHll", "DrawingInclude", "DrawingMode", "DrawingTarget",
+                "DrawingTargetObject", "DrawingFinish", "DrawingLayer", "DrawingPalette", "DrawingPaletteList",
+                "DrawingPaletteNone", "DrawingStroke", "JSONCodec", "FileSink", "Service", "ServiceWeighted",
+                "ServiceWeightedWeighted", "ServiceServers", "Widths", "Circle", "Author", "Step",
             ])
         // A `oneOf` of constants is a string enum, each `const`'s title and description its case's.
         let finish = "    /// Matte\n    ///\n    /// No shine.\n    case matte\n    case gloss\n"
@@ -327,5 +352,56 @@ struct UnionTests {
         #expect(settings == ["anyOf": [objectOrOther, ["type": "null"]]], "\(settings)")
         let shapes = try #require(exported[pointer: "/properties/shapes/items/oneOf"])
         #expect(shapes == [["$ref": "#/$defs/Circle"], ["$ref": "#/$defs/ShapeSquare"]], "\(shapes)")
+        // A closed union is exported closed; its alternatives refuse the keys they do not declare.
+        let codec = try #require(exported[pointer: "/properties/codec"])
+        let closed: JSONValue = [
+            "oneOf": [["$ref": "#/$defs/DrawingCodecBytes"], ["$ref": "#/$defs/DrawingCodecJSON"]],
+            "unevaluatedProperties": false,
+        ]
+        #expect(codec == closed, "\(codec)")
+        #expect(exported[pointer: "/$defs/DrawingCodecBytes/additionalProperties"] == false)
+        #expect(exported[pointer: "/$defs/DrawingRetention/additionalProperties"] == false)
+    }
+
+    @Test("a closed union reports a member no alternative declares alone, and every member of an object that fails")
+    func closed() throws {
+        func issues(_ changes: [String: JSONValue?]) -> [String] {
+            do {
+                _ = try JSONValueDecoder().decodeValidated(Drawing.self, from: Self.changed(changes).jsonBytes())
+                return []
+            } catch {
+                return error.issues.map { "\($0.path.jsonPointer) \($0.code)" }
+            }
+        }
+        #expect(issues(["codec": ["codec": "bytes", "lossy": true]]) == ["/codec/lossy unknownKey"])
+        #expect(
+            issues(["codec": ["codec": "xml", "lossy": true]])
+                == ["/codec noMatch", "/codec/codec unknownKey", "/codec/lossy unknownKey"])
+        // The member that failed is reported twice: its own failure, and not evaluated.
+        #expect(
+            issues(["codec": ["codec": "json", "lossy": "yes", "x": 1]])
+                == [
+                    "/codec/x unknownKey", "/codec/lossy typeMismatch", "/codec/codec unknownKey",
+                    "/codec/lossy unknownKey",
+                ])
+        #expect(issues(["codec": "bytes"]) == ["/codec typeMismatch"])
+        #expect(issues(["retention": ["days": 3, "x": 1]]) == ["/retention/x unknownKey"])
+        #expect(
+            issues(["retention": ["days": 0, "x": 1]])
+                == ["/retention/x unknownKey", "/retention/days tooSmall", "/retention/days unknownKey"])
+        #expect(
+            issues(["retention": ["refresh": true]]) == ["/retention/days missing", "/retention/refresh unknownKey"])
+        #expect(
+            issues(["sketch": ["dd": 1, "hll": "x"]])
+                == ["/sketch noMatch", "/sketch/dd unknownKey", "/sketch/hll unknownKey"])
+        // Through a decoder that is not Assay's: the same places.
+        let bytes = Self.changed(["retention": ["refresh": true, "x": 1]]).jsonBytes()
+        do {
+            _ = try JSONDecoder().decode(Drawing.self, from: Data(bytes))
+            Issue.record("accepted")
+        } catch let error as ValidationError {
+            #expect(
+                Set(error.issues.map(\.path.jsonPointer)) == ["/retention/days", "/retention/refresh", "/retention/x"])
+        }
     }
 }

@@ -28,6 +28,14 @@ public struct Drawing: Codable, Sendable, Hashable {
     public var extras: [Extra?]?
     @NotNull
     public var editor: Author?
+    /// Closed to members no alternative declares (unevaluatedProperties: false beside the union), tagged.
+    @NotNull
+    public var codec: DrawingCodec?
+    /// One object beside null, closed: a struct that reports every member when it fails.
+    public var retention: DrawingRetention?
+    /// Closed, told apart by the member each alternative requires (an externally tagged enum).
+    @NotNull
+    public var sketch: DrawingSketch?
     /// Several types, each keyword reading one: an enum of a case per type.
     @NotNull
     public var include: DrawingInclude?
@@ -69,6 +77,9 @@ public struct Drawing: Codable, Sendable, Hashable {
         settings: DrawingSettings? = nil,
         extras: [Extra?]? = nil,
         editor: Author? = nil,
+        codec: DrawingCodec? = nil,
+        retention: DrawingRetention? = nil,
+        sketch: DrawingSketch? = nil,
         include: DrawingInclude? = nil,
         mode: DrawingMode? = nil,
         target: DrawingTarget? = nil,
@@ -92,6 +103,9 @@ public struct Drawing: Codable, Sendable, Hashable {
         self.settings = settings
         self.extras = extras
         self.editor = editor
+        self.codec = codec
+        self.retention = retention
+        self.sketch = sketch
         self.include = include
         self.mode = mode
         self.target = target
@@ -488,6 +502,175 @@ public struct ExtraObject: Codable, Sendable, Hashable {
     }
 }
 
+/// Closed to members no alternative declares (unevaluatedProperties: false beside the union), tagged.
+public enum DrawingCodec: Codable, Sendable, Hashable {
+    case bytes(DrawingCodecBytes)
+    case json(DrawingCodecJSON)
+
+    /// Reads the alternative the value's `codec` member selects.
+    public init(from decoder: any Decoder) throws {
+        self = try UnionDecoding.closed(decoder) { () throws(ValidationError) -> Self in
+            switch try UnionDecoding.tag(of: decoder, key: "codec", among: ["bytes", "json"]) {
+            case "bytes":
+                return .bytes(try UnionDecoding.decode(DrawingCodecBytes.self, from: decoder))
+            default:
+                return .json(try UnionDecoding.decode(DrawingCodecJSON.self, from: decoder))
+            }
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .bytes(let value):
+            try value.encode(to: encoder)
+        case .json(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension DrawingCodec: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<DrawingCodec> = [
+        .payload { value in
+            switch value {
+            case .bytes(let payload): .value(payload)
+            case .json(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension DrawingCodec: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two), and no member that the
+    /// alternative does not declare.
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: DrawingCodecBytes.self),
+                exporter.schema(for: DrawingCodecJSON.self),
+            ],
+            "unevaluatedProperties": false,
+        ]
+    }
+}
+
+@Validatable(unknownKeys: .reject)
+public struct DrawingCodecBytes: Codable, Sendable, Hashable {
+    @Validate(.const("bytes"))
+    public var codec: String
+
+    /// Makes a value from its properties.
+    public init(codec: String) {
+        self.codec = codec
+    }
+}
+
+@Validatable(unknownKeys: .reject)
+public struct DrawingCodecJSON: Codable, Sendable, Hashable {
+    @NotNull
+    public var lossy: Bool?
+    @Validate(.const("json"))
+    public var codec: String
+
+    /// Makes a value from its properties.
+    public init(lossy: Bool? = nil, codec: String) {
+        self.lossy = lossy
+        self.codec = codec
+    }
+}
+
+@Validatable(unknownKeys: .rejectUnevaluated)
+public struct DrawingRetention: Codable, Sendable, Hashable {
+    @Validate(.range(1...))
+    public var days: Int
+    @NotNull
+    public var refresh: Bool?
+
+    /// Makes a value from its properties.
+    public init(days: Int, refresh: Bool? = nil) {
+        self.days = days
+        self.refresh = refresh
+    }
+}
+
+/// Closed, told apart by the member each alternative requires (an externally tagged enum).
+public enum DrawingSketch: Codable, Sendable, Hashable {
+    case dd(DrawingSketchDd)
+    case hll(DrawingSketchHll)
+
+    /// Reads the alternative whose own member the object holds.
+    public init(from decoder: any Decoder) throws {
+        self = try UnionDecoding.closed(decoder) { () throws(ValidationError) -> Self in
+            switch try UnionDecoding.member(of: decoder, among: ["dd", "hll"]) {
+            case "dd":
+                return .dd(try UnionDecoding.decode(DrawingSketchDd.self, from: decoder))
+            default:
+                return .hll(try UnionDecoding.decode(DrawingSketchHll.self, from: decoder))
+            }
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .dd(let value):
+            try value.encode(to: encoder)
+        case .hll(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension DrawingSketch: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<DrawingSketch> = [
+        .payload { value in
+            switch value {
+            case .dd(let payload): .value(payload)
+            case .hll(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension DrawingSketch: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two), and no member that the
+    /// alternative does not declare.
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: DrawingSketchDd.self),
+                exporter.schema(for: DrawingSketchHll.self),
+            ],
+            "unevaluatedProperties": false,
+        ]
+    }
+}
+
+@Validatable(unknownKeys: .reject)
+public struct DrawingSketchDd: Codable, Sendable, Hashable {
+    public var dd: Int
+
+    /// Makes a value from its properties.
+    public init(dd: Int) {
+        self.dd = dd
+    }
+}
+
+@Validatable(unknownKeys: .reject)
+public struct DrawingSketchHll: Codable, Sendable, Hashable {
+    public var hll: String
+
+    /// Makes a value from its properties.
+    public init(hll: String) {
+        self.hll = hll
+    }
+}
+
 /// Several types, each keyword reading one: an enum of a case per type.
 public enum DrawingInclude: Codable, Sendable, Hashable {
     case string(String)
@@ -805,6 +988,17 @@ extension DrawingStroke: JSONSchemaExportable {
                 exporter.schema(for: Bool.self),
             ]
         ]
+    }
+}
+
+@Validatable
+public struct JSONCodec: Codable, Sendable, Hashable {
+    @NotNull
+    public var lossy: Bool?
+
+    /// Makes a value from its properties.
+    public init(lossy: Bool? = nil) {
+        self.lossy = lossy
     }
 }
 
@@ -1132,6 +1326,93 @@ private enum SchemaDocument {
                 }
               ]
             },
+            "codec": {
+              "description": "Closed to members no alternative declares (unevaluatedProperties: false beside the union), tagged.",
+              "oneOf": [
+                {
+                  "type": "object",
+                  "required": [
+                    "codec"
+                  ],
+                  "properties": {
+                    "codec": {
+                      "const": "bytes"
+                    }
+                  }
+                },
+                {
+                  "allOf": [
+                    {
+                      "$ref": "#/$defs/jsonCodec"
+                    },
+                    {
+                      "type": "object",
+                      "required": [
+                        "codec"
+                      ],
+                      "properties": {
+                        "codec": {
+                          "const": "json"
+                        }
+                      }
+                    }
+                  ]
+                }
+              ],
+              "unevaluatedProperties": false
+            },
+            "retention": {
+              "description": "One object beside null, closed: a struct that reports every member when it fails.",
+              "oneOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "object",
+                  "required": [
+                    "days"
+                  ],
+                  "properties": {
+                    "days": {
+                      "type": "integer",
+                      "minimum": 1
+                    },
+                    "refresh": {
+                      "type": "boolean"
+                    }
+                  }
+                }
+              ],
+              "unevaluatedProperties": false
+            },
+            "sketch": {
+              "description": "Closed, told apart by the member each alternative requires (an externally tagged enum).",
+              "oneOf": [
+                {
+                  "type": "object",
+                  "required": [
+                    "dd"
+                  ],
+                  "properties": {
+                    "dd": {
+                      "type": "integer"
+                    }
+                  }
+                },
+                {
+                  "type": "object",
+                  "required": [
+                    "hll"
+                  ],
+                  "properties": {
+                    "hll": {
+                      "type": "string"
+                    }
+                  }
+                }
+              ],
+              "unevaluatedProperties": false
+            },
             "include": {
               "description": "Several types, each keyword reading one: an enum of a case per type.",
               "type": [
@@ -1298,6 +1579,14 @@ private enum SchemaDocument {
             }
           },
           "$defs": {
+            "jsonCodec": {
+              "type": "object",
+              "properties": {
+                "lossy": {
+                  "type": "boolean"
+                }
+              }
+            },
             "fileSink": {
               "type": "object",
               "required": [
