@@ -1,6 +1,7 @@
 import AssayJSON
 import AssayRegex
 import AssaySchema
+import Foundation
 
 /// A type to declare.
 struct GeneratedType: Equatable {
@@ -2864,7 +2865,7 @@ struct SchemaReader {
         while let value = pending.popLast() {
             switch value {
             case .object(let object):
-                if case .string? = object["$id"] { return true }
+                if let id = object["$id"], isBase(id) { return true }
                 pending += object.values
             case .array(let items): pending += items
             default: continue
@@ -2887,9 +2888,16 @@ struct SchemaReader {
                 current = items[index]
             default: return false
             }
-            if case .object(let object) = current, case .string? = object["$id"] { return true }
+            if case .object(let object) = current, let id = object["$id"], isBase(id) { return true }
         }
         return false
+    }
+
+    /// Whether an `$id` is a base URI for the `$ref`s below it: a fragment alone (draft 6 and 7's
+    /// `"$id": "#error"`) names its schema and leaves the base as it is.
+    private static func isBase(_ id: JSONValue) -> Bool {
+        guard case .string(let text) = id else { return false }
+        return !text.hasPrefix("#")
     }
 
     static func documentation(_ schema: JSONValue) -> [String] {
@@ -2983,5 +2991,56 @@ struct SchemaReader {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
         default: return nil
         }
+    }
+}
+
+extension SchemaReader {
+    /// The document with each `$ref` that names the document itself through its `$id`
+    /// (`"catalog-info.json#/definitions/entity"` in `https://json.schemastore.org/catalog-info.json`)
+    /// written as its fragment alone (`"#/definitions/entity"`), which the types follow as they
+    /// follow any pointer into the document. A document with an `$id` below its root is left as it
+    /// is (a `$ref` below such a schema is read against that `$id`), and so are the values of
+    /// `const`, `enum`, `default` and `examples`, which are data, not schemas. Schemas nested deeper
+    /// than the generator reads are not looked into.
+    static func referencingItselfByFragment(_ document: JSONValue) -> JSONValue {
+        guard case .object(let root) = document, !hasEmbeddedResources(document) else { return document }
+        var identifier = root["$id"]
+        if identifier == nil, case .string(let dialect)? = root["$schema"], dialect.contains("draft-04") {
+            identifier = root["id"]
+        }
+        guard case .string(let id)? = identifier, let base = URL(string: id), base.scheme != nil else {
+            return document
+        }
+        let own = Self.withoutFragment(base.absoluteString)
+        var found: [(pointer: String, fragment: String)] = []
+        var pending: [(value: JSONValue, pointer: String, depth: Int)] = [(document, "", 0)]
+        while let (value, pointer, depth) = pending.popLast() {
+            switch value {
+            case .object(let object):
+                if case .string(let text)? = object["$ref"], !text.hasPrefix("#"),
+                    let hash = text.firstIndex(of: "#") ?? Optional(text.endIndex),
+                    let target = URL(string: String(text[..<hash]), relativeTo: base),
+                    Self.withoutFragment(target.absoluteString) == own
+                {
+                    found.append((pointer + "/$ref", String(text[hash...]).isEmpty ? "#" : String(text[hash...])))
+                }
+                guard depth < maximumDepth else { continue }
+                for (key, member) in object where !["const", "enum", "default", "examples"].contains(key) {
+                    pending.append((member, pointer + "/" + escape(key), depth + 1))
+                }
+            case .array(let items):
+                guard depth < maximumDepth else { continue }
+                for (index, item) in items.enumerated() { pending.append((item, pointer + "/\(index)", depth + 1)) }
+            default:
+                continue
+            }
+        }
+        var result = document
+        for (pointer, fragment) in found { try? result.set(.string(fragment), at: pointer) }
+        return result
+    }
+
+    private static func withoutFragment(_ uri: String) -> Substring {
+        uri.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
     }
 }

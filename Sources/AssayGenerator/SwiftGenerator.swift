@@ -40,6 +40,8 @@ public enum SwiftGenerator {
     public static func generate(_ document: JSONValue, options: SwiftGeneratorOptions = SwiftGeneratorOptions())
         throws(SwiftGenerationError) -> GeneratedSwift
     {
+        // A `$ref` to the document itself by its `$id` is followed as a pointer into it.
+        let document = SchemaReader.referencingItselfByFragment(document)
         var reader = SchemaReader(document: document, options: options)
         try reader.read()
         let embedded = reader.fallbacks.isEmpty ? nil : document.jsonString(.prettyPrinted)

@@ -319,6 +319,40 @@ struct SwiftGeneratorTests {
         #expect(types.notes.contains { $0.hasSuffix("#/$defs/a_b is AB2") }, "\(types.notes)")
     }
 
+    @Test("a $ref to the document itself by its $id is followed as a pointer into it")
+    func referencesToItself() throws {
+        // catalog-info.json's form: a relative reference by the document's own name, beside draft
+        // 7's anchors (`"$id": "#relation"`), which leave the base as it is.
+        let schema = ##"""
+            {"$schema": "http://json-schema.org/draft-07/schema#", "$id": "https://example.com/schemas/entity.json",
+             "type": "object",
+             "properties": {
+               "relation": {"$ref": "entity.json#/definitions/relation"},
+               "owner": {"$ref": "https://example.com/schemas/entity.json#/definitions/owner"},
+               "note": {"type": "string", "examples": [{"$ref": "entity.json#/definitions/owner"}]}
+             },
+             "definitions": {
+               "relation": {"$id": "#relation", "type": "object", "required": ["target"],
+                            "properties": {"target": {"type": "string", "minLength": 1}}},
+               "owner": {"type": "string", "pattern": "^[a-z]+$", "not": {"const": "root"}}
+             }}
+            """##
+        let generated = try Self.generate(schema)
+        #expect(generated.source.contains("public var relation: Relation?"), "\(generated.source)")
+        #expect(
+            generated.notes.allSatisfy { !$0.contains("is not a JSON Pointer into the document") }, "\(generated.notes)"
+        )
+        // The data in `examples` is left as it was; the embedded document holds the rewritten `$ref`s.
+        #expect(generated.source.contains(##""$ref": "entity.json#/definitions/owner""##))
+        #expect(generated.source.contains(##""$ref": "#/definitions/relation""##))
+        // Below an `$id` that is a base of its own, a `$ref` is read against it: left alone.
+        let embedded = try Self.generate(
+            #"{"$id": "https://example.com/a.json", "type": "object", "properties": {"x": {"$ref": "a.json#/$defs/x"}}, "$defs": {"x": {"type": "string"}, "y": {"$id": "https://example.com/other/y.json"}}}"#
+        )
+        #expect(
+            embedded.notes.contains { $0.contains(#"$ref "a.json#/$defs/x" is not a JSON Pointer into the document"#) })
+    }
+
     @Test("draft 7's dependencies with a schema: checked as a keyword on the struct, its arrays not twice")
     func dependenciesWithSchemas() throws {
         let generated = try Self.generate(
