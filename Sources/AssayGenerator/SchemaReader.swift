@@ -69,7 +69,8 @@ struct GeneratedType: Equatable {
     /// Keys the struct does not declare are refused (`additionalProperties: false`).
     var refusesUnknownKeys = false
     /// And when the struct fails, every key it has is reported: the one object alternative of a
-    /// union beside `unevaluatedProperties: false` (`{"oneOf": [{"type": "null"}, {…}]}`).
+    /// union beside `unevaluatedProperties: false` (`{"oneOf": [{"type": "null"}, {…}]}`). For a
+    /// string enum of such a union's constants: an object given instead has each member reported.
     var cascadesUnknownKeys = false
     /// The members the struct keeps beside its properties (`@AdditionalProperties`).
     var additional: Additional?
@@ -1192,6 +1193,10 @@ struct SchemaReader {
     private mutating func declareEnum(_ schema: JSONObject, at pointer: String, name: String)
         throws(SwiftGenerationError)
     {
+        // Beside `unevaluatedProperties: false`, an object given instead has each member reported.
+        let closed = schema["unevaluatedProperties"] == .bool(false)
+        var schema = schema
+        schema["unevaluatedProperties"] = closed ? nil : schema["unevaluatedProperties"]
         try checkKeywords(schema, at: pointer)
         guard case .array(let values)? = schema["enum"] else { return }
         // Cases written as a `oneOf` / `anyOf` of constants: each `const` alternative's title and
@@ -1223,6 +1228,7 @@ struct SchemaReader {
                     name: SwiftNames.escaped(caseName), value: text, documentation: documented[text] ?? []))
         }
         types.append(GeneratedType(name: name, documentation: Self.documentation(schema), kind: .stringEnum(cases)))
+        types[types.count - 1].cascadesUnknownKeys = closed
     }
 
     // MARK: Types of values
@@ -1919,10 +1925,19 @@ struct SchemaReader {
         guard !members.isEmpty else { return try cannot("alternatives accept only null") }
         if closes {
             // An object that fails has every member reported: by the enum, or by the one struct.
-            // A union of no object alternative decodes as a scalar, which does not report them.
+            // A union of string constants (and `null`) is a string enum that reports them; another
+            // union of no object alternative decodes as a scalar, which does not.
             guard members.contains(where: { $0.kind == "object" }) else {
-                return try cannot(
-                    "alternatives beside unevaluatedProperties take no object: an object's members would go unreported")
+                let constants = Self.constantsAsEnum(
+                    .object([keyword: .array(members.map(\.schema)), "unevaluatedProperties": false]))
+                guard Self.isStringEnum(constants) else {
+                    return try cannot(
+                        "alternatives beside unevaluatedProperties take no object: an object's members would go unreported"
+                    )
+                }
+                var reference = try resolve(constants, at: pointer, nameHint: nameHint, declaring: declaring)
+                reference.nullable = reference.nullable || nullable
+                return reference
             }
             // An object alternative is closed to its `properties` (with those of its `allOf`'s
             // items): one inline, that no subschema of its own evaluates members in.
@@ -2775,8 +2790,12 @@ struct SchemaReader {
     static func constantsAsEnum(_ schema: JSONValue) -> JSONValue {
         guard case .object(var object) = schema, object["enum"] == nil, object["const"] == nil else { return schema }
         for keyword in ["oneOf", "anyOf"] {
+            // `unevaluatedProperties: false` beside it is kept: the enum then reports each member
+            // of an object given instead of a string.
             guard case .array(let alternatives)? = object[keyword], !alternatives.isEmpty,
-                object.keys.filter(constrains).allSatisfy({ $0 == keyword || $0 == "type" })
+                object.keys.filter(constrains).allSatisfy({
+                    $0 == keyword || $0 == "type" || ($0 == "unevaluatedProperties" && object[$0] == .bool(false))
+                })
             else { continue }
             var values: [JSONValue] = []
             var seen: Set<[UInt32]> = []
@@ -2829,6 +2848,7 @@ struct SchemaReader {
         }
         let others = object.keys.filter {
             constrains($0) && !["enum", "type", "nullable"].contains($0)
+                && !($0 == "unevaluatedProperties" && object[$0] == .bool(false))
         }
         return others.isEmpty
     }

@@ -29,7 +29,7 @@ struct SwiftRenderer {
                     lines.append(type.refusesUnknownKeys ? "@Validatable(unknownKeys: .reject)" : "@Validatable")
                 }
                 lines += structure(type.name, fields, additional: type.additional, modelRules: type.modelRules)
-            case .stringEnum(let cases): lines += enumeration(type.name, cases)
+            case .stringEnum(let cases): lines += enumeration(type.name, cases, closed: type.cascadesUnknownKeys)
             case .wrapper(let raw, let rule): lines += wrapper(type.name, raw: raw, rule: rule)
             case .alias(let target): lines.append("\(access)typealias \(type.name) = \(target)")
             case .union(let union): lines += self.union(type.name, union)
@@ -272,7 +272,7 @@ struct SwiftRenderer {
         return lines
     }
 
-    private func enumeration(_ name: String, _ cases: [GeneratedType.EnumCase]) -> [String] {
+    private func enumeration(_ name: String, _ cases: [GeneratedType.EnumCase], closed: Bool) -> [String] {
         var lines = ["\(access)enum \(name): String, Codable, Sendable, Hashable, CaseIterable {"]
         for item in cases {
             lines += documentation(item.documentation, indent: "    ")
@@ -281,6 +281,23 @@ struct SwiftRenderer {
             } else {
                 lines.append("    case \(item.name) = \(SwiftNames.stringLiteral(item.value))")
             }
+        }
+        if closed, let first = cases.first {
+            // `unevaluatedProperties: false` beside the constants: an object given instead has each
+            // of its members reported, as the schema reports them.
+            let values = cases.map { SwiftNames.stringLiteral($0.value) }.joined(separator: ", ")
+            lines.append("")
+            lines.append(
+                "    /// Reads one of the values; an object given instead has each of its members reported too.")
+            lines.append("    \(access)init(from decoder: any Decoder) throws {")
+            lines.append("        self = try UnionDecoding.closed(decoder) { () throws(ValidationError) -> Self in")
+            lines += Self.wrapped(
+                "let raw = try UnionDecoding.decode(String.self, from: decoder, rule: .oneOf([\(values)]))", indent: 12,
+                suffix: "")
+            lines.append("            // The rule admits the cases' values alone.")
+            lines.append("            return Self(rawValue: raw) ?? .\(first.name.memberName)")
+            lines.append("        }")
+            lines.append("    }")
         }
         lines.append("}")
         return lines

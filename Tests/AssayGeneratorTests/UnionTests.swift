@@ -151,6 +151,12 @@ struct UnionTests {
         ("a retention with no days", changed(["retention": ["refresh": true]])),
         ("a retention of zero days with a member it does not declare", changed(["retention": ["days": 0, "x": 1]])),
         ("a retention that is a string", changed(["retention": "3 days"])),
+        ("valid with tag values and a version", changed(["tagValues": "full", "version": "2"])),
+        ("valid with a null version", changed(["version": .some(nil)])),
+        ("tag values not listed", changed(["tagValues": "partial"])),
+        ("tag values that are an object", changed(["tagValues": ["a": 1, "b": "full"]])),
+        ("a version not listed, tag values of another type", changed(["version": "3", "tagValues": 1])),
+        ("a version that is an object", changed(["version": ["v": "1"]])),
         ("valid with a sketch of one kind", changed(["sketch": ["dd": 1]])),
         ("a sketch of both kinds", changed(["sketch": ["dd": 1, "hll": "x"]])),
         ("a sketch with a member it does not declare", changed(["sketch": ["hll": "x", "x": 2]])),
@@ -312,7 +318,8 @@ struct UnionTests {
             generated.typeNames == [
                 "Drawing", "Shape", "ShapeSquare", "DrawingLabel", "DrawingSink", "DrawingSinkFile", "Node",
                 "NodeObject", "TreeItem", "DrawingSettings", "DrawingSettingsObject", "Extra", "ExtraObject",
-                "DrawingCodec", "DrawingCodecBytes", "DrawingCodecJSON", "DrawingRetention", "DrawingSketch",
+                "DrawingCodec", "DrawingCodecBytes", "DrawingCodecJSON", "DrawingRetention", "DrawingTagValues",
+                "DrawingVersion", "DrawingSketch",
                 "DrawingSketchDd", "DrawingSketchHll", "DrawingInclude", "DrawingMode", "DrawingTarget",
                 "DrawingTargetObject", "DrawingFinish", "DrawingLayer", "DrawingPalette", "DrawingPaletteList",
                 "DrawingPaletteNone", "DrawingStroke", "JSONCodec", "FileSink", "Service", "ServiceWeighted",
@@ -385,6 +392,11 @@ struct UnionTests {
                     "/codec/lossy unknownKey",
                 ])
         #expect(issues(["codec": "bytes"]) == ["/codec typeMismatch"])
+        // Closed constants: a string enum that reports each member of an object given instead.
+        #expect(
+            issues(["tagValues": ["a": 1, "b": "full"]])
+                == ["/tagValues typeMismatch", "/tagValues/a unknownKey", "/tagValues/b unknownKey"])
+        #expect(issues(["tagValues": "partial"]).map { $0.hasPrefix("/tagValues ") } == [true])
         #expect(issues(["retention": ["days": 3, "x": 1]]) == ["/retention/x unknownKey"])
         #expect(
             issues(["retention": ["days": 0, "x": 1]])

@@ -33,6 +33,10 @@ public struct Drawing: Codable, Sendable, Hashable {
     public var codec: DrawingCodec?
     /// One object beside null, closed: a struct that reports every member when it fails.
     public var retention: DrawingRetention?
+    /// Constants closed: a string enum that reports each member of an object given instead.
+    @NotNull
+    public var tagValues: DrawingTagValues?
+    public var version: DrawingVersion?
     /// Closed, told apart by the member each alternative requires (an externally tagged enum).
     @NotNull
     public var sketch: DrawingSketch?
@@ -79,6 +83,8 @@ public struct Drawing: Codable, Sendable, Hashable {
         editor: Author? = nil,
         codec: DrawingCodec? = nil,
         retention: DrawingRetention? = nil,
+        tagValues: DrawingTagValues? = nil,
+        version: DrawingVersion? = nil,
         sketch: DrawingSketch? = nil,
         include: DrawingInclude? = nil,
         mode: DrawingMode? = nil,
@@ -105,6 +111,8 @@ public struct Drawing: Codable, Sendable, Hashable {
         self.editor = editor
         self.codec = codec
         self.retention = retention
+        self.tagValues = tagValues
+        self.version = version
         self.sketch = sketch
         self.include = include
         self.mode = mode
@@ -593,6 +601,36 @@ public struct DrawingRetention: Codable, Sendable, Hashable {
     public init(days: Int, refresh: Bool? = nil) {
         self.days = days
         self.refresh = refresh
+    }
+}
+
+/// Constants closed: a string enum that reports each member of an object given instead.
+public enum DrawingTagValues: String, Codable, Sendable, Hashable, CaseIterable {
+    /// The last value.
+    case single
+    case full
+
+    /// Reads one of the values; an object given instead has each of its members reported too.
+    public init(from decoder: any Decoder) throws {
+        self = try UnionDecoding.closed(decoder) { () throws(ValidationError) -> Self in
+            let raw = try UnionDecoding.decode(String.self, from: decoder, rule: .oneOf(["single", "full"]))
+            // The rule admits the cases' values alone.
+            return Self(rawValue: raw) ?? .single
+        }
+    }
+}
+
+public enum DrawingVersion: String, Codable, Sendable, Hashable, CaseIterable {
+    case _1 = "1"
+    case _2 = "2"
+
+    /// Reads one of the values; an object given instead has each of its members reported too.
+    public init(from decoder: any Decoder) throws {
+        self = try UnionDecoding.closed(decoder) { () throws(ValidationError) -> Self in
+            let raw = try UnionDecoding.decode(String.self, from: decoder, rule: .oneOf(["1", "2"]))
+            // The rule admits the cases' values alone.
+            return Self(rawValue: raw) ?? ._1
+        }
     }
 }
 
@@ -1381,6 +1419,33 @@ private enum SchemaDocument {
                       "type": "boolean"
                     }
                   }
+                }
+              ],
+              "unevaluatedProperties": false
+            },
+            "tagValues": {
+              "description": "Constants closed: a string enum that reports each member of an object given instead.",
+              "oneOf": [
+                {
+                  "const": "single",
+                  "description": "The last value."
+                },
+                {
+                  "const": "full"
+                }
+              ],
+              "unevaluatedProperties": false
+            },
+            "version": {
+              "oneOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "const": "1"
+                },
+                {
+                  "const": "2"
                 }
               ],
               "unevaluatedProperties": false
