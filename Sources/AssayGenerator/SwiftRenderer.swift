@@ -284,16 +284,15 @@ struct SwiftRenderer {
         }
         if closed, let first = cases.first {
             // `unevaluatedProperties: false` beside the constants: an object given instead has each
-            // of its members reported, as the schema reports them.
-            let values = cases.map { SwiftNames.stringLiteral($0.value) }.joined(separator: ", ")
+            // of its members reported, as the schema reports them. The values are the cases'.
             lines.append("")
             lines.append(
                 "    /// Reads one of the values; an object given instead has each of its members reported too.")
             lines.append("    \(access)init(from decoder: any Decoder) throws {")
             lines.append("        self = try UnionDecoding.closed(decoder) { () throws(ValidationError) -> Self in")
-            lines += Self.wrapped(
-                "let raw = try UnionDecoding.decode(String.self, from: decoder, rule: .oneOf([\(values)]))", indent: 12,
-                suffix: "")
+            lines.append("            let values = Self.allCases.map(\\.rawValue)")
+            lines.append(
+                "            let raw = try UnionDecoding.decode(String.self, from: decoder, rule: .oneOf(values))")
             lines.append("            // The rule admits the cases' values alone.")
             lines.append("            return Self(rawValue: raw) ?? .\(first.name.memberName)")
             lines.append("        }")

@@ -613,7 +613,8 @@ public enum DrawingTagValues: String, Codable, Sendable, Hashable, CaseIterable 
     /// Reads one of the values; an object given instead has each of its members reported too.
     public init(from decoder: any Decoder) throws {
         self = try UnionDecoding.closed(decoder) { () throws(ValidationError) -> Self in
-            let raw = try UnionDecoding.decode(String.self, from: decoder, rule: .oneOf(["single", "full"]))
+            let values = Self.allCases.map(\.rawValue)
+            let raw = try UnionDecoding.decode(String.self, from: decoder, rule: .oneOf(values))
             // The rule admits the cases' values alone.
             return Self(rawValue: raw) ?? .single
         }
@@ -627,7 +628,8 @@ public enum DrawingVersion: String, Codable, Sendable, Hashable, CaseIterable {
     /// Reads one of the values; an object given instead has each of its members reported too.
     public init(from decoder: any Decoder) throws {
         self = try UnionDecoding.closed(decoder) { () throws(ValidationError) -> Self in
-            let raw = try UnionDecoding.decode(String.self, from: decoder, rule: .oneOf(["1", "2"]))
+            let values = Self.allCases.map(\.rawValue)
+            let raw = try UnionDecoding.decode(String.self, from: decoder, rule: .oneOf(values))
             // The rule admits the cases' values alone.
             return Self(rawValue: raw) ?? ._1
         }
