@@ -1,5 +1,6 @@
 public import AssayJSON
 public import AssaySchema
+import Foundation
 
 /// Turns a JSON Schema (draft 7 or 2020-12), or the `components.schemas` of an OpenAPI 3.0 or 3.1
 /// document, into `@Validatable` Swift types whose rules are the schema's constraints.
@@ -40,6 +41,23 @@ public enum SwiftGenerator {
     public static func generate(_ document: JSONValue, options: SwiftGeneratorOptions = SwiftGeneratorOptions())
         throws(SwiftGenerationError) -> GeneratedSwift
     {
+        // The reading recurses once a level of nesting (at most 200 levels, about 40 KB each in a
+        // debug build): on a thread of its own whose stack holds that, whichever thread calls.
+        let outcome = ReadingOutcome()
+        let finished = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            outcome.result = Result { () throws(SwiftGenerationError) in try generateHere(document, options: options) }
+            finished.signal()
+        }
+        thread.stackSize = 1 << 26
+        thread.start()
+        finished.wait()
+        return try outcome.result.get()
+    }
+
+    private static func generateHere(_ document: JSONValue, options: SwiftGeneratorOptions)
+        throws(SwiftGenerationError) -> GeneratedSwift
+    {
         // A `$ref` to the document itself by its `$id` is followed as a pointer into it.
         let document = SchemaReader.referencingItselfByFragment(document)
         var reader = SchemaReader(document: document, options: options)
@@ -50,6 +68,12 @@ public enum SwiftGenerator {
         return GeneratedSwift(
             source: source, typeNames: reader.types.map(\.name), rootTypeName: reader.rootTypeName, notes: reader.notes)
     }
+}
+
+/// What the generating thread hands back: written by it before it signals, read after the wait.
+private final class ReadingOutcome: @unchecked Sendable {
+    var result: Result<GeneratedSwift, SwiftGenerationError> = .failure(
+        SwiftGenerationError(pointer: "", message: "not generated"))
 }
 
 /// How ``SwiftGenerator`` names and declares the types.
