@@ -158,6 +158,14 @@ struct SchemaReader {
     /// How deeply schemas are nested where the reading is: bounded, so that no document exhausts the
     /// stack.
     private var depth = 0
+    /// Where the keywords of a schema merged from its `allOf` (``mergedKinds(_:at:)``) are written,
+    /// by the merged schema's pointer: for a keyword (`items`, `additionalProperties` …), the pointer
+    /// of the schema holding it; for a property (`properties/KEY`), the pointer of its schema.
+    private var mergedHomes: [String: [String: String]] = [:]
+
+    /// Where the keyword `key` of the schema at `pointer` is written: in the item of its `allOf` that
+    /// holds it when the schema was merged from them, else in the schema itself.
+    private func home(of key: String, at pointer: String) -> String { mergedHomes[pointer]?[key] ?? pointer }
     static let maximumDepth = 200
 
     init(document: JSONValue, options: SwiftGeneratorOptions) {
@@ -257,6 +265,10 @@ struct SchemaReader {
         "minContains", "maxContains", "prefixItems", "additionalItems", "$dynamicRef", "$recursiveRef",
         // Draft 7's assertions (``inItsDialect(_:)`` leaves them out where they are annotations).
         "contentEncoding", "contentMediaType",
+    ]
+    /// The keywords of an array's items with no typed rule, checked on the array with AssaySchema.
+    static let itemChecks: Set<String> = [
+        "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "unevaluatedItems",
     ]
     /// The object-level keywords a struct can be checked against after decoding, when what they
     /// read is what the struct keeps.
@@ -532,7 +544,11 @@ struct SchemaReader {
         // `allOf` of object schemas is one struct of all their properties.
         let merged = mergedAllOf(schema, at: pointer)
         let schema = merged?.schema ?? schema
-        let places = merged?.places ?? [:]
+        var places = merged?.places ?? [:]
+        // Of a schema merged from an `allOf` of several types, the places of its properties.
+        for (key, home) in mergedHomes[pointer] ?? [:] where key.hasPrefix("properties/") {
+            places[String(key.dropFirst("properties/".count))] = home
+        }
         var objectChecks = schema.keys.filter(Self.untyped.contains)
         // Draft 7's `dependencies` with a schema among its values is checked as a keyword, whole.
         let dependenciesHaveSchemas = Self.hasSchemaDependencies(schema)
@@ -540,7 +556,7 @@ struct SchemaReader {
         let hasApplicators = objectChecks.contains { Self.objectChecks.contains($0) }
         // The schema of the members `properties` does not name, and where it is.
         var additional = schema["additionalProperties"]
-        var additionalPointer = pointer + "/additionalProperties"
+        var additionalPointer = home(of: "additionalProperties", at: pointer) + "/additionalProperties"
         if let unevaluated = schema["unevaluatedProperties"], !hasApplicators, additional == nil,
             schema["patternProperties"] == nil
         {
@@ -1158,6 +1174,127 @@ struct SchemaReader {
         return (merged, places, isObject)
     }
 
+    /// The schema with its `allOf` merged in, when every item (or the schema a `$ref` item names)
+    /// holds keywords that read one JSON type each (`minItems`, `properties`, `maxLength` …, and a
+    /// tuple's `items` and `additionalItems`) and `type`, no keyword in two items but with equal
+    /// values (`properties` merged key by key, a property's `{}` giving way to the other's schema;
+    /// `required` joined): the types all items allow, every keyword, and where each is written
+    /// (``mergedHomes``). `nil` when `additionalProperties` would see other properties than its own
+    /// schema's, when the keywords of a tuple are written in different items, or when no item says a type.
+    private func mergedKinds(_ schema: JSONObject, at pointer: String)
+        -> (schema: JSONObject, homes: [String: String])?
+    {
+        guard case .array(let items)? = schema["allOf"], !items.isEmpty,
+            !(hasEmbeddedResources && Self.isUnderEmbeddedResource(pointer, in: document))
+        else { return nil }
+        let readable = Self.keywordsOfType.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+            .subtracting(["minProperties", "maxProperties", "propertyNames", "dependentRequired"])
+            .union(["type", "additionalItems", "prefixItems", "contains", "minContains", "maxContains"])
+        var parts: [(schema: JSONObject, place: String)] = []
+        var own = schema
+        own["allOf"] = nil
+        parts.append((own, pointer))
+        for (offset, item) in items.enumerated() {
+            var place = pointer + "/allOf/\(offset)"
+            var item = item
+            // A `$ref` alone names the item (through a few more `$ref`s alone).
+            var hops = 0
+            while case .object(let object) = item, let reference = object["$ref"] {
+                guard hops < 8, object.keys.allSatisfy({ !Self.constrains($0) || $0 == "$ref" }),
+                    case .string(let text) = reference, text.hasPrefix("#"),
+                    let target = Self.decodeFragment(String(text.dropFirst())), let resolved = document[pointer: target]
+                else { return nil }
+                (item, place, hops) = (resolved, target, hops + 1)
+            }
+            switch item {
+            case .bool(true): continue
+            case .object(let object): parts.append((object, place))
+            default: return nil
+            }
+        }
+        var merged = JSONObject()
+        var homes: [String: String] = [:]
+        var types: [String]?
+        var properties = JSONObject()
+        var required: [String] = []
+        var nullable = true
+        for (part, place) in parts {
+            for key in part.keys where Self.constrains(key) {
+                guard readable.contains(key) || key == "required" else { return nil }
+                guard key != "type" && key != "properties" && key != "required" else { continue }
+                if let existing = merged[key] {
+                    guard existing == part[key] else { return nil }
+                    continue
+                }
+                merged[key] = part[key]
+                homes[key] = place
+            }
+            switch part["type"] {
+            case nil: break
+            case .string(let type)?:
+                nullable = nullable && type == "null"
+                types = Self.commonTypes(types, [type])
+            case .array(let list)?:
+                guard let names = Self.strings(list) else { return nil }
+                nullable = nullable && names.contains("null")
+                types = Self.commonTypes(types, names)
+            default: return nil
+            }
+            if let value = part["properties"] {
+                guard case .object(let members) = value else { return nil }
+                for (key, value) in members {
+                    let vacuous: Set<JSONValue> = [.bool(true), .object([:])]
+                    if let existing = properties[key], existing != value {
+                        if vacuous.contains(value) { continue }
+                        guard vacuous.contains(existing) else { return nil }
+                    }
+                    properties[key] = value
+                    homes["properties/" + key] = place + "/properties/" + Self.escape(key)
+                }
+            }
+            if let value = part["required"] {
+                guard case .array(let keys) = value, let names = Self.strings(keys) else { return nil }
+                for key in names where !required.contains(key) { required.append(key) }
+            }
+        }
+        guard var types, !types.isEmpty else { return nil }
+        types.removeAll { $0 == "null" }
+        if nullable { types.append("null") }
+        // `additionalProperties` reads the properties of its own schema alone: `false` refuses the
+        // others' properties (they are left out of the merged ones), a schema would read them too.
+        if let holder = homes["additionalProperties"], merged["additionalProperties"] != .bool(true) {
+            guard let part = parts.first(where: { $0.place == holder }),
+                case .object(let own) = part.schema["properties"] ?? .object([:]),
+                Set(own.keys).isSubset(of: properties.keys),
+                own.count == properties.count || merged["additionalProperties"] == .bool(false)
+            else { return nil }
+            for key in properties.keys where own[key] == nil {
+                guard !required.contains(key) else { return nil }
+                properties[key] = nil
+                homes["properties/" + key] = nil
+            }
+        }
+        // The keywords of a tuple read one another: one item holds them all.
+        let tuple = ["items", "prefixItems", "additionalItems", "contains", "minContains", "maxContains"]
+        if Set(tuple.compactMap { homes[$0] }).count > 1 { return nil }
+        merged["type"] = types.count == 1 ? .string(types[0]) : .array(types.map { .string($0) })
+        if !properties.isEmpty { merged["properties"] = .object(properties) }
+        if !required.isEmpty { merged["required"] = .array(required.map { .string($0) }) }
+        for key in ["title", "description"] where schema[key] != nil { merged[key] = schema[key] }
+        return (merged, homes)
+    }
+
+    /// The JSON types two lists allow both (`integer` of `number` and `integer`); `nil` for no list yet.
+    static func commonTypes(_ first: [String]?, _ second: [String]) -> [String] {
+        guard let first else { return second }
+        return first.compactMap { type in
+            if second.contains(type) { return type }
+            if type == "number" && second.contains("integer") { return "integer" }
+            if type == "integer" && second.contains("number") { return "integer" }
+            return nil
+        }
+    }
+
     /// Whether draft 7's `dependencies` has a schema among its values (`"billing": {"required": […]}`).
     static func hasSchemaDependencies(_ schema: JSONObject) -> Bool {
         guard case .object(let entries)? = schema["dependencies"] else { return false }
@@ -1275,6 +1412,14 @@ struct SchemaReader {
         if let union = try resolveUnion(object, at: pointer, nameHint: nameHint, declaring: declaring) {
             return union
         }
+        // An `allOf` whose items each read values of the same types (`{"$ref": "#/definitions/rule"}`
+        // beside `{"items": …, "properties": …}`): one schema of all their keywords, each read where it is.
+        if object["allOf"] != nil, mergedAllOf(object, at: pointer) == nil,
+            let merged = mergedKinds(object, at: pointer)
+        {
+            mergedHomes[pointer] = merged.homes
+            return try resolveTyped(.object(merged.schema), at: pointer, nameHint: nameHint, declaring: declaring)
+        }
         var types: [String] = []
         switch object["type"] {
         case nil: break
@@ -1353,9 +1498,12 @@ struct SchemaReader {
         let checksScalar =
             ["string", "integer", "number", "boolean"].contains(type) && !nullable && !untyped.isEmpty
             && untyped.allSatisfy(Self.objectChecks.contains)
+        let itemChecks = type == "array" ? Self.itemChecks(of: object, untyped: untyped) : []
         if !becomesStruct && !checksScalar && type != "object" {
             var unread = object
             if !untyped.contains("allOf") { unread["allOf"] = nil }
+            // An array's keywords checked on it (`additionalItems` is ignored unless among them).
+            for key in itemChecks + ["additionalItems"] where type == "array" { unread[key] = nil }
             try checkKeywords(unread, at: pointer)
         }
         var rules: [String] = []
@@ -1375,35 +1523,11 @@ struct SchemaReader {
         case "boolean":
             swift = "Bool"
         case "array":
-            var element: TypeReference
-            switch object["items"] {
-            case nil: element = TypeReference(swift: "JSONValue", rules: [], nullable: true)
-            case .array?:
-                throw .unsupported(
-                    pointer: pointer + "/items", message: "items as an array (a tuple) has no Swift form yet")
-            case let items?:
-                let mark = self.mark()
-                element = try resolve(items, at: pointer + "/items", nameHint: nameHint + "Item", declaring: declaring)
-                if element.nullable && element.swift != "JSONValue" && !element.rules.isEmpty {
-                    // `.each` of an optional's rules has no typed form: each item is checked as a whole.
-                    rewind(to: mark)
-                    element = fallback(
-                        items, at: pointer + "/items",
-                        because: .unsupported(
-                            pointer: pointer + "/items",
-                            message: "rules on items that may be null have no Swift form yet"))
-                }
-            }
-            let elementType =
-                element.nullable && element.swift != "JSONValue" ? element.swift + "?" : element.swift
-            swift = "[\(elementType)]"
-            let minimum = try Self.integer(object["minItems"], at: pointer + "/minItems")
-            let maximum = try Self.integer(object["maxItems"], at: pointer + "/maxItems")
-            if let rule = Self.bounds("count", minimum, maximum) { rules.append(rule) }
-            if object["uniqueItems"] == .bool(true) { rules.append(".unique") }
-            rules += element.rules.map { ".each(\($0))" }
-            // `.each(.each(…))` leaves the inner array's type open.
-            elementPinned = element.pinned && !element.rules.isEmpty && !element.swift.hasPrefix("[")
+            let array = try arrayReference(
+                object, itemChecks: itemChecks, at: pointer, nameHint: nameHint, declaring: declaring)
+            swift = array.swift
+            rules = array.rules
+            elementPinned = array.pinned
         case "object":
             if becomesStruct {
                 guard declaring else {
@@ -1504,6 +1628,69 @@ struct SchemaReader {
         return reference
     }
 
+    /// The keywords of an array's items with no typed rule (a tuple's `items` or `prefixItems`,
+    /// `contains` …), checked on the array with AssaySchema beside its typed count, uniqueness and
+    /// (when `items` is one schema for all) items. Draft 7's `additionalItems` reads a tuple's other
+    /// items: beside one schema for all, or none, it is ignored (left out).
+    static func itemChecks(of object: JSONObject, untyped: [String]) -> [String] {
+        let isTuple = object["prefixItems"] != nil || { if case .array? = object["items"] { true } else { false } }()
+        var checks = untyped.filter { itemChecks.contains($0) && (isTuple || $0 != "additionalItems") }
+        // `items` beside a tuple's schemas, or beside `unevaluatedItems` (which reads what it evaluated).
+        if object["items"] != nil && (isTuple || checks.contains("unevaluatedItems")) { checks.append("items") }
+        if checks.contains("unevaluatedItems") && object["contains"] != nil && !checks.contains("contains") {
+            checks.append("contains")
+        }
+        let order = ["items", "prefixItems", "additionalItems", "contains", "minContains", "maxContains"]
+        return checks.sorted { (order.firstIndex(of: $0) ?? order.count) < (order.firstIndex(of: $1) ?? order.count) }
+    }
+
+    /// An array's Swift type (`[Element]`) and rules: its count, uniqueness and items typed, the
+    /// keywords `itemChecks` names checked on it against the schema where they are written.
+    private mutating func arrayReference(
+        _ object: JSONObject, itemChecks: [String], at pointer: String, nameHint: String, declaring: Bool
+    ) throws(SwiftGenerationError) -> (swift: String, rules: [String], pinned: Bool) {
+        var element: TypeReference
+        switch object["items"] {
+        case nil: element = TypeReference(swift: "JSONValue", rules: [], nullable: true)
+        case _? where itemChecks.contains("items"):
+            element = TypeReference(swift: "JSONValue", rules: [], nullable: true)
+        case let items?:
+            let mark = self.mark()
+            let itemsPointer = home(of: "items", at: pointer) + "/items"
+            element = try resolve(items, at: itemsPointer, nameHint: nameHint + "Item", declaring: declaring)
+            if element.nullable && element.swift != "JSONValue" && !element.rules.isEmpty {
+                // `.each` of an optional's rules has no typed form: each item is checked as a whole.
+                rewind(to: mark)
+                element = fallback(
+                    items, at: itemsPointer,
+                    because: .unsupported(
+                        pointer: itemsPointer, message: "rules on items that may be null have no Swift form yet"))
+            }
+        }
+        let elementType = element.nullable && element.swift != "JSONValue" ? element.swift + "?" : element.swift
+        var rules: [String] = []
+        let minimum = try Self.integer(object["minItems"], at: pointer + "/minItems")
+        let maximum = try Self.integer(object["maxItems"], at: pointer + "/maxItems")
+        if let rule = Self.bounds("count", minimum, maximum) { rules.append(rule) }
+        if object["uniqueItems"] == .bool(true) { rules.append(".unique") }
+        rules += element.rules.map { ".each(\($0))" }
+        // `.each(.each(…))` leaves the inner array's type open.
+        let pinned = element.pinned && !element.rules.isEmpty && !element.swift.hasPrefix("[")
+        if let first = itemChecks.first {
+            // One schema holds them all (``mergedKinds(_:at:)`` merges no others).
+            let holder = home(of: first, at: pointer)
+            keptTypes.append(elementType)
+            fallbacks.append(Fallback(pointer: holder, keywords: itemChecks))
+            notes.append(
+                "#\(holder): \(itemChecks.joined(separator: ", ")) — no typed rule: the value is checked against these keywords with AssaySchema when decoded"
+            )
+            let list = itemChecks.map(SwiftNames.stringLiteral).joined(separator: ", ")
+            rules.append(
+                ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(holder)), keywords: [\(list)])")
+        }
+        return ("[\(elementType)]", rules, pinned)
+    }
+
     /// A lone `patternProperties` pattern beside `additionalProperties: false`: every key must match
     /// it and every value pass its schema (the contract of `propertyNames: {"pattern": …}` with that
     /// schema for the values).
@@ -1576,7 +1763,12 @@ struct SchemaReader {
         _ object: JSONObject, types: [String], nullable: Bool, at pointer: String, nameHint: String, declaring: Bool
     ) throws(SwiftGenerationError) -> TypeReference? {
         let common: Set<String> = ["type", "enum", "const", "nullable"]
-        let readByOne = types.reduce(into: Set<String>()) { $0.formUnion(Self.keywordsOfType[$1] ?? []) }
+        // An array's keywords with no typed rule (a tuple's) are checked on the array case.
+        func keywords(of type: String) -> Set<String> {
+            let own = Self.keywordsOfType[type] ?? []
+            return type == "array" ? own.union(Self.itemChecks) : own
+        }
+        let readByOne = types.reduce(into: Set<String>()) { $0.formUnion(keywords(of: $1)) }
         guard types.allSatisfy({ Self.keywordsOfType[$0] != nil }), Set(types).count == types.count,
             object.keys.filter(Self.constrains).allSatisfy({ common.contains($0) || readByOne.contains($0) })
         else { return nil }
@@ -1613,7 +1805,7 @@ struct SchemaReader {
             // The keywords of this type alone, read where they are.
             var alternative = JSONObject()
             alternative["type"] = .string(kind)
-            for key in object.keys where Self.keywordsOfType[kind]?.contains(key) == true {
+            for key in object.keys where keywords(of: kind).contains(key) {
                 alternative[key] = object[key]
             }
             if let values { alternative["enum"] = .array(values) }

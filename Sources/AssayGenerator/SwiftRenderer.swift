@@ -110,6 +110,12 @@ struct SwiftRenderer {
         }
         if options.access == .public {
             // A public type needs a public initialiser; the memberwise one is internal.
+            if fields.isEmpty {
+                lines.append("    /// Makes a value of no members.")
+                lines.append("    public init() {}")
+                lines.append("}")
+                return lines
+            }
             lines.append("")
             lines.append("    /// Makes a value from its properties.")
             let parameters = fields.map { field in

@@ -70,7 +70,8 @@ struct FallbackTests {
         #expect(generated.rootTypeName == "Shipment")
         #expect(generated.typeNames == ["Shipment", "ShipmentWindow", "Parcel", "ParcelSize"])
         for place in [
-            "#/properties/weight: not", "#/properties/reference", "#/properties/labels/items", "#/properties/point",
+            "#/properties/weight: not", "#/properties/reference", "#/properties/labels/items",
+            "#/properties/point: items, prefixItems",
             "#/$defs/carrier: not", "#/properties/window: dependentSchemas",
             "#/$defs/parcel/properties/tags: patternProperties, additionalProperties",
         ] {

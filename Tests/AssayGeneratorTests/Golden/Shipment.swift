@@ -19,8 +19,10 @@ public struct Shipment: Codable, Sendable, Hashable {
     public var reference: JSONValue?
     @NotNull @Validate(Rule<[JSONValue]>.each(.schema(SchemaDocument.schema, at: "/properties/labels/items")))
     public var labels: [JSONValue]?
-    @Validate(Rule<JSONValue>.schema(SchemaDocument.schema, at: "/properties/point"))
-    public var point: JSONValue?
+    @NotNull
+    @Validate(
+        Rule<[JSONValue]>.schema(SchemaDocument.schema, at: "/properties/point", keywords: ["items", "prefixItems"]))
+    public var point: [JSONValue]?
     @Validate(Rule<[Parcel]>.count(1...))
     public var parcels: [Parcel]
     @NotNull @Validate(.length(2...), .schema(SchemaDocument.schema, at: "/$defs/carrier", keywords: ["not"]))
@@ -41,7 +43,7 @@ public struct Shipment: Codable, Sendable, Hashable {
         weight: Double,
         reference: JSONValue? = nil,
         labels: [JSONValue]? = nil,
-        point: JSONValue? = nil,
+        point: [JSONValue]? = nil,
         parcels: [Parcel],
         carrier: String? = nil,
         express: Bool? = nil,
