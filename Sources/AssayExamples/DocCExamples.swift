@@ -606,6 +606,7 @@ enum DocCommentExamples {
         try decodeQuantities()
 
         decodeCodecs()
+        decodeMarks()
 
         checkPayments()
 
@@ -833,6 +834,56 @@ func decodeCodecs() {
     // The alternative failed (an empty charset): each member is reported as not evaluated too.
     let failed = places(#"{"codec": "text", "charset": ""}"#)
     print(failed)  // ["tooShort /charset", "unknownKey /codec", "unknownKey /charset"]
+}
+// README: end
+
+// README: doc-union-one-of
+@Validatable
+struct Circle: Codable, Sendable, Hashable {
+    @Validate(.range(0...)) var radius: Double
+}
+
+@Validatable
+struct Labelled: Codable, Sendable, Hashable {
+    @Validate(.length(1...)) var label: String
+}
+
+// `{"oneOf": [circle, labelled]}`: an object may be either, or both.
+enum Mark: Codable, Sendable, Hashable {
+    case circle(Circle)
+    case labelled(Labelled)
+
+    init(from decoder: any Decoder) throws {
+        self = try UnionDecoding.exactlyOne(
+            of: decoder,
+            [
+                { Mark.circle(try UnionDecoding.decode(Circle.self, from: $0)) },
+                { Mark.labelled(try UnionDecoding.decode(Labelled.self, from: $0)) },
+            ])
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .circle(let value): try value.encode(to: encoder)
+        case .labelled(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+func decodeMarks() {
+    func outcome(_ json: String) -> String {
+        do {
+            switch try JSONValueDecoder().decodeValidated(Mark.self, from: Array(json.utf8)).value {
+            case .circle: return "circle"
+            case .labelled: return "labelled"
+            }
+        } catch {
+            return "\(error.issues.map(\.code))"
+        }
+    }
+    print(outcome(#"{"radius": 2}"#))  // circle
+    print(outcome(#"{"radius": 2, "label": "a"}"#))  // [noMatch]: both take it
+    print(outcome(#"{"radius": -1}"#))  // [noMatch]: neither takes it
 }
 // README: end
 

@@ -28,6 +28,10 @@ struct GeneratedType: Equatable {
             /// Which member of its own the object holds: each alternative requires one that no
             /// other allows.
             case member
+            /// Each alternative tried in turn: exactly one must take the value (`oneOf`), or the
+            /// first that takes it is the value (`anyOf`). The union's schema is at `pointer`, where
+            /// it is checked instead when an alternative holds such a union in turn.
+            case trial(exactlyOne: Bool, pointer: String)
         }
 
         struct Case: Equatable {
@@ -162,6 +166,15 @@ struct SchemaReader {
     /// by the merged schema's pointer: for a keyword (`items`, `additionalProperties` …), the pointer
     /// of the schema holding it; for a property (`properties/KEY`), the pointer of its schema.
     private var mergedHomes: [String: [String: String]] = [:]
+    /// The types declared for the alternatives of each union whose alternatives are tried in turn,
+    /// by the union's name: left out when the union is checked against its schema instead and
+    /// nothing else holds them.
+    private var trialDeclared: [String: [String]] = [:]
+    /// The unions whose alternatives could not all be read to be tried, by pointer, and how many
+    /// were attempted (at most ``maximumTrialAttempts`` a document).
+    private var failedTrials: Set<String> = []
+    private var trialAttempts = 0
+    static let maximumTrialAttempts = 10_000
 
     /// Where the keyword `key` of the schema at `pointer` is written: in the item of its `allOf` that
     /// holds it when the schema was merged from them, else in the schema itself.
@@ -367,6 +380,7 @@ struct SchemaReader {
             }
             try declareNamed(entry.schema, at: entry.pointer, name: name)
         }
+        settleTrials()
         var settled: Set<String> = []
         var positions: [String: Int] = [:]
         for (position, type) in types.enumerated() { positions[type.name] = position }
@@ -374,6 +388,112 @@ struct SchemaReader {
         boxRecursion()
         // Last, so that what the reading finds is named first, at its place.
         try compileFallbacks(checkingRoot: !isOpenAPI)
+    }
+
+    /// How many times at most a value may be read by the alternatives of the unions above it that
+    /// are tried in turn (each alternative reads it once: a union of 4 inside one of 4 reads it 16
+    /// times).
+    static let maximumTrials = 64
+
+    /// A union whose alternatives are tried in turn reads the value once per alternative, and
+    /// unions of them nested in its alternatives multiply that: such a union is checked against its
+    /// schema instead when it holds itself (a recursive union would read a value a number of times
+    /// that grows with the input's depth) or when it would read a value more than
+    /// ``maximumTrials`` times — so that decoding stays linear in the input. One pass over the
+    /// components of the types' graph, leaves first.
+    private mutating func settleTrials() {
+        var positions: [String: Int] = [:]
+        for (position, type) in types.enumerated() { positions[type.name] = position }
+        guard
+            types.contains(where: { type in
+                guard case .union(let union) = type.kind, case .trial = union.discriminator else { return false }
+                return true
+            })
+        else { return }
+        func held(_ position: Int) -> [String] {
+            switch types[position].kind {
+            case .structure(let fields): fields.map(\.type) + (types[position].additional.map { [$0.value] } ?? [])
+            case .union(let union): union.cases.map(\.payload)
+            case .alias(let target): [target]
+            case .wrapper(let raw, _): [raw]
+            case .stringEnum: []
+            }
+        }
+        func names(in swiftType: String) -> [String] {
+            swiftType.split(whereSeparator: { "[]?:<> ".contains($0) }).map(String.init).filter {
+                positions[$0] != nil
+            }
+        }
+        var edges: [String: [String]] = [:]
+        for position in types.indices { edges[types[position].name] = held(position).flatMap(names) }
+        var factor: [String: Int] = [:]
+        var converted: [(position: Int, reason: String)] = []
+        for component in Self.stronglyConnectedComponents(edges, order: types.map(\.name)) {
+            let members = Set(component)
+            let cyclic = component.count > 1 || edges[component[0], default: []].contains(component[0])
+            var value = 1
+            for member in component {
+                for target in edges[member, default: []] where !members.contains(target) {
+                    value = max(value, factor[target, default: 1])
+                }
+            }
+            for member in component {
+                guard let position = positions[member], case .union(let union) = types[position].kind,
+                    case .trial = union.discriminator
+                else { continue }
+                if cyclic {
+                    converted.append(
+                        (
+                            position,
+                            "alternatives overlap and hold the union again: tried in turn, they would read a value a number of times that grows with each level of it"
+                        ))
+                    continue
+                }
+                // Each alternative reads the value once, and the unions in it as many times again.
+                var reads = 0
+                for item in union.cases {
+                    reads += names(in: item.payload).map { factor[$0, default: 1] }.max() ?? 1
+                }
+                if reads > Self.maximumTrials {
+                    converted.append(
+                        (
+                            position,
+                            "alternatives overlap: tried in turn with the unions in them, they would read a value \(reads) times (more than \(Self.maximumTrials))"
+                        ))
+                } else {
+                    value = max(value, reads)
+                }
+            }
+            for member in component { factor[member] = value }
+        }
+        var orphans: Set<String> = []
+        for (position, reason) in converted {
+            orphans.formUnion(trialDeclared[types[position].name] ?? [])
+            guard case .union(let union) = types[position].kind,
+                case .trial(let exactlyOne, let pointer) = union.discriminator
+            else { continue }
+            let keyword = exactlyOne ? "oneOf" : "anyOf"
+            fallbacks.append(Fallback(pointer: pointer, keywords: nil))
+            notes.append(
+                "#\(pointer)/\(keyword): \(keyword) whose \(reason): no Swift enum — the value is checked against its schema at #\(pointer) with AssaySchema when decoded"
+            )
+            types[position].kind = .wrapper(
+                raw: "JSONValue", rule: ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(pointer)))")
+        }
+        // The alternatives' types that no other type holds now are left out (but those of the
+        // document's root and definitions).
+        orphans = orphans.filter { name in
+            guard let pointer = claimedNames[name] else { return true }
+            return !pointer.isEmpty && Self.definitionKey(pointer) == nil
+        }
+        guard !orphans.isEmpty else { return }
+        var reached: Set<Int> = []
+        var pending = types.indices.filter { !orphans.contains(types[$0].name) }
+        while let next = pending.popLast() {
+            guard reached.insert(next).inserted else { continue }
+            pending += held(next).flatMap(names).compactMap { positions[$0] }
+        }
+        types = types.indices.filter { reached.contains($0) }.map { types[$0] }
     }
 
     // MARK: Attempts given back
@@ -2048,6 +2168,16 @@ struct SchemaReader {
             if typed { return nil }
             throw overlap(reason)
         }
+        // Alternatives that may take the same values: each tried in turn.
+        func tried(_ reason: String) throws(SwiftGenerationError) -> TypeReference? {
+            if !closes,
+                let union = try trialUnion(
+                    object, keyword: keyword, at: pointer, nameHint: nameHint, declaring: declaring, allowed: allowed)
+            {
+                return union
+            }
+            return try cannot(reason)
+        }
         var allowed: Set<String>?
         switch object["type"] {
         case nil: break
@@ -2100,7 +2230,7 @@ struct SchemaReader {
                 found = sole
             }
             guard let kind = found else {
-                return try cannot("alternative \(index) has no single JSON type")
+                return try tried("alternative \(index) has no single JSON type")
             }
             if let allowed, !allowed.contains(kind), !(kind == "integer" && allowed.contains("number")) {
                 if kind == "null" { continue }
@@ -2187,7 +2317,7 @@ struct SchemaReader {
                 return TypeReference(swift: swift, rules: rule.map { [$0] } ?? [], nullable: nullable)
             }
             guard classes.allSatisfy({ $0 == "object" }) else {
-                return try cannot("alternatives overlap: two of them are of the same JSON type")
+                return try tried("alternatives overlap: two of them are of the same JSON type")
             }
             if let (key, tags) = tag(of: members.map(\.schema), preferring: object) {
                 discriminator = .tag(key)
@@ -2196,7 +2326,7 @@ struct SchemaReader {
                 discriminator = .member
                 matches = keys
             } else {
-                return try cannot(
+                return try tried(
                     "objects share no required member with a constant string of its own in each (a const discriminator)"
                 )
             }
@@ -2249,6 +2379,150 @@ struct SchemaReader {
         }
         types[index].kind = .union(GeneratedType.Union(discriminator: discriminator, cases: cases, closed: closes))
         return reference
+    }
+
+    /// A `oneOf` or `anyOf` whose alternatives may take the same values, as an enum that tries each
+    /// alternative in turn (``GeneratedType/Union/Discriminator/trial(exactlyOne:pointer:)``): a case
+    /// per alternative as written (a nested union is not flattened: two of its alternatives taking a
+    /// value is not one), each payload the alternative's own type. Beside `type`, an alternative that
+    /// says no type of its own is read as saying the one the union's `type` names. `nil` when an
+    /// alternative takes `null` (it would pass unseen as the optional's `nil`) or a value the
+    /// union's `type` refuses, or when two alternatives are `null`.
+    private mutating func trialUnion(
+        _ object: JSONObject, keyword: String, at pointer: String, nameHint: String, declaring: Bool,
+        allowed: Set<String>?
+    ) throws(SwiftGenerationError) -> TypeReference? {
+        guard case .array(let alternatives)? = object[keyword] else { return nil }
+        let sole = allowed?.count == 1 ? allowed?.first : nil
+        var members: [(index: Int, place: String, schema: JSONValue)] = []
+        var nulls = 0
+        for (index, given) in alternatives.enumerated() {
+            var alternative = given
+            var found = kind(of: alternative)
+            if found == nil, let sole, sole != "null", case .object(var schema) = alternative, schema["type"] == nil,
+                schema["$ref"] == nil
+            {
+                schema["type"] = .string(sole)
+                alternative = .object(schema)
+                found = sole
+            }
+            if found == "null" {
+                nulls += 1
+                continue
+            }
+            if let allowed {
+                // The union's `type` is read by each alternative: one that says another (or none) is refused.
+                guard let kind = found, allowed.contains(kind) || (kind == "integer" && allowed.contains("number"))
+                else { return nil }
+            }
+            members.append((index, pointer + "/\(keyword)/\(index)", alternative))
+        }
+        // `null` taken by one alternative (or, for `anyOf`, by any): the enum is optional, `nil`
+        // for it. Taken by several `oneOf` alternatives, it is refused — by trying them, when
+        // each is a case (a `null` alternative is none).
+        let takingNull = nulls + members.filter { Self.acceptsNull($0.schema) }.count
+        if keyword == "oneOf" && takingNull > 1 && nulls > 0 { return nil }
+        let nullable = keyword == "oneOf" ? takingNull == 1 : takingNull > 0
+        guard members.count > 1 else { return nil }
+        guard declaring else { return TypeReference(swift: nameHint, rules: [], nullable: nullable) }
+        // A union tried once and given up is not tried again (reached again from each of twenty
+        // alternatives that name it, a chain of them would be read a number of times exponential
+        // in its length), and the attempts of a document are bounded.
+        guard !failedTrials.contains(pointer), trialAttempts < Self.maximumTrialAttempts else { return nil }
+        trialAttempts += 1
+        // An alternative that cannot be read (a cycle with no schema in it …) leaves the union as it was.
+        let mark = self.mark()
+        do {
+            return try trialEnum(
+                object, members: members, keyword: keyword, at: pointer, nameHint: nameHint, nullable: nullable)
+        } catch {
+            rewind(to: mark)
+            // Its name is given back: a type of the same name declared here later is a new one.
+            declaredInline[pointer] = nil
+            failedTrials.insert(pointer)
+            return nil
+        }
+    }
+
+    /// The enum of ``trialUnion(_:keyword:at:nameHint:declaring:allowed:)``, declared.
+    private mutating func trialEnum(
+        _ object: JSONObject, members: [(index: Int, place: String, schema: JSONValue)], keyword: String,
+        at pointer: String, nameHint: String, nullable: Bool
+    ) throws(SwiftGenerationError) -> TypeReference {
+        let inline = try inlineType(at: pointer, nameHint: nameHint, nullable: nullable, holdsDirectly: true)
+        guard inline.isNew else { return inline.reference }
+        let name = inline.reference.swift
+        let index = types.count
+        defer { trialDeclared[name] = types[min(index + 1, types.count)...].map(\.name) }
+        let discriminator = GeneratedType.Union.Discriminator.trial(exactlyOne: keyword == "oneOf", pointer: pointer)
+        types.append(
+            GeneratedType(
+                name: name, documentation: Self.documentation(object),
+                kind: .union(GeneratedType.Union(discriminator: discriminator, cases: []))))
+        // Case names: a referenced definition's key, the alternative's title, the value of a
+        // member it holds constant, else its JSON type; numbered from the second of one name on.
+        var used: Set<String> = []
+        var cases: [GeneratedType.Union.Case] = []
+        for member in members {
+            let first = SwiftNames.caseName(Self.caseBase(of: member.schema) ?? kind(of: member.schema) ?? "value")
+            var caseName = first
+            var number = 2
+            while used.contains(caseName) {
+                caseName = first + "\(number)"
+                number += 1
+            }
+            used.insert(caseName)
+            let payload = try resolve(
+                member.schema, at: member.place, nameHint: name + SwiftNames.typeName(caseName, prefix: ""),
+                declaring: true)
+            // A case of an optional's payload, or one that may take `null` where the schema does
+            // not say whether it does (`nullable` above would be wrong).
+            if payload.nullable
+                && (payload.swift != "JSONValue"
+                    || (!Self.acceptsNull(member.schema) && kind(of: member.schema) == nil))
+            {
+                throw .unsupported(
+                    pointer: member.place,
+                    message: "\(keyword) whose alternative \(member.index) accepts null: no Swift enum")
+            }
+            let rule: String? =
+                switch payload.rules.count {
+                case 0: nil
+                case 1: payload.rules[0]
+                default: ".all([\(payload.rules.joined(separator: ", "))])"
+                }
+            cases.append(
+                GeneratedType.Union.Case(
+                    name: SwiftNames.escaped(caseName), payload: payload.swift, rule: rule, match: caseName,
+                    direct: payload.directStruct))
+        }
+        types[index].kind = .union(GeneratedType.Union(discriminator: discriminator, cases: cases))
+        return inline.reference
+    }
+
+    /// What names a union's alternative: the key of the definition its `$ref` names, its `title`,
+    /// the value of the first member it holds constant (`"type": {"const": "http"}`), or the first
+    /// member it requires.
+    private static func caseBase(of alternative: JSONValue) -> String? {
+        guard case .object(let object) = alternative else { return nil }
+        if case .string(let text)? = object["$ref"], text.hasPrefix("#"),
+            let target = decodeFragment(String(text.dropFirst())), let key = definitionKey(target)
+        {
+            return key
+        }
+        if let title = string(object["title"]) { return title }
+        if case .object(let properties)? = object["properties"] {
+            for (_, schema) in properties {
+                guard case .object(let member) = schema else { continue }
+                if case .string(let value)? = member["const"] { return value }
+                if case .array(let values)? = member["enum"], values.count == 1, case .string(let value) = values[0] {
+                    return value
+                }
+            }
+        }
+        // Else the first member it requires.
+        if case .array(let keys)? = object["required"], case .string(let key)? = keys.first { return key }
+        return nil
     }
 
     /// The rules of a scalar's `allOf` when each item is inline and holds keywords of the scalar's

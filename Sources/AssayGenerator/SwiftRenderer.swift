@@ -166,8 +166,49 @@ struct SwiftRenderer {
         case .kind: lines.append("    /// Reads the alternative the value's JSON type selects.")
         case .tag(let key): lines.append("    /// Reads the alternative the value's `\(key)` member selects.")
         case .member: lines.append("    /// Reads the alternative whose own member the object holds.")
+        case .trial(let exactlyOne, _):
+            lines.append(
+                exactlyOne
+                    ? "    /// Reads the one alternative that takes the value, trying each (several may take one kind)."
+                    : "    /// Reads the first alternative that takes the value, trying each in turn.")
         }
         lines.append("    \(access)init(from decoder: any Decoder) throws {")
+        if case .trial(let exactlyOne, _) = union.discriminator {
+            lines += trialBody(union, exactlyOne: exactlyOne)
+        } else {
+            lines += selectedBody(union)
+        }
+        lines.append("    }")
+        lines += unionRest(name, union)
+        return lines
+    }
+
+    /// An enum's `init(from:)` that tries each alternative (`UnionDecoding.exactlyOne` or
+    /// `firstMatching`), one closure a case.
+    private func trialBody(_ union: GeneratedType.Union, exactlyOne: Bool) -> [String] {
+        var lines = ["        self = try UnionDecoding.\(exactlyOne ? "exactlyOne" : "firstMatching")("]
+        lines.append("            of: decoder,")
+        lines.append("            [")
+        for item in union.cases {
+            let rule = item.rule.map { ", rule: \($0)" } ?? ""
+            let call = "UnionDecoding.decode(\(item.payload).self, from: $0\(rule))"
+            let line = "                { Self.\(item.name.memberName)(try \(call)) },"
+            if line.count <= 120 {
+                lines.append(line)
+            } else {
+                lines.append("                {")
+                lines += Self.wrapped("let value = try \(call)", indent: 20, suffix: "")
+                lines.append("                    return Self.\(item.name.memberName)(value)")
+                lines.append("                },")
+            }
+        }
+        lines.append("            ])")
+        return lines
+    }
+
+    /// An enum's `init(from:)` that selects the alternative by the value's kind, tag or member.
+    private func selectedBody(_ union: GeneratedType.Union) -> [String] {
+        var lines: [String] = []
         let selector: String
         let matches: [String]
         switch union.discriminator {
@@ -182,7 +223,7 @@ struct SwiftRenderer {
             matches = union.cases.map { SwiftNames.stringLiteral($0.match) }
             selector =
                 "UnionDecoding.tag(of: decoder, key: \(SwiftNames.stringLiteral(key)), among: [\(matches.joined(separator: ", "))])"
-        case .member:
+        case .member, .trial:
             matches = union.cases.map { SwiftNames.stringLiteral($0.match) }
             selector = "UnionDecoding.member(of: decoder, among: [\(matches.joined(separator: ", "))])"
         }
@@ -214,7 +255,12 @@ struct SwiftRenderer {
         }
         lines.append(indent + "}")
         if union.closed { lines.append("        }") }
-        lines.append("    }")
+        return lines
+    }
+
+    /// The rest of a union's enum: its encoding, its rules on demand, its schema.
+    private func unionRest(_ name: String, _ union: GeneratedType.Union) -> [String] {
+        var lines: [String] = []
         lines.append("")
         lines.append("    /// Writes the alternative's value.")
         lines.append("    \(access)func encode(to encoder: any Encoder) throws {")
@@ -249,14 +295,21 @@ struct SwiftRenderer {
         lines.append("}")
         lines.append("")
         lines.append("extension \(name): JSONSchemaExportable {")
-        lines.append(
-            union.closed
-                ? "    /// The alternatives' schemas, as `oneOf` (no value matches two), and no member that the"
-                    + "\n    /// alternative does not declare."
-                : "    /// The alternatives' schemas, as `oneOf` (no value matches two).")
+        var keyword = "oneOf"
+        switch union.discriminator {
+        case .trial(let exactlyOne, _):
+            keyword = exactlyOne ? "oneOf" : "anyOf"
+            lines.append("    /// The alternatives' schemas, as `\(keyword)`.")
+        default:
+            lines.append(
+                union.closed
+                    ? "    /// The alternatives' schemas, as `oneOf` (no value matches two), and no member that the"
+                        + "\n    /// alternative does not declare."
+                    : "    /// The alternatives' schemas, as `oneOf` (no value matches two).")
+        }
         lines.append("    \(access)static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {")
         lines.append("        [")
-        lines.append("            \"oneOf\": [")
+        lines.append("            \"\(keyword)\": [")
         for item in union.cases {
             if item.match == GeneratedType.Union.otherKinds {
                 let others = union.cases.dropLast().map { "\"\($0.match)\"" }

@@ -6,9 +6,10 @@ import Foundation
 import Testing
 
 /// `Shipment.swift` is the generator's output for `Golden/fallback.schema.json`: constraints with no
-/// typed rule (`not`, `anyOf`, `prefixItems`, `patternProperties`, `dependentSchemas`, nullable
-/// items with rules) are checked against the embedded schema, typed rules kept beside them; its
-/// `if`/`then` on one member is a typed `.when` entry (more of those in `ConditionalTests`).
+/// typed rule (`not`, `prefixItems`, `patternProperties`, `dependentSchemas`, nullable items with
+/// rules) are checked against the embedded schema, typed rules kept beside them; its `if`/`then` on
+/// one member is a typed `.when` entry (more of those in `ConditionalTests`), and its `anyOf` of two
+/// strings an enum that tries each alternative (more of those in `OverlapTests`).
 @Suite("Constraints with no typed rule, checked against the embedded schema")
 struct FallbackTests {
     static func schemaText() throws -> String { try SwiftGeneratorTests.read("fallback.schema.json") }
@@ -68,9 +69,11 @@ struct FallbackTests {
         let generated = try SwiftGenerator.generate(JSONValue(parsing: Array(Self.schemaText().utf8)), options: options)
         #expect(generated.source == (try SwiftGeneratorTests.read("Shipment.swift")))
         #expect(generated.rootTypeName == "Shipment")
-        #expect(generated.typeNames == ["Shipment", "ShipmentWindow", "Parcel", "ParcelSize"])
+        #expect(generated.typeNames == ["Shipment", "ShipmentReference", "ShipmentWindow", "Parcel", "ParcelSize"])
+        #expect(generated.source.contains("self = try UnionDecoding.firstMatching("))
+        #expect(!generated.notes.contains { $0.hasPrefix("#/properties/reference") })
         for place in [
-            "#/properties/weight: not", "#/properties/reference", "#/properties/labels/items",
+            "#/properties/weight: not", "#/properties/labels/items",
             "#/properties/point: items, prefixItems",
             "#/$defs/carrier: not", "#/properties/window: dependentSchemas",
             "#/$defs/parcel/properties/tags: patternProperties, additionalProperties",

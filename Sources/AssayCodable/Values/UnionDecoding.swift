@@ -222,6 +222,111 @@ public enum UnionDecoding {
         }
     }
 
+    /// Decodes the value as the one alternative that takes it, trying each — JSON Schema's `oneOf`
+    /// when its alternatives can take the same values (two objects with no member to tell them
+    /// apart, two arrays …): each alternative reads the value and checks its rules, and exactly one
+    /// must pass.
+    ///
+    /// <!-- snippet: doc-union-one-of -->
+    /// ```swift
+    /// @Validatable
+    /// struct Circle: Codable, Sendable, Hashable {
+    ///     @Validate(.range(0...)) var radius: Double
+    /// }
+    ///
+    /// @Validatable
+    /// struct Labelled: Codable, Sendable, Hashable {
+    ///     @Validate(.length(1...)) var label: String
+    /// }
+    ///
+    /// // `{"oneOf": [circle, labelled]}`: an object may be either, or both.
+    /// enum Mark: Codable, Sendable, Hashable {
+    ///     case circle(Circle)
+    ///     case labelled(Labelled)
+    ///
+    ///     init(from decoder: any Decoder) throws {
+    ///         self = try UnionDecoding.exactlyOne(
+    ///             of: decoder,
+    ///             [
+    ///                 { Mark.circle(try UnionDecoding.decode(Circle.self, from: $0)) },
+    ///                 { Mark.labelled(try UnionDecoding.decode(Labelled.self, from: $0)) },
+    ///             ])
+    ///     }
+    ///
+    ///     func encode(to encoder: any Encoder) throws {
+    ///         switch self {
+    ///         case .circle(let value): try value.encode(to: encoder)
+    ///         case .labelled(let value): try value.encode(to: encoder)
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// func decodeMarks() {
+    ///     func outcome(_ json: String) -> String {
+    ///         do {
+    ///             switch try JSONValueDecoder().decodeValidated(Mark.self, from: Array(json.utf8)).value {
+    ///             case .circle: return "circle"
+    ///             case .labelled: return "labelled"
+    ///             }
+    ///         } catch {
+    ///             return "\(error.issues.map(\.code))"
+    ///         }
+    ///     }
+    ///     print(outcome(#"{"radius": 2}"#))  // circle
+    ///     print(outcome(#"{"radius": 2, "label": "a"}"#))  // [noMatch]: both take it
+    ///     print(outcome(#"{"radius": -1}"#))  // [noMatch]: neither takes it
+    /// }
+    /// ```
+    ///
+    /// Each value is read once by each alternative: `assay generate swift` writes this only for a
+    /// union none of whose alternatives holds such a union in turn, so that the work stays linear in
+    /// the input.
+    ///
+    /// - Throws: `ValidationError` with one `noMatch` issue at the value's path when no alternative
+    ///   takes the value, or when several do (the alternatives' own failures are not reported, as
+    ///   `Rule.exactlyOne(_:)` does not report them).
+    public static func exactlyOne<T>(of decoder: any Decoder, _ alternatives: [(any Decoder) throws -> T])
+        throws(ValidationError) -> T
+    {
+        var chosen: T?
+        var passing = 0
+        let handle = NodeDecoderHandle(decoder)
+        for alternative in alternatives {
+            // Each alternative reads the value afresh: another's reads hide no unknown key.
+            handle?.forgetReadsInside()
+            guard let value = try? alternative(decoder) else { continue }
+            passing += 1
+            if chosen == nil { chosen = value }
+        }
+        if passing == 1, let chosen { return chosen }
+        var context = RuleContext(path: path(of: decoder), phase: .decode)
+        if passing == 0 {
+            context.report(.noMatch, parameters: ["count": .integer(alternatives.count)])
+        } else {
+            context.report(.noMatch, parameters: ["count": .integer(passing)], messageKey: "schema.oneOf.many")
+        }
+        throw ValidationError(context.issues)
+    }
+
+    /// Decodes the value as the first alternative that takes it, trying each in turn — JSON
+    /// Schema's `anyOf` when its alternatives can take the same values; see
+    /// ``exactlyOne(of:_:)``.
+    ///
+    /// - Throws: `ValidationError` with one `noMatch` issue at the value's path when no alternative
+    ///   takes the value.
+    public static func firstMatching<T>(of decoder: any Decoder, _ alternatives: [(any Decoder) throws -> T])
+        throws(ValidationError) -> T
+    {
+        let handle = NodeDecoderHandle(decoder)
+        for alternative in alternatives {
+            handle?.forgetReadsInside()
+            if let value = try? alternative(decoder) { return value }
+        }
+        var context = RuleContext(path: path(of: decoder), phase: .decode)
+        context.report(.noMatch, parameters: ["count": .integer(alternatives.count)])
+        throw ValidationError(context.issues)
+    }
+
     /// The kind of the value: an object or an array by its container; a scalar read whole.
     private static func kind(of decoder: any Decoder) -> JSONKind {
         if (try? decoder.container(keyedBy: AnyKey.self)) != nil { return .object }

@@ -224,6 +224,21 @@ final class DecodingState {
     func wasRead(_ index: Int) -> Bool {
         !readValues.isEmpty && readValues[index >> 6] & (1 << UInt64(index & 63)) != 0
     }
+
+    /// Unmarks the entries `range` holds (one word at a time where it covers whole words).
+    func forgetReads(_ range: Range<Int>) {
+        guard !readValues.isEmpty else { return }
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if index & 63 == 0 && index + 64 <= range.upperBound {
+                readValues[index >> 6] = 0
+                index += 64
+            } else {
+                readValues[index >> 6] &= ~(1 << UInt64(index & 63))
+                index += 1
+            }
+        }
+    }
 }
 
 /// A failure inside a run, located later.
@@ -366,6 +381,15 @@ package struct NodeDecoderHandle {
     /// Starts marking the members keyed containers look up, for ``unreadKeys()``: call it before
     /// the object's fields are read.
     package func startTrackingReads() { decoder.state.tracksReads = true }
+
+    /// Forgets which values inside the value read were looked up (not the value itself, which its
+    /// container looked up): a union that tries its alternatives in turn starts each afresh, so
+    /// that one alternative's reads do not hide another's unknown keys.
+    package func forgetReadsInside() {
+        let state = decoder.state
+        let start = decoder.node.index
+        state.forgetReads((start + 1)..<state.tape.next(after: start))
+    }
 
     /// The keys of the object read whose values no keyed container of this decode looked up by
     /// key, in input order (meaningful when ``tracksReadKeys``). A model checks these alone for

@@ -15,8 +15,8 @@ public struct Shipment: Codable, Sendable, Hashable {
         .range(minimum: 0, exclusiveMinimum: true),
         .schema(SchemaDocument.schema, at: "/properties/weight", keywords: ["not"]))
     public var weight: Double
-    @Validate(Rule<JSONValue>.schema(SchemaDocument.schema, at: "/properties/reference"))
-    public var reference: JSONValue?
+    @NotNull
+    public var reference: ShipmentReference?
     @NotNull @Validate(Rule<[JSONValue]>.each(.schema(SchemaDocument.schema, at: "/properties/labels/items")))
     public var labels: [JSONValue]?
     @NotNull
@@ -41,7 +41,7 @@ public struct Shipment: Codable, Sendable, Hashable {
     public init(
         id: String,
         weight: Double,
-        reference: JSONValue? = nil,
+        reference: ShipmentReference? = nil,
         labels: [JSONValue]? = nil,
         point: [JSONValue]? = nil,
         parcels: [Parcel],
@@ -58,6 +58,62 @@ public struct Shipment: Codable, Sendable, Hashable {
         self.carrier = carrier
         self.express = express
         self.window = window
+    }
+}
+
+public enum ShipmentReference: Codable, Sendable, Hashable {
+    case string(String)
+    case string2(String)
+    case integer(Int)
+
+    /// Reads the first alternative that takes the value, trying each in turn.
+    public init(from decoder: any Decoder) throws {
+        self = try UnionDecoding.firstMatching(
+            of: decoder,
+            [
+                { Self.string(try UnionDecoding.decode(String.self, from: $0, rule: .length(...10))) },
+                { Self.string2(try UnionDecoding.decode(String.self, from: $0, rule: .matches("^R-"))) },
+                { Self.integer(try UnionDecoding.decode(Int.self, from: $0)) },
+            ])
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .string(let value):
+            try value.encode(to: encoder)
+        case .string2(let value):
+            try value.encode(to: encoder)
+        case .integer(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension ShipmentReference: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<ShipmentReference> = [
+        .payload { value in
+            switch value {
+            case .string(let payload): .value(payload, rule: .length(...10))
+            case .string2(let payload): .value(payload, rule: .matches("^R-"))
+            case .integer(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension ShipmentReference: JSONSchemaExportable {
+    /// The alternatives' schemas, as `anyOf`.
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "anyOf": [
+                exporter.schema(for: String.self, rule: .length(...10), at: "ShipmentReference.string"),
+                exporter.schema(for: String.self, rule: .matches("^R-"), at: "ShipmentReference.string2"),
+                exporter.schema(for: Int.self),
+            ]
+        ]
     }
 }
 
