@@ -1388,8 +1388,17 @@ struct SchemaReader {
                 Set(own.keys).isSubset(of: properties.keys),
                 own.count == properties.count || merged["additionalProperties"] == .bool(false)
             else { return nil }
+            // A member refused so is reported at its place; its own schema must report nothing
+            // below it (the struct, refusing the key, reads no further).
+            let atItsPlace = Set(["type", "enum", "const"]).union(Self.keywordsOfType["string"] ?? [])
+                .union(Self.keywordsOfType["number"] ?? [])
             for key in properties.keys where own[key] == nil {
                 guard !required.contains(key) else { return nil }
+                if case .object(let member)? = properties[key],
+                    !member.keys.filter(Self.constrains).allSatisfy(atItsPlace.contains)
+                {
+                    return nil
+                }
                 properties[key] = nil
                 homes["properties/" + key] = nil
             }

@@ -115,4 +115,25 @@ struct ArraysTests {
         #expect(generated.source.contains("@NotNull @Validate(.length(...5), .matches(\"^[A-Z]\"))"))
         #expect(generated.source.contains("@NotNull @Validate(.count(1...), .each(.length(1...)))"))
     }
+
+    @Test(
+        "a member another item's additionalProperties: false refuses is left out only when its schema reports at its place"
+    )
+    func refusedMembers() throws {
+        // `sub`'s own schema reports below it (`/sub/a`); the struct, refusing the key, would not.
+        let schema = ##"""
+            {"type": "object", "properties": {"x": {"allOf": [
+              {"$ref": "#/$defs/base"}, {"additionalProperties": false}]}},
+             "$defs": {"base": {"type": ["object", "boolean"], "properties": {
+               "sub": {"type": "object", "properties": {"a": {"type": "integer"}}}}}}}
+            """##
+        let generated = try SwiftGeneratorTests.generate(schema)
+        #expect(generated.notes.contains { $0.hasPrefix("#/properties/x: ") }, "\(generated.notes)")
+        // A member whose schema reports at its own place is left out (tslint's `severity`).
+        let scalar = schema.replacingOccurrences(
+            of: #"{"type": "object", "properties": {"a": {"type": "integer"}}}"#, with: #"{"enum": ["a", "b"]}"#)
+        let merged = try SwiftGeneratorTests.generate(scalar)
+        #expect(!merged.notes.contains { $0.hasPrefix("#/properties/x: ") }, "\(merged.notes)")
+        #expect(merged.source.contains("case boolean(Bool)"))
+    }
 }
