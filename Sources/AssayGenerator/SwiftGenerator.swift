@@ -65,8 +65,11 @@ public enum SwiftGenerator {
         let embedded = reader.fallbacks.isEmpty ? nil : document.jsonString(.prettyPrinted)
         let resources = reader.resources.map { ($0.uri, $0.document.jsonString(.prettyPrinted)) }
         let source = SwiftRenderer(options: options).render(reader.types, document: embedded, resources: resources)
+        // A place reached twice (a definition refused from two places) is noted once.
+        var noted: Set<String> = []
+        let notes = reader.notes.filter { noted.insert($0).inserted }
         return GeneratedSwift(
-            source: source, typeNames: reader.types.map(\.name), rootTypeName: reader.rootTypeName, notes: reader.notes)
+            source: source, typeNames: reader.types.map(\.name), rootTypeName: reader.rootTypeName, notes: notes)
     }
 }
 

@@ -319,6 +319,15 @@ struct SwiftGeneratorTests {
         #expect(types.notes.contains { $0.hasSuffix("#/$defs/a_b is AB2") }, "\(types.notes)")
     }
 
+    @Test("a place reached from several places is noted once")
+    func notesOnce() throws {
+        let generated = try Self.generate(
+            ##"{"type": "object", "properties": {"a": {"$ref": "#/$defs/opt"}, "b": {"$ref": "#/$defs/opt"}}, "$defs": {"tls": {"type": "object", "properties": {"x": {"type": "string"}}}, "opt": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/tls"}], "unevaluatedProperties": false}}}"##
+        )
+        #expect(generated.notes.count == 1, "\(generated.notes)")
+        #expect(generated.notes.first?.hasPrefix("#/$defs/opt/oneOf: ") == true)
+    }
+
     @Test("a $ref to the document itself by its $id is followed as a pointer into it")
     func referencesToItself() throws {
         // catalog-info.json's form: a relative reference by the document's own name, beside draft
