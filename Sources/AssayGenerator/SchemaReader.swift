@@ -419,11 +419,7 @@ struct SchemaReader {
             case .stringEnum: []
             }
         }
-        func names(in swiftType: String) -> [String] {
-            swiftType.split(whereSeparator: { "[]?:<> ".contains($0) }).map(String.init).filter {
-                positions[$0] != nil
-            }
-        }
+        func names(in swiftType: String) -> [String] { Self.typeNames(in: swiftType).filter { positions[$0] != nil } }
         var edges: [String: [String]] = [:]
         for position in types.indices { edges[types[position].name] = held(position).flatMap(names) }
         var factor: [String: Int] = [:]
@@ -1725,13 +1721,7 @@ struct SchemaReader {
             if !element.rules.isEmpty { rules.append(".values(\(Self.joined(element.rules)))") }
             if !checked.isEmpty {
                 keptTypes.append(valueType)
-                fallbacks.append(Fallback(pointer: pointer, keywords: checked))
-                notes.append(
-                    "#\(pointer): \(checked.joined(separator: ", ")) — no typed rule: the value is checked against these keywords with AssaySchema when decoded"
-                )
-                let list = checked.map(SwiftNames.stringLiteral).joined(separator: ", ")
-                rules.append(
-                    ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(pointer)), keywords: [\(list)])")
+                rules.append(keywordCheck(checked, at: pointer))
             }
         default:
             throw SwiftGenerationError(pointer: pointer + "/type", message: "unknown type \"\(type)\"")
@@ -1739,13 +1729,7 @@ struct SchemaReader {
         rules += try valueRules(object, at: pointer, swiftType: swift)
         rules += allOfRules
         if checksScalar {
-            fallbacks.append(Fallback(pointer: pointer, keywords: untyped))
-            notes.append(
-                "#\(pointer): \(untyped.joined(separator: ", ")) — no typed rule: the value is checked against these keywords with AssaySchema when decoded"
-            )
-            let list = untyped.map(SwiftNames.stringLiteral).joined(separator: ", ")
-            rules.append(
-                ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(pointer)), keywords: [\(list)])")
+            rules.append(keywordCheck(untyped, at: pointer))
         }
         var reference = TypeReference(swift: swift, rules: rules, nullable: nullable, directStruct: directStruct)
         switch type {
@@ -1807,15 +1791,8 @@ struct SchemaReader {
         let pinned = element.pinned && !element.rules.isEmpty && !element.swift.hasPrefix("[")
         if let first = itemChecks.first {
             // One schema holds them all (``mergedKinds(_:at:)`` merges no others).
-            let holder = home(of: first, at: pointer)
             keptTypes.append(elementType)
-            fallbacks.append(Fallback(pointer: holder, keywords: itemChecks))
-            notes.append(
-                "#\(holder): \(itemChecks.joined(separator: ", ")) — no typed rule: the value is checked against these keywords with AssaySchema when decoded"
-            )
-            let list = itemChecks.map(SwiftNames.stringLiteral).joined(separator: ", ")
-            rules.append(
-                ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(holder)), keywords: [\(list)])")
+            rules.append(keywordCheck(itemChecks, at: home(of: first, at: pointer)))
         }
         return ("[\(elementType)]", rules, pinned)
     }
@@ -1958,12 +1935,7 @@ struct SchemaReader {
                 direct = payload
                 if structure.isNew { try declareStruct(alternative, at: pointer, name: payload) }
             }
-            let rule: String? =
-                switch rules.count {
-                case 0: nil
-                case 1: rules[0]
-                default: ".all([\(rules.joined(separator: ", "))])"
-                }
+            let rule = Self.caseRule(rules)
             cases.append(
                 GeneratedType.Union.Case(name: kind, payload: payload, rule: rule, match: kind, direct: direct))
         }
@@ -2375,12 +2347,7 @@ struct SchemaReader {
                 throw overlap("alternative \(member.index) accepts null")
             }
             if closes && member.kind == "object" { _ = try closedStruct(payload, of: member.index) }
-            let rule: String?
-            switch payload.rules.count {
-            case 0: rule = nil
-            case 1: rule = payload.rules[0]
-            default: rule = ".all([\(payload.rules.joined(separator: ", "))])"
-            }
+            let rule = Self.caseRule(payload.rules)
             cases.append(
                 GeneratedType.Union.Case(
                     name: SwiftNames.escaped(caseName), payload: payload.swift, rule: rule, match: match,
@@ -2494,12 +2461,7 @@ struct SchemaReader {
                     pointer: member.place,
                     message: "\(keyword) whose alternative \(member.index) accepts null: no Swift enum")
             }
-            let rule: String? =
-                switch payload.rules.count {
-                case 0: nil
-                case 1: payload.rules[0]
-                default: ".all([\(payload.rules.joined(separator: ", "))])"
-                }
+            let rule = Self.caseRule(payload.rules)
             cases.append(
                 GeneratedType.Union.Case(
                     name: SwiftNames.escaped(caseName), payload: payload.swift, rule: rule, match: caseName,
@@ -3030,8 +2992,33 @@ struct SchemaReader {
         return name
     }
 
+    /// The rule of a union's case: none, its one rule, or `.all` of them.
+    static func caseRule(_ rules: [String]) -> String? {
+        switch rules.count {
+        case 0: nil
+        case 1: rules[0]
+        default: ".all([\(rules.joined(separator: ", "))])"
+        }
+    }
+
+    /// Checks the value against `keywords` of the schema at `pointer` with AssaySchema (they have no
+    /// typed rule): recorded to be compiled, noted, and the rule returned.
+    private mutating func keywordCheck(_ keywords: [String], at pointer: String) -> String {
+        fallbacks.append(Fallback(pointer: pointer, keywords: keywords))
+        notes.append(
+            "#\(pointer): \(keywords.joined(separator: ", ")) — no typed rule: the value is checked against these keywords with AssaySchema when decoded"
+        )
+        let list = keywords.map(SwiftNames.stringLiteral).joined(separator: ", ")
+        return ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(pointer)), keywords: [\(list)])"
+    }
+
     static func joined(_ rules: [String]) -> String {
         rules.count == 1 ? rules[0] : ".and(" + rules.joined(separator: ", ") + ")"
+    }
+
+    /// The names in a Swift type (`[String: [Step]]?` → `String`, `Step`).
+    static func typeNames(in swiftType: String) -> [String] {
+        swiftType.split(whereSeparator: { "[]?:<> ".contains($0) }).map(String.init)
     }
 
     /// Makes every struct a value of `swiftType` holds keep the members it is given (an
@@ -3039,8 +3026,7 @@ struct SchemaReader {
     /// read; `false` when a type in it is not declared. `visited`: the types settled or being
     /// settled (a cycle is settled where it starts).
     private mutating func makeKept(_ swiftType: String, positions: [String: Int], visited: inout Set<String>) -> Bool {
-        let names = swiftType.split(whereSeparator: { "[]?:<> ".contains($0) }).map(String.init)
-        for name in names where !visited.contains(name) {
+        for name in Self.typeNames(in: swiftType) where !visited.contains(name) {
             if ["String", "Int", "Double", "Bool", "JSONValue", "Indirect"].contains(name) || namedEnums.contains(name)
             {
                 continue

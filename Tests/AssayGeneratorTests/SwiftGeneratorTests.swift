@@ -22,6 +22,16 @@ struct SwiftGeneratorTests {
         try JSONValue(parsing: Array(read("client.schema.json").utf8))
     }
 
+    /// The places of the errors decoding `instance` as `type` reports; empty when it decodes.
+    static func decodingPlaces<T: Decodable>(_ type: T.Type, _ instance: JSONValue) -> Set<String> {
+        do {
+            _ = try JSONValueDecoder().decodeValidated(type, from: instance.jsonBytes())
+            return []
+        } catch {
+            return Set(error.issues.filter { $0.severity == .error }.map(\.path.jsonPointer))
+        }
+    }
+
     static func generate(_ text: String, options: SwiftGeneratorOptions = SwiftGeneratorOptions()) throws
         -> GeneratedSwift
     {
