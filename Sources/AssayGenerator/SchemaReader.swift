@@ -56,6 +56,10 @@ struct GeneratedType: Equatable {
         /// `unevaluatedProperties: false` beside the union: its object alternatives refuse members
         /// they do not declare, and an object that fails has each of its members reported.
         var closed = false
+        /// Where the union's schema is when it stands beside members of the object around it (each
+        /// case holds them too): a value no case is selected for is checked against it, so that
+        /// those members' failures are reported where the schema reports them.
+        var unmatchedSchema: String?
     }
 
     struct EnumCase: Equatable {
@@ -142,6 +146,11 @@ struct SchemaReader {
     private var namedEnums: Set<String> = []
     /// Whether a schema below the root has an `$id` (a `$ref` below it is read against it).
     private var hasEmbeddedResources = false
+    /// The places a `$ref` of the document names (`#/…` fragments, decoded).
+    private var referencedPlaces: Set<String> = []
+    /// The places whose schema is read merged with others (``unionBesideMembers(_:at:nameHint:declaring:)``):
+    /// what is written there is not all the value must pass, so it is never checked there alone.
+    private var synthesized: Set<String> = []
     private(set) var rootTypeName: String?
     /// The type names claimed, in order, so that a failed attempt can give its names back.
     private var claimLog: [String] = []
@@ -339,6 +348,7 @@ struct SchemaReader {
             }
         }
         hasEmbeddedResources = Self.hasEmbeddedResources(document)
+        referencedPlaces = Self.referencedPlaces(in: document)
         // Names first, so that a $ref reaches a type declared later.
         if !isOpenAPI && !Self.isDefinitionsOnly(root) {
             let base = options.rootName ?? Self.string(root["title"]) ?? "Root"
@@ -772,8 +782,17 @@ struct SchemaReader {
                 propertyName += "\(number)"
             }
             byName[propertyName] = key
+            // A member merged in from the object around a union is named after the union's enum
+            // (the enum's alternatives share it).
+            var owner = name
+            let own = "/properties/" + Self.escape(key)
+            if propertyPointer.hasSuffix(own), propertyPointer != pointer + own,
+                let declared = declaredInline(at: String(propertyPointer.dropLast(own.count)))
+            {
+                owner = declared.swift
+            }
             let reference = try resolve(
-                propertySchema, at: propertyPointer, nameHint: name + SwiftNames.typeName(key, prefix: ""),
+                propertySchema, at: propertyPointer, nameHint: owner + SwiftNames.typeName(key, prefix: ""),
                 declaring: true)
             var rules = reference.rules
             if !reference.pinned, let first = rules.first {
@@ -1072,11 +1091,20 @@ struct SchemaReader {
             object["type"].map({ $0 == "object" }) ?? true
         else { return nil }
         var entries: [String] = []
+        // Members the branch requires and refuses `null` for: a Swift `nil` fails the branch,
+        // whether the member was missing or `null`.
+        var present: Set<String> = []
         if let required = object["required"] {
             guard case .array(let keys) = required, let names = Self.strings(keys) else { return nil }
             for key in names {
                 // `null` meets `required`; a Swift `nil` cannot say whether it was `null`.
-                guard let field = fields[key], !allowsNull(field) else { return nil }
+                guard let field = fields[key] else { return nil }
+                if allowsNull(field) {
+                    guard case .object(let members)? = object["properties"], let schema = members[key],
+                        Self.refusesNull(schema)
+                    else { return nil }
+                    present.insert(key)
+                }
                 if field.isOptional { entries.append(".required(\\.\(field.name), \(SwiftNames.stringLiteral(key)))") }
             }
         }
@@ -1084,10 +1112,10 @@ struct SchemaReader {
             guard case .object(let members) = properties else { return nil }
             for (key, schema) in members {
                 // A `null` the rules never see (Swift's `nil`) must be one the schema accepts.
-                guard let field = fields[key], !allowsNull(field) || Self.acceptsNull(schema)
+                guard let field = fields[key], !allowsNull(field) || Self.acceptsNull(schema) || present.contains(key)
                 else { return nil }
                 let place = pointer + "/properties/" + Self.escape(key)
-                let rules = try memberRules(schema, at: place, field: field)
+                let rules = try memberRules(schema, at: place, field: field, present: present.contains(key))
                 guard !rules.isEmpty else { continue }
                 entries.append(
                     ".property(\\.\(field.name), \(SwiftNames.stringLiteral(key)), \(rules.joined(separator: ", ")))")
@@ -1097,12 +1125,14 @@ struct SchemaReader {
     }
 
     /// The rules a member's schema in a branch states, for the member's Swift type: typed when its
-    /// keywords are rules of that type, else a check against the schema (noted).
-    private mutating func memberRules(_ schema: JSONValue, at pointer: String, field: Field)
+    /// keywords are rules of that type, else a check against the schema (noted). `present`: the
+    /// rules see no `nil` (the branch requires the member, refusing `null`).
+    private mutating func memberRules(_ schema: JSONValue, at pointer: String, field: Field, present: Bool = false)
         throws(SwiftGenerationError) -> [String]
     {
         let base = field.type.hasSuffix("?") ? String(field.type.dropLast()) : field.type
         if Self.isImplied(schema, by: field.schema) { return [] }
+        if present, let value = Self.withoutNull(field.schema), Self.isImplied(schema, by: value) { return [] }
         if case .object(let object) = schema {
             let keys = Set(object.keys.filter(Self.constrains))
             var rules: [String]?
@@ -1164,7 +1194,76 @@ struct SchemaReader {
     static func isImplied(_ branch: JSONValue, by schema: JSONValue) -> Bool {
         guard case .object(let constraints) = branch else { return branch == .bool(true) }
         guard case .object(let own) = schema else { return false }
-        return constraints.allSatisfy { key, value in !constrains(key) || own[key] == value }
+        // The values the schema allows at most, by its `const` or `enum`.
+        var values: [JSONValue]?
+        if let constant = own["const"] {
+            values = [constant]
+        } else if case .array(let list)? = own["enum"] {
+            values = list
+        }
+        return constraints.allSatisfy { key, value in
+            guard constrains(key), own[key] != value else { return true }
+            switch (key, value) {
+            case ("type", _):
+                // `{"const": "a"}`, `{"type": "integer"}` imply `{"type": ["string", "number"]}`.
+                let names: [String]
+                switch value {
+                case .string(let type): names = [type]
+                case .array(let list): names = strings(list) ?? []
+                default: return false
+                }
+                let allowed = Set(names)
+                func allows(_ type: String) -> Bool {
+                    allowed.contains(type) || (type == "integer" && allowed.contains("number"))
+                }
+                if let values { return values.allSatisfy { allows(jsonType(of: $0)) } }
+                switch own["type"] {
+                case .string(let type)?: return allows(type)
+                case .array(let list)?: return (strings(list) ?? []).allSatisfy(allows)
+                default: return false
+                }
+            case ("enum", .array(let list)): return values?.allSatisfy(list.contains) ?? false
+            case ("const", _): return values == [value]
+            default: return false
+            }
+        }
+    }
+
+    /// Whether no value passes both schemas, as their `const` and `enum` tell.
+    static func areDisjoint(_ first: JSONValue, _ second: JSONValue) -> Bool {
+        func values(_ schema: JSONValue) -> [JSONValue]? {
+            guard case .object(let object) = schema else { return nil }
+            if let constant = object["const"] { return [constant] }
+            if case .array(let list)? = object["enum"] { return list }
+            return nil
+        }
+        guard let one = values(first), let other = values(second) else { return false }
+        return !one.contains(where: other.contains)
+    }
+
+    /// The schema with `null` taken out of its `type` (`["object", "null"]` → `"object"`); `nil`
+    /// when its `type` names no `null` or nothing else.
+    static func withoutNull(_ schema: JSONValue) -> JSONValue? {
+        guard case .object(var object) = schema, case .array(let list)? = object["type"],
+            var names = strings(list), names.contains("null")
+        else { return nil }
+        names.removeAll { $0 == "null" }
+        guard !names.isEmpty else { return nil }
+        object["type"] = names.count == 1 ? .string(names[0]) : .array(names.map { .string($0) })
+        return .object(object)
+    }
+
+    /// Whether a schema surely refuses `null`: its `type`, `const` or `enum` leaves it out.
+    static func refusesNull(_ schema: JSONValue) -> Bool {
+        guard case .object(let object) = schema else { return schema == .bool(false) }
+        switch object["type"] {
+        case .string(let type)? where type != "null": return true
+        case .array(let list)? where !list.contains("null"): return true
+        default: break
+        }
+        if let constant = object["const"] { return constant != .null }
+        if case .array(let values)? = object["enum"] { return !values.contains(.null) }
+        return false
     }
 
     /// Whether a schema surely accepts `null`: it is `true`, or its only keywords that read `null`
@@ -1298,52 +1397,79 @@ struct SchemaReader {
     /// (``mergedHomes``). `nil` when `additionalProperties` would see other properties than its own
     /// schema's, when the keywords of a tuple are written in different items, or when no item says a type.
     private func mergedKinds(_ schema: JSONObject, at pointer: String)
-        -> (schema: JSONObject, homes: [String: String])?
+        -> (schema: JSONObject, homes: [String: String], narrowed: Set<String>)?
     {
         guard case .array(let items)? = schema["allOf"], !items.isEmpty,
             !(hasEmbeddedResources && Self.isUnderEmbeddedResource(pointer, in: document))
         else { return nil }
-        let readable = Self.keywordsOfType.values.reduce(into: Set<String>()) { $0.formUnion($1) }
-            .subtracting(["minProperties", "maxProperties", "propertyNames", "dependentRequired"])
-            .union(["type", "additionalItems", "prefixItems", "contains", "minContains", "maxContains"])
         var parts: [(schema: JSONObject, place: String)] = []
         var own = schema
         own["allOf"] = nil
         parts.append((own, pointer))
         for (offset, item) in items.enumerated() {
-            var place = pointer + "/allOf/\(offset)"
-            var item = item
-            // A `$ref` alone names the item (through a few more `$ref`s alone).
-            var hops = 0
-            while case .object(let object) = item, let reference = object["$ref"] {
-                guard hops < 8, object.keys.allSatisfy({ !Self.constrains($0) || $0 == "$ref" }),
-                    case .string(let text) = reference, text.hasPrefix("#"),
-                    let target = Self.decodeFragment(String(text.dropFirst())), let resolved = document[pointer: target]
-                else { return nil }
-                (item, place, hops) = (resolved, target, hops + 1)
-            }
-            switch item {
-            case .bool(true): continue
-            case .object(let object): parts.append((object, place))
+            switch named(item, at: pointer + "/allOf/\(offset)") {
+            case (.bool(true), _)?: continue
+            case (.object(let object), let place)?: parts.append((object, place))
             default: return nil
             }
         }
+        guard var merged = merged(parts), !merged.unsatisfiable else { return nil }
+        for key in ["title", "description"] where schema[key] != nil { merged.schema[key] = schema[key] }
+        return (merged.schema, merged.homes, merged.narrowed)
+    }
+
+    /// The schema a `$ref` alone names (through a few more `$ref`s alone), and its place; the schema
+    /// itself when it is no `$ref`. `nil` for a `$ref` beside other keywords or that does not resolve.
+    private func named(_ schema: JSONValue, at pointer: String) -> (schema: JSONValue, place: String)? {
+        var (schema, place) = (schema, pointer)
+        var hops = 0
+        while case .object(let object) = schema, let reference = object["$ref"] {
+            guard hops < 8, object.keys.allSatisfy({ !Self.constrains($0) || $0 == "$ref" }),
+                case .string(let text) = reference, text.hasPrefix("#"),
+                let target = Self.decodeFragment(String(text.dropFirst())), let resolved = document[pointer: target]
+            else { return nil }
+            (schema, place, hops) = (resolved, target, hops + 1)
+        }
+        return (schema, place)
+    }
+
+    /// The conjunction of `parts` as one schema, and where each of its keywords is written: the
+    /// ``mergedKinds(_:at:)`` of an `allOf`'s items, or of a union's alternative and the object
+    /// keywords beside the union. Each part's keywords are ``mergeable`` (or `required`); a keyword
+    /// in two parts has equal values in both, a property two schemas of which one implies the other
+    /// (``isImplied(_:by:)``), or that does once `null` is taken out of its `type` (`{"type":
+    /// ["object", "null"], …}` beside `{"type": "object"}`): `narrowed`, the places of such schemas,
+    /// are not all the value must pass. A part's place that was merged itself gives its keywords' homes.
+    /// `placed`: the part written at the merged schema's own place, whose keywords that read the
+    /// whole value (``placedKeywords``: `oneOf`, `not` …) it keeps, checked there.
+    /// `unsatisfiable`: two parts allow no common value for a member one of them requires (`{"const":
+    /// "a"}` beside `{"const": "b"}`): the conjunction takes no value at all.
+    private func merged(_ parts: [(schema: JSONObject, place: String)], placed: Int? = nil)
+        -> (schema: JSONObject, homes: [String: String], narrowed: Set<String>, unsatisfiable: Bool)?
+    {
         var merged = JSONObject()
         var homes: [String: String] = [:]
         var types: [String]?
         var properties = JSONObject()
         var required: [String] = []
         var nullable = true
-        for (part, place) in parts {
+        var holders: [String: Int] = [:]
+        var narrowed: Set<String> = []
+        var contradicted: Set<String> = []
+        for (index, (part, place)) in parts.enumerated() {
             for key in part.keys where Self.constrains(key) {
-                guard readable.contains(key) || key == "required" else { return nil }
+                guard
+                    Self.mergeable.contains(key) || key == "required"
+                        || (index == placed && Self.placedKeywords.contains(key))
+                else { return nil }
                 guard key != "type" && key != "properties" && key != "required" else { continue }
                 if let existing = merged[key] {
                     guard existing == part[key] else { return nil }
                     continue
                 }
                 merged[key] = part[key]
-                homes[key] = place
+                homes[key] = home(of: key, at: place)
+                holders[key] = index
             }
             switch part["type"] {
             case nil: break
@@ -1359,13 +1485,28 @@ struct SchemaReader {
             if let value = part["properties"] {
                 guard case .object(let members) = value else { return nil }
                 for (key, value) in members {
-                    let vacuous: Set<JSONValue> = [.bool(true), .object([:])]
+                    let home = mergedHomes[place]?["properties/" + key] ?? place + "/properties/" + Self.escape(key)
+                    // Of two schemas for one member, the one that implies the other.
                     if let existing = properties[key], existing != value {
-                        if vacuous.contains(value) { continue }
-                        guard vacuous.contains(existing) else { return nil }
+                        if Self.isImplied(value, by: existing) { continue }
+                        if !Self.isImplied(existing, by: value) {
+                            if let stricter = Self.withoutNull(existing), Self.isImplied(value, by: stricter) {
+                                properties[key] = stricter
+                                narrowed.insert(homes["properties/" + key]!)
+                            } else if let stricter = Self.withoutNull(value), Self.isImplied(existing, by: stricter) {
+                                properties[key] = stricter
+                                homes["properties/" + key] = home
+                                narrowed.insert(home)
+                            } else if Self.areDisjoint(existing, value) {
+                                contradicted.insert(key)
+                            } else {
+                                return nil
+                            }
+                            continue
+                        }
                     }
                     properties[key] = value
-                    homes["properties/" + key] = place + "/properties/" + Self.escape(key)
+                    homes["properties/" + key] = home
                 }
             }
             if let value = part["required"] {
@@ -1373,14 +1514,21 @@ struct SchemaReader {
                 for key in names where !required.contains(key) { required.append(key) }
             }
         }
+        if !contradicted.isEmpty {
+            // A member required that no value can pass: nothing passes. Not required: it would have
+            // to be refused where no schema says so.
+            guard contradicted.contains(where: required.contains) else { return nil }
+            return ([:], [:], [], true)
+        }
         guard var types, !types.isEmpty else { return nil }
         types.removeAll { $0 == "null" }
         if nullable { types.append("null") }
+        // `null` alone: the keywords of other types read nothing.
+        if types == ["null"] { return (["type": "null"], [:], [], false) }
         // `additionalProperties` reads the properties of its own schema alone: `false` refuses the
         // others' properties (they are left out of the merged ones), a schema would read them too.
-        if let holder = homes["additionalProperties"], merged["additionalProperties"] != .bool(true) {
-            guard let part = parts.first(where: { $0.place == holder }),
-                case .object(let own) = part.schema["properties"] ?? .object([:]),
+        if let holder = holders["additionalProperties"], merged["additionalProperties"] != .bool(true) {
+            guard case .object(let own) = parts[holder].schema["properties"] ?? .object([:]),
                 Set(own.keys).isSubset(of: properties.keys),
                 own.count == properties.count || merged["additionalProperties"] == .bool(false)
             else { return nil }
@@ -1405,9 +1553,20 @@ struct SchemaReader {
         merged["type"] = types.count == 1 ? .string(types[0]) : .array(types.map { .string($0) })
         if !properties.isEmpty { merged["properties"] = .object(properties) }
         if !required.isEmpty { merged["required"] = .array(required.map { .string($0) }) }
-        for key in ["title", "description"] where schema[key] != nil { merged[key] = schema[key] }
-        return (merged, homes)
+        return (merged, homes, narrowed, false)
     }
+
+    /// The keywords a merged schema holds, each read where it is written: those that read values of
+    /// one JSON type, but the object's that are checked at the struct's own place.
+    static let mergeable = keywordsOfType.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        .subtracting(["minProperties", "maxProperties", "propertyNames", "dependentRequired"])
+        .union(["type", "additionalItems", "prefixItems", "contains", "minContains", "maxContains"])
+
+    /// The keywords a schema merged from others keeps only from the part written at its own place:
+    /// they read the whole value, whatever keywords are beside them, and are checked there.
+    static let placedKeywords = objectChecks.union([
+        "minProperties", "maxProperties", "propertyNames", "dependentRequired",
+    ])
 
     /// The JSON types two lists allow both (`integer` of `number` and `integer`); `nil` for no list yet.
     static func commonTypes(_ first: [String]?, _ second: [String]) -> [String] {
@@ -1505,7 +1664,7 @@ struct SchemaReader {
         do {
             return try resolveTyped(schema, at: pointer, nameHint: nameHint, declaring: declaring)
         } catch {
-            guard error.fallsBack else { throw error }
+            guard error.fallsBack, !synthesized.contains(pointer) else { throw error }
             rewind(to: mark)
             return fallback(schema, at: pointer, because: error)
         }
@@ -1543,6 +1702,9 @@ struct SchemaReader {
             let merged = mergedKinds(object, at: pointer)
         {
             mergedHomes[pointer] = merged.homes
+            let saved = synthesized
+            synthesized.formUnion(merged.narrowed)
+            defer { synthesized = saved }
             return try resolveTyped(.object(merged.schema), at: pointer, nameHint: nameHint, declaring: declaring)
         }
         var types: [String] = []
@@ -2130,6 +2292,9 @@ struct SchemaReader {
         if constraints == ["allOf"], case .array(let items)? = object["allOf"], let sole = Self.soleSchema(of: items) {
             return try resolve(items[sole], at: pointer + "/allOf/\(sole)", nameHint: nameHint, declaring: declaring)
         }
+        if let union = try unionBesideMembers(object, at: pointer, nameHint: nameHint, declaring: declaring) {
+            return union
+        }
         let keyword = constraints.contains("oneOf") ? "oneOf" : "anyOf"
         // `unevaluatedProperties: false` beside the union (schemars' `deny_unknown_fields` enums):
         // each object alternative refuses the members it does not declare, and an object that
@@ -2201,6 +2366,8 @@ struct SchemaReader {
         var sole: String?
         if let allowed, allowed.count == 1 { sole = allowed.first }
         for (index, (place, given)) in flattened.enumerated() {
+            // An alternative that takes no value is none.
+            if given == .bool(false) { continue }
             var alternative = given
             var found = kind(of: alternative)
             if found == nil, let sole, sole != "null", case .object(var object) = alternative, object["type"] == nil,
@@ -2357,6 +2524,131 @@ struct SchemaReader {
         return reference
     }
 
+    /// A `oneOf` or `anyOf` beside object keywords of its own (`{"type": "object", "required":
+    /// ["type"], "properties": {"type": {"type": "string"}}, "oneOf": [tagged objects]}`): a value
+    /// the union takes is one of the alternatives and the schema around it, so the union is read as
+    /// one of the alternatives each merged with those keywords (``merged(_:)``), every keyword read
+    /// where it is written. `nil` when an alternative does not merge or the merged ones have no
+    /// enum: the schema is then read as a struct with the union checked as a keyword.
+    private mutating func unionBesideMembers(
+        _ object: JSONObject, at pointer: String, nameHint: String, declaring: Bool
+    ) throws(SwiftGenerationError) -> TypeReference? {
+        let constraints = Set(object.keys.filter(Self.constrains))
+        let unions = constraints.intersection(["oneOf", "anyOf"])
+        guard unions.count == 1, let keyword = unions.first,
+            !constraints.isDisjoint(with: ["properties", "required", "additionalProperties"]),
+            constraints.subtracting(unions).isSubset(of: Self.mergeable),
+            case .array(let alternatives)? = object[keyword], alternatives.count > 1, alternatives.count <= 1_000,
+            !(hasEmbeddedResources && Self.isUnderEmbeddedResource(pointer, in: document))
+        else { return nil }
+        var own = object
+        own[keyword] = nil
+        // Alternatives that only require or constrain the object's own typed members are rules of
+        // its struct (``alternativesRule(_:keyword:at:fields:)``).
+        guard case .object(let declared) = object["properties"] ?? .object([:]) else { return nil }
+        if alternatives.allSatisfy({ Self.readsOnly(declared, in: named($0, at: pointer)?.schema) }) { return nil }
+        var homes = mergedHomes
+        var merges: [JSONValue] = []
+        var places: [String] = []
+        var narrowed: Set<String> = []
+        for (offset, alternative) in alternatives.enumerated() {
+            // The merged alternative is declared at its place: no `$ref` may name the place for
+            // the alternative alone.
+            let place = pointer + "/\(keyword)/\(offset)"
+            guard !referencedPlaces.contains(place), let (schema, home) = named(alternative, at: place),
+                let parts = allOfParts(schema, at: home),
+                let merge = merged([(own, pointer)] + parts, placed: parts.count == 1 && home == place ? 1 : nil)
+            else { return nil }
+            // An alternative no value passes is none.
+            if merge.unsatisfiable {
+                merges.append(.bool(false))
+                continue
+            }
+            merges.append(.object(merge.schema))
+            homes[place] = merge.homes
+            narrowed.formUnion(merge.narrowed)
+            places.append(place)
+        }
+        // An alternative that takes `null` beside objects (the schema's `type: ["object", "null"]`
+        // where the alternative says no type) takes objects, and `null` is an alternative of its
+        // own: one when exactly one takes it (`oneOf`) or any does (`anyOf`).
+        // (Alternatives keep their places: the union's cases are read at them.)
+        var stripped = 0
+        for index in merges.indices {
+            guard let stricter = Self.withoutNull(merges[index]) else { continue }
+            merges[index] = stricter
+            stripped += 1
+        }
+        let nulls = merges.filter { $0 == ["type": "null"] }.count
+        if keyword == "oneOf" && stripped + nulls > 1 && nulls > 0 { return nil }
+        if stripped > 0 && nulls == 0 && (keyword == "anyOf" || stripped == 1) { merges.append(["type": "null"]) }
+        var union: JSONObject = [keyword: .array(merges)]
+        for key in ["title", "description"] where object[key] != nil { union[key] = object[key] }
+        let mark = self.mark()
+        let saved = (homes: mergedHomes, synthesized: synthesized)
+        mergedHomes = homes
+        synthesized.formUnion(places + narrowed)
+        do {
+            if let reference = try resolveUnion(union, at: pointer, nameHint: nameHint, declaring: declaring) {
+                if let index = types.firstIndex(where: { $0.name == reference.swift }),
+                    case .union(var declared) = types[index].kind, declared.unmatchedSchema == nil
+                {
+                    declared.unmatchedSchema = pointer
+                    types[index].kind = .union(declared)
+                    fallbacks.append(Fallback(pointer: pointer, keywords: nil))
+                }
+                return reference
+            }
+        } catch {
+            guard error.fallsBack else { throw error }
+        }
+        rewind(to: mark)
+        (mergedHomes, synthesized) = saved
+        return nil
+    }
+
+    /// The schema and the items of its `allOf` (and theirs, `$ref`s followed), each with its place,
+    /// to merge: `nil` for a schema that is no object, or holds too many.
+    private func allOfParts(_ schema: JSONValue, at place: String) -> [(schema: JSONObject, place: String)]? {
+        var parts: [(schema: JSONObject, place: String)] = []
+        var pending = [(schema, place)]
+        while let (schema, place) = pending.popLast() {
+            guard parts.count + pending.count < 64, case .object(var object) = schema else {
+                if schema == .bool(true) { continue }
+                return nil
+            }
+            if case .array(let items)? = object["allOf"] {
+                for (offset, item) in items.enumerated().reversed() {
+                    guard let (item, home) = named(item, at: place + "/allOf/\(offset)") else { return nil }
+                    pending.append((item, home))
+                }
+                object["allOf"] = nil
+            }
+            parts.append((object, place))
+        }
+        return parts
+    }
+
+    /// Whether `schema` is an object schema of `properties`, `required` and `type` reading only the
+    /// members `declared` names, each of a `type` there or given no schema it does not imply.
+    static func readsOnly(_ declared: JSONObject, in schema: JSONValue?) -> Bool {
+        guard case .object(let object)? = schema,
+            object.keys.filter(constrains).allSatisfy(["properties", "required", "type"].contains),
+            object["type"].map({ $0 == "object" }) ?? true
+        else { return schema == .bool(true) }
+        if case .object(let members)? = object["properties"] {
+            for (key, member) in members {
+                guard let own = declared[key] else { return false }
+                if case .object(let typed) = own, typed["type"] != nil { continue }
+                guard isImplied(member, by: own) else { return false }
+            }
+        }
+        if case .array(let names)? = object["required"], !Set(strings(names) ?? [""]).isSubset(of: declared.keys) {
+            return false
+        }
+        return true
+    }
+
     /// A `oneOf` or `anyOf` whose alternatives may take the same values, as an enum that tries each
     /// alternative in turn (``GeneratedType/Union/Discriminator/trial(exactlyOne:pointer:)``): a case
     /// per alternative as written (a nested union is not flattened: two of its alternatives taking a
@@ -2372,7 +2664,7 @@ struct SchemaReader {
         let sole = allowed?.count == 1 ? allowed?.first : nil
         var members: [(index: Int, place: String, schema: JSONValue)] = []
         var nulls = 0
-        for (index, given) in alternatives.enumerated() {
+        for (index, given) in alternatives.enumerated() where given != .bool(false) {
             var alternative = given
             var found = kind(of: alternative)
             if found == nil, let sole, sole != "null", case .object(var schema) = alternative, schema["type"] == nil,
@@ -3353,6 +3645,26 @@ struct SchemaReader {
             }
         }
         return false
+    }
+
+    /// The places the document's `$ref`s name by a fragment (`#/definitions/a` → `/definitions/a`).
+    static func referencedPlaces(in document: JSONValue) -> Set<String> {
+        var places: Set<String> = []
+        var pending = [document]
+        while let value = pending.popLast() {
+            switch value {
+            case .object(let object):
+                if case .string(let text)? = object["$ref"], text.hasPrefix("#"),
+                    let place = decodeFragment(String(text.dropFirst()))
+                {
+                    places.insert(place)
+                }
+                pending += object.values
+            case .array(let items): pending += items
+            default: continue
+            }
+        }
+        return places
     }
 
     /// Whether a schema on the way from the root to `pointer` (the root excepted) has an `$id`.

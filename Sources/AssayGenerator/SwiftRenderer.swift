@@ -202,8 +202,18 @@ struct SwiftRenderer {
                 lines.append("                },")
             }
         }
-        lines.append("            ])")
+        if let otherwise = Self.otherwise(union) {
+            lines.append("            ],")
+            lines.append("            otherwise: \(otherwise))")
+        } else {
+            lines.append("            ])")
+        }
         return lines
+    }
+
+    /// The check of a value no case takes, for a union beside members of the object around it.
+    static func otherwise(_ union: GeneratedType.Union) -> String? {
+        union.unmatchedSchema.map { ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral($0)))" }
     }
 
     /// An enum's `init(from:)` that selects the alternative by the value's kind, tag or member.
@@ -222,10 +232,11 @@ struct SwiftRenderer {
         case .tag(let key):
             matches = union.cases.map { SwiftNames.stringLiteral($0.match) }
             selector =
-                "UnionDecoding.tag(of: decoder, key: \(SwiftNames.stringLiteral(key)), among: [\(matches.joined(separator: ", "))])"
+                "UnionDecoding.tag(of: decoder, key: \(SwiftNames.stringLiteral(key)), among: [\(matches.joined(separator: ", "))]\(Self.otherwise(union).map { ", otherwise: " + $0 } ?? ""))"
         case .member, .trial:
             matches = union.cases.map { SwiftNames.stringLiteral($0.match) }
-            selector = "UnionDecoding.member(of: decoder, among: [\(matches.joined(separator: ", "))])"
+            selector =
+                "UnionDecoding.member(of: decoder, among: [\(matches.joined(separator: ", "))]\(Self.otherwise(union).map { ", otherwise: " + $0 } ?? ""))"
         }
         // A union closed to members no alternative declares (`unevaluatedProperties: false`) reads
         // its alternative inside `UnionDecoding.closed`, which reports every member of an object
@@ -238,7 +249,7 @@ struct SwiftRenderer {
         if indent.count + "switch try \(selector) {".count <= 120 {
             lines.append(indent + "switch try \(selector) {")
         } else {
-            lines.append(indent + "let selected = try \(selector)")
+            lines += Self.wrapped("let selected = try \(selector)", indent: indent.count, suffix: "")
             lines.append(indent + "switch selected {")
         }
         for (index, item) in union.cases.enumerated() {

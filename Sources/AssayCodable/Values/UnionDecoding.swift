@@ -77,14 +77,21 @@ public enum UnionDecoding {
 
     /// The string value of the member `key` of the object `decoder` holds, when it is one of `tags`.
     ///
+    /// - Parameters:
+    ///   - decoder: The decoder of the value.
+    ///   - key: The member whose value names the alternative.
+    ///   - tags: The values it may have, one an alternative.
+    ///   - otherwise: The rule whose issues are reported when no alternative is selected (see
+    ///     ``exactlyOne(of:_:otherwise:)``).
     /// - Throws: `ValidationError` with a `typeMismatch` issue when the value is not an object, and a
     ///   `noMatch` issue at the object's path when the member is missing, not a string, or none of
-    ///   `tags` (every alternative requires it, so none matches).
-    public static func tag(of decoder: any Decoder, key: String, among tags: [String]) throws(ValidationError)
-        -> String
-    {
+    ///   `tags` (every alternative requires it, so none matches); `otherwise`'s issues instead when
+    ///   it has any.
+    public static func tag(
+        of decoder: any Decoder, key: String, among tags: [String], otherwise: Rule<JSONValue>? = nil
+    ) throws(ValidationError) -> String {
         guard let object = try? decoder.container(keyedBy: AnyKey.self) else {
-            throw mismatch(of: decoder, expected: [.object])
+            throw unmatched(decoder, otherwise, mismatch(of: decoder, expected: [.object]))
         }
         let member = AnyKey(stringValue: key)
         if let found = try? object.decodeIfPresent(JSONValue.self, forKey: member), case .string(let tag) = found,
@@ -99,19 +106,37 @@ public enum UnionDecoding {
                 "count": .integer(tags.count), "member": .string(key), "allowed": .list(tags.map(IssueValue.string)),
             ], messageKey: "noMatch.tag"
         )
-        throw ValidationError(context.issues)
+        throw unmatched(decoder, otherwise, ValidationError(context.issues))
+    }
+
+    /// The error of a value no alternative was selected for: `otherwise`'s issues when it has any
+    /// (a union beside members of the object around it reports what its whole schema reports:
+    /// those members' failures, or none of the alternatives passing), else `error`.
+    private static func unmatched(_ decoder: any Decoder, _ otherwise: Rule<JSONValue>?, _ error: ValidationError)
+        -> ValidationError
+    {
+        guard let otherwise, let value = try? JSONValue(from: decoder) else { return error }
+        let found = otherwise.issues(for: value, at: path(of: decoder))
+        return found.contains(where: \.isError) ? ValidationError(found) : error
     }
 
     /// Which of `members` the object `decoder` holds, when it holds exactly one: what tells apart
     /// alternatives that each require a member of their own and allow no member of another's
     /// (`additionalProperties: false`), so that the object can be of one alternative only.
     ///
+    /// - Parameters:
+    ///   - decoder: The decoder of the value.
+    ///   - members: The members, one an alternative's own.
+    ///   - otherwise: The rule whose issues are reported when no alternative is selected (see
+    ///     ``exactlyOne(of:_:otherwise:)``).
     /// - Throws: `ValidationError` with a `typeMismatch` issue when the value is not an object, and a
     ///   `noMatch` issue at the object's path when it holds none of `members` or more than one (no
-    ///   alternative then matches).
-    public static func member(of decoder: any Decoder, among members: [String]) throws(ValidationError) -> String {
+    ///   alternative then matches); `otherwise`'s issues instead when it has any.
+    public static func member(of decoder: any Decoder, among members: [String], otherwise: Rule<JSONValue>? = nil)
+        throws(ValidationError) -> String
+    {
         guard let object = try? decoder.container(keyedBy: AnyKey.self) else {
-            throw mismatch(of: decoder, expected: [.object])
+            throw unmatched(decoder, otherwise, mismatch(of: decoder, expected: [.object]))
         }
         let present = members.filter { object.contains(AnyKey(stringValue: $0)) }
         if present.count == 1 { return present[0] }
@@ -119,7 +144,7 @@ public enum UnionDecoding {
         context.report(
             .noMatch, parameters: ["count": .integer(members.count), "allowed": .list(members.map(IssueValue.string))],
             messageKey: "noMatch.member")
-        throw ValidationError(context.issues)
+        throw unmatched(decoder, otherwise, ValidationError(context.issues))
     }
 
     /// Decodes the chosen alternative and checks it against `rule`: every issue carries its path.
@@ -282,12 +307,19 @@ public enum UnionDecoding {
     /// union none of whose alternatives holds such a union in turn, so that the work stays linear in
     /// the input.
     ///
+    /// - Parameters:
+    ///   - decoder: The decoder of the value.
+    ///   - alternatives: Each alternative's decoding, as a case of the enum.
+    ///   - otherwise: The rule whose issues are reported instead when no alternative or several
+    ///     take the value: `assay generate swift` gives the union's own schema when the union stands
+    ///     beside members of the object around it, which each alternative then holds too (so that
+    ///     the object's failures are reported where the schema reports them).
     /// - Throws: `ValidationError` with one `noMatch` issue at the value's path when no alternative
     ///   takes the value, or when several do (the alternatives' own failures are not reported, as
-    ///   `Rule.exactlyOne(_:)` does not report them).
-    public static func exactlyOne<T>(of decoder: any Decoder, _ alternatives: [(any Decoder) throws -> T])
-        throws(ValidationError) -> T
-    {
+    ///   `Rule.exactlyOne(_:)` does not report them); `otherwise`'s issues instead when it has any.
+    public static func exactlyOne<T>(
+        of decoder: any Decoder, _ alternatives: [(any Decoder) throws -> T], otherwise: Rule<JSONValue>? = nil
+    ) throws(ValidationError) -> T {
         var chosen: T?
         var passing = 0
         let handle = NodeDecoderHandle(decoder)
@@ -305,18 +337,22 @@ public enum UnionDecoding {
         } else {
             context.report(.noMatch, parameters: ["count": .integer(passing)], messageKey: "schema.oneOf.many")
         }
-        throw ValidationError(context.issues)
+        throw unmatched(decoder, otherwise, ValidationError(context.issues))
     }
 
     /// Decodes the value as the first alternative that takes it, trying each in turn — JSON
     /// Schema's `anyOf` when its alternatives can take the same values; see
-    /// ``exactlyOne(of:_:)``.
+    /// ``exactlyOne(of:_:otherwise:)``.
     ///
+    /// - Parameters:
+    ///   - decoder: The decoder of the value.
+    ///   - alternatives: Each alternative's decoding, as a case of the enum, in order.
+    ///   - otherwise: The rule whose issues are reported instead when no alternative takes the value.
     /// - Throws: `ValidationError` with one `noMatch` issue at the value's path when no alternative
-    ///   takes the value.
-    public static func firstMatching<T>(of decoder: any Decoder, _ alternatives: [(any Decoder) throws -> T])
-        throws(ValidationError) -> T
-    {
+    ///   takes the value; `otherwise`'s issues instead when it has any.
+    public static func firstMatching<T>(
+        of decoder: any Decoder, _ alternatives: [(any Decoder) throws -> T], otherwise: Rule<JSONValue>? = nil
+    ) throws(ValidationError) -> T {
         let handle = NodeDecoderHandle(decoder)
         for alternative in alternatives {
             handle?.forgetReadsInside()
@@ -324,7 +360,7 @@ public enum UnionDecoding {
         }
         var context = RuleContext(path: path(of: decoder), phase: .decode)
         context.report(.noMatch, parameters: ["count": .integer(alternatives.count)])
-        throw ValidationError(context.issues)
+        throw unmatched(decoder, otherwise, ValidationError(context.issues))
     }
 
     /// The kind of the value: an object or an array by its container; a scalar read whole.

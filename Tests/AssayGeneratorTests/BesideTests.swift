@@ -1,0 +1,153 @@
+import AssayCodable
+import AssayGenerator
+import AssayJSON
+import AssaySchema
+import Foundation
+import Testing
+
+/// `Beside.swift` is the generator's output for `Golden/beside.schema.json`: a `oneOf` or `anyOf`
+/// beside members of the object around it (`"required": ["type"], "properties": {"type": {"type":
+/// "string"}}` beside alternatives that each fix the tag) is an enum whose every case is the
+/// alternative with those members merged in — a member's two schemas as the one that implies the
+/// other (a `const` implies its `type`), a member `null` the object allows but the alternative does
+/// not as non-optional, an alternative's own `oneOf` a rule of its struct, an alternative no value
+/// can pass (its tag contradicts another it is merged with) left out. Alternatives that only
+/// constrain the object's typed members stay rules of its struct.
+@Suite("Unions beside members of the object around them")
+struct BesideTests {
+    static func schemaText() throws -> String { try SwiftGeneratorTests.read("beside.schema.json") }
+
+    static let valid: JSONValue = [
+        "resources": [
+            "a": ["type": "file", "path": "x", "note": "short"], "b": ["type": "image", "image": "i"],
+            "c": ["type": "script", "command": "ls", "shell": "sh"],
+        ],
+        "auth": ["Type": "Cookie", "Cookie": ["name": "n"]], "form": ["mode": "auto", "login": "l"],
+        "mail": ["enabled": false],
+    ]
+
+    static func changed(_ changes: [String: JSONValue?]) -> JSONValue { valid.changing(changes) }
+
+    static func resource(_ value: JSONValue) -> JSONValue { changed(["resources": ["a": value]]) }
+
+    static let instances: [(name: String, instance: JSONValue)] = [
+        ("valid", valid),
+        (
+            "valid: a built image, a null auth and form, mail on",
+            changed([
+                "resources": ["b": ["type": "image", "build": "."]], "auth": .some(nil), "form": .some(nil),
+                "mail": ["enabled": true, "profile": "p", "to": ["a"]],
+            ])
+        ),
+        (
+            "valid: a token, a manual form, mail off with a null profile",
+            changed([
+                "auth": ["Type": "Token", "Token": "abcd", "Cookie": ["name": "c"]],
+                "form": ["mode": "manual", "login": "l", "xpath": "/a"], "mail": ["enabled": false, "profile": .null],
+            ])
+        ),
+        ("valid: an auto form with a null xpath", changed(["form": ["mode": "auto", "login": "l", "xpath": .null]])),
+        ("a file whose note is too long", resource(["type": "file", "path": "x", "note": "01234567890"])),
+        ("a file with an empty path", resource(["type": "file", "path": ""])),
+        ("a file with a member it does not list", resource(["type": "file", "path": "x", "extra": 1])),
+        ("a resource with no type", resource(["path": "x"])),
+        ("a resource of an unknown type", resource(["type": "ftp", "path": "x"])),
+        ("a resource of the type no alternative takes", resource(["type": "script.v2", "command": "ls"])),
+        ("a resource whose type is a number", resource(["type": 1, "path": "x"])),
+        ("an image with both an image and a build", resource(["type": "image", "image": "i", "build": "."])),
+        ("an image with neither", resource(["type": "image"])),
+        ("an image whose note is too long", resource(["type": "image", "image": "i", "note": "01234567890"])),
+        ("a script of an unknown shell", resource(["type": "script", "command": "ls", "shell": "zsh"])),
+        ("a script with a note (its schema is closed)", resource(["type": "script", "command": "ls", "note": "n"])),
+        ("a resource that is a number", resource(5)),
+        ("a cookie auth with a null cookie", changed(["auth": ["Type": "Cookie", "Cookie": .null]])),
+        ("a cookie auth with no cookie", changed(["auth": ["Type": "Cookie"]])),
+        (
+            "a cookie auth with an unknown member",
+            changed(["auth": ["Type": "Cookie", "Cookie": ["name": "n"], "X": 1]])
+        ),
+        ("a cookie auth whose cookie has no name", changed(["auth": ["Type": "Cookie", "Cookie": [:]]])),
+        ("a token auth with a short token", changed(["auth": ["Type": "Token", "Token": "abc"]])),
+        ("a token auth with a null token", changed(["auth": ["Type": "Token", "Token": .null]])),
+        ("an auth of an unknown type", changed(["auth": ["Type": "Basic"]])),
+        ("an auth that is a string", changed(["auth": "x"])),
+        ("a manual form with a null xpath", changed(["form": ["mode": "manual", "login": "l", "xpath": .null]])),
+        ("a manual form with no xpath", changed(["form": ["mode": "manual", "login": "l"]])),
+        ("a form of an unknown mode", changed(["form": ["mode": "other", "login": "l"]])),
+        ("a form with no login", changed(["form": ["mode": "auto"]])),
+        ("a form whose login is a number", changed(["form": ["mode": "auto", "login": 1]])),
+        ("mail on with nothing else", changed(["mail": ["enabled": true]])),
+        ("mail on with a null profile", changed(["mail": ["enabled": true, "profile": .null, "to": ["a"]]])),
+        ("mail on with an empty profile", changed(["mail": ["enabled": true, "profile": "", "to": ["a"]]])),
+        ("mail on with no recipient", changed(["mail": ["enabled": true, "profile": "p", "to": []]])),
+        ("mail with no enabled", changed(["mail": [:]])),
+        (
+            "several at once",
+            changed([
+                "resources": ["a": ["type": "file"], "b": ["type": "image"]], "auth": ["Type": "Token"],
+                "form": ["mode": "manual", "login": "l"], "mail": ["enabled": true],
+            ])
+        ),
+    ]
+
+    @Test("the generated type refuses exactly where the schema does", arguments: instances.map(\.name))
+    func agreement(_ name: String) throws {
+        let instance = try #require(Self.instances.first { $0.name == name }?.instance)
+        let schema = try JSONSchema(parsing: Self.schemaText(), options: JSONSchema.Options(assertFormats: true))
+        let result = schema.validate(instance)
+        let found = SwiftGeneratorTests.decodingPlaces(Deployment.self, instance)
+        // A case's failures where they are (the schema's `oneOf` names them as its causes).
+        #expect(UnionTests.agrees(found, result.errors), "\(name): \(found.sorted()) against \(result.errors)")
+        #expect(found.isEmpty == name.hasPrefix("valid"), "\(name)")
+        #expect(result.isValid == name.hasPrefix("valid"), "\(name)")
+    }
+
+    @Test("a value decoded holds the alternative its tag names, with the members around the union")
+    func roundTrip() throws {
+        let decoded = try JSONValueDecoder().decodeValidated(Deployment.self, from: Self.valid.jsonBytes()).value
+        #expect(decoded.resources?["a"] == .file(DeploymentResourcesValueFile(type: "file", note: "short", path: "x")))
+        #expect(decoded.auth == .cookie(DeploymentAuthCookie(type: "Cookie", cookie: DeploymentAuthCookie2(name: "n"))))
+        #expect(decoded.form == .auto(DeploymentFormAuto(mode: "auto", login: "l")))
+        #expect(try JSONValue(parsing: Array(JSONEncoder().encode(decoded))) == Self.valid)
+        // Checked on demand too: the case's merged rules.
+        let short = Deployment(resources: ["a": .file(DeploymentResourcesValueFile(type: "file", path: ""))])
+        #expect(short.issues().map(\.path.jsonPointer) == ["/resources/a/path"])
+    }
+
+    @Test("the golden file is the generator's output; every keyword is a typed rule")
+    func golden() throws {
+        let options = SwiftGeneratorOptions(sourceName: "beside.schema.json")
+        let generated = try SwiftGenerator.generate(JSONValue(parsing: Array(Self.schemaText().utf8)), options: options)
+        #expect(generated.source == (try SwiftGeneratorTests.read("Beside.swift")))
+        // One note: the member type named after the union meets the case of the same name.
+        #expect(generated.notes.count == 1)
+        #expect(generated.notes.first?.contains("both map to the Swift type name DeploymentAuthCookie") == true)
+        // The schema is read only to report a value no case is selected for (the object's own
+        // members failing, or no tag): every keyword is a typed rule.
+        let checks = generated.source.components(separatedBy: "SchemaDocument.schema, at:").count - 1
+        #expect(checks == 3)
+        #expect(
+            generated.source.components(separatedBy: "otherwise: .schema(SchemaDocument.schema, at:").count - 1 == 3)
+        // The alternative that contradicts the closed script's tag is no case.
+        #expect(!generated.typeNames.contains { $0.contains("ScriptV2") })
+        #expect(generated.source.contains("among: [\"file\", \"image\", \"script\"]"))
+        // Alternatives of the struct's own typed members are its rule.
+        #expect(generated.source.contains("public struct DeploymentMail"))
+    }
+
+    @Test("a union beside members falls back whole when an alternative does not merge, and is never checked alone")
+    func unmerged() throws {
+        // The alternative's `pattern` beside the object's `maxLength` for one member: neither
+        // implies the other.
+        let text = """
+            {"type": "object", "properties": {"a": {"type": "string", "maxLength": 3}},
+             "oneOf": [{"properties": {"a": {"pattern": "^x"}, "k": {"const": 1}}, "required": ["k"]},
+                       {"properties": {"k": {"const": 2}}, "required": ["k"]}]}
+            """
+        let generated = try SwiftGeneratorTests.generate(text)
+        #expect(generated.notes.count == 1)
+        #expect(generated.notes.first?.hasPrefix("#: oneOf — no typed rule") == true)
+        #expect(generated.source.contains(#".schema(SchemaDocument.schema, at: "", keywords: ["oneOf"])"#))
+        #expect(!generated.source.contains(#"at: "/oneOf/0""#))
+    }
+}
