@@ -151,6 +151,9 @@ struct SchemaReader {
     /// The places whose schema is read merged with others (``unionBesideMembers(_:at:nameHint:declaring:)``):
     /// what is written there is not all the value must pass, so it is never checked there alone.
     private var synthesized: Set<String> = []
+    /// The places of the alternatives of a union read merged with the object around it, by the
+    /// union's pointer, where they are not `oneOf/N` (conditions of an `allOf`: `allOf/N`).
+    private var mergedPlaces: [String: [String]] = [:]
     private(set) var rootTypeName: String?
     /// The type names claimed, in order, so that a failed attempt can give its names back.
     private var claimLog: [String] = []
@@ -184,6 +187,12 @@ struct SchemaReader {
     private var failedTrials: Set<String> = []
     private var trialAttempts = 0
     static let maximumTrialAttempts = 10_000
+
+    /// The place of the alternative `offset` of the union `keyword` at `pointer`.
+    private func alternativePlace(_ keyword: String, _ offset: Int, of pointer: String) -> String {
+        if let places = mergedPlaces[pointer], offset < places.count { return places[offset] }
+        return pointer + "/\(keyword)/\(offset)"
+    }
 
     /// Where the keyword `key` of the schema at `pointer` is written: in the item of its `allOf` that
     /// holds it when the schema was merged from them, else in the schema itself.
@@ -605,14 +614,19 @@ struct SchemaReader {
         throws(SwiftGenerationError) -> Bool
     {
         let constraints = Set(object.keys.filter(Self.constrains))
-        guard constraints == ["type", "oneOf"] || constraints == ["type", "anyOf"] else { return false }
+        let union = constraints == ["type", "oneOf"] || constraints == ["type", "anyOf"]
+        // A union beside the object's own members (or conditions on a member it requires).
+        let beside =
+            !constraints.isDisjoint(with: ["oneOf", "anyOf", "allOf"])
+            && !constraints.isDisjoint(with: ["properties", "required", "additionalProperties"])
+        guard union || beside else { return false }
         let mark = self.mark()
         do {
-            if let reference = try resolveUnion(object, at: pointer, nameHint: name, declaring: true),
-                reference.swift == name
-            {
-                return true
-            }
+            let reference =
+                union
+                ? try resolveUnion(object, at: pointer, nameHint: name, declaring: true)
+                : try unionBesideMembers(object, at: pointer, nameHint: name, declaring: true)
+            if let reference, reference.swift == name { return true }
         } catch {
             guard error.fallsBack else { throw error }
         }
@@ -1486,18 +1500,25 @@ struct SchemaReader {
                 guard case .object(let members) = value else { return nil }
                 for (key, value) in members {
                     let home = mergedHomes[place]?["properties/" + key] ?? place + "/properties/" + Self.escape(key)
-                    // Of two schemas for one member, the one that implies the other.
+                    // Of two schemas for one member, the one that implies the other (what a `$ref`
+                    // alone names compared).
                     if let existing = properties[key], existing != value {
-                        if Self.isImplied(value, by: existing) { continue }
-                        if !Self.isImplied(existing, by: value) {
-                            if let stricter = Self.withoutNull(existing), Self.isImplied(value, by: stricter) {
+                        let first = named(existing, at: homes["properties/" + key]!)?.schema ?? existing
+                        let second = named(value, at: home)?.schema ?? value
+                        if Self.isImplied(second, by: first) { continue }
+                        if !Self.isImplied(first, by: second) {
+                            if existing == first, let stricter = Self.withoutNull(existing),
+                                Self.isImplied(second, by: stricter)
+                            {
                                 properties[key] = stricter
                                 narrowed.insert(homes["properties/" + key]!)
-                            } else if let stricter = Self.withoutNull(value), Self.isImplied(existing, by: stricter) {
+                            } else if value == second, let stricter = Self.withoutNull(value),
+                                Self.isImplied(first, by: stricter)
+                            {
                                 properties[key] = stricter
                                 homes["properties/" + key] = home
                                 narrowed.insert(home)
-                            } else if Self.areDisjoint(existing, value) {
+                            } else if Self.areDisjoint(first, second) {
                                 contradicted.insert(key)
                             } else {
                                 return nil
@@ -2337,7 +2358,9 @@ struct SchemaReader {
         // alternatives: the enum's cases never overlap (below), so at most one of them matches, and
         // a `oneOf` of them, an `anyOf` and the nested form all accept the same values.
         var flattened: [(place: String, schema: JSONValue)] = []
-        var pending = alternatives.enumerated().reversed().map { (pointer + "/\(keyword)/\($0.offset)", $0.element) }
+        var pending = alternatives.enumerated().reversed().map {
+            (alternativePlace(keyword, $0.offset, of: pointer), $0.element)
+        }
         while let (place, alternative) = pending.popLast() {
             var inner = alternative
             var innerPlace = place
@@ -2535,29 +2558,46 @@ struct SchemaReader {
     ) throws(SwiftGenerationError) -> TypeReference? {
         let constraints = Set(object.keys.filter(Self.constrains))
         let unions = constraints.intersection(["oneOf", "anyOf"])
-        guard unions.count == 1, let keyword = unions.first,
-            !constraints.isDisjoint(with: ["properties", "required", "additionalProperties"]),
-            constraints.subtracting(unions).isSubset(of: Self.mergeable),
-            case .array(let alternatives)? = object[keyword], alternatives.count > 1, alternatives.count <= 1_000,
+        guard !constraints.isDisjoint(with: ["properties", "required", "additionalProperties"]),
             !(hasEmbeddedResources && Self.isUnderEmbeddedResource(pointer, in: document))
         else { return nil }
+        // Each alternative: its place, the schemas it is the conjunction of, which of them is
+        // written at its place.
+        var candidates: [(place: String, parts: [(schema: JSONObject, place: String)], placed: Int?)] = []
+        let keyword: String
         var own = object
-        own[keyword] = nil
-        // Alternatives that only require or constrain the object's own typed members are rules of
-        // its struct (``alternativesRule(_:keyword:at:fields:)``).
-        guard case .object(let declared) = object["properties"] ?? .object([:]) else { return nil }
-        if alternatives.allSatisfy({ Self.readsOnly(declared, in: named($0, at: pointer)?.schema) }) { return nil }
+        if unions.count == 1, let union = unions.first {
+            keyword = union
+            guard constraints.subtracting(unions).isSubset(of: Self.mergeable),
+                case .array(let alternatives)? = object[keyword], alternatives.count > 1, alternatives.count <= 1_000
+            else { return nil }
+            own[keyword] = nil
+            // Alternatives that only require or constrain the object's own typed members are rules
+            // of its struct (``alternativesRule(_:keyword:at:fields:)``).
+            guard case .object(let declared) = object["properties"] ?? .object([:]) else { return nil }
+            if alternatives.allSatisfy({ Self.readsOnly(declared, in: named($0, at: pointer)?.schema) }) { return nil }
+            for (offset, alternative) in alternatives.enumerated() {
+                let place = pointer + "/\(keyword)/\(offset)"
+                guard let (schema, home) = named(alternative, at: place), let parts = allOfParts(schema, at: home)
+                else { return nil }
+                candidates.append((place, parts, parts.count == 1 && home == place ? 0 : nil))
+            }
+        } else if unions.isEmpty, let conditions = conditionalAlternatives(object, at: pointer) {
+            keyword = "oneOf"
+            own["allOf"] = nil
+            candidates = conditions
+        } else {
+            return nil
+        }
         var homes = mergedHomes
         var merges: [JSONValue] = []
         var places: [String] = []
         var narrowed: Set<String> = []
-        for (offset, alternative) in alternatives.enumerated() {
+        for (place, parts, placed) in candidates {
             // The merged alternative is declared at its place: no `$ref` may name the place for
             // the alternative alone.
-            let place = pointer + "/\(keyword)/\(offset)"
-            guard !referencedPlaces.contains(place), let (schema, home) = named(alternative, at: place),
-                let parts = allOfParts(schema, at: home),
-                let merge = merged([(own, pointer)] + parts, placed: parts.count == 1 && home == place ? 1 : nil)
+            guard !referencedPlaces.contains(place),
+                let merge = merged([(own, pointer)] + parts, placed: placed.map { $0 + 1 })
             else { return nil }
             // An alternative no value passes is none.
             if merge.unsatisfiable {
@@ -2585,9 +2625,10 @@ struct SchemaReader {
         var union: JSONObject = [keyword: .array(merges)]
         for key in ["title", "description"] where object[key] != nil { union[key] = object[key] }
         let mark = self.mark()
-        let saved = (homes: mergedHomes, synthesized: synthesized)
+        let saved = (homes: mergedHomes, synthesized: synthesized, places: mergedPlaces)
         mergedHomes = homes
         synthesized.formUnion(places + narrowed)
+        mergedPlaces[pointer] = candidates.map(\.place)
         do {
             if let reference = try resolveUnion(union, at: pointer, nameHint: nameHint, declaring: declaring) {
                 if let index = types.firstIndex(where: { $0.name == reference.swift }),
@@ -2603,8 +2644,65 @@ struct SchemaReader {
             guard error.fallsBack else { throw error }
         }
         rewind(to: mark)
-        (mergedHomes, synthesized) = saved
+        (mergedHomes, synthesized, mergedPlaces) = saved
         return nil
+    }
+
+    /// An object's `allOf` of conditions on one member it requires, `{"if": {"properties": {"type":
+    /// {"const": "markdown"}}}, "then": {…}}`, one for each value the member may have (its `enum`):
+    /// exactly one condition holds for a value, so the object is one of the alternatives "that
+    /// value, and its `then`" — the `if` and the items of the `then` to merge, at the item's place.
+    /// `nil` for any other `allOf`.
+    private func conditionalAlternatives(_ object: JSONObject, at pointer: String)
+        -> [(place: String, parts: [(schema: JSONObject, place: String)], placed: Int?)]?
+    {
+        guard case .array(let items)? = object["allOf"], items.count > 1, items.count <= 1_000,
+            Set(object.keys.filter(Self.constrains)).subtracting(["allOf"]).isSubset(of: Self.mergeable),
+            case .array(let requiredKeys)? = object["required"], let required = Self.strings(requiredKeys),
+            case .object(let declared)? = object["properties"]
+        else { return nil }
+        var tag: String?
+        var values: [JSONValue] = []
+        var candidates: [(place: String, parts: [(schema: JSONObject, place: String)], placed: Int?)] = []
+        for (offset, item) in items.enumerated() {
+            let place = pointer + "/allOf/\(offset)"
+            guard case .object(let condition) = item,
+                Set(condition.keys.filter(Self.constrains)) == ["if", "then"],
+                case .object(let test)? = condition["if"],
+                Set(test.keys.filter(Self.constrains)).isSubset(of: ["properties", "required", "type"]),
+                test["type"].map({ $0 == "object" }) ?? true,
+                case .object(let members)? = test["properties"], members.count == 1,
+                let (key, member) = members.first, tag == nil || tag == key,
+                case .object(let fixed) = member, fixed.keys.filter(Self.constrains).count == 1
+            else { return nil }
+            tag = key
+            switch (fixed["const"], fixed["enum"]) {
+            case (let value?, nil): values.append(value)
+            case (nil, .array(let list)?) where list.count == 1: values.append(list[0])
+            default: return nil
+            }
+            guard let then = condition["then"], let parts = allOfParts(then, at: place + "/then") else { return nil }
+            candidates.append((place, [(test, place + "/if")] + parts, nil))
+        }
+        // The member is required, and every value it may have is one condition's.
+        guard let tag, required.contains(tag), Set(values).count == values.count,
+            let (schema, _) = declared[tag].flatMap({ named($0, at: pointer) }), case .object(let allowed) = schema
+        else { return nil }
+        let possible: [JSONValue]
+        switch (allowed["const"], allowed["enum"]) {
+        case (let value?, _): possible = [value]
+        case (nil, .array(let list)?): possible = list
+        default: return nil
+        }
+        guard possible.allSatisfy(values.contains) else { return nil }
+        // Branches that only require or constrain the object's own typed members are `.when` rules
+        // of its struct.
+        if items.allSatisfy({
+            Self.readsOnly(declared, in: $0.object?["then"].flatMap { named($0, at: pointer)?.schema })
+        }) {
+            return nil
+        }
+        return candidates
     }
 
     /// The schema and the items of its `allOf` (and theirs, `$ref`s followed), each with its place,
@@ -2683,7 +2781,7 @@ struct SchemaReader {
                 guard let kind = found, allowed.contains(kind) || (kind == "integer" && allowed.contains("number"))
                 else { return nil }
             }
-            members.append((index, pointer + "/\(keyword)/\(index)", alternative))
+            members.append((index, alternativePlace(keyword, index, of: pointer), alternative))
         }
         // `null` taken by one alternative (or, for `anyOf`, by any): the enum is optional, `nil`
         // for it. Taken by several `oneOf` alternatives, it is refused — by trying them, when

@@ -23,7 +23,7 @@ struct BesideTests {
             "c": ["type": "script", "command": "ls", "shell": "sh"],
         ],
         "auth": ["Type": "Cookie", "Cookie": ["name": "n"]], "form": ["mode": "auto", "login": "l"],
-        "mail": ["enabled": false],
+        "mail": ["enabled": false], "items": [["type": "text", "label": "a"], ["type": "check", "checked": true]],
     ]
 
     static func changed(_ changes: [String: JSONValue?]) -> JSONValue { valid.changing(changes) }
@@ -76,6 +76,14 @@ struct BesideTests {
         ("a form of an unknown mode", changed(["form": ["mode": "other", "login": "l"]])),
         ("a form with no login", changed(["form": ["mode": "auto"]])),
         ("a form whose login is a number", changed(["form": ["mode": "auto", "login": 1]])),
+        ("valid: items of each condition", changed(["items": [["type": "check"], ["type": "text", "label": "b"]]])),
+        ("a text item with no label", changed(["items": [["type": "text"]]])),
+        ("a text item with an empty label", changed(["items": [["type": "text", "label": ""]]])),
+        ("a check item with a label (its branch is closed)", changed(["items": [["type": "check", "label": "a"]]])),
+        ("an item of an unknown type", changed(["items": [["type": "radio", "label": "a"]]])),
+        ("an item with no type", changed(["items": [["label": "a"]]])),
+        ("an item whose type is a number", changed(["items": [["type": 2]]])),
+        ("an item that is a string", changed(["items": ["text"]])),
         ("mail on with nothing else", changed(["mail": ["enabled": true]])),
         ("mail on with a null profile", changed(["mail": ["enabled": true, "profile": .null, "to": ["a"]]])),
         ("mail on with an empty profile", changed(["mail": ["enabled": true, "profile": "", "to": ["a"]]])),
@@ -108,6 +116,7 @@ struct BesideTests {
         #expect(decoded.resources?["a"] == .file(DeploymentResourcesValueFile(type: "file", note: "short", path: "x")))
         #expect(decoded.auth == .cookie(DeploymentAuthCookie(type: "Cookie", cookie: DeploymentAuthCookie2(name: "n"))))
         #expect(decoded.form == .auto(DeploymentFormAuto(mode: "auto", login: "l")))
+        #expect(decoded.items?.first == .text(FormItemText(type: "text", label: "a")))
         #expect(try JSONValue(parsing: Array(JSONEncoder().encode(decoded))) == Self.valid)
         // Checked on demand too: the case's merged rules.
         let short = Deployment(resources: ["a": .file(DeploymentResourcesValueFile(type: "file", path: ""))])
@@ -125,9 +134,11 @@ struct BesideTests {
         // The schema is read only to report a value no case is selected for (the object's own
         // members failing, or no tag): every keyword is a typed rule.
         let checks = generated.source.components(separatedBy: "SchemaDocument.schema, at:").count - 1
-        #expect(checks == 3)
+        #expect(checks == 4)
         #expect(
-            generated.source.components(separatedBy: "otherwise: .schema(SchemaDocument.schema, at:").count - 1 == 3)
+            generated.source.components(separatedBy: "otherwise: .schema(SchemaDocument.schema, at:").count - 1 == 4)
+        // Conditions on a required tag, one for each of its values: an enum of the conditions.
+        #expect(generated.source.contains("public enum FormItem: Codable"))
         // The alternative that contradicts the closed script's tag is no case.
         #expect(!generated.typeNames.contains { $0.contains("ScriptV2") })
         #expect(generated.source.contains("among: [\"file\", \"image\", \"script\"]"))

@@ -15,6 +15,8 @@ public struct Deployment: Codable, Sendable, Hashable {
     public var auth: DeploymentAuth?
     /// Untyped members given types by each alternative; null beside them taken by both.
     public var form: DeploymentForm?
+    @NotNull
+    public var items: [FormItem]?
     /// Alternatives of the struct's own typed members: rules of the struct.
     @NotNull
     public var mail: DeploymentMail?
@@ -24,11 +26,13 @@ public struct Deployment: Codable, Sendable, Hashable {
         resources: [String: DeploymentResourcesValue]? = nil,
         auth: DeploymentAuth? = nil,
         form: DeploymentForm? = nil,
+        items: [FormItem]? = nil,
         mail: DeploymentMail? = nil
     ) {
         self.resources = resources
         self.auth = auth
         self.form = form
+        self.items = items
         self.mail = mail
     }
 }
@@ -372,6 +376,93 @@ public struct DeploymentMail: Codable, Sendable, Hashable {
     }
 }
 
+/// Conditions on a tag it requires, one for each value the tag may have: one of those values and its branch.
+public enum FormItem: Codable, Sendable, Hashable {
+    case text(FormItemText)
+    case check(FormItemCheck)
+
+    /// Reads the alternative the value's `type` member selects.
+    public init(from decoder: any Decoder) throws {
+        let selected = try UnionDecoding.tag(
+            of: decoder, key: "type", among: ["text", "check"],
+            otherwise: .schema(SchemaDocument.schema, at: "/definitions/formItem"))
+        switch selected {
+        case "text":
+            self = .text(try UnionDecoding.decode(FormItemText.self, from: decoder))
+        default:
+            self = .check(try UnionDecoding.decode(FormItemCheck.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .text(let value):
+            try value.encode(to: encoder)
+        case .check(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension FormItem: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<FormItem> = [
+        .payload { value in
+            switch value {
+            case .text(let payload): .value(payload)
+            case .check(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension FormItem: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: FormItemText.self),
+                exporter.schema(for: FormItemCheck.self),
+            ]
+        ]
+    }
+}
+
+@Validatable(unknownKeys: .reject)
+public struct FormItemText: Codable, Sendable, Hashable {
+    @Validate(.const("text"))
+    public var type: String
+    @Validate(.length(1...))
+    public var label: String
+
+    /// Makes a value from its properties.
+    public init(type: String, label: String) {
+        self.type = type
+        self.label = label
+    }
+}
+
+@Validatable(unknownKeys: .reject)
+public struct FormItemCheck: Codable, Sendable, Hashable {
+    @Validate(.const("check"))
+    public var type: String
+    @NotNull
+    public var checked: Bool?
+
+    /// Makes a value from its properties.
+    public init(type: String, checked: Bool? = nil) {
+        self.type = type
+        self.checked = checked
+    }
+}
+
+public enum ItemType: String, Codable, Sendable, Hashable, CaseIterable {
+    case text
+    case check
+}
+
 @Validatable(unknownKeys: .reject)
 public struct Script: Codable, Sendable, Hashable {
     @NotNull @Validate(.const("script"))
@@ -599,6 +690,12 @@ private enum SchemaDocument {
                 }
               ]
             },
+            "items": {
+              "type": "array",
+              "items": {
+                "$ref": "#/definitions/formItem"
+              }
+            },
             "mail": {
               "description": "Alternatives of the struct's own typed members: rules of the struct.",
               "type": "object",
@@ -653,6 +750,69 @@ private enum SchemaDocument {
             }
           },
           "definitions": {
+            "formItem": {
+              "description": "Conditions on a tag it requires, one for each value the tag may have: one of those values and its branch.",
+              "type": "object",
+              "required": [
+                "type"
+              ],
+              "properties": {
+                "type": {
+                  "$ref": "#/definitions/itemType"
+                }
+              },
+              "allOf": [
+                {
+                  "if": {
+                    "properties": {
+                      "type": {
+                        "const": "text"
+                      }
+                    }
+                  },
+                  "then": {
+                    "properties": {
+                      "type": {
+                        "$ref": "#/definitions/itemType"
+                      },
+                      "label": {
+                        "type": "string",
+                        "minLength": 1
+                      }
+                    },
+                    "required": [
+                      "label"
+                    ],
+                    "additionalProperties": false
+                  }
+                },
+                {
+                  "if": {
+                    "properties": {
+                      "type": {
+                        "const": "check"
+                      }
+                    }
+                  },
+                  "then": {
+                    "properties": {
+                      "type": {},
+                      "checked": {
+                        "type": "boolean"
+                      }
+                    },
+                    "additionalProperties": false
+                  }
+                }
+              ]
+            },
+            "itemType": {
+              "type": "string",
+              "enum": [
+                "text",
+                "check"
+              ]
+            },
             "script": {
               "type": "object",
               "required": [
