@@ -154,6 +154,9 @@ struct SchemaReader {
     /// The places of the alternatives of a union read merged with the object around it, by the
     /// union's pointer, where they are not `oneOf/N` (conditions of an `allOf`: `allOf/N`).
     private var mergedPlaces: [String: [String]] = [:]
+    /// What names the case of such an alternative, read from the alternative as written (the
+    /// definition its `$ref` names …), by its place.
+    private var mergedCaseBases: [String: String] = [:]
     private(set) var rootTypeName: String?
     /// The type names claimed, in order, so that a failed attempt can give its names back.
     private var claimLog: [String] = []
@@ -617,8 +620,9 @@ struct SchemaReader {
         let union = constraints == ["type", "oneOf"] || constraints == ["type", "anyOf"]
         // A union beside the object's own members (or conditions on a member it requires).
         let beside =
-            !constraints.isDisjoint(with: ["oneOf", "anyOf", "allOf"])
-            && !constraints.isDisjoint(with: ["properties", "required", "additionalProperties"])
+            constraints.contains("allOf")
+            || (!constraints.isDisjoint(with: ["oneOf", "anyOf"])
+                && !constraints.isDisjoint(with: ["properties", "required", "additionalProperties"]))
         guard union || beside else { return false }
         let mark = self.mark()
         do {
@@ -1477,6 +1481,8 @@ struct SchemaReader {
                         || (index == placed && Self.placedKeywords.contains(key))
                 else { return nil }
                 guard key != "type" && key != "properties" && key != "required" else { continue }
+                // `additionalProperties: true` says what is so already.
+                if key == "additionalProperties" && part[key] == .bool(true) { continue }
                 if let existing = merged[key] {
                     guard existing == part[key] else { return nil }
                     continue
@@ -2558,7 +2564,7 @@ struct SchemaReader {
     ) throws(SwiftGenerationError) -> TypeReference? {
         let constraints = Set(object.keys.filter(Self.constrains))
         let unions = constraints.intersection(["oneOf", "anyOf"])
-        guard !constraints.isDisjoint(with: ["properties", "required", "additionalProperties"]),
+        guard !constraints.isDisjoint(with: ["properties", "required", "additionalProperties", "allOf"]),
             !(hasEmbeddedResources && Self.isUnderEmbeddedResource(pointer, in: document))
         else { return nil }
         // Each alternative: its place, the schemas it is the conjunction of, which of them is
@@ -2566,7 +2572,35 @@ struct SchemaReader {
         var candidates: [(place: String, parts: [(schema: JSONObject, place: String)], placed: Int?)] = []
         let keyword: String
         var own = object
-        if unions.count == 1, let union = unions.first {
+        // The schemas around the union: the object's own keywords, or the items of its `allOf`.
+        var around: [(schema: JSONObject, place: String)]?
+        if unions.isEmpty, let (parents, union, place) = allOfUnion(object, at: pointer) {
+            keyword = union.keyword
+            var declared = JSONObject()
+            for (parent, _) in parents {
+                guard case .object(let members)? = parent["properties"] else { continue }
+                for (key, member) in members where declared[key] == nil { declared[key] = member }
+            }
+            // Alternatives that only require members (`anyOf: [{"required": ["phone"]}, …]`) stay
+            // a check of the object, which keeps every member.
+            if union.alternatives.allSatisfy({ Self.readsOnly(declared, in: named($0, at: pointer)?.schema) })
+                || union.alternatives.contains(where: {
+                    guard case .object(let alternative)? = named($0, at: pointer)?.schema else { return false }
+                    return alternative.keys.filter(Self.constrains).allSatisfy { $0 == "required" }
+                })
+            {
+                return nil
+            }
+            for (offset, alternative) in union.alternatives.enumerated() {
+                let alternativePlace = place + "/\(keyword)/\(offset)"
+                mergedCaseBases[alternativePlace] = Self.caseBase(of: alternative)
+                guard let (schema, home) = named(alternative, at: alternativePlace),
+                    let parts = allOfParts(schema, at: home)
+                else { return nil }
+                candidates.append((alternativePlace, parts, parts.count == 1 && home == alternativePlace ? 0 : nil))
+            }
+            around = parents
+        } else if unions.count == 1, let union = unions.first {
             keyword = union
             guard constraints.subtracting(unions).isSubset(of: Self.mergeable),
                 case .array(let alternatives)? = object[keyword], alternatives.count > 1, alternatives.count <= 1_000
@@ -2578,11 +2612,14 @@ struct SchemaReader {
             if alternatives.allSatisfy({ Self.readsOnly(declared, in: named($0, at: pointer)?.schema) }) { return nil }
             for (offset, alternative) in alternatives.enumerated() {
                 let place = pointer + "/\(keyword)/\(offset)"
+                mergedCaseBases[place] = Self.caseBase(of: alternative)
                 guard let (schema, home) = named(alternative, at: place), let parts = allOfParts(schema, at: home)
                 else { return nil }
                 candidates.append((place, parts, parts.count == 1 && home == place ? 0 : nil))
             }
-        } else if unions.isEmpty, let conditions = conditionalAlternatives(object, at: pointer) {
+        } else if unions.isEmpty, constraints.contains("properties") || constraints.contains("required"),
+            let conditions = conditionalAlternatives(object, at: pointer)
+        {
             keyword = "oneOf"
             own["allOf"] = nil
             candidates = conditions
@@ -2597,7 +2634,8 @@ struct SchemaReader {
             // The merged alternative is declared at its place: no `$ref` may name the place for
             // the alternative alone.
             guard !referencedPlaces.contains(place),
-                let merge = merged([(own, pointer)] + parts, placed: placed.map { $0 + 1 })
+                let merge = merged(
+                    (around ?? [(own, pointer)]) + parts, placed: placed.map { $0 + (around?.count ?? 1) })
             else { return nil }
             // An alternative no value passes is none.
             if merge.unsatisfiable {
@@ -2648,12 +2686,51 @@ struct SchemaReader {
         return nil
     }
 
+    /// An object's `allOf` (and the items of theirs, `$ref`s followed) of object keywords and one
+    /// `oneOf` or `anyOf` (with object keywords beside it or not): the schemas around the union —
+    /// the object's own keywords and every other item, the union's own item without it — the
+    /// union's keyword and alternatives, and the place of the schema that holds it. `nil` for any
+    /// other `allOf`.
+    private func allOfUnion(_ object: JSONObject, at pointer: String)
+        -> (
+            parents: [(schema: JSONObject, place: String)], union: (keyword: String, alternatives: [JSONValue]),
+            place: String
+        )?
+    {
+        guard object["allOf"] != nil, let parts = allOfParts(.object(object), at: pointer) else { return nil }
+        var parents: [(schema: JSONObject, place: String)] = []
+        var found: (keyword: String, alternatives: [JSONValue], place: String)?
+        for (part, place) in parts {
+            let keys = Set(part.keys.filter(Self.constrains))
+            let unions = keys.intersection(["oneOf", "anyOf"])
+            guard keys.subtracting(unions).isSubset(of: Self.mergeable), unions.count <= 1 else { return nil }
+            if let keyword = unions.first {
+                guard found == nil, case .array(let alternatives)? = part[keyword], alternatives.count > 1,
+                    alternatives.count <= 1_000
+                else { return nil }
+                found = (keyword, alternatives, place)
+                var rest = part
+                rest[keyword] = nil
+                parents.append((rest, place))
+            } else {
+                parents.append((part, place))
+            }
+        }
+        // Some object keyword beside the union.
+        guard let found,
+            parents.contains(where: {
+                !Set($0.schema.keys).isDisjoint(with: ["properties", "required", "additionalProperties"])
+            })
+        else { return nil }
+        return (parents, (found.keyword, found.alternatives), found.place)
+    }
+
     /// An object's `allOf` of conditions on one member it requires, `{"if": {"properties": {"type":
     /// {"const": "markdown"}}}, "then": {…}}`, one for each value the member may have (its `enum`):
     /// exactly one condition holds for a value, so the object is one of the alternatives "that
     /// value, and its `then`" — the `if` and the items of the `then` to merge, at the item's place.
     /// `nil` for any other `allOf`.
-    private func conditionalAlternatives(_ object: JSONObject, at pointer: String)
+    private mutating func conditionalAlternatives(_ object: JSONObject, at pointer: String)
         -> [(place: String, parts: [(schema: JSONObject, place: String)], placed: Int?)]?
     {
         guard case .array(let items)? = object["allOf"], items.count > 1, items.count <= 1_000,
@@ -2682,6 +2759,7 @@ struct SchemaReader {
             default: return nil
             }
             guard let then = condition["then"], let parts = allOfParts(then, at: place + "/then") else { return nil }
+            mergedCaseBases[place] = Self.caseBase(of: .object(test))
             candidates.append((place, [(test, place + "/if")] + parts, nil))
         }
         // The member is required, and every value it may have is one condition's.
@@ -2830,7 +2908,8 @@ struct SchemaReader {
         var used: Set<String> = []
         var cases: [GeneratedType.Union.Case] = []
         for member in members {
-            let first = SwiftNames.caseName(Self.caseBase(of: member.schema) ?? kind(of: member.schema) ?? "value")
+            let base = mergedCaseBases[member.place] ?? Self.caseBase(of: member.schema)
+            let first = SwiftNames.caseName(base ?? kind(of: member.schema) ?? "value")
             var caseName = first
             var number = 2
             while used.contains(caseName) {

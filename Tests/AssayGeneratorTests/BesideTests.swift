@@ -24,6 +24,7 @@ struct BesideTests {
         ],
         "auth": ["Type": "Cookie", "Cookie": ["name": "n"]], "form": ["mode": "auto", "login": "l"],
         "mail": ["enabled": false], "items": [["type": "text", "label": "a"], ["type": "check", "checked": true]],
+        "deploy": ["provider": "s3", "bucket": "abc", "on": "main"], "level": ["base": 0, "rate": 0.5],
     ]
 
     static func changed(_ changes: [String: JSONValue?]) -> JSONValue { valid.changing(changes) }
@@ -84,6 +85,17 @@ struct BesideTests {
         ("an item with no type", changed(["items": [["label": "a"]]])),
         ("an item whose type is a number", changed(["items": [["type": 2]]])),
         ("an item that is a string", changed(["items": ["text"]])),
+        ("valid: an npm deploy", changed(["deploy": ["provider": "npm", "email": "a@b"]])),
+        ("an s3 deploy with a short bucket", changed(["deploy": ["provider": "s3", "bucket": "ab"]])),
+        ("an s3 deploy with no bucket", changed(["deploy": ["provider": "s3"]])),
+        ("an npm deploy whose on is a number", changed(["deploy": ["provider": "npm", "on": 1]])),
+        ("a deploy of an unknown provider", changed(["deploy": ["provider": "ftp"]])),
+        ("a deploy with no provider", changed(["deploy": ["bucket": "abc"]])),
+        ("a deploy that is an array", changed(["deploy": [1]])),
+        ("a level with a negative base", changed(["level": ["base": -1, "rate": 0.5]])),
+        ("a level with a rate over one", changed(["level": ["base": 1, "rate": 2]])),
+        ("a level with a member neither item names", changed(["level": ["base": 1, "rate": 0, "x": 1]])),
+        ("a level with no base", changed(["level": ["rate": 0]])),
         ("mail on with nothing else", changed(["mail": ["enabled": true]])),
         ("mail on with a null profile", changed(["mail": ["enabled": true, "profile": .null, "to": ["a"]]])),
         ("mail on with an empty profile", changed(["mail": ["enabled": true, "profile": "", "to": ["a"]]])),
@@ -134,9 +146,12 @@ struct BesideTests {
         // The schema is read only to report a value no case is selected for (the object's own
         // members failing, or no tag): every keyword is a typed rule.
         let checks = generated.source.components(separatedBy: "SchemaDocument.schema, at:").count - 1
-        #expect(checks == 4)
+        #expect(checks == 5)
         #expect(
-            generated.source.components(separatedBy: "otherwise: .schema(SchemaDocument.schema, at:").count - 1 == 4)
+            generated.source.components(separatedBy: "otherwise: .schema(SchemaDocument.schema, at:").count - 1 == 5)
+        // An `allOf` of members and a union; of a base open to others and an item closed.
+        #expect(generated.source.contains("public enum Deploy: Codable"))
+        #expect(generated.source.contains("@Validatable(unknownKeys: .reject)\npublic struct Level:"))
         // Conditions on a required tag, one for each of its values: an enum of the conditions.
         #expect(generated.source.contains("public enum FormItem: Codable"))
         // The alternative that contradicts the closed script's tag is no case.

@@ -17,6 +17,10 @@ public struct Deployment: Codable, Sendable, Hashable {
     public var form: DeploymentForm?
     @NotNull
     public var items: [FormItem]?
+    @NotNull
+    public var deploy: Deploy?
+    @NotNull
+    public var level: Level?
     /// Alternatives of the struct's own typed members: rules of the struct.
     @NotNull
     public var mail: DeploymentMail?
@@ -27,12 +31,16 @@ public struct Deployment: Codable, Sendable, Hashable {
         auth: DeploymentAuth? = nil,
         form: DeploymentForm? = nil,
         items: [FormItem]? = nil,
+        deploy: Deploy? = nil,
+        level: Level? = nil,
         mail: DeploymentMail? = nil
     ) {
         self.resources = resources
         self.auth = auth
         self.form = form
         self.items = items
+        self.deploy = deploy
+        self.level = level
         self.mail = mail
     }
 }
@@ -343,6 +351,109 @@ public struct DeploymentFormManual: Codable, Sendable, Hashable {
     }
 }
 
+/// An allOf of an object's members and of a union: the union beside them.
+public enum Deploy: Codable, Sendable, Hashable {
+    case s3(DeployS3)
+    case npm(DeployNpm)
+
+    /// Reads the alternative the value's `provider` member selects.
+    public init(from decoder: any Decoder) throws {
+        let selected = try UnionDecoding.tag(
+            of: decoder, key: "provider", among: ["s3", "npm"],
+            otherwise: .schema(SchemaDocument.schema, at: "/definitions/deploy"))
+        switch selected {
+        case "s3":
+            self = .s3(try UnionDecoding.decode(DeployS3.self, from: decoder))
+        default:
+            self = .npm(try UnionDecoding.decode(DeployNpm.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .s3(let value):
+            try value.encode(to: encoder)
+        case .npm(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension Deploy: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<Deploy> = [
+        .payload { value in
+            switch value {
+            case .s3(let payload): .value(payload)
+            case .npm(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension Deploy: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: DeployS3.self),
+                exporter.schema(for: DeployNpm.self),
+            ]
+        ]
+    }
+}
+
+@Validatable
+public struct DeployS3: Codable, Sendable, Hashable {
+    @NotNull
+    public var on: String?
+    @Validate(.const("s3"))
+    public var provider: String
+    @Validate(.length(3...))
+    public var bucket: String
+
+    /// Makes a value from its properties.
+    public init(on: String? = nil, provider: String, bucket: String) {
+        self.on = on
+        self.provider = provider
+        self.bucket = bucket
+    }
+}
+
+@Validatable
+public struct DeployNpm: Codable, Sendable, Hashable {
+    @NotNull
+    public var on: String?
+    @Validate(.const("npm"))
+    public var provider: String
+    @NotNull
+    public var email: String?
+
+    /// Makes a value from its properties.
+    public init(on: String? = nil, provider: String, email: String? = nil) {
+        self.on = on
+        self.provider = provider
+        self.email = email
+    }
+}
+
+/// A base open to other members, and an item closed to all but its own and the base's.
+@Validatable(unknownKeys: .reject)
+public struct Level: Codable, Sendable, Hashable {
+    @Validate(.range(0...))
+    public var base: Int
+    @Validate(.range(...1))
+    public var rate: Double
+
+    /// Makes a value from its properties.
+    public init(base: Int, rate: Double) {
+        self.base = base
+        self.rate = rate
+    }
+}
+
 /// Alternatives of the struct's own typed members: rules of the struct.
 @Validatable
 public struct DeploymentMail: Codable, Sendable, Hashable {
@@ -461,6 +572,17 @@ public struct FormItemCheck: Codable, Sendable, Hashable {
 public enum ItemType: String, Codable, Sendable, Hashable, CaseIterable {
     case text
     case check
+}
+
+@Validatable
+public struct LevelBase: Codable, Sendable, Hashable {
+    @Validate(.range(0...))
+    public var base: Int
+
+    /// Makes a value from its properties.
+    public init(base: Int) {
+        self.base = base
+    }
 }
 
 @Validatable(unknownKeys: .reject)
@@ -696,6 +818,12 @@ private enum SchemaDocument {
                 "$ref": "#/definitions/formItem"
               }
             },
+            "deploy": {
+              "$ref": "#/definitions/deploy"
+            },
+            "level": {
+              "$ref": "#/definitions/level"
+            },
             "mail": {
               "description": "Alternatives of the struct's own typed members: rules of the struct.",
               "type": "object",
@@ -812,6 +940,86 @@ private enum SchemaDocument {
                 "text",
                 "check"
               ]
+            },
+            "deploy": {
+              "description": "An allOf of an object's members and of a union: the union beside them.",
+              "allOf": [
+                {
+                  "type": "object",
+                  "properties": {
+                    "on": {
+                      "type": "string"
+                    }
+                  }
+                },
+                {
+                  "oneOf": [
+                    {
+                      "properties": {
+                        "provider": {
+                          "const": "s3"
+                        },
+                        "bucket": {
+                          "type": "string",
+                          "minLength": 3
+                        }
+                      },
+                      "required": [
+                        "provider",
+                        "bucket"
+                      ]
+                    },
+                    {
+                      "properties": {
+                        "provider": {
+                          "const": "npm"
+                        },
+                        "email": {
+                          "type": "string"
+                        }
+                      },
+                      "required": [
+                        "provider"
+                      ]
+                    }
+                  ]
+                }
+              ]
+            },
+            "level": {
+              "description": "A base open to other members, and an item closed to all but its own and the base's.",
+              "allOf": [
+                {
+                  "$ref": "#/definitions/levelBase"
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "base": {},
+                    "rate": {
+                      "type": "number",
+                      "maximum": 1
+                    }
+                  },
+                  "required": [
+                    "rate"
+                  ],
+                  "additionalProperties": false
+                }
+              ]
+            },
+            "levelBase": {
+              "type": "object",
+              "properties": {
+                "base": {
+                  "type": "integer",
+                  "minimum": 0
+                }
+              },
+              "required": [
+                "base"
+              ],
+              "additionalProperties": true
             },
             "script": {
               "type": "object",
