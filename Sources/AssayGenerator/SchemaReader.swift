@@ -157,6 +157,9 @@ struct SchemaReader {
     /// What names the case of such an alternative, read from the alternative as written (the
     /// definition its `$ref` names …), by its place.
     private var mergedCaseBases: [String: String] = [:]
+    /// The unions of a condition's branches (``conditionalBranches(_:at:)``), by pointer: tried in
+    /// turn, never told apart by a member the condition does not test.
+    private var triedOnly: Set<String> = []
     private(set) var rootTypeName: String?
     /// The type names claimed, in order, so that a failed attempt can give its names back.
     private var claimLog: [String] = []
@@ -492,8 +495,10 @@ struct SchemaReader {
             else { continue }
             let keyword = exactlyOne ? "oneOf" : "anyOf"
             fallbacks.append(Fallback(pointer: pointer, keywords: nil))
+            // A union merged with the object around it is no keyword of its own there.
+            let place = union.unmatchedSchema == nil ? "\(pointer)/\(keyword)" : pointer
             notes.append(
-                "#\(pointer)/\(keyword): \(keyword) whose \(reason): no Swift enum — the value is checked against its schema at #\(pointer) with AssaySchema when decoded"
+                "#\(place): \(keyword) whose \(reason): no Swift enum — the value is checked against its schema at #\(pointer) with AssaySchema when decoded"
             )
             types[position].kind = .wrapper(
                 raw: "JSONValue", rule: ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(pointer)))")
@@ -620,7 +625,7 @@ struct SchemaReader {
         let union = constraints == ["type", "oneOf"] || constraints == ["type", "anyOf"]
         // A union beside the object's own members (or conditions on a member it requires).
         let beside =
-            constraints.contains("allOf")
+            constraints.contains("allOf") || constraints.contains("if")
             || (!constraints.isDisjoint(with: ["oneOf", "anyOf"])
                 && !constraints.isDisjoint(with: ["properties", "required", "additionalProperties"]))
         guard union || beside else { return false }
@@ -2496,7 +2501,11 @@ struct SchemaReader {
             guard classes.allSatisfy({ $0 == "object" }) else {
                 return try tried("alternatives overlap: two of them are of the same JSON type")
             }
-            if let (key, tags) = tag(of: members.map(\.schema), preferring: object) {
+            if triedOnly.contains(pointer) {
+                // The branches of a condition: the condition, not a member, chooses (tried in turn,
+                // a value neither takes is reported by the schema itself).
+                return try tried("branches of a condition are tried")
+            } else if let (key, tags) = tag(of: members.map(\.schema), preferring: object) {
                 discriminator = .tag(key)
                 matches = tags
             } else if let keys = ownMembers(of: members.map(\.schema), closedByUnion: closes && keyword == "oneOf") {
@@ -2574,6 +2583,8 @@ struct SchemaReader {
         var own = object
         // The schemas around the union: the object's own keywords, or the items of its `allOf`.
         var around: [(schema: JSONObject, place: String)]?
+        // Places whose schema a merged alternative reads narrowed (the `else` of a condition).
+        var extraSynthesized: [String] = []
         if unions.isEmpty, let (parents, union, place) = allOfUnion(object, at: pointer) {
             keyword = union.keyword
             var declared = JSONObject()
@@ -2617,6 +2628,12 @@ struct SchemaReader {
                 else { return nil }
                 candidates.append((place, parts, parts.count == 1 && home == place ? 0 : nil))
             }
+        } else if unions.isEmpty, constraints.contains("if"), let branches = conditionalBranches(object, at: pointer) {
+            keyword = "oneOf"
+            for key in ["if", "then", "else"] { own[key] = nil }
+            candidates = branches.candidates
+            extraSynthesized = branches.narrowed
+            triedOnly.insert(pointer)
         } else if unions.isEmpty, constraints.contains("properties") || constraints.contains("required"),
             let conditions = conditionalAlternatives(object, at: pointer)
         {
@@ -2665,7 +2682,7 @@ struct SchemaReader {
         let mark = self.mark()
         let saved = (homes: mergedHomes, synthesized: synthesized, places: mergedPlaces)
         mergedHomes = homes
-        synthesized.formUnion(places + narrowed)
+        synthesized.formUnion(places + narrowed + extraSynthesized)
         mergedPlaces[pointer] = candidates.map(\.place)
         do {
             if let reference = try resolveUnion(union, at: pointer, nameHint: nameHint, declaring: declaring) {
@@ -2723,6 +2740,69 @@ struct SchemaReader {
             })
         else { return nil }
         return (parents, (found.keyword, found.alternatives), found.place)
+    }
+
+    /// An object's `if` on one member's values, `{"if": {"properties": {"version": {"enum": ["v1",
+    /// "v1beta1"]}}}, "then": …, "else": …}`, beside that member's `enum` of all its values (buf's
+    /// configurations): the object is one of "the member, if present, one of those values, and the
+    /// `then`" and "the member one of the other values of its `enum`, and the `else`" — the
+    /// second's member read at the member's place, `narrowed`. `nil` for any other condition.
+    private mutating func conditionalBranches(_ object: JSONObject, at pointer: String)
+        -> (
+            candidates: [(place: String, parts: [(schema: JSONObject, place: String)], placed: Int?)],
+            narrowed: [String]
+        )?
+    {
+        let keys = Set(object.keys.filter(Self.constrains))
+        guard keys.subtracting(["if", "then", "else"]).isSubset(of: Self.mergeable),
+            case .object(let test)? = object["if"],
+            Set(test.keys.filter(Self.constrains)).isSubset(of: ["properties", "type"]),
+            test["type"].map({ $0 == "object" }) ?? true,
+            case .object(let tested)? = test["properties"], tested.count == 1, let (key, condition) = tested.first,
+            case .object(let fixed) = condition, fixed.keys.filter(Self.constrains).count == 1,
+            case .object(let declared)? = object["properties"], let member = declared[key],
+            case .object(let allowed)? = named(member, at: pointer)?.schema,
+            case .array(let all)? = allowed["enum"]
+        else { return nil }
+        let values: [JSONValue]
+        switch (fixed["const"], fixed["enum"]) {
+        case (let value?, nil): values = [value]
+        case (nil, .array(let list)?): values = list
+        default: return nil
+        }
+        let others = all.filter { !values.contains($0) }
+        let place = pointer + "/properties/" + Self.escape(key)
+        // Tried in turn, branches that hold the object again would read a value a number of times
+        // that grows with its depth (the union would be checked whole): the condition stays a check.
+        guard !others.isEmpty, others.count < all.count, !referencedPlaces.contains(place),
+            !Self.refers(to: pointer, in: .object(object))
+        else { return nil }
+        // Branches that only constrain the object's typed members are a `.when` rule of its struct.
+        if ["then", "else"].allSatisfy({ Self.readsOnly(declared, in: object[$0] ?? .bool(true)) }) { return nil }
+        var thenParts: [(schema: JSONObject, place: String)] = []
+        if let then = object["then"] {
+            guard let parts = allOfParts(then, at: pointer + "/then") else { return nil }
+            thenParts = parts
+        }
+        var elseParts: [(schema: JSONObject, place: String)] = []
+        if let otherwise = object["else"] {
+            guard let parts = allOfParts(otherwise, at: pointer + "/else") else { return nil }
+            elseParts = parts
+        }
+        let complement: JSONObject = [
+            "properties": [key: ["enum": .array(others)]], "required": [.string(key)],
+        ]
+        mergedCaseBases[pointer + "/then"] = values.first.flatMap(Self.string) ?? "then"
+        mergedCaseBases[pointer + "/else"] =
+            others.count == 1
+            ? Self.string(others[0]) ?? "else" : Self.caseBase(of: object["else"] ?? .bool(true)) ?? "else"
+        return (
+            [
+                (pointer + "/then", [(test, pointer + "/if")] + thenParts, thenParts.count == 1 ? 1 : nil),
+                (pointer + "/else", [(complement, pointer)] + elseParts, elseParts.count == 1 ? 1 : nil),
+            ],
+            [place]
+        )
     }
 
     /// An object's `allOf` of conditions on one member it requires, `{"if": {"properties": {"type":
@@ -3816,6 +3896,25 @@ struct SchemaReader {
             switch value {
             case .object(let object):
                 if let id = object["$id"], isBase(id) { return true }
+                pending += object.values
+            case .array(let items): pending += items
+            default: continue
+            }
+        }
+        return false
+    }
+
+    /// Whether a `$ref` in `schema` names `pointer` (`#/definitions/field` inside the field's schema).
+    static func refers(to pointer: String, in schema: JSONValue) -> Bool {
+        var pending = [schema]
+        while let value = pending.popLast() {
+            switch value {
+            case .object(let object):
+                if case .string(let text)? = object["$ref"], text.hasPrefix("#"),
+                    decodeFragment(String(text.dropFirst())) == pointer
+                {
+                    return true
+                }
                 pending += object.values
             case .array(let items): pending += items
             default: continue

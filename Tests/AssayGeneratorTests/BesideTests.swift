@@ -25,6 +25,7 @@ struct BesideTests {
         "auth": ["Type": "Cookie", "Cookie": ["name": "n"]], "form": ["mode": "auto", "login": "l"],
         "mail": ["enabled": false], "items": [["type": "text", "label": "a"], ["type": "check", "checked": true]],
         "deploy": ["provider": "s3", "bucket": "abc", "on": "main"], "level": ["base": 0, "rate": 0.5],
+        "config": ["version": "v1", "plugins": ["a"]],
     ]
 
     static func changed(_ changes: [String: JSONValue?]) -> JSONValue { valid.changing(changes) }
@@ -96,6 +97,15 @@ struct BesideTests {
         ("a level with a rate over one", changed(["level": ["base": 1, "rate": 2]])),
         ("a level with a member neither item names", changed(["level": ["base": 1, "rate": 0, "x": 1]])),
         ("a level with no base", changed(["level": ["rate": 0]])),
+        ("valid: a v2 config", changed(["config": ["version": "v2", "inputs": ["a"]]])),
+        ("valid: a v1beta1 config", changed(["config": ["version": "v1beta1", "plugins": []]])),
+        ("a v1beta1 config with inputs", changed(["config": ["version": "v1beta1", "inputs": ["a"]]])),
+        ("a v2 config with plugins", changed(["config": ["version": "v2", "plugins": ["a"]]])),
+        ("a config with no version", changed(["config": ["plugins": ["a"]]])),
+        ("a config of an unknown version", changed(["config": ["version": "v3", "inputs": ["a"]]])),
+        ("a v2 config with no inputs", changed(["config": ["version": "v2", "inputs": []]])),
+        ("a v1 config whose plugin is a number", changed(["config": ["version": "v1", "plugins": [1]]])),
+        ("a config that is a string", changed(["config": "v1"])),
         ("mail on with nothing else", changed(["mail": ["enabled": true]])),
         ("mail on with a null profile", changed(["mail": ["enabled": true, "profile": .null, "to": ["a"]]])),
         ("mail on with an empty profile", changed(["mail": ["enabled": true, "profile": "", "to": ["a"]]])),
@@ -146,9 +156,12 @@ struct BesideTests {
         // The schema is read only to report a value no case is selected for (the object's own
         // members failing, or no tag): every keyword is a typed rule.
         let checks = generated.source.components(separatedBy: "SchemaDocument.schema, at:").count - 1
-        #expect(checks == 5)
+        #expect(checks == 6)
         #expect(
-            generated.source.components(separatedBy: "otherwise: .schema(SchemaDocument.schema, at:").count - 1 == 5)
+            generated.source.components(separatedBy: "otherwise: .schema(SchemaDocument.schema, at:").count - 1 == 6)
+        // A condition on a member's values: a case for its `then`, one for its `else`.
+        #expect(generated.source.contains("case v1(DeploymentConfigV1)"))
+        #expect(generated.source.contains("case v2(DeploymentConfigV2)"))
         // An `allOf` of members and a union; of a base open to others and an item closed.
         #expect(generated.source.contains("public enum Deploy: Codable"))
         #expect(generated.source.contains("@Validatable(unknownKeys: .reject)\npublic struct Level:"))

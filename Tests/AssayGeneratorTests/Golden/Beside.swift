@@ -19,6 +19,9 @@ public struct Deployment: Codable, Sendable, Hashable {
     public var items: [FormItem]?
     @NotNull
     public var deploy: Deploy?
+    /// A condition on a member's values, its enum naming the others: one of the two branches.
+    @NotNull
+    public var config: DeploymentConfig?
     @NotNull
     public var level: Level?
     /// Alternatives of the struct's own typed members: rules of the struct.
@@ -32,6 +35,7 @@ public struct Deployment: Codable, Sendable, Hashable {
         form: DeploymentForm? = nil,
         items: [FormItem]? = nil,
         deploy: Deploy? = nil,
+        config: DeploymentConfig? = nil,
         level: Level? = nil,
         mail: DeploymentMail? = nil
     ) {
@@ -40,6 +44,7 @@ public struct Deployment: Codable, Sendable, Hashable {
         self.form = form
         self.items = items
         self.deploy = deploy
+        self.config = config
         self.level = level
         self.mail = mail
     }
@@ -439,6 +444,92 @@ public struct DeployNpm: Codable, Sendable, Hashable {
     }
 }
 
+/// A condition on a member's values, its enum naming the others: one of the two branches.
+public enum DeploymentConfig: Codable, Sendable, Hashable {
+    case v1(DeploymentConfigV1)
+    case v2(DeploymentConfigV2)
+
+    /// Reads the one alternative that takes the value, trying each (several may take one kind).
+    public init(from decoder: any Decoder) throws {
+        self = try UnionDecoding.exactlyOne(
+            of: decoder,
+            [
+                { Self.v1(try UnionDecoding.decode(DeploymentConfigV1.self, from: $0)) },
+                { Self.v2(try UnionDecoding.decode(DeploymentConfigV2.self, from: $0)) },
+            ],
+            otherwise: .schema(SchemaDocument.schema, at: "/properties/config"))
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .v1(let value):
+            try value.encode(to: encoder)
+        case .v2(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension DeploymentConfig: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<DeploymentConfig> = [
+        .payload { value in
+            switch value {
+            case .v1(let payload): .value(payload)
+            case .v2(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension DeploymentConfig: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf`.
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: DeploymentConfigV1.self),
+                exporter.schema(for: DeploymentConfigV2.self),
+            ]
+        ]
+    }
+}
+
+@Validatable(unknownKeys: .reject)
+public struct DeploymentConfigV1: Codable, Sendable, Hashable {
+    public var version: DeploymentConfigV1Version
+    public var plugins: [String]
+
+    /// Makes a value from its properties.
+    public init(version: DeploymentConfigV1Version, plugins: [String]) {
+        self.version = version
+        self.plugins = plugins
+    }
+}
+
+public enum DeploymentConfigV1Version: String, Codable, Sendable, Hashable, CaseIterable {
+    case v1
+    case v1beta1
+}
+
+@Validatable(unknownKeys: .reject)
+public struct DeploymentConfigV2: Codable, Sendable, Hashable {
+    public var version: DeploymentConfigVersion
+    @Validate(Rule<[String]>.count(1...))
+    public var inputs: [String]
+
+    /// Makes a value from its properties.
+    public init(version: DeploymentConfigVersion, inputs: [String]) {
+        self.version = version
+        self.inputs = inputs
+    }
+}
+
+public enum DeploymentConfigVersion: String, Codable, Sendable, Hashable, CaseIterable {
+    case v2
+}
+
 /// A base open to other members, and an item closed to all but its own and the base's.
 @Validatable(unknownKeys: .reject)
 public struct Level: Codable, Sendable, Hashable {
@@ -820,6 +911,63 @@ private enum SchemaDocument {
             },
             "deploy": {
               "$ref": "#/definitions/deploy"
+            },
+            "config": {
+              "description": "A condition on a member's values, its enum naming the others: one of the two branches.",
+              "type": "object",
+              "properties": {
+                "version": {
+                  "type": "string",
+                  "enum": [
+                    "v1",
+                    "v1beta1",
+                    "v2"
+                  ]
+                }
+              },
+              "if": {
+                "properties": {
+                  "version": {
+                    "enum": [
+                      "v1",
+                      "v1beta1"
+                    ]
+                  }
+                }
+              },
+              "then": {
+                "required": [
+                  "version",
+                  "plugins"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "version": {},
+                  "plugins": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                }
+              },
+              "else": {
+                "required": [
+                  "version",
+                  "inputs"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "version": {},
+                  "inputs": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                }
+              }
             },
             "level": {
               "$ref": "#/definitions/level"
