@@ -160,6 +160,13 @@ struct SchemaReader {
     /// The unions of a condition's branches (``conditionalBranches(_:at:)``), by pointer: tried in
     /// turn, never told apart by a member the condition does not test.
     private var triedOnly: Set<String> = []
+    /// The unions beside members that were read and could not be typed, by pointer: not tried
+    /// again (a chain of them, each read again by the struct it falls back to, would be read a
+    /// number of times exponential in its length).
+    private var failedMerges: Set<String> = []
+    /// How many schemas were read (``resolveTyped(_:at:nameHint:declaring:)``): what a test counts
+    /// to prove that reading stays polynomial.
+    private(set) var resolutions = 0
     private(set) var rootTypeName: String?
     /// The type names claimed, in order, so that a failed attempt can give its names back.
     private var claimLog: [String] = []
@@ -193,6 +200,14 @@ struct SchemaReader {
     private var failedTrials: Set<String> = []
     private var trialAttempts = 0
     static let maximumTrialAttempts = 10_000
+
+    /// For the enum of a union read merged with the object around it (``mergedPlaces``), the
+    /// schema a value no case is selected for is checked against: the union's own, embedded.
+    private mutating func unmatchedSchema(at pointer: String) -> String? {
+        guard mergedPlaces[pointer] != nil else { return nil }
+        fallbacks.append(Fallback(pointer: pointer, keywords: nil))
+        return pointer
+    }
 
     /// The place of the alternative `offset` of the union `keyword` at `pointer`.
     private func alternativePlace(_ keyword: String, _ offset: Int, of pointer: String) -> String {
@@ -1708,6 +1723,7 @@ struct SchemaReader {
         throws(SwiftGenerationError) -> TypeReference
     {
         depth += 1
+        resolutions += 1
         defer { depth -= 1 }
         guard depth <= Self.maximumDepth else {
             throw SwiftGenerationError(
@@ -2558,7 +2574,10 @@ struct SchemaReader {
                     name: SwiftNames.escaped(caseName), payload: payload.swift, rule: rule, match: match,
                     direct: payload.directStruct))
         }
-        types[index].kind = .union(GeneratedType.Union(discriminator: discriminator, cases: cases, closed: closes))
+        types[index].kind = .union(
+            GeneratedType.Union(
+                discriminator: discriminator, cases: cases, closed: closes,
+                unmatchedSchema: unmatchedSchema(at: pointer)))
         return reference
     }
 
@@ -2574,6 +2593,7 @@ struct SchemaReader {
         let constraints = Set(object.keys.filter(Self.constrains))
         let unions = constraints.intersection(["oneOf", "anyOf"])
         guard !constraints.isDisjoint(with: ["properties", "required", "additionalProperties", "allOf"]),
+            !failedMerges.contains(pointer),
             !(hasEmbeddedResources && Self.isUnderEmbeddedResource(pointer, in: document))
         else { return nil }
         // Each alternative: its place, the schemas it is the conjunction of, which of them is
@@ -2585,6 +2605,8 @@ struct SchemaReader {
         var around: [(schema: JSONObject, place: String)]?
         // Places whose schema a merged alternative reads narrowed (the `else` of a condition).
         var extraSynthesized: [String] = []
+        // A condition's branches: the condition chooses, not a member (tried in turn).
+        var branches = false
         if unions.isEmpty, let (parents, union, place) = allOfUnion(object, at: pointer) {
             keyword = union.keyword
             var declared = JSONObject()
@@ -2628,12 +2650,12 @@ struct SchemaReader {
                 else { return nil }
                 candidates.append((place, parts, parts.count == 1 && home == place ? 0 : nil))
             }
-        } else if unions.isEmpty, constraints.contains("if"), let branches = conditionalBranches(object, at: pointer) {
+        } else if unions.isEmpty, constraints.contains("if"), let condition = conditionalBranches(object, at: pointer) {
             keyword = "oneOf"
             for key in ["if", "then", "else"] { own[key] = nil }
-            candidates = branches.candidates
-            extraSynthesized = branches.narrowed
-            triedOnly.insert(pointer)
+            candidates = condition.candidates
+            extraSynthesized = condition.narrowed
+            branches = true
         } else if unions.isEmpty, constraints.contains("properties") || constraints.contains("required"),
             let conditions = conditionalAlternatives(object, at: pointer)
         {
@@ -2680,26 +2702,21 @@ struct SchemaReader {
         var union: JSONObject = [keyword: .array(merges)]
         for key in ["title", "description"] where object[key] != nil { union[key] = object[key] }
         let mark = self.mark()
-        let saved = (homes: mergedHomes, synthesized: synthesized, places: mergedPlaces)
+        let saved = (homes: mergedHomes, synthesized: synthesized, places: mergedPlaces, tried: triedOnly)
+        if branches { triedOnly.insert(pointer) }
         mergedHomes = homes
         synthesized.formUnion(places + narrowed + extraSynthesized)
         mergedPlaces[pointer] = candidates.map(\.place)
         do {
             if let reference = try resolveUnion(union, at: pointer, nameHint: nameHint, declaring: declaring) {
-                if let index = types.firstIndex(where: { $0.name == reference.swift }),
-                    case .union(var declared) = types[index].kind, declared.unmatchedSchema == nil
-                {
-                    declared.unmatchedSchema = pointer
-                    types[index].kind = .union(declared)
-                    fallbacks.append(Fallback(pointer: pointer, keywords: nil))
-                }
                 return reference
             }
         } catch {
             guard error.fallsBack else { throw error }
         }
         rewind(to: mark)
-        (mergedHomes, synthesized, mergedPlaces) = saved
+        (mergedHomes, synthesized, mergedPlaces, triedOnly) = saved
+        failedMerges.insert(pointer)
         return nil
     }
 
@@ -2775,7 +2792,7 @@ struct SchemaReader {
         // Tried in turn, branches that hold the object again would read a value a number of times
         // that grows with its depth (the union would be checked whole): the condition stays a check.
         guard !others.isEmpty, others.count < all.count, !referencedPlaces.contains(place),
-            !Self.refers(to: pointer, in: .object(object))
+            !(referencedPlaces.contains(pointer) && Self.refers(to: pointer, in: .object(object)))
         else { return nil }
         // Branches that only constrain the object's typed members are a `.when` rule of its struct.
         if ["then", "else"].allSatisfy({ Self.readsOnly(declared, in: object[$0] ?? .bool(true)) }) { return nil }
@@ -3016,7 +3033,9 @@ struct SchemaReader {
                     name: SwiftNames.escaped(caseName), payload: payload.swift, rule: rule, match: caseName,
                     direct: payload.directStruct))
         }
-        types[index].kind = .union(GeneratedType.Union(discriminator: discriminator, cases: cases))
+        types[index].kind = .union(
+            GeneratedType.Union(
+                discriminator: discriminator, cases: cases, unmatchedSchema: unmatchedSchema(at: pointer)))
         return inline.reference
     }
 

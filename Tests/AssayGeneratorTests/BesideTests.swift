@@ -1,9 +1,10 @@
 import AssayCodable
-import AssayGenerator
 import AssayJSON
 import AssaySchema
 import Foundation
 import Testing
+
+@testable import AssayGenerator
 
 /// `Beside.swift` is the generator's output for `Golden/beside.schema.json`: a `oneOf` or `anyOf`
 /// beside members of the object around it (`"required": ["type"], "properties": {"type": {"type":
@@ -172,6 +173,38 @@ struct BesideTests {
         #expect(generated.source.contains("among: [\"file\", \"image\", \"script\"]"))
         // Alternatives of the struct's own typed members are its rule.
         #expect(generated.source.contains("public struct DeploymentMail"))
+    }
+
+    @Test("a chain of unions beside members that cannot be typed is read a polynomial number of times")
+    func failedMergesAreNotRetried() throws {
+        // Each level: an object whose member `next` is the level below, beside a `oneOf` whose tags
+        // name one Swift case ("a-b", "a_b"): typing the union fails after its first case read the
+        // level below, and the struct it falls back to reads that level again.
+        func chain(_ depth: Int) -> JSONValue {
+            var schema: JSONValue = ["type": "string"]
+            for _ in 0..<depth {
+                schema = [
+                    "type": "object", "required": ["t"], "properties": ["t": ["type": "string"], "next": schema],
+                    "oneOf": [
+                        ["properties": ["t": ["const": "a-b"], "x": ["type": "string"]]],
+                        ["properties": ["t": ["const": "a_b"], "y": ["type": "string"]]],
+                    ],
+                ]
+            }
+            return schema
+        }
+        func resolutions(_ depth: Int) throws -> (count: Int, notes: [String]) {
+            var reader = SchemaReader(document: chain(depth), options: SwiftGeneratorOptions())
+            try reader.read()
+            return (reader.resolutions, reader.notes)
+        }
+        let ten = try resolutions(10)
+        let twenty = try resolutions(20)
+        // Each level's union stays a check of its struct.
+        #expect(ten.notes.filter { $0.contains(": oneOf — no typed rule") }.count == 10)
+        // Read again at every level, twice as deep would be about a thousand times the reads;
+        // read once more at most, about four times.
+        #expect(twenty.count <= 5 * ten.count, "\(ten.count) → \(twenty.count)")
     }
 
     @Test("a union beside members falls back whole when an alternative does not merge, and is never checked alone")
