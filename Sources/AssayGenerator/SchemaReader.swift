@@ -51,6 +51,12 @@ struct GeneratedType: Equatable {
 
         var discriminator: Discriminator
         var cases: [Case]
+        /// A `.tag` union's further values of its member that select the last case (its `enum` of
+        /// several).
+        var moreTags: [String] = []
+        /// A `.tag` union's last case takes every string value of its member that no other case
+        /// names.
+        var anyOtherTag = false
         /// The enum holds itself through its payloads: its cases are boxed.
         var isIndirect = false
         /// `unevaluatedProperties: false` beside the union: its object alternatives refuse members
@@ -148,6 +154,9 @@ struct SchemaReader {
     private var hasEmbeddedResources = false
     /// The places a `$ref` of the document names (`#/…` fragments, decoded).
     private var referencedPlaces: Set<String> = []
+    /// A `$ref` applies beside the keywords around it (2019-09 and later; before, they are
+    /// ignored, and an OpenAPI 3.0 document says so too).
+    private var refsBesideSiblings = false
     /// The places whose schema is read merged with others (``unionBesideMembers(_:at:nameHint:declaring:)``):
     /// what is written there is not all the value must pass, so it is never checked there alone.
     private var synthesized: Set<String> = []
@@ -379,6 +388,10 @@ struct SchemaReader {
         }
         hasEmbeddedResources = Self.hasEmbeddedResources(document)
         referencedPlaces = Self.referencedPlaces(in: document)
+        switch root["$schema"].flatMap(Self.string) {
+        case nil: refsBesideSiblings = !isOpenAPI
+        case let dialect?: refsBesideSiblings = dialect.contains("2019-09") || dialect.contains("2020-12")
+        }
         // Names first, so that a $ref reaches a type declared later.
         if !isOpenAPI && !Self.isDefinitionsOnly(root) {
             let base = options.rootName ?? Self.string(root["title"]) ?? "Root"
@@ -1262,10 +1275,20 @@ struct SchemaReader {
                 }
             case ("enum", .array(let list)): return values?.allSatisfy(list.contains) ?? false
             case ("const", _): return values == [value]
-            default: return false
+            default:
+                // `{"enum": ["API"]}` implies `{"minLength": 1}`: each value it allows passes the
+                // keyword, as AssaySchema says (formats asserted, as the generated rules do).
+                guard let values, keywordsOfValue.contains(key) else { return false }
+                var options = JSONSchema.Options()
+                options.assertFormats = true
+                guard let check = try? JSONSchema(.object([key: value]), options: options) else { return false }
+                return values.allSatisfy(check.isValid)
             }
         }
     }
+
+    /// The keywords that read a string or a number alone, with no subschema.
+    static let keywordsOfValue = keywordsOfType["string", default: []].union(keywordsOfType["number", default: []])
 
     /// Whether no value passes both schemas, as their `const` and `enum` tell.
     static func areDisjoint(_ first: JSONValue, _ second: JSONValue) -> Bool {
@@ -1730,7 +1753,7 @@ struct SchemaReader {
                 pointer: pointer, message: "schemas nested deeper than \(Self.maximumDepth): not generated")
         }
         let schema = Self.constantsAsEnum(schema)
-        let object: JSONObject
+        var object: JSONObject
         switch schema {
         case .bool(true): return TypeReference(swift: "JSONValue", rules: [], nullable: true)
         case .bool(false):
@@ -1739,7 +1762,23 @@ struct SchemaReader {
         default: throw SwiftGenerationError(pointer: pointer, message: "a schema must be an object or a boolean")
         }
         if let reference = object["$ref"] {
-            return try resolveReference(reference, in: object, at: pointer, nameHint: nameHint, declaring: declaring)
+            let siblings = object.keys.filter { Self.constrains($0) && $0 != "$ref" && $0 != "nullable" }
+            guard refsBesideSiblings, !siblings.isEmpty, case .string(let text) = reference, text.hasPrefix("#")
+            else {
+                return try resolveReference(
+                    reference, in: object, at: pointer, nameHint: nameHint, declaring: declaring)
+            }
+            // Since 2019-09 a `$ref` applies beside the keywords around it: an item of their `allOf`
+            // (the last, where no schema is written: the others keep their places).
+            var items: [JSONValue] = []
+            if let given = object["allOf"] {
+                guard case .array(let list) = given else {
+                    throw SwiftGenerationError(pointer: pointer + "/allOf", message: "allOf is not an array")
+                }
+                items = list
+            }
+            object["allOf"] = .array(items + [["$ref": reference]])
+            object["$ref"] = nil
         }
         if let union = try resolveUnion(object, at: pointer, nameHint: nameHint, declaring: declaring) {
             return union
@@ -1830,13 +1869,20 @@ struct SchemaReader {
             allOfRules = found
             untyped.removeAll { $0 == "allOf" }
         }
+        // And its `not` of such keywords (`{"not": {"enum": ["a", "b"]}}`): `.not` of their rules.
+        if untyped.contains("not"), !nullable, let swiftType = Self.scalarSwiftTypes[type],
+            let found = try scalarNot(object, type: type, swift: swiftType, at: pointer)
+        {
+            allOfRules.append(found)
+            untyped.removeAll { $0 == "not" }
+        }
         let checksScalar =
             ["string", "integer", "number", "boolean"].contains(type) && !nullable && !untyped.isEmpty
             && untyped.allSatisfy(Self.objectChecks.contains)
         let itemChecks = type == "array" ? Self.itemChecks(of: object, untyped: untyped) : []
         if !becomesStruct && !checksScalar && type != "object" {
             var unread = object
-            if !untyped.contains("allOf") { unread["allOf"] = nil }
+            for key in ["allOf", "not"] where !untyped.contains(key) { unread[key] = nil }
             // An array's keywords checked on it (`additionalItems` is ignored unless among them).
             for key in itemChecks + ["additionalItems"] where type == "array" { unread[key] = nil }
             try checkKeywords(unread, at: pointer)
@@ -1931,7 +1977,7 @@ struct SchemaReader {
             if !element.rules.isEmpty { rules.append(".values(\(Self.joined(element.rules)))") }
             if !checked.isEmpty {
                 keptTypes.append(valueType)
-                rules.append(keywordCheck(checked, at: pointer))
+                rules.append(try keywordCheck(checked, of: object, at: pointer))
             }
         default:
             throw SwiftGenerationError(pointer: pointer + "/type", message: "unknown type \"\(type)\"")
@@ -1939,7 +1985,7 @@ struct SchemaReader {
         rules += try valueRules(object, at: pointer, swiftType: swift)
         rules += allOfRules
         if checksScalar {
-            rules.append(keywordCheck(untyped, at: pointer))
+            rules.append(try keywordCheck(untyped, of: object, at: pointer))
         }
         var reference = TypeReference(swift: swift, rules: rules, nullable: nullable, directStruct: directStruct)
         switch type {
@@ -2002,7 +2048,7 @@ struct SchemaReader {
         if let first = itemChecks.first {
             // One schema holds them all (``mergedKinds(_:at:)`` merges no others).
             keptTypes.append(elementType)
-            rules.append(keywordCheck(itemChecks, at: home(of: first, at: pointer)))
+            rules.append(try keywordCheck(itemChecks, of: object, at: home(of: first, at: pointer)))
         }
         return ("[\(elementType)]", rules, pinned)
     }
@@ -2504,6 +2550,7 @@ struct SchemaReader {
         let classes = members.map { $0.kind == "integer" ? "number" : $0.kind }
         var discriminator = GeneratedType.Union.Discriminator.kind
         var matches = members.map(\.kind)
+        var lastTags = LastTags.one
         if Set(classes).count != classes.count {
             // Alternatives of one scalar type: that type, with a rule that one alternative's rules
             // pass (`anyOf`), or exactly one's (`oneOf`).
@@ -2521,9 +2568,10 @@ struct SchemaReader {
                 // The branches of a condition: the condition, not a member, chooses (tried in turn,
                 // a value neither takes is reported by the schema itself).
                 return try tried("branches of a condition are tried")
-            } else if let (key, tags) = tag(of: members.map(\.schema), preferring: object) {
-                discriminator = .tag(key)
-                matches = tags
+            } else if let found = tag(of: members.map(\.schema), preferring: object) {
+                discriminator = .tag(found.key)
+                matches = found.tags
+                lastTags = found.last
             } else if let keys = ownMembers(of: members.map(\.schema), closedByUnion: closes && keyword == "oneOf") {
                 discriminator = .member
                 matches = keys
@@ -2547,13 +2595,19 @@ struct SchemaReader {
         var caseNames: [String: Int] = [:]
         for (member, match) in zip(members, matches) {
             var caseName: String
-            if case .tag = discriminator {
+            // A case of several values (the last of a tag union may be): named as the alternative
+            // was, not by one of them.
+            let several = lastTags != .one && member.index == members.last?.index
+            if case .tag = discriminator, !several {
                 caseName = SwiftNames.caseName(match)
             } else if case .object(let alternative) = member.schema, case .string(let text)? = alternative["$ref"],
                 text.hasPrefix("#"), let target = Self.decodeFragment(String(text.dropFirst())),
                 let key = Self.definitionKey(target)
             {
                 caseName = SwiftNames.caseName(key)
+            } else if several {
+                caseName = SwiftNames.caseName(
+                    mergedCaseBases[member.place] ?? (lastTags == .anyOther ? "other" : match))
             } else {
                 caseName = match
             }
@@ -2574,10 +2628,14 @@ struct SchemaReader {
                     name: SwiftNames.escaped(caseName), payload: payload.swift, rule: rule, match: match,
                     direct: payload.directStruct))
         }
-        types[index].kind = .union(
-            GeneratedType.Union(
-                discriminator: discriminator, cases: cases, closed: closes,
-                unmatchedSchema: unmatchedSchema(at: pointer)))
+        var union = GeneratedType.Union(
+            discriminator: discriminator, cases: cases, closed: closes, unmatchedSchema: unmatchedSchema(at: pointer))
+        switch lastTags {
+        case .one: break
+        case .more(let values): union.moreTags = values
+        case .anyOther: union.anyOtherTag = true
+        }
+        types[index].kind = .union(union)
         return reference
     }
 
@@ -2859,17 +2917,32 @@ struct SchemaReader {
             mergedCaseBases[place] = Self.caseBase(of: .object(test))
             candidates.append((place, [(test, place + "/if")] + parts, nil))
         }
-        // The member is required, and every value it may have is one condition's.
+        // The member is required; a value no condition names is the object alone, an alternative
+        // of its own: the member's other values (the rest of its `enum`, or every string but
+        // those), read at the member's place.
         guard let tag, required.contains(tag), Set(values).count == values.count,
             let (schema, _) = declared[tag].flatMap({ named($0, at: pointer) }), case .object(let allowed) = schema
         else { return nil }
-        let possible: [JSONValue]
+        var rest: JSONValue?
         switch (allowed["const"], allowed["enum"]) {
-        case (let value?, _): possible = [value]
-        case (nil, .array(let list)?): possible = list
-        default: return nil
+        case (let value?, _):
+            guard values.contains(value) else { return nil }
+        case (nil, .array(let list)?):
+            let others = list.filter { !values.contains($0) }
+            if !others.isEmpty { rest = ["enum": .array(others)] }
+            mergedCaseBases[pointer + "/allOf/\(items.count)"] = others.count == 1 ? Self.string(others[0]) : "other"
+        default:
+            // Every string but those: the member's schema, and `not` of them.
+            guard allowed["type"] == "string", allowed["not"] == nil, Self.strings(values) != nil else { return nil }
+            var refused = allowed
+            refused["not"] = ["enum": .array(values)]
+            rest = .object(refused)
         }
-        guard possible.allSatisfy(values.contains) else { return nil }
+        if let rest {
+            // At a place no schema is written (the item after the last): nothing is checked there.
+            let complement: JSONObject = ["properties": [tag: rest], "required": [.string(tag)]]
+            candidates.append((pointer + "/allOf/\(items.count)", [(complement, pointer)], nil))
+        }
         // Branches that only require or constrain the object's own typed members are `.when` rules
         // of its struct.
         if items.allSatisfy({
@@ -2912,8 +2985,17 @@ struct SchemaReader {
         if case .object(let members)? = object["properties"] {
             for (key, member) in members {
                 guard let own = declared[key] else { return false }
-                if case .object(let typed) = own, typed["type"] != nil { continue }
-                guard isImplied(member, by: own) else { return false }
+                if isImplied(member, by: own) { continue }
+                // A member of a scalar type: the branch's rules are typed, or checked. One of an
+                // object or an array: the branch may only count its items (`{"$ref": …}` to a
+                // struct would be checked whole where a union types it).
+                guard case .object(let typed) = own, let type = typed["type"] else { return false }
+                if type == "object" || type == "array" {
+                    guard case .object(let schema) = member,
+                        schema.keys.filter(constrains).allSatisfy(
+                            ["type", "minItems", "maxItems", "uniqueItems"].contains)
+                    else { return false }
+                }
             }
         }
         if case .array(let names)? = object["required"], !Set(strings(names) ?? [""]).isSubset(of: declared.keys) {
@@ -3040,8 +3122,8 @@ struct SchemaReader {
     }
 
     /// What names a union's alternative: the key of the definition its `$ref` names, its `title`,
-    /// the value of the first member it holds constant (`"type": {"const": "http"}`), or the first
-    /// member it requires.
+    /// the value of the first member it holds constant (`"type": {"const": "http"}`), what names an
+    /// inline item of its `allOf`, or the first member it requires.
     private static func caseBase(of alternative: JSONValue) -> String? {
         guard case .object(let object) = alternative else { return nil }
         if case .string(let text)? = object["$ref"], text.hasPrefix("#"),
@@ -3059,7 +3141,16 @@ struct SchemaReader {
                 }
             }
         }
-        // Else the first member it requires.
+        // Else what names an inline item of its `allOf` (`{"allOf": [{"$ref": …}, {"properties":
+        // {"kind": {"enum": ["API"]}}}]}`), else the first member it requires.
+        if case .array(let items)? = object["allOf"] {
+            for item in items {
+                guard case .object(let part) = item, part["$ref"] == nil, let base = caseBase(of: item) else {
+                    continue
+                }
+                return base
+            }
+        }
         if case .array(let keys)? = object["required"], case .string(let key)? = keys.first { return key }
         return nil
     }
@@ -3086,6 +3177,26 @@ struct SchemaReader {
             }
         }
         return rules
+    }
+
+    /// The rule of a scalar's `not` whose schema is inline and holds keywords of the scalar's type
+    /// alone (its `type`, if stated, that type): `.not` of that schema's rules. `nil` otherwise, or
+    /// when the schema has no rule (it takes every value of the type: nothing passes the `not`).
+    private mutating func scalarNot(_ object: JSONObject, type: String, swift: String, at pointer: String)
+        throws(SwiftGenerationError) -> String?
+    {
+        let allowed = (Self.keywordsOfType[type] ?? []).union(["type", "enum", "const"])
+        guard let item = object["not"], case .object(let schema) = Self.constantsAsEnum(item), schema["$ref"] == nil,
+            schema.keys.filter(Self.constrains).allSatisfy(allowed.contains),
+            schema["type"].map({ $0 == .string(type) }) ?? true
+        else { return nil }
+        do {
+            let rules = try scalarRules(schema, at: pointer + "/not", swiftType: swift)
+            return rules.isEmpty ? nil : ".not(\(Self.joined(rules)))"
+        } catch {
+            guard error.fallsBack else { throw error }
+            return nil
+        }
     }
 
     /// The rule of an `anyOf` (`exactlyOne`: a `oneOf`) whose alternatives are all of the scalar
@@ -3271,7 +3382,13 @@ struct SchemaReader {
         return view
     }
 
-    private func tag(of alternatives: [JSONValue], preferring union: JSONObject) -> (String, [String])? {
+    /// The member that tells an object union's alternatives apart: one each requires with a
+    /// string constant of its own (`const`, or an `enum` of one value; the last may have an `enum`
+    /// of several, or refuse the others' values alone, `{"type": "string", "not": {"enum": […]}}`),
+    /// the union's `discriminator` preferred. Its values, one a case, and what else selects the last.
+    private func tag(of alternatives: [JSONValue], preferring union: JSONObject)
+        -> (key: String, tags: [String], last: LastTags)?
+    {
         var objects: [JSONObject] = []
         for alternative in alternatives {
             var schema = alternative
@@ -3286,35 +3403,56 @@ struct SchemaReader {
             guard case .object(let object) = schema else { return nil }
             objects.append(tagView(object))
         }
-        func tags(_ key: String) -> [String]? {
+        func tags(_ key: String) -> (tags: [String], last: LastTags)? {
             var found: [String] = []
-            for object in objects {
+            var last = LastTags.one
+            for (index, object) in objects.enumerated() {
                 guard case .array(let required)? = object["required"], required.contains(.string(key)),
                     case .object(let properties)? = object["properties"], case .object(let property)? = properties[key]
                 else { return nil }
-                let value: JSONValue?
+                var values: [JSONValue] = []
                 if let constant = property["const"] {
-                    value = constant
-                } else if case .array(let values)? = property["enum"], values.count == 1 {
-                    value = values[0]
-                } else {
-                    value = nil
+                    values = [constant]
+                } else if case .array(let list)? = property["enum"], list.count == 1 || index == objects.count - 1 {
+                    values = list
+                } else if index == objects.count - 1, index > 0, property["type"] == "string",
+                    case .object(let refused)? = property["not"], refused.keys.filter(Self.constrains) == ["enum"],
+                    case .array(let list)? = refused["enum"],
+                    found.allSatisfy({ list.contains(.string($0)) })
+                {
+                    // The last: every string the others do not name (`{"not": {"enum": [those]}}`).
+                    found.append("")
+                    last = .anyOther
+                    continue
                 }
-                guard case .string(let tag)? = value, !found.contains(tag) else { return nil }
-                found.append(tag)
+                guard let texts = Self.strings(values), !texts.isEmpty, texts.allSatisfy({ !found.contains($0) }),
+                    Set(texts).count == texts.count
+                else { return nil }
+                found.append(texts[0])
+                if texts.count > 1 { last = .more(Array(texts.dropFirst())) }
             }
-            return found
+            return (found, last)
         }
         if case .object(let discriminator)? = union["discriminator"],
             case .string(let key)? = discriminator["propertyName"], let found = tags(key)
         {
-            return (key, found)
+            return (key, found.tags, found.last)
         }
         guard case .object(let properties)? = objects.first?["properties"] else { return nil }
         for key in properties.keys {
-            if let found = tags(key) { return (key, found) }
+            if let found = tags(key) { return (key, found.tags, found.last) }
         }
         return nil
+    }
+
+    /// What selects the last case of a union told apart by a member, beside the value it names.
+    enum LastTags: Equatable {
+        /// That value alone.
+        case one
+        /// And these (its `enum` of several).
+        case more([String])
+        /// Every string the other cases do not name.
+        case anyOther
     }
 
     // MARK: Rules
@@ -3570,8 +3708,18 @@ struct SchemaReader {
     }
 
     /// Checks the value against `keywords` of the schema at `pointer` with AssaySchema (they have no
-    /// typed rule): recorded to be compiled, noted, and the rule returned.
-    private mutating func keywordCheck(_ keywords: [String], at pointer: String) -> String {
+    /// typed rule): recorded to be compiled, noted, and the rule returned. The keywords must be
+    /// written there as `schema` holds them: one a merge made (a condition's refused values) has no
+    /// place to be checked at, and falls back.
+    private mutating func keywordCheck(_ keywords: [String], of schema: JSONObject, at pointer: String)
+        throws(SwiftGenerationError) -> String
+    {
+        guard case .object(let written)? = document[pointer: pointer],
+            keywords.allSatisfy({ written[$0] == schema[$0] })
+        else {
+            throw .unsupported(
+                pointer: pointer, message: "\(keywords.joined(separator: ", ")) of a merged schema is written nowhere")
+        }
         fallbacks.append(Fallback(pointer: pointer, keywords: keywords))
         notes.append(
             "#\(pointer): \(keywords.joined(separator: ", ")) — no typed rule: the value is checked against these keywords with AssaySchema when decoded"

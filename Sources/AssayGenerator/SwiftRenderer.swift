@@ -231,8 +231,12 @@ struct SwiftRenderer {
             selector = "UnionDecoding.kind(of: decoder, among: [\(listed.joined(separator: ", "))])"
         case .tag(let key):
             matches = union.cases.map { SwiftNames.stringLiteral($0.match) }
+            // The last case's further values; every other string selects it with `anyOther`.
+            let tags =
+                union.anyOtherTag ? matches.dropLast() : matches + union.moreTags.map(SwiftNames.stringLiteral)
+            let others = union.anyOtherTag ? ", anyOther: true" : ""
             selector =
-                "UnionDecoding.tag(of: decoder, key: \(SwiftNames.stringLiteral(key)), among: [\(matches.joined(separator: ", "))]\(Self.otherwise(union).map { ", otherwise: " + $0 } ?? ""))"
+                "UnionDecoding.tag(of: decoder, key: \(SwiftNames.stringLiteral(key)), among: [\(tags.joined(separator: ", "))]\(others)\(Self.otherwise(union).map { ", otherwise: " + $0 } ?? ""))"
         case .member, .trial:
             matches = union.cases.map { SwiftNames.stringLiteral($0.match) }
             selector =

@@ -26,7 +26,10 @@ struct BesideTests {
         "auth": ["Type": "Cookie", "Cookie": ["name": "n"]], "form": ["mode": "auto", "login": "l"],
         "mail": ["enabled": false], "items": [["type": "text", "label": "a"], ["type": "check", "checked": true]],
         "deploy": ["provider": "s3", "bucket": "abc", "on": "main"], "level": ["base": 0, "rate": 0.5],
-        "config": ["version": "v1", "plugins": ["a"]],
+        "config": ["version": "v1", "plugins": ["a"]], "node": ["type": "vm", "spec": ["cpus": 2]],
+        "stage": ["kind": "build", "target": "ab"],
+        "entities": [["kind": "API", "name": "a", "spec": ["url": "u"]], ["kind": "User", "name": "b"]], "code": 5,
+        "path": "a/b",
     ]
 
     static func changed(_ changes: [String: JSONValue?]) -> JSONValue { valid.changing(changes) }
@@ -112,6 +115,32 @@ struct BesideTests {
         ("mail on with an empty profile", changed(["mail": ["enabled": true, "profile": "", "to": ["a"]]])),
         ("mail on with no recipient", changed(["mail": ["enabled": true, "profile": "p", "to": []]])),
         ("mail with no enabled", changed(["mail": [:]])),
+        ("valid: a node of another type", changed(["node": ["type": "net", "spec": ["any": 1], "name": "n"]])),
+        ("valid: a disk node", changed(["node": ["type": "disk", "spec": ["size": 100]]])),
+        ("a vm node with no cpus", changed(["node": ["type": "vm", "spec": [:]]])),
+        ("a vm node with a cpu count of 0", changed(["node": ["type": "vm", "spec": ["cpus": 0]]])),
+        ("a disk node with no spec", changed(["node": ["type": "disk"]])),
+        ("a disk node too large", changed(["node": ["type": "disk", "spec": ["size": 101]]])),
+        ("a node of an empty type", changed(["node": ["type": "", "spec": ["any": 1]]])),
+        ("a node of another type whose spec is a string", changed(["node": ["type": "net", "spec": "s"]])),
+        ("a node with a member it does not list", changed(["node": ["type": "net", "x": 1]])),
+        ("a node with no type", changed(["node": ["spec": ["cpus": 0]]])),
+        ("a node whose type is a number", changed(["node": ["type": 3]])),
+        ("valid: a test stage", changed(["stage": ["kind": "test", "target": 3]])),
+        ("valid: a deploy stage with any target", changed(["stage": ["kind": "deploy", "target": [1]]])),
+        ("a build stage with a short target", changed(["stage": ["kind": "build", "target": "a"]])),
+        ("a build stage with no target", changed(["stage": ["kind": "build"]])),
+        ("a test stage whose target is a string", changed(["stage": ["kind": "test", "target": "ab"]])),
+        ("a stage of an unknown kind", changed(["stage": ["kind": "lint"]])),
+        ("a stage with no kind", changed(["stage": ["target": "ab"]])),
+        ("an API entity whose spec has no url", changed(["entities": [["kind": "API", "name": "a", "spec": [:]]]])),
+        ("an entity of an unknown kind", changed(["entities": [["kind": "Group", "name": "a"]]])),
+        ("an entity of an empty kind", changed(["entities": [["kind": "", "name": "a"]]])),
+        ("an entity with no name", changed(["entities": [["kind": "User"]]])),
+        ("an entity with a member it does not list", changed(["entities": [["kind": "User", "name": "a", "x": 1]]])),
+        ("a code of 0", changed(["code": 0])),
+        ("an absolute path", changed(["path": "/a"])),
+        ("an empty path", changed(["path": ""])),
         (
             "several at once",
             changed([
@@ -144,6 +173,10 @@ struct BesideTests {
         // Checked on demand too: the case's merged rules.
         let short = Deployment(resources: ["a": .file(DeploymentResourcesValueFile(type: "file", path: ""))])
         #expect(short.issues().map(\.path.jsonPointer) == ["/resources/a/path"])
+        // A node of the other values may not take a value a condition names.
+        let named = Deployment(node: .other(WorkloadOther(type: "vm")))
+        #expect(named.issues().map(\.path.jsonPointer) == ["/node/type"])
+        #expect(Deployment(node: .other(WorkloadOther(type: "net"))).issues().isEmpty)
     }
 
     @Test("the golden file is the generator's output; every keyword is a typed rule")
@@ -157,9 +190,9 @@ struct BesideTests {
         // The schema is read only to report a value no case is selected for (the object's own
         // members failing, or no tag): every keyword is a typed rule.
         let checks = generated.source.components(separatedBy: "SchemaDocument.schema, at:").count - 1
-        #expect(checks == 6)
+        #expect(checks == 8)
         #expect(
-            generated.source.components(separatedBy: "otherwise: .schema(SchemaDocument.schema, at:").count - 1 == 6)
+            generated.source.components(separatedBy: "otherwise: .schema(SchemaDocument.schema, at:").count - 1 == 8)
         // A condition on a member's values: a case for its `then`, one for its `else`.
         #expect(generated.source.contains("case v1(DeploymentConfigV1)"))
         #expect(generated.source.contains("case v2(DeploymentConfigV2)"))
@@ -173,6 +206,15 @@ struct BesideTests {
         #expect(generated.source.contains("among: [\"file\", \"image\", \"script\"]"))
         // Alternatives of the struct's own typed members are its rule.
         #expect(generated.source.contains("public struct DeploymentMail"))
+        // Conditions on some values of a tag: the others are a case of their own, of every other
+        // string (the values named refused) or of the rest of the tag's `enum`.
+        #expect(generated.source.contains(#"among: ["vm", "disk"], anyOther: true"#))
+        #expect(generated.source.contains(#"@Validate(.length(1...), .not(.oneOf(["vm", "disk"])))"#))
+        #expect(generated.source.contains("case deploy(DeploymentStageDeploy)"))
+        // A kind's `enum` implies the base's `minLength`; the cases named by the kinds.
+        #expect(generated.source.contains("case api(DeploymentEntitiesItemAPI)"))
+        // A scalar's `not` of its own keywords.
+        #expect(generated.source.contains(#"@Validate(.length(1...), .not(.matches("^/")))"#))
     }
 
     @Test("a chain of unions beside members that cannot be typed is read a polynomial number of times")

@@ -75,12 +75,16 @@ public enum UnionDecoding {
         return ValidationError(context.issues)
     }
 
-    /// The string value of the member `key` of the object `decoder` holds, when it is one of `tags`.
+    /// The string value of the member `key` of the object `decoder` holds, when it is one of `tags`
+    /// (or any string, with `anyOther`).
     ///
     /// - Parameters:
     ///   - decoder: The decoder of the value.
     ///   - key: The member whose value names the alternative.
     ///   - tags: The values it may have, one an alternative.
+    ///   - anyOther: Any other string selects too, and is returned as found: one alternative takes
+    ///     the values that `tags` do not name (a schema's conditions on some values of a member
+    ///     that may have others).
     ///   - otherwise: The rule whose issues are reported when no alternative is selected (see
     ///     ``exactlyOne(of:_:otherwise:)``).
     /// - Throws: `ValidationError` with a `typeMismatch` issue when the value is not an object, and a
@@ -88,14 +92,15 @@ public enum UnionDecoding {
     ///   `tags` (every alternative requires it, so none matches); `otherwise`'s issues instead when
     ///   it has any.
     public static func tag(
-        of decoder: any Decoder, key: String, among tags: [String], otherwise: Rule<JSONValue>? = nil
+        of decoder: any Decoder, key: String, among tags: [String], anyOther: Bool = false,
+        otherwise: Rule<JSONValue>? = nil
     ) throws(ValidationError) -> String {
         guard let object = try? decoder.container(keyedBy: AnyKey.self) else {
             throw unmatched(decoder, otherwise, mismatch(of: decoder, expected: [.object]))
         }
         let member = AnyKey(stringValue: key)
         if let found = try? object.decodeIfPresent(JSONValue.self, forKey: member), case .string(let tag) = found,
-            tags.contains(tag)
+            anyOther || tags.contains(tag)
         {
             return tag
         }

@@ -27,6 +27,19 @@ public struct Deployment: Codable, Sendable, Hashable {
     /// Alternatives of the struct's own typed members: rules of the struct.
     @NotNull
     public var mail: DeploymentMail?
+    @NotNull
+    public var node: Workload?
+    /// Conditions on two of its tag's three values: the third is the object alone.
+    @NotNull
+    public var stage: DeploymentStage?
+    @NotNull
+    public var entities: [DeploymentEntitiesItem]?
+    /// Any integer but 0.
+    @NotNull @Validate(.not(.oneOf([0])))
+    public var code: Int?
+    /// A relative path.
+    @NotNull @Validate(.length(1...), .not(.matches("^/")))
+    public var path: String?
 
     /// Makes a value from its properties.
     public init(
@@ -37,7 +50,12 @@ public struct Deployment: Codable, Sendable, Hashable {
         deploy: Deploy? = nil,
         config: DeploymentConfig? = nil,
         level: Level? = nil,
-        mail: DeploymentMail? = nil
+        mail: DeploymentMail? = nil,
+        node: Workload? = nil,
+        stage: DeploymentStage? = nil,
+        entities: [DeploymentEntitiesItem]? = nil,
+        code: Int? = nil,
+        path: String? = nil
     ) {
         self.resources = resources
         self.auth = auth
@@ -47,6 +65,11 @@ public struct Deployment: Codable, Sendable, Hashable {
         self.config = config
         self.level = level
         self.mail = mail
+        self.node = node
+        self.stage = stage
+        self.entities = entities
+        self.code = code
+        self.path = path
     }
 }
 
@@ -578,6 +601,369 @@ public struct DeploymentMail: Codable, Sendable, Hashable {
     }
 }
 
+/// Conditions on two of its tag's three values: the third is the object alone.
+public enum DeploymentStage: Codable, Sendable, Hashable {
+    case build(DeploymentStageBuild)
+    case test(DeploymentStageTest)
+    case deploy(DeploymentStageDeploy)
+
+    /// Reads the alternative the value's `kind` member selects.
+    public init(from decoder: any Decoder) throws {
+        let selected = try UnionDecoding.tag(
+            of: decoder, key: "kind", among: ["build", "test", "deploy"],
+            otherwise: .schema(SchemaDocument.schema, at: "/properties/stage"))
+        switch selected {
+        case "build":
+            self = .build(try UnionDecoding.decode(DeploymentStageBuild.self, from: decoder))
+        case "test":
+            self = .test(try UnionDecoding.decode(DeploymentStageTest.self, from: decoder))
+        default:
+            self = .deploy(try UnionDecoding.decode(DeploymentStageDeploy.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .build(let value):
+            try value.encode(to: encoder)
+        case .test(let value):
+            try value.encode(to: encoder)
+        case .deploy(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension DeploymentStage: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<DeploymentStage> = [
+        .payload { value in
+            switch value {
+            case .build(let payload): .value(payload)
+            case .test(let payload): .value(payload)
+            case .deploy(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension DeploymentStage: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: DeploymentStageBuild.self),
+                exporter.schema(for: DeploymentStageTest.self),
+                exporter.schema(for: DeploymentStageDeploy.self),
+            ]
+        ]
+    }
+}
+
+@Validatable
+public struct DeploymentStageBuild: Codable, Sendable, Hashable {
+    @Validate(.const("build"))
+    public var kind: String
+    @Validate(.length(2...))
+    public var target: String
+
+    /// Makes a value from its properties.
+    public init(kind: String, target: String) {
+        self.kind = kind
+        self.target = target
+    }
+}
+
+@Validatable
+public struct DeploymentStageTest: Codable, Sendable, Hashable {
+    @Validate(.const("test"))
+    public var kind: String
+    @NotNull
+    public var target: Int?
+
+    /// Makes a value from its properties.
+    public init(kind: String, target: Int? = nil) {
+        self.kind = kind
+        self.target = target
+    }
+}
+
+@Validatable
+public struct DeploymentStageDeploy: Codable, Sendable, Hashable {
+    public var kind: DeploymentStageKind
+    public var target: JSONValue?
+
+    /// Makes a value from its properties.
+    public init(kind: DeploymentStageKind, target: JSONValue? = nil) {
+        self.kind = kind
+        self.target = target
+    }
+}
+
+public enum DeploymentStageKind: String, Codable, Sendable, Hashable, CaseIterable {
+    case deploy
+}
+
+/// A base beside each kind's own members: the kind's enum implies the base's minLength.
+public enum DeploymentEntitiesItem: Codable, Sendable, Hashable {
+    case api(DeploymentEntitiesItemAPI)
+    case user(DeploymentEntitiesItemUser)
+
+    /// Reads the alternative the value's `kind` member selects.
+    public init(from decoder: any Decoder) throws {
+        switch try UnionDecoding.tag(of: decoder, key: "kind", among: ["API", "User"]) {
+        case "API":
+            self = .api(try UnionDecoding.decode(DeploymentEntitiesItemAPI.self, from: decoder))
+        default:
+            self = .user(try UnionDecoding.decode(DeploymentEntitiesItemUser.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .api(let value):
+            try value.encode(to: encoder)
+        case .user(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension DeploymentEntitiesItem: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<DeploymentEntitiesItem> = [
+        .payload { value in
+            switch value {
+            case .api(let payload): .value(payload)
+            case .user(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension DeploymentEntitiesItem: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: DeploymentEntitiesItemAPI.self),
+                exporter.schema(for: DeploymentEntitiesItemUser.self),
+            ]
+        ]
+    }
+}
+
+@Validatable(unknownKeys: .reject)
+public struct DeploymentEntitiesItemAPI: Codable, Sendable, Hashable {
+    public var kind: DeploymentEntitiesItemAPIKind
+    public var name: String
+    @NotNull
+    public var spec: DeploymentEntitiesItemAPISpec?
+
+    /// Makes a value from its properties.
+    public init(kind: DeploymentEntitiesItemAPIKind, name: String, spec: DeploymentEntitiesItemAPISpec? = nil) {
+        self.kind = kind
+        self.name = name
+        self.spec = spec
+    }
+}
+
+public enum DeploymentEntitiesItemAPIKind: String, Codable, Sendable, Hashable, CaseIterable {
+    case api = "API"
+}
+
+@Validatable
+public struct DeploymentEntitiesItemAPISpec: Codable, Sendable, Hashable {
+    public var url: JSONValue
+
+    /// Makes a value from its properties.
+    public init(url: JSONValue) {
+        self.url = url
+    }
+}
+
+@Validatable(unknownKeys: .reject)
+public struct DeploymentEntitiesItemUser: Codable, Sendable, Hashable {
+    public var kind: DeploymentEntitiesItemUserKind
+    public var name: String
+    @NotNull
+    public var spec: DeploymentEntitiesItemUserSpec?
+
+    /// Makes a value from its properties.
+    public init(kind: DeploymentEntitiesItemUserKind, name: String, spec: DeploymentEntitiesItemUserSpec? = nil) {
+        self.kind = kind
+        self.name = name
+        self.spec = spec
+    }
+}
+
+public enum DeploymentEntitiesItemUserKind: String, Codable, Sendable, Hashable, CaseIterable {
+    case user = "User"
+}
+
+@Validatable
+public struct DeploymentEntitiesItemUserSpec: Codable, Sendable, Hashable {
+    public var email: JSONValue
+
+    /// Makes a value from its properties.
+    public init(email: JSONValue) {
+        self.email = email
+    }
+}
+
+/// Conditions on some values of an open tag: any other value is the object alone.
+public enum Workload: Codable, Sendable, Hashable {
+    case vm(WorkloadVm)
+    case disk(WorkloadDisk)
+    case other(WorkloadOther)
+
+    /// Reads the alternative the value's `type` member selects.
+    public init(from decoder: any Decoder) throws {
+        let selected = try UnionDecoding.tag(
+            of: decoder, key: "type", among: ["vm", "disk"], anyOther: true,
+            otherwise: .schema(SchemaDocument.schema, at: "/definitions/workload"))
+        switch selected {
+        case "vm":
+            self = .vm(try UnionDecoding.decode(WorkloadVm.self, from: decoder))
+        case "disk":
+            self = .disk(try UnionDecoding.decode(WorkloadDisk.self, from: decoder))
+        default:
+            self = .other(try UnionDecoding.decode(WorkloadOther.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .vm(let value):
+            try value.encode(to: encoder)
+        case .disk(let value):
+            try value.encode(to: encoder)
+        case .other(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension Workload: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<Workload> = [
+        .payload { value in
+            switch value {
+            case .vm(let payload): .value(payload)
+            case .disk(let payload): .value(payload)
+            case .other(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension Workload: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: WorkloadVm.self),
+                exporter.schema(for: WorkloadDisk.self),
+                exporter.schema(for: WorkloadOther.self),
+            ]
+        ]
+    }
+}
+
+@Validatable(unknownKeys: .reject)
+public struct WorkloadVm: Codable, Sendable, Hashable {
+    @Validate(.const("vm"))
+    public var type: String
+    @NotNull
+    public var spec: Vm?
+    @NotNull
+    public var name: String?
+
+    /// Makes a value from its properties.
+    public init(type: String, spec: Vm? = nil, name: String? = nil) {
+        self.type = type
+        self.spec = spec
+        self.name = name
+    }
+}
+
+@Validatable(unknownKeys: .reject)
+public struct WorkloadDisk: Codable, Sendable, Hashable {
+    @Validate(.const("disk"))
+    public var type: String
+    public var spec: Disk
+    @NotNull
+    public var name: String?
+
+    /// Makes a value from its properties.
+    public init(type: String, spec: Disk, name: String? = nil) {
+        self.type = type
+        self.spec = spec
+        self.name = name
+    }
+}
+
+@Validatable(unknownKeys: .reject)
+public struct WorkloadOther: Codable, Sendable, Hashable {
+    @Validate(.length(1...), .not(.oneOf(["vm", "disk"])))
+    public var type: String
+    @NotNull
+    public var spec: [String: JSONValue]?
+    @NotNull
+    public var name: String?
+
+    /// Makes a value from its properties.
+    public init(type: String, spec: [String: JSONValue]? = nil, name: String? = nil) {
+        self.type = type
+        self.spec = spec
+        self.name = name
+    }
+}
+
+@Validatable
+public struct Vm: Codable, Sendable, Hashable {
+    @Validate(.range(1...))
+    public var cpus: Int
+
+    /// Makes a value from its properties.
+    public init(cpus: Int) {
+        self.cpus = cpus
+    }
+}
+
+@Validatable
+public struct Disk: Codable, Sendable, Hashable {
+    @NotNull @Validate(.range(...100))
+    public var size: Int?
+
+    /// Makes a value from its properties.
+    public init(size: Int? = nil) {
+        self.size = size
+    }
+}
+
+@Validatable(unknownKeys: .reject)
+public struct Entity: Codable, Sendable, Hashable {
+    @Validate(.length(1...))
+    public var kind: String
+    public var name: String
+    @NotNull
+    public var spec: [String: JSONValue]?
+
+    /// Makes a value from its properties.
+    public init(kind: String, name: String, spec: [String: JSONValue]? = nil) {
+        self.kind = kind
+        self.name = name
+        self.spec = spec
+    }
+}
+
 /// Conditions on a tag it requires, one for each value the tag may have: one of those values and its branch.
 public enum FormItem: Codable, Sendable, Hashable {
     case text(FormItemText)
@@ -1023,9 +1409,237 @@ private enum SchemaDocument {
                   ]
                 }
               ]
+            },
+            "node": {
+              "$ref": "#/definitions/workload"
+            },
+            "stage": {
+              "description": "Conditions on two of its tag's three values: the third is the object alone.",
+              "type": "object",
+              "required": [
+                "kind"
+              ],
+              "properties": {
+                "kind": {
+                  "type": "string",
+                  "enum": [
+                    "build",
+                    "test",
+                    "deploy"
+                  ]
+                },
+                "target": {}
+              },
+              "allOf": [
+                {
+                  "if": {
+                    "properties": {
+                      "kind": {
+                        "const": "build"
+                      }
+                    }
+                  },
+                  "then": {
+                    "properties": {
+                      "target": {
+                        "type": "string",
+                        "minLength": 2
+                      }
+                    },
+                    "required": [
+                      "target"
+                    ]
+                  }
+                },
+                {
+                  "if": {
+                    "properties": {
+                      "kind": {
+                        "const": "test"
+                      }
+                    }
+                  },
+                  "then": {
+                    "properties": {
+                      "target": {
+                        "type": "integer"
+                      }
+                    }
+                  }
+                }
+              ]
+            },
+            "entities": {
+              "type": "array",
+              "items": {
+                "description": "A base beside each kind's own members: the kind's enum implies the base's minLength.",
+                "anyOf": [
+                  {
+                    "allOf": [
+                      {
+                        "$ref": "#/definitions/entity"
+                      },
+                      {
+                        "type": "object",
+                        "properties": {
+                          "kind": {
+                            "enum": [
+                              "API"
+                            ]
+                          },
+                          "spec": {
+                            "type": "object",
+                            "required": [
+                              "url"
+                            ]
+                          }
+                        }
+                      }
+                    ]
+                  },
+                  {
+                    "allOf": [
+                      {
+                        "$ref": "#/definitions/entity"
+                      },
+                      {
+                        "type": "object",
+                        "properties": {
+                          "kind": {
+                            "enum": [
+                              "User"
+                            ]
+                          },
+                          "spec": {
+                            "type": "object",
+                            "required": [
+                              "email"
+                            ]
+                          }
+                        }
+                      }
+                    ]
+                  }
+                ]
+              }
+            },
+            "code": {
+              "description": "Any integer but 0.",
+              "type": "integer",
+              "not": {
+                "enum": [
+                  0
+                ]
+              }
+            },
+            "path": {
+              "description": "A relative path.",
+              "type": "string",
+              "minLength": 1,
+              "not": {
+                "pattern": "^/"
+              }
             }
           },
           "definitions": {
+            "workload": {
+              "description": "Conditions on some values of an open tag: any other value is the object alone.",
+              "type": "object",
+              "required": [
+                "type"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "type": {
+                  "type": "string",
+                  "minLength": 1
+                },
+                "spec": {
+                  "type": "object"
+                },
+                "name": {
+                  "type": "string"
+                }
+              },
+              "allOf": [
+                {
+                  "if": {
+                    "properties": {
+                      "type": {
+                        "const": "vm"
+                      }
+                    }
+                  },
+                  "then": {
+                    "properties": {
+                      "spec": {
+                        "$ref": "#/definitions/vm"
+                      }
+                    }
+                  }
+                },
+                {
+                  "if": {
+                    "properties": {
+                      "type": {
+                        "const": "disk"
+                      }
+                    }
+                  },
+                  "then": {
+                    "properties": {
+                      "spec": {
+                        "$ref": "#/definitions/disk"
+                      }
+                    },
+                    "required": [
+                      "spec"
+                    ]
+                  }
+                }
+              ]
+            },
+            "vm": {
+              "type": "object",
+              "properties": {
+                "cpus": {
+                  "type": "integer",
+                  "minimum": 1
+                }
+              },
+              "required": [
+                "cpus"
+              ]
+            },
+            "disk": {
+              "type": "object",
+              "properties": {
+                "size": {
+                  "type": "integer",
+                  "maximum": 100
+                }
+              }
+            },
+            "entity": {
+              "type": "object",
+              "required": [
+                "kind",
+                "name"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "kind": {
+                  "type": "string",
+                  "minLength": 1
+                },
+                "name": {
+                  "type": "string"
+                },
+                "spec": {
+                  "type": "object"
+                }
+              }
+            },
             "formItem": {
               "description": "Conditions on a tag it requires, one for each value the tag may have: one of those values and its branch.",
               "type": "object",

@@ -182,7 +182,9 @@ private enum SchemaDocument {
               "type": "number",
               "exclusiveMinimum": 0,
               "not": {
-                "const": 13
+                "type": "integer",
+                "minimum": 13,
+                "maximum": 13
               }
             },
             "reference": {
@@ -303,7 +305,14 @@ private enum SchemaDocument {
               "type": "string",
               "minLength": 2,
               "not": {
-                "pattern": "^test"
+                "anyOf": [
+                  {
+                    "pattern": "^test"
+                  },
+                  {
+                    "pattern": "^demo"
+                  }
+                ]
               }
             }
           }
