@@ -178,7 +178,7 @@ let package = Package(
                 "Golden/client.schema.json", "Golden/sample.schema.json", "Golden/fallback.schema.json",
                 "Golden/union.schema.json", "Golden/members.schema.json", "Golden/conditional.schema.json",
                 "Golden/external.schema.json", "Golden/remote/address.json", "Golden/arrays.schema.json",
-                "Golden/overlap.schema.json", "Golden/beside.schema.json",
+                "Golden/overlap.schema.json", "Golden/beside.schema.json", "Golden/siblings.schema.json",
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -256,9 +256,10 @@ struct SchemaReader {
     }
 
     /// The document as the generator reads it: the keywords its root `$schema`'s dialect does not
-    /// have left out of every schema in it (the generated file embeds the document as it is), and
-    /// the content keywords where they are annotations: everywhere but in draft 7, which asserts
-    /// `contentEncoding: base64` and `contentMediaType: application/json` (AssaySchema does).
+    /// have left out of every schema in it (the generated file embeds the document as it is), the
+    /// content keywords where they are annotations: everywhere but in draft 7, which asserts
+    /// `contentEncoding: base64` and `contentMediaType: application/json` (AssaySchema does), and
+    /// before 2019-09 the assertions beside a `$ref`, which are ignored there.
     static func inItsDialect(_ document: JSONValue) -> JSONValue {
         guard case .object(let root) = document else { return document }
         let dialect = root["$schema"].flatMap(string) ?? ""
@@ -268,18 +269,31 @@ struct SchemaReader {
             guard assertsContent, let text = string(value)?.lowercased() else { return false }
             return key == "contentEncoding" ? text == "base64" : text == "application/json"
         }
+        // Before 2019-09 the keywords beside a `$ref` are ignored: those that hold no subschema (a
+        // `$ref` elsewhere may point into one) are left out.
+        let ignoresBesideReference = ["draft-04", "draft-06", "draft-07"].contains { dialect.contains($0) }
         return mappingSchemas(document) { object in
             var object = object
+            let referring = ignoresBesideReference && object["$ref"] != nil
             for (key, value) in object {
                 if unknown.contains(key) {
                     object[key] = nil
                 } else if (key == "contentEncoding" || key == "contentMediaType") && !asserted(key, value) {
+                    object[key] = nil
+                } else if referring && assertions.contains(key) {
                     object[key] = nil
                 }
             }
             return object
         }
     }
+
+    /// The keywords that hold no subschema and constrain values.
+    static let assertions: Set<String> = [
+        "type", "enum", "const", "minLength", "maxLength", "pattern", "format", "minimum", "maximum",
+        "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "required",
+        "minProperties", "maxProperties", "dependentRequired", "nullable",
+    ]
 
     /// `document` with `transform` applied to each schema object in it (the root, and every schema
     /// a subschema keyword holds, read after the transform), one walk. Schemas nested past 512 are
@@ -727,6 +741,8 @@ struct SchemaReader {
             places[String(key.dropFirst("properties/".count))] = home
         }
         var objectChecks = schema.keys.filter(Self.untyped.contains)
+        // The merged items' `not`, `minProperties` …, each checked at its item's place.
+        let mergedChecks = merged?.checks ?? []
         // Draft 7's `dependencies` with a schema among its values is checked as a keyword, whole.
         let dependenciesHaveSchemas = Self.hasSchemaDependencies(schema)
         if dependenciesHaveSchemas { objectChecks.append("dependencies") }
@@ -930,8 +946,10 @@ struct SchemaReader {
                 itemChecks = rest
             }
         }
-        if !objectChecks.isEmpty || !itemChecks.isEmpty {
-            var whole = !keyed.isEmpty || objectChecks.contains("additionalProperties")
+        if !objectChecks.isEmpty || !itemChecks.isEmpty || !mergedChecks.isEmpty {
+            var whole =
+                !keyed.isEmpty || objectChecks.contains("additionalProperties")
+                || mergedChecks.contains { !Set($0.keywords.keys).isSubset(of: ["not", "dependentRequired"]) }
             if !whole {
                 var checks: [(value: JSONValue, pointer: String)] = objectChecks.map { key in
                     var keyword = JSONObject()
@@ -939,6 +957,7 @@ struct SchemaReader {
                     return (.object(keyword), pointer)
                 }
                 checks += itemChecks.map { ($0.item, $0.pointer) }
+                checks += mergedChecks.map { (.object($0.keywords), $0.pointer) }
                 for check in checks {
                     do {
                         try checkReadsKept(check.value, at: check.pointer, kept: kept, depth: 0)
@@ -967,6 +986,17 @@ struct SchemaReader {
                 let list = objectChecks.map(SwiftNames.stringLiteral).joined(separator: ", ")
                 types[index].modelRules.append(
                     ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(pointer)), keywords: [\(list)])")
+            }
+            for check in mergedChecks {
+                let keywords = Array(check.keywords.keys)
+                fallbacks.append(Fallback(pointer: check.pointer, keywords: keywords))
+                notes.append(
+                    "#\(check.pointer): \(keywords.joined(separator: ", ")) — no typed rule: each value of \(name) is checked against these keywords with AssaySchema when decoded"
+                )
+                let list = keywords.map(SwiftNames.stringLiteral).joined(separator: ", ")
+                types[index].modelRules.append(
+                    ".schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(check.pointer)), keywords: [\(list)])"
+                )
             }
             for check in itemChecks {
                 let constraints = Self.constraintKeys(of: check.item)
@@ -1370,6 +1400,26 @@ struct SchemaReader {
         }
     }
 
+    /// Since 2019-09 a `$ref` applies beside the keywords around it: the schema with the `$ref` as
+    /// the last item of its `allOf` (where no schema is written: the other items keep their
+    /// places). `nil` for a `$ref` alone, or in a document where the keywords beside a `$ref` are
+    /// ignored (``refsBesideSiblings``).
+    private func referenceAsAllOf(_ object: JSONObject) -> JSONObject? {
+        guard refsBesideSiblings, let reference = object["$ref"], case .string(let text) = reference,
+            text.hasPrefix("#"),
+            object.keys.contains(where: { Self.constrains($0) && $0 != "$ref" && $0 != "nullable" })
+        else { return nil }
+        var items: [JSONValue] = []
+        if let given = object["allOf"] {
+            guard case .array(let list) = given else { return nil }
+            items = list
+        }
+        var rewritten = object
+        rewritten["allOf"] = .array(items + [["$ref": reference]])
+        rewritten["$ref"] = nil
+        return rewritten
+    }
+
     /// The schema with its `allOf` merged in, when every item (or the schema a `$ref` item names,
     /// or an `allOf` inside one) is an object schema of `properties` and `required` alone (its
     /// `type` objects, or objects and `null`; `additionalProperties: true` beside them), no two
@@ -1378,9 +1428,14 @@ struct SchemaReader {
     /// `additionalProperties` or `patternProperties` would not see the merged properties as JSON
     /// Schema has it (`unevaluatedProperties` does: it is kept).
     ///
-    /// `isObject`: an item has `type: object`, so the whole accepts objects alone.
+    /// `isObject`: an item has `type: object`, so the whole accepts objects alone. `checks`: the
+    /// items' keywords that read the object and evaluate no member (``readsUnevaluated``), each
+    /// with the place of the item that holds them, where they are checked.
     private func mergedAllOf(_ schema: JSONObject, at pointer: String)
-        -> (schema: JSONObject, places: [String: String], isObject: Bool)?
+        -> (
+            schema: JSONObject, places: [String: String], isObject: Bool,
+            checks: [(pointer: String, keywords: JSONObject)]
+        )?
     {
         guard case .array(let items)? = schema["allOf"], !items.isEmpty,
             schema["additionalProperties"] == nil || schema["additionalProperties"] == .bool(true),
@@ -1410,11 +1465,13 @@ struct SchemaReader {
         var pending = items.enumerated().reversed().map { ($0.element, pointer + "/allOf/\($0.offset)") }
         var targets: Set<String> = []
         var isObject = false
+        var checks: [(pointer: String, keywords: JSONObject)] = []
         while let (item, place) = pending.popLast() {
-            guard targets.count + pending.count < 1_000, case .object(let object) = item else {
+            guard targets.count + pending.count < 1_000, case .object(var object) = item else {
                 if item == .bool(true) { continue }
                 return nil
             }
+            if let rewritten = referenceAsAllOf(object) { object = rewritten }
             if let reference = object["$ref"] {
                 guard object.keys.allSatisfy({ !Self.constrains($0) || $0 == "$ref" }),
                     case .string(let text) = reference, text.hasPrefix("#"),
@@ -1424,11 +1481,19 @@ struct SchemaReader {
                 pending.append((resolved, target))
                 continue
             }
+            var read = JSONObject()
             for key in object.keys where Self.constrains(key) {
                 // `additionalProperties: true` says what is so already.
                 if key == "additionalProperties" && object[key] == .bool(true) { continue }
+                // Keywords that read the object and evaluate no member (`not`, `minProperties` …):
+                // checked at the item's place.
+                if Self.readsUnevaluated.contains(key) {
+                    read[key] = object[key]
+                    continue
+                }
                 guard ["type", "properties", "required", "allOf"].contains(key) else { return nil }
             }
+            if !read.isEmpty { checks.append((place, read)) }
             switch object["type"] {
             case nil: break
             case .string("object")?: isObject = true
@@ -1447,8 +1512,17 @@ struct SchemaReader {
         merged["allOf"] = nil
         merged["properties"] = .object(properties)
         if !required.isEmpty { merged["required"] = .array(required.map { .string($0) }) }
-        return (merged, places, isObject)
+        // Beside `unevaluatedProperties`, an item that fails evaluates none of its members: they
+        // are reported too, where the struct would report the item's keyword alone.
+        if !checks.isEmpty && schema["unevaluatedProperties"] != nil { return nil }
+        return (merged, places, isObject, checks)
     }
+
+    /// The keywords of an object that read it and evaluate none of its members (for
+    /// `unevaluatedProperties`): in an item of a merged `allOf`, checked at the item's place.
+    static let readsUnevaluated: Set<String> = [
+        "not", "minProperties", "maxProperties", "propertyNames", "dependentRequired",
+    ]
 
     /// The schema with its `allOf` merged in, when every item (or the schema a `$ref` item names)
     /// holds keywords that read one JSON type each (`minItems`, `properties`, `maxLength` …, and a
@@ -1704,14 +1778,17 @@ struct SchemaReader {
         }
         var cases: [GeneratedType.EnumCase] = []
         var byName: [String: String] = [:]
+        // Values that map to one name (`"foo-bar"`, `"foo_bar"`) are numbered after the first, past
+        // every name a value has of its own.
+        let natural = Set(values.compactMap { Self.string($0).map(SwiftNames.caseName) })
+        var seen: Set<String> = []
         for value in values {
-            guard case .string(let text) = value else { continue }  // null: the property is optional
-            let caseName = SwiftNames.caseName(text)
-            if let other = byName[caseName] {
-                if other == text { continue }
-                throw .unsupported(
-                    pointer: pointer + "/enum",
-                    message: "the values \"\(other)\" and \"\(text)\" both map to the Swift case \(caseName)")
+            guard case .string(let text) = value, seen.insert(text).inserted else { continue }  // null: optional
+            var caseName = SwiftNames.caseName(text)
+            if byName[caseName] != nil {
+                var number = 2
+                while byName[caseName + "\(number)"] != nil || natural.contains(caseName + "\(number)") { number += 1 }
+                caseName += "\(number)"
             }
             byName[caseName] = text
             cases.append(
@@ -1762,23 +1839,11 @@ struct SchemaReader {
         default: throw SwiftGenerationError(pointer: pointer, message: "a schema must be an object or a boolean")
         }
         if let reference = object["$ref"] {
-            let siblings = object.keys.filter { Self.constrains($0) && $0 != "$ref" && $0 != "nullable" }
-            guard refsBesideSiblings, !siblings.isEmpty, case .string(let text) = reference, text.hasPrefix("#")
-            else {
+            guard let rewritten = referenceAsAllOf(object) else {
                 return try resolveReference(
                     reference, in: object, at: pointer, nameHint: nameHint, declaring: declaring)
             }
-            // Since 2019-09 a `$ref` applies beside the keywords around it: an item of their `allOf`
-            // (the last, where no schema is written: the others keep their places).
-            var items: [JSONValue] = []
-            if let given = object["allOf"] {
-                guard case .array(let list) = given else {
-                    throw SwiftGenerationError(pointer: pointer + "/allOf", message: "allOf is not an array")
-                }
-                items = list
-            }
-            object["allOf"] = .array(items + [["$ref": reference]])
-            object["$ref"] = nil
+            object = rewritten
         }
         if let union = try resolveUnion(object, at: pointer, nameHint: nameHint, declaring: declaring) {
             return union
@@ -2451,6 +2516,17 @@ struct SchemaReader {
                 case .array(let more)? = object[nested], !more.isEmpty
             {
                 pending += more.enumerated().reversed().map { (innerPlace + "/\(nested)/\($0.offset)", $0.element) }
+                continue
+            }
+            // An alternative of one type or `null` (`{"type": ["null", "integer"]}`) is two: their
+            // values are apart, so one value passes as many alternatives as before.
+            if case .object(var object) = alternative, object["$ref"] == nil, case .array(let list)? = object["type"],
+                let names = Self.strings(list), names.count == 2, names.contains("null"),
+                let other = names.first(where: { $0 != "null" })
+            {
+                object["type"] = .string(other)
+                flattened.append((place, ["type": "null"]))
+                flattened.append((place, .object(object)))
                 continue
             }
             flattened.append((place, alternative))
@@ -3235,7 +3311,8 @@ struct SchemaReader {
     private func kind(of alternative: JSONValue) -> String? {
         var schema = alternative
         for _ in 0..<32 {
-            guard case .object(let object) = schema else { return nil }
+            guard case .object(var object) = schema else { return nil }
+            if let rewritten = referenceAsAllOf(object) { object = rewritten }
             let constraints = object.keys.filter { Self.constrains($0) && $0 != "nullable" }
             if case .string(let text)? = object["$ref"] {
                 guard constraints == ["$ref"], object["nullable"] == nil, text.hasPrefix("#"),
@@ -3604,9 +3681,22 @@ struct SchemaReader {
         throws(SwiftGenerationError) -> [String]
     {
         var rules: [String] = []
+        // The types `type` allows: a value of another can never pass (`{"type": "boolean", "enum":
+        // [true, []]}`), and has no literal of the Swift type.
+        var allowed: Set<String>?
+        switch object["type"] {
+        case .string(let name)?: allowed = [name]
+        case .array(let names)?: allowed = Set(Self.strings(names) ?? [])
+        default: allowed = nil
+        }
+        func possible(_ value: JSONValue) -> Bool {
+            guard let allowed else { return true }
+            let type = Self.jsonType(of: value)
+            return allowed.contains(type) || (type == "integer" && allowed.contains("number"))
+        }
         if case .array(let values)? = object["enum"] {
             var literals: [String] = []
-            for value in values where value != .null {
+            for value in values where value != .null && possible(value) {
                 guard let literal = SwiftNames.literal(value, as: swiftType) else {
                     throw .unsupported(
                         pointer: pointer + "/enum", message: "the value \(value) has no literal of type \(swiftType)")

@@ -1348,13 +1348,18 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// When collecting, the errors each of `schemas` finds in the value at `at` (for an `anyOf` or
     /// a `oneOf` that nothing matched); empty otherwise. An alternative that a discriminating
     /// property rules out (the object's `"type": "Polygon"` where it requires `"Point"`) adds no
-    /// errors when another is left: the errors are those of the variants the value claims to be.
+    /// errors when another that takes objects is left: the errors are those of the variants the
+    /// value claims to be. (Left with none, the value claims none — `{"level": "info"}` beside
+    /// a rule whose optional `level` is `"error"` or `"warning"`, and a string's `enum`: every
+    /// alternative's errors.)
     private mutating func branchErrors(_ schemas: [Int], _ at: Int, _ keyword: String) -> [SchemaError] {
         guard Mode.collects, !Mode.traces, collecting, !full else { return [] }
         var tried = Array(schemas.indices)
         if view.isObject(at) {
             let left = tried.filter { !isRuledOut(schemas[$0], at) }
-            if !left.isEmpty { tried = left }
+            if left.contains(where: { tables.acceptedTypes[schemas[$0]] & JSONTypeName.object.bit != 0 }) {
+                tried = left
+            }
         }
         let saved = errors
         errors = []

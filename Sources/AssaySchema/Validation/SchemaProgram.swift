@@ -74,6 +74,11 @@ final class TapeProgram: Sendable {
                     result &= values.reduce(0) { $0 | Self.bits(of: $1) }
                 case .ref(let target):
                     result &= mask(target, depth + 1)
+                case .allOf(let targets):
+                    for target in targets { result &= mask(target, depth + 1) }
+                case .anyOf(let targets), .oneOf(let targets):
+                    // A value passes one alternative at least: its type is one of theirs.
+                    result &= targets.reduce(0) { $0 | mask($1, depth + 1) }
                 default:
                     continue
                 }
