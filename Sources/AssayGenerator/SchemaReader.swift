@@ -3494,10 +3494,10 @@ struct SchemaReader {
                     values = list
                 } else if index == objects.count - 1, index > 0, property["type"] == "string",
                     case .object(let refused)? = property["not"], refused.keys.filter(Self.constrains) == ["enum"],
-                    case .array(let list)? = refused["enum"],
-                    found.allSatisfy({ list.contains(.string($0)) })
+                    case .array(let list)? = refused["enum"], Set(list) == Set(found.map { JSONValue.string($0) })
                 {
-                    // The last: every string the others do not name (`{"not": {"enum": [those]}}`).
+                    // The last: every string the others do not name (`{"not": {"enum": [those]}}`,
+                    // exactly those).
                     found.append("")
                     last = .anyOther
                     continue
