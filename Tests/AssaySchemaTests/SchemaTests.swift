@@ -304,6 +304,28 @@ struct ErrorTests {
                 "/oneOf/0/$ref/required", "/oneOf/1/$ref/required", "/oneOf/2/$ref/properties/sides/minimum",
             ])
     }
+
+    @Test func anObjectWhoseObjectVariantsAreRuledOutGetsEveryVariantsErrors() throws {
+        // `level` rules the only object alternative out; the one left (a string or a boolean,
+        // through its `oneOf`) cannot take an object: the object claims no variant, and the causes
+        // are every alternative's, the rule's `level` among them.
+        let validator = try schema(
+            #"""
+            {"oneOf": [{"$ref": "#/$defs/toggle"}, {"type": "object", "properties": {"level": {"enum": ["error", "warning"]}}}],
+             "$defs": {"toggle": {"oneOf": [{"enum": ["enable", "disable"]}, {"type": "boolean"}]}}}
+            """#
+        )
+        let result = validator.validate(try json(#"{"level": "info"}"#))
+        #expect(result.errors.map(\.keywordLocation) == ["/oneOf"])
+        #expect(
+            result.errors[0].causes.map(\.keywordLocation) == [
+                "/oneOf/0/$ref/oneOf", "/oneOf/1/properties/level/enum",
+            ])
+        // A string is one of the toggle's values, or not: the toggle's errors alone are not asked
+        // for here; the object variant cannot take it and is skipped.
+        #expect(!validator.isValid(try json(#""on""#)))
+        #expect(validator.isValid(try json(#""enable""#)))
+    }
 }
 
 @Suite("Formats")
