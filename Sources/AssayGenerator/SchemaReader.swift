@@ -51,12 +51,18 @@ struct GeneratedType: Equatable {
 
         var discriminator: Discriminator
         var cases: [Case]
-        /// A `.tag` union's further values of its member that select the last case (its `enum` of
-        /// several).
-        var moreTags: [String] = []
-        /// A `.tag` union's last case takes every string value of its member that no other case
-        /// names.
-        var anyOtherTag = false
+        /// What selects a `.tag` union's last case beside the value its match names.
+        var lastTags = LastTags.one
+
+        /// What selects the last case of a union told apart by a member, beside the value it names.
+        enum LastTags: Equatable {
+            /// That value alone.
+            case one
+            /// And these (its `enum` of several).
+            case more([String])
+            /// Every string the other cases do not name.
+            case anyOther
+        }
         /// The enum holds itself through its payloads: its cases are boxed.
         var isIndirect = false
         /// `unevaluatedProperties: false` beside the union: its object alternatives refuse members
@@ -2626,7 +2632,7 @@ struct SchemaReader {
         let classes = members.map { $0.kind == "integer" ? "number" : $0.kind }
         var discriminator = GeneratedType.Union.Discriminator.kind
         var matches = members.map(\.kind)
-        var lastTags = LastTags.one
+        var lastTags = GeneratedType.Union.LastTags.one
         if Set(classes).count != classes.count {
             // Alternatives of one scalar type: that type, with a rule that one alternative's rules
             // pass (`anyOf`), or exactly one's (`oneOf`).
@@ -2706,11 +2712,7 @@ struct SchemaReader {
         }
         var union = GeneratedType.Union(
             discriminator: discriminator, cases: cases, closed: closes, unmatchedSchema: unmatchedSchema(at: pointer))
-        switch lastTags {
-        case .one: break
-        case .more(let values): union.moreTags = values
-        case .anyOther: union.anyOtherTag = true
-        }
+        union.lastTags = lastTags
         types[index].kind = .union(union)
         return reference
     }
@@ -3005,8 +3007,11 @@ struct SchemaReader {
             guard values.contains(value) else { return nil }
         case (nil, .array(let list)?):
             let others = list.filter { !values.contains($0) }
-            if !others.isEmpty { rest = ["enum": .array(others)] }
-            mergedCaseBases[pointer + "/allOf/\(items.count)"] = others.count == 1 ? Self.string(others[0]) : "other"
+            if !others.isEmpty {
+                rest = ["enum": .array(others)]
+                mergedCaseBases[pointer + "/allOf/\(items.count)"] =
+                    others.count == 1 ? Self.string(others[0]) : "other"
+            }
         default:
             // Every string but those: the member's schema, and `not` of them.
             guard allowed["type"] == "string", allowed["not"] == nil, Self.strings(values) != nil else { return nil }
@@ -3464,7 +3469,7 @@ struct SchemaReader {
     /// of several, or refuse the others' values alone, `{"type": "string", "not": {"enum": […]}}`),
     /// the union's `discriminator` preferred. Its values, one a case, and what else selects the last.
     private func tag(of alternatives: [JSONValue], preferring union: JSONObject)
-        -> (key: String, tags: [String], last: LastTags)?
+        -> (key: String, tags: [String], last: GeneratedType.Union.LastTags)?
     {
         var objects: [JSONObject] = []
         for alternative in alternatives {
@@ -3480,9 +3485,9 @@ struct SchemaReader {
             guard case .object(let object) = schema else { return nil }
             objects.append(tagView(object))
         }
-        func tags(_ key: String) -> (tags: [String], last: LastTags)? {
+        func tags(_ key: String) -> (tags: [String], last: GeneratedType.Union.LastTags)? {
             var found: [String] = []
-            var last = LastTags.one
+            var last = GeneratedType.Union.LastTags.one
             for (index, object) in objects.enumerated() {
                 guard case .array(let required)? = object["required"], required.contains(.string(key)),
                     case .object(let properties)? = object["properties"], case .object(let property)? = properties[key]
@@ -3520,16 +3525,6 @@ struct SchemaReader {
             if let found = tags(key) { return (key, found.tags, found.last) }
         }
         return nil
-    }
-
-    /// What selects the last case of a union told apart by a member, beside the value it names.
-    enum LastTags: Equatable {
-        /// That value alone.
-        case one
-        /// And these (its `enum` of several).
-        case more([String])
-        /// Every string the other cases do not name.
-        case anyOther
     }
 
     // MARK: Rules

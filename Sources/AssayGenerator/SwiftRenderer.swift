@@ -232,9 +232,13 @@ struct SwiftRenderer {
         case .tag(let key):
             matches = union.cases.map { SwiftNames.stringLiteral($0.match) }
             // The last case's further values; every other string selects it with `anyOther`.
-            let tags =
-                union.anyOtherTag ? matches.dropLast() : matches + union.moreTags.map(SwiftNames.stringLiteral)
-            let others = union.anyOtherTag ? ", anyOther: true" : ""
+            var tags = matches
+            switch union.lastTags {
+            case .one: break
+            case .more(let values): tags += values.map(SwiftNames.stringLiteral)
+            case .anyOther: tags.removeLast()
+            }
+            let others = union.lastTags == .anyOther ? ", anyOther: true" : ""
             selector =
                 "UnionDecoding.tag(of: decoder, key: \(SwiftNames.stringLiteral(key)), among: [\(tags.joined(separator: ", "))]\(others)\(Self.otherwise(union).map { ", otherwise: " + $0 } ?? ""))"
         case .member, .trial:
