@@ -1198,8 +1198,12 @@ struct SchemaReader {
         if let properties = object["properties"] {
             guard case .object(let members) = properties else { return nil }
             for (key, schema) in members {
-                // A `null` the rules never see (Swift's `nil`) must be one the schema accepts.
-                guard let field = fields[key], !allowsNull(field) || Self.acceptsNull(schema) || present.contains(key)
+                // A `null` the rules never see (Swift's `nil`) must be one the schema accepts — or,
+                // for a member always present, its `nil` is `null` alone: a list of values says
+                // whether it passes (`{"enum": ["Units"]}`, `{"type": "null"}`).
+                guard let field = fields[key],
+                    !allowsNull(field) || Self.acceptsNull(schema) || present.contains(key)
+                        || (field.mustBePresent && Self.listedValues(schema) != nil)
                 else { return nil }
                 let place = pointer + "/properties/" + Self.escape(key)
                 let rules = try memberRules(schema, at: place, field: field, present: present.contains(key))
@@ -1250,6 +1254,16 @@ struct SchemaReader {
                 rules = nil
             }
             if keys.isEmpty { return [] }
+            // A list of values for a member of a string enum, or one whose `nil` is `null`: the
+            // values it may hold, `nil` among them for `null`.
+            let nullable = allowsNull(field) && !present
+            if rules == nil || nullable, let rule = valuesRule(object, base: base, nullable: nullable) {
+                return [rule]
+            }
+            if nullable && !Self.acceptsNull(schema) {
+                // A `nil` that is `null` would pass the typed rules.
+                throw .unsupported(pointer: pointer, message: "a branch's values of a member that may be null")
+            }
             if var rules {
                 // `.multipleOf(…)` or `.count(…)` alone fit many types: the first names its own.
                 if let first = rules.first,
@@ -1273,6 +1287,65 @@ struct SchemaReader {
             "#\(pointer): \(Self.constraintKeys(of: schema).joined(separator: ", ")) — no typed rule: the value is checked against its schema with AssaySchema when decoded"
         )
         return ["Rule<\(base)>.schema(SchemaDocument.schema, at: \(SwiftNames.stringLiteral(pointer)))"]
+    }
+
+    /// The values a schema of `enum`, `const` and `type` alone allows (`{"type": "null"}` allows
+    /// `null`); `nil` for any other schema.
+    static func listedValues(_ schema: JSONValue) -> [JSONValue]? {
+        guard case .object(let object) = schema,
+            object.keys.filter(constrains).allSatisfy(["type", "enum", "const"].contains)
+        else { return nil }
+        var values: [JSONValue]?
+        if let constant = object["const"] {
+            values = [constant]
+        } else if case .array(let list)? = object["enum"] {
+            values = list
+        }
+        switch object["type"] {
+        case nil: return values
+        case .string(let type)?:
+            guard let values else { return type == "null" ? [.null] : nil }
+            return values.filter { jsonType(of: $0) == type || (type == "number" && jsonType(of: $0) == "integer") }
+        case .array(let list)?:
+            guard let values, let types = strings(list) else { return nil }
+            return values.filter {
+                types.contains(jsonType(of: $0)) || (types.contains("number") && jsonType(of: $0) == "integer")
+            }
+        default: return nil
+        }
+    }
+
+    /// A `.oneOf(…)` of the values a branch's `enum`, `const` or `{"type": "null"}` allows, for a
+    /// member of a string enum or a scalar type (`Rule<T?>` with `nil` for `null` when `nullable`:
+    /// the member's `nil` is a `null`, which the rule then reads); `nil` when a value has no
+    /// literal of that type.
+    private func valuesRule(_ object: JSONObject, base: String, nullable: Bool) -> String? {
+        guard let values = Self.listedValues(.object(object)) else { return nil }
+        var literals: [String] = []
+        let cases: [GeneratedType.EnumCase]?
+        if case .stringEnum(let found)? = types.first(where: { $0.name == base })?.kind {
+            cases = found
+        } else {
+            guard Self.scalarSwiftTypes.values.contains(base) else { return nil }
+            cases = nil
+        }
+        for value in values {
+            let literal: String
+            if value == .null {
+                guard nullable else { continue }
+                literal = "nil"
+            } else if let cases {
+                // A value of another type is one no member holds.
+                guard case .string(let text) = value else { continue }
+                guard let found = cases.first(where: { $0.value == text }) else { continue }
+                literal = "." + found.name
+            } else {
+                guard let found = SwiftNames.literal(value, as: base) else { continue }
+                literal = found
+            }
+            if !literals.contains(literal) { literals.append(literal) }
+        }
+        return (nullable ? "Rule<\(base)?>" : "Rule<\(base)>") + ".oneOf([\(literals.joined(separator: ", "))])"
     }
 
     /// Whether every value `schema` accepts is accepted by `branch` too: each constraint keyword of
@@ -2966,7 +3039,7 @@ struct SchemaReader {
     private mutating func conditionalAlternatives(_ object: JSONObject, at pointer: String)
         -> [(place: String, parts: [(schema: JSONObject, place: String)], placed: Int?)]?
     {
-        guard case .array(let items)? = object["allOf"], items.count > 1, items.count <= 1_000,
+        guard case .array(let items)? = object["allOf"], !items.isEmpty, items.count <= 1_000,
             Set(object.keys.filter(Self.constrains)).subtracting(["allOf"]).isSubset(of: Self.mergeable),
             case .array(let requiredKeys)? = object["required"], let required = Self.strings(requiredKeys),
             case .object(let declared)? = object["properties"]

@@ -141,6 +141,13 @@ struct BesideTests {
         ("a code of 0", changed(["code": 0])),
         ("an absolute path", changed(["path": "/a"])),
         ("an empty path", changed(["path": ""])),
+        ("valid: a script plugin", changed(["plugin": ["kind": "script", "source": "run", "version": 2]])),
+        ("valid: a plugin of another kind, with no source", changed(["plugin": ["kind": "wasm"]])),
+        ("a script plugin with no source", changed(["plugin": ["kind": "script"]])),
+        ("a script plugin with an empty source", changed(["plugin": ["kind": "script", "source": ""]])),
+        ("a plugin of another kind at version 0", changed(["plugin": ["kind": "wasm", "version": 0]])),
+        ("a plugin with no kind", changed(["plugin": ["source": "run"]])),
+        ("a plugin whose kind is a number", changed(["plugin": ["kind": 1, "source": "run"]])),
         (
             "several at once",
             changed([
@@ -172,6 +179,14 @@ struct BesideTests {
         let named = Deployment(node: .other(WorkloadOther(type: "vm")))
         #expect(named.issues().map(\.path.jsonPointer) == ["/node/type"])
         #expect(Deployment(node: .other(WorkloadOther(type: "net"))).issues().isEmpty)
+        // One condition: its value, or any other (which may not be the one it names).
+        #expect(
+            Deployment(plugin: .other(PluginOther(kind: "script"))).issues().map(\.path.jsonPointer) == ["/plugin/kind"]
+        )
+        #expect(
+            Deployment(plugin: .script(PluginScript(kind: "script", source: ""))).issues().map(\.path.jsonPointer) == [
+                "/plugin/source"
+            ])
     }
 
     @Test("the golden file is the generator's output; every keyword is a typed rule")
@@ -185,9 +200,9 @@ struct BesideTests {
         // The schema is read only to report a value no case is selected for (the object's own
         // members failing, or no tag): every keyword is a typed rule.
         let checks = generated.source.components(separatedBy: "SchemaDocument.schema, at:").count - 1
-        #expect(checks == 8)
+        #expect(checks == 9)
         #expect(
-            generated.source.components(separatedBy: "otherwise: .schema(SchemaDocument.schema, at:").count - 1 == 8)
+            generated.source.components(separatedBy: "otherwise: .schema(SchemaDocument.schema, at:").count - 1 == 9)
         // A condition on a member's values: a case for its `then`, one for its `else`.
         #expect(generated.source.contains("case v1(DeploymentConfigV1)"))
         #expect(generated.source.contains("case v2(DeploymentConfigV2)"))

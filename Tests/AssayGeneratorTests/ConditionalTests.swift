@@ -84,6 +84,26 @@ struct ConditionalTests {
         // `else` applies); missing, the condition holds as for an absent member.
         ("a field of a type that is a number, with rows", form([["type": 7, "rows": 3, "multiple": true]])),
         ("a field with no type, with an id and a label", form([["id": "x", "label": "X", "rows": 2]])),
+        // A member always present that may be `null` (`nil` is `null` alone), its values narrowed
+        // by the conditions: `{"type": "null"}`, and lists with `null` or without.
+        (
+            "valid: metrics whose units their kinds allow",
+            form(
+                [input],
+                [
+                    "metrics": [
+                        ["kind": "ratio", "unit": nil], ["kind": "money", "unit": "eur"],
+                        ["kind": "count", "unit": nil], ["kind": "count", "unit": "items"],
+                    ]
+                ])
+        ),
+        ("a ratio with a unit", form([input], ["metrics": [["kind": "ratio", "unit": "percent"]]])),
+        ("money with a null unit", form([input], ["metrics": [["kind": "money", "unit": nil]]])),
+        (
+            "money in percent, a count in euros",
+            form([input], ["metrics": [["kind": "money", "unit": "percent"], ["kind": "count", "unit": "eur"]]])
+        ),
+        ("a count with no unit", form([input], ["metrics": [["kind": "count"]]])),
     ]
 
     private static func decodingPlaces(_ instance: JSONValue) -> Set<String> {
@@ -110,6 +130,11 @@ struct ConditionalTests {
         #expect(Set(form.issues().map(\.path.jsonPointer)) == ["/reviewers", "/body/0/id", "/body/0/label"])
         #expect(
             IssueForm(name: "Bug", visibility: "public", body: [Field(type: .markdown, value: "v")]).issues().isEmpty)
+        // A unit always present: `nil` is `null`, which money refuses and a ratio requires.
+        let metrics = IssueForm(
+            name: "Bug", body: [],
+            metrics: [Metric(kind: .money, unit: nil), Metric(kind: .ratio, unit: .percent), Metric(kind: .count)])
+        #expect(Set(metrics.issues().map(\.path.jsonPointer)) == ["/metrics/0/unit", "/metrics/1/unit"])
     }
 
     @Test("the golden file is the generator's output; only what has no typed rule is noted")

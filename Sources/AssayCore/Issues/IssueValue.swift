@@ -58,6 +58,19 @@ public enum IssueValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A value as data: an enum's raw value (what it is in JSON), an optional's wrapped value or
+    /// `null`, any other value itself — what a rule's listed values (`oneOf`, `const`, a
+    /// condition's) are exported and reported as.
+    @usableFromInline
+    static func data(_ value: Any?) -> IssueValue {
+        guard let value else { return .null }
+        if let raw = value as? any RawRepresentable { return IssueValue(raw.rawValue) }
+        if Mirror(reflecting: value).displayStyle == .optional {
+            return Mirror(reflecting: value).children.first.map { data($0.value) } ?? .null
+        }
+        return IssueValue(value)
+    }
+
     /// The value as plain text: numbers as written, strings unquoted, dates in ISO 8601.
     public var description: String {
         switch self {

@@ -50,7 +50,7 @@ extension ModelRule {
     ) -> ModelRule {
         let holds: @Sendable (V) -> Bool = { value in values.contains { codePointEqual($0, value) } }
         return conditional(
-            key: key, values: values.map(conditionValue), holdsWhenAbsent: orAbsent, on: operations, then: then,
+            key: key, values: values.map(IssueValue.data), holdsWhenAbsent: orAbsent, on: operations, then: then,
             otherwise: otherwise, holds: { model in holds(model[keyPath: keyPath]) },
             holdsForValue: { value in (value as? V).map(holds) })
     }
@@ -77,7 +77,7 @@ extension ModelRule {
             return values.contains { codePointEqual($0, value) }
         }
         return conditional(
-            key: key, values: values.map(conditionValue), holdsWhenAbsent: orAbsent, on: operations, then: then,
+            key: key, values: values.map(IssueValue.data), holdsWhenAbsent: orAbsent, on: operations, then: then,
             otherwise: otherwise, holds: { model in holds(model[keyPath: keyPath]) },
             holdsForValue: { value in (value as? V?).map(holds) })
     }
@@ -155,10 +155,4 @@ extension IssueValue {
         case .date, .list, .redacted, .other: return false
         }
     }
-}
-
-/// A value of a condition as data: an enum's raw value (what it is in JSON), any other value itself.
-private func conditionValue<V>(_ value: V) -> IssueValue {
-    if let raw = value as? any RawRepresentable { return IssueValue(raw.rawValue) }
-    return IssueValue(value)
 }

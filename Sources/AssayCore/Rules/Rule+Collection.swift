@@ -137,17 +137,18 @@ extension Rule where Value: Hashable & Sendable {
     /// Strings are compared code point by code point, as JSON Schema's `enum` compares them.
     @inlinable
     public static func oneOf(_ allowed: [Value]) -> Rule {
-        let parameters: [String: IssueValue] = ["allowed": .list(allowed.map { IssueValue($0) })]
+        let listed = allowed.map { IssueValue.data($0) }
+        let parameters: [String: IssueValue] = ["allowed": .list(listed)]
         if let strings = allowed as? [String] {
             let set = Set(strings.map { Array($0.utf8) })
-            return Rule(.oneOf(allowed.map { IssueValue($0) })) { value, context in
+            return Rule(.oneOf(listed)) { value, context in
                 if let string = value as? String, !set.contains(Array(string.utf8)) {
                     context.report(.notAllowed, value: value, parameters: parameters)
                 }
             }
         }
         let set = Set(allowed)
-        return Rule(.oneOf(allowed.map { IssueValue($0) })) { value, context in
+        return Rule(.oneOf(listed)) { value, context in
             if !set.contains(value) { context.report(.notAllowed, value: value, parameters: parameters) }
         }
     }
@@ -157,8 +158,8 @@ extension Rule where Value: Equatable & Sendable {
     /// The value equals `expected` (strings code point by code point). Reports
     /// ``IssueCode/notAllowed`` with the `expected` parameter. Exported as `const`.
     public static func const(_ expected: Value) -> Rule {
-        let parameters: [String: IssueValue] = ["expected": IssueValue(expected)]
-        return Rule(.const(IssueValue(expected))) { value, context in
+        let parameters: [String: IssueValue] = ["expected": IssueValue.data(expected)]
+        return Rule(.const(IssueValue.data(expected))) { value, context in
             if !codePointEqual(value, expected) {
                 context.report(.notAllowed, value: value, parameters: parameters, messageKey: "schema.const")
             }

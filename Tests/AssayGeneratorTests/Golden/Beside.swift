@@ -40,6 +40,8 @@ public struct Deployment: Codable, Sendable, Hashable {
     /// A relative path.
     @NotNull @Validate(.length(1...), .not(.matches("^/")))
     public var path: String?
+    @NotNull
+    public var plugin: Plugin?
 
     /// Makes a value from its properties.
     public init(
@@ -55,7 +57,8 @@ public struct Deployment: Codable, Sendable, Hashable {
         stage: DeploymentStage? = nil,
         entities: [DeploymentEntitiesItem]? = nil,
         code: Int? = nil,
-        path: String? = nil
+        path: String? = nil,
+        plugin: Plugin? = nil
     ) {
         self.resources = resources
         self.auth = auth
@@ -70,6 +73,7 @@ public struct Deployment: Codable, Sendable, Hashable {
         self.entities = entities
         self.code = code
         self.path = path
+        self.plugin = plugin
     }
 }
 
@@ -815,6 +819,91 @@ public struct DeploymentEntitiesItemUserSpec: Codable, Sendable, Hashable {
     }
 }
 
+/// One condition on a value of an open tag: that value, or any other.
+public enum Plugin: Codable, Sendable, Hashable {
+    case script(PluginScript)
+    case other(PluginOther)
+
+    /// Reads the alternative the value's `kind` member selects.
+    public init(from decoder: any Decoder) throws {
+        let selected = try UnionDecoding.tag(
+            of: decoder, key: "kind", among: ["script"], anyOther: true,
+            otherwise: .schema(SchemaDocument.schema, at: "/definitions/plugin"))
+        switch selected {
+        case "script":
+            self = .script(try UnionDecoding.decode(PluginScript.self, from: decoder))
+        default:
+            self = .other(try UnionDecoding.decode(PluginOther.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .script(let value):
+            try value.encode(to: encoder)
+        case .other(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension Plugin: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<Plugin> = [
+        .payload { value in
+            switch value {
+            case .script(let payload): .value(payload)
+            case .other(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension Plugin: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: PluginScript.self),
+                exporter.schema(for: PluginOther.self),
+            ]
+        ]
+    }
+}
+
+@Validatable
+public struct PluginScript: Codable, Sendable, Hashable {
+    @Validate(.const("script"))
+    public var kind: String
+    @NotNull @Validate(.range(1...))
+    public var version: Int?
+    @Validate(.length(1...))
+    public var source: String
+
+    /// Makes a value from its properties.
+    public init(kind: String, version: Int? = nil, source: String) {
+        self.kind = kind
+        self.version = version
+        self.source = source
+    }
+}
+
+@Validatable
+public struct PluginOther: Codable, Sendable, Hashable {
+    @Validate(.not(.oneOf(["script"])))
+    public var kind: String
+    @NotNull @Validate(.range(1...))
+    public var version: Int?
+
+    /// Makes a value from its properties.
+    public init(kind: String, version: Int? = nil) {
+        self.kind = kind
+        self.version = version
+    }
+}
+
 /// Conditions on some values of an open tag: any other value is the object alone.
 public enum Workload: Codable, Sendable, Hashable {
     case vm(WorkloadVm)
@@ -1539,9 +1628,50 @@ private enum SchemaDocument {
               "not": {
                 "pattern": "^/"
               }
+            },
+            "plugin": {
+              "$ref": "#/definitions/plugin"
             }
           },
           "definitions": {
+            "plugin": {
+              "description": "One condition on a value of an open tag: that value, or any other.",
+              "type": "object",
+              "required": [
+                "kind"
+              ],
+              "properties": {
+                "kind": {
+                  "type": "string"
+                },
+                "version": {
+                  "type": "integer",
+                  "minimum": 1
+                }
+              },
+              "allOf": [
+                {
+                  "if": {
+                    "properties": {
+                      "kind": {
+                        "const": "script"
+                      }
+                    }
+                  },
+                  "then": {
+                    "required": [
+                      "source"
+                    ],
+                    "properties": {
+                      "source": {
+                        "type": "string",
+                        "minLength": 1
+                      }
+                    }
+                  }
+                }
+              ]
+            },
             "workload": {
               "description": "Conditions on some values of an open tag: any other value is the object alone.",
               "type": "object",

@@ -29,6 +29,8 @@ public struct IssueForm: Codable, Sendable, Hashable {
     public var delta: Double?
     @NotNull
     public var notify: Notify?
+    @NotNull
+    public var metrics: [Metric]?
 
     /// The rules that read several properties.
     public static let additionalRules: Validation<IssueForm> = [
@@ -55,7 +57,8 @@ public struct IssueForm: Codable, Sendable, Hashable {
         offset: Int? = nil,
         shift: Int? = nil,
         delta: Double? = nil,
-        notify: Notify? = nil
+        notify: Notify? = nil,
+        metrics: [Metric]? = nil
     ) {
         self.name = name
         self.visibility = visibility
@@ -68,6 +71,7 @@ public struct IssueForm: Codable, Sendable, Hashable {
         self.shift = shift
         self.delta = delta
         self.notify = notify
+        self.metrics = metrics
     }
 }
 
@@ -97,6 +101,46 @@ public struct Notify: Codable, Sendable, Hashable {
         self.channel = channel
         self.webhook = webhook
     }
+}
+
+/// A member always present, which may be null, whose values depend on another's.
+@Validatable
+public struct Metric: Codable, Sendable, Hashable {
+    public var kind: MetricKind
+    @Required
+    public var unit: MetricUnit?
+
+    /// The rules that read several properties.
+    public static let additionalRules: Validation<Metric> = [
+        .when(
+            \.kind, "kind", in: [.ratio], orAbsent: true,
+            then: [.property(\.unit, "unit", Rule<MetricUnit?>.oneOf([nil]))]),
+        .when(
+            \.kind, "kind", in: [.money], orAbsent: true,
+            then: [.property(\.unit, "unit", Rule<MetricUnit?>.oneOf([.usd, .eur]))]),
+        .when(
+            \.kind, "kind", in: [.count], orAbsent: true,
+            then: [.property(\.unit, "unit", Rule<MetricUnit?>.oneOf([.items, nil]))]),
+    ]
+
+    /// Makes a value from its properties.
+    public init(kind: MetricKind, unit: MetricUnit? = nil) {
+        self.kind = kind
+        self.unit = unit
+    }
+}
+
+public enum MetricKind: String, Codable, Sendable, Hashable, CaseIterable {
+    case count
+    case ratio
+    case money
+}
+
+public enum MetricUnit: String, Codable, Sendable, Hashable, CaseIterable {
+    case items
+    case percent
+    case usd
+    case eur
 }
 
 @Validatable
@@ -266,6 +310,12 @@ private enum SchemaDocument {
             },
             "notify": {
               "$ref": "#/$defs/notify"
+            },
+            "metrics": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/metric"
+              }
             }
           },
           "if": {
@@ -356,6 +406,92 @@ private enum SchemaDocument {
                   "properties": {
                     "email": {
                       "type": "string"
+                    }
+                  }
+                }
+              ]
+            },
+            "metric": {
+              "description": "A member always present, which may be null, whose values depend on another's.",
+              "type": "object",
+              "required": [
+                "kind",
+                "unit"
+              ],
+              "properties": {
+                "kind": {
+                  "enum": [
+                    "count",
+                    "ratio",
+                    "money"
+                  ]
+                },
+                "unit": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "enum": [
+                    "items",
+                    "percent",
+                    "usd",
+                    "eur",
+                    null
+                  ]
+                }
+              },
+              "allOf": [
+                {
+                  "if": {
+                    "properties": {
+                      "kind": {
+                        "const": "ratio"
+                      }
+                    }
+                  },
+                  "then": {
+                    "properties": {
+                      "unit": {
+                        "type": "null"
+                      }
+                    }
+                  }
+                },
+                {
+                  "if": {
+                    "properties": {
+                      "kind": {
+                        "const": "money"
+                      }
+                    }
+                  },
+                  "then": {
+                    "properties": {
+                      "unit": {
+                        "enum": [
+                          "usd",
+                          "eur"
+                        ]
+                      }
+                    }
+                  }
+                },
+                {
+                  "if": {
+                    "properties": {
+                      "kind": {
+                        "const": "count"
+                      }
+                    }
+                  },
+                  "then": {
+                    "properties": {
+                      "unit": {
+                        "enum": [
+                          "items",
+                          null
+                        ]
+                      }
                     }
                   }
                 }
