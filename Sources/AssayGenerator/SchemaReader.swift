@@ -51,8 +51,11 @@ struct GeneratedType: Equatable {
 
         var discriminator: Discriminator
         var cases: [Case]
-        /// What selects a `.tag` union's last case beside the value its match names.
+        /// What selects a `.tag` union's last tagged case beside the value its match names.
         var lastTags = LastTags.one
+        /// A `.tag` union's last case is the object without the member (the cases before it name
+        /// its values).
+        var absentTag = false
 
         /// What selects the last case of a union told apart by a member, beside the value it names.
         enum LastTags: Equatable {
@@ -172,6 +175,9 @@ struct SchemaReader {
     /// What names the case of such an alternative, read from the alternative as written (the
     /// definition its `$ref` names …), by its place.
     private var mergedCaseBases: [String: String] = [:]
+    /// The alternatives that are an object without the member a union's other alternatives are
+    /// told apart by (conditions on a member the object does not require), by place: that member.
+    private var absentTagPlaces: [String: String] = [:]
     /// The unions of a condition's branches (``conditionalBranches(_:at:)``), by pointer: tried in
     /// turn, never told apart by a member the condition does not test.
     private var triedOnly: Set<String> = []
@@ -1705,8 +1711,10 @@ struct SchemaReader {
                     // Of two schemas for one member, the one that implies the other (what a `$ref`
                     // alone names compared).
                     if let existing = properties[key], existing != value {
-                        let first = named(existing, at: homes["properties/" + key]!)?.schema ?? existing
-                        let second = named(value, at: home)?.schema ?? value
+                        // (An `anyOf` of string constants compared as their `enum`.)
+                        let first = Self.constantsAsEnum(
+                            named(existing, at: homes["properties/" + key]!)?.schema ?? existing)
+                        let second = Self.constantsAsEnum(named(value, at: home)?.schema ?? value)
                         if Self.isImplied(second, by: first) { continue }
                         if !Self.isImplied(first, by: second) {
                             if existing == first, let stricter = Self.withoutNull(existing),
@@ -2706,6 +2714,7 @@ struct SchemaReader {
         var discriminator = GeneratedType.Union.Discriminator.kind
         var matches = members.map(\.kind)
         var lastTags = GeneratedType.Union.LastTags.one
+        var absentTag = false
         if Set(classes).count != classes.count {
             // Alternatives of one scalar type: that type, with a rule that one alternative's rules
             // pass (`anyOf`), or exactly one's (`oneOf`).
@@ -2723,6 +2732,14 @@ struct SchemaReader {
                 // The branches of a condition: the condition, not a member, chooses (tried in turn,
                 // a value neither takes is reported by the schema itself).
                 return try tried("branches of a condition are tried")
+            } else if let key = members.last.flatMap({ absentTagPlaces[$0.place] }), members.count > 1,
+                let found = tag(of: members.dropLast().map(\.schema), preferring: object), found.key == key
+            {
+                // The last alternative is the object without the member.
+                discriminator = .tag(key)
+                matches = found.tags + [""]
+                lastTags = found.last
+                absentTag = true
             } else if let found = tag(of: members.map(\.schema), preferring: object) {
                 discriminator = .tag(found.key)
                 matches = found.tags
@@ -2752,8 +2769,12 @@ struct SchemaReader {
             var caseName: String
             // A case of several values (the last of a tag union may be): named as the alternative
             // was, not by one of them.
-            let several = lastTags != .one && member.index == members.last?.index
-            if case .tag = discriminator, !several {
+            let lastTagged = absentTag ? members.dropLast().last : members.last
+            let several = lastTags != .one && member.index == lastTagged?.index
+            if absentTag, case .tag(let key) = discriminator, member.index == members.last?.index {
+                let name = SwiftNames.caseName(key).trimmingCharacters(in: ["`"])
+                caseName = "without" + name.prefix(1).uppercased() + name.dropFirst()
+            } else if case .tag = discriminator, !several {
                 caseName = SwiftNames.caseName(match)
             } else if case .object(let alternative) = member.schema, case .string(let text)? = alternative["$ref"],
                 text.hasPrefix("#"), let target = Self.decodeFragment(String(text.dropFirst())),
@@ -2786,6 +2807,7 @@ struct SchemaReader {
         var union = GeneratedType.Union(
             discriminator: discriminator, cases: cases, closed: closes, unmatchedSchema: unmatchedSchema(at: pointer))
         union.lastTags = lastTags
+        union.absentTag = absentTag
         types[index].kind = .union(union)
         return reference
     }
@@ -2890,8 +2912,17 @@ struct SchemaReader {
                 merges.append(.bool(false))
                 continue
             }
-            merges.append(.object(merge.schema))
-            homes[place] = merge.homes
+            var schema = merge.schema
+            var mergeHomes = merge.homes
+            if let tag = absentTagPlaces[place] {
+                // The object without the member: its struct does not hold it.
+                guard case .object(var members)? = schema["properties"] else { return nil }
+                members[tag] = nil
+                schema["properties"] = members.isEmpty ? nil : .object(members)
+                mergeHomes["properties/" + tag] = nil
+            }
+            merges.append(.object(schema))
+            homes[place] = mergeHomes
             narrowed.formUnion(merge.narrowed)
             places.append(place)
         }
@@ -3041,9 +3072,16 @@ struct SchemaReader {
     {
         guard case .array(let items)? = object["allOf"], !items.isEmpty, items.count <= 1_000,
             Set(object.keys.filter(Self.constrains)).subtracting(["allOf"]).isSubset(of: Self.mergeable),
-            case .array(let requiredKeys)? = object["required"], let required = Self.strings(requiredKeys),
             case .object(let declared)? = object["properties"]
         else { return nil }
+        var required: [String] = []
+        if let requiredKeys = object["required"] {
+            guard case .array(let keys) = requiredKeys, let names = Self.strings(keys) else { return nil }
+            required = names
+        }
+        // The `then` of each condition that holds when the member is missing (its `if` does not
+        // require it).
+        var absentParts: [(schema: JSONObject, place: String)] = []
         var tag: String?
         var values: [JSONValue] = []
         var candidates: [(place: String, parts: [(schema: JSONObject, place: String)], placed: Int?)] = []
@@ -3067,13 +3105,25 @@ struct SchemaReader {
             guard let then = condition["then"], let parts = allOfParts(then, at: place + "/then") else { return nil }
             mergedCaseBases[place] = Self.caseBase(of: .object(test))
             candidates.append((place, [(test, place + "/if")] + parts, nil))
+            if case .array(let names)? = test["required"], names.contains(.string(key)) { continue }
+            absentParts += parts
         }
         // The member is required; a value no condition names is the object alone, an alternative
         // of its own: the member's other values (the rest of its `enum`, or every string but
         // those), read at the member's place.
-        guard let tag, required.contains(tag), Set(values).count == values.count,
-            let (schema, _) = declared[tag].flatMap({ named($0, at: pointer) }), case .object(let allowed) = schema
+        // The member's schema, an `anyOf` of string constants read as their `enum`.
+        guard let tag, Set(values).count == values.count,
+            let (schema, _) = declared[tag].flatMap({ named($0, at: pointer) }),
+            case .object(let allowed) = Self.constantsAsEnum(schema)
         else { return nil }
+        if !required.contains(tag) {
+            // A member that may be missing: each condition's alternative requires it (at the
+            // object's place, where the union reads it), and one more is the object without it,
+            // with the `then` of each condition that holds then.
+            for index in candidates.indices {
+                candidates[index].parts.append((["required": [.string(tag)]], pointer))
+            }
+        }
         var rest: JSONValue?
         switch (allowed["const"], allowed["enum"]) {
         case (let value?, _):
@@ -3096,6 +3146,12 @@ struct SchemaReader {
             // At a place no schema is written (the item after the last): nothing is checked there.
             let complement: JSONObject = ["properties": [tag: rest], "required": [.string(tag)]]
             candidates.append((pointer + "/allOf/\(items.count)", [(complement, pointer)], nil))
+        }
+        if !required.contains(tag) {
+            // After the other values' place, at another no schema is written.
+            let place = pointer + "/allOf/\(items.count + 1)"
+            absentTagPlaces[place] = tag
+            candidates.append((place, absentParts, nil))
         }
         // Branches that only require or constrain the object's own typed members are `.when` rules
         // of its struct.

@@ -230,17 +230,22 @@ struct SwiftRenderer {
                 ? [".object", ".array", ".string", ".number", ".boolean", ".null"] : matches
             selector = "UnionDecoding.kind(of: decoder, among: [\(listed.joined(separator: ", "))])"
         case .tag(let key):
-            matches = union.cases.map { SwiftNames.stringLiteral($0.match) }
-            // The last case's further values; every other string selects it with `anyOther`.
-            var tags = matches
+            // With a case for the object without the member, the tag read is optional.
+            let tagged = union.absentTag ? union.cases.dropLast() : union.cases[...]
+            matches =
+                tagged.map { SwiftNames.stringLiteral($0.match) + (union.absentTag ? "?" : "") }
+                + (union.absentTag ? ["nil"] : [])
+            // The last tagged case's further values; every other string selects it with `anyOther`.
+            var tags = tagged.map { SwiftNames.stringLiteral($0.match) }
             switch union.lastTags {
             case .one: break
             case .more(let values): tags += values.map(SwiftNames.stringLiteral)
             case .anyOther: tags.removeLast()
             }
             let others = union.lastTags == .anyOther ? ", anyOther: true" : ""
+            let function = union.absentTag ? "tagIfPresent" : "tag"
             selector =
-                "UnionDecoding.tag(of: decoder, key: \(SwiftNames.stringLiteral(key)), among: [\(tags.joined(separator: ", "))]\(others)\(Self.otherwise(union).map { ", otherwise: " + $0 } ?? ""))"
+                "UnionDecoding.\(function)(of: decoder, key: \(SwiftNames.stringLiteral(key)), among: [\(tags.joined(separator: ", "))]\(others)\(Self.otherwise(union).map { ", otherwise: " + $0 } ?? ""))"
         case .member, .trial:
             matches = union.cases.map { SwiftNames.stringLiteral($0.match) }
             selector =
@@ -260,8 +265,13 @@ struct SwiftRenderer {
             lines += Self.wrapped("let selected = try \(selector)", indent: indent.count, suffix: "")
             lines.append(indent + "switch selected {")
         }
-        for (index, item) in union.cases.enumerated() {
-            lines.append(indent + (index == union.cases.count - 1 ? "default:" : "case \(matches[index]):"))
+        // The last tagged case is the default; the object without the member, `nil`, comes before it.
+        let defaultCase = union.cases.count - (union.absentTag ? 2 : 1)
+        var order = Array(union.cases.indices)
+        if union.absentTag { order.swapAt(order.count - 1, order.count - 2) }
+        for index in order {
+            let item = union.cases[index]
+            lines.append(indent + (index == defaultCase ? "default:" : "case \(matches[index]):"))
             let rule = item.rule.map { ", rule: \($0)" } ?? ""
             let call = "UnionDecoding.decode(\(item.payload).self, from: decoder\(rule))"
             let line = indent + "    " + assign + "\(item.name.memberName)(try \(call))"

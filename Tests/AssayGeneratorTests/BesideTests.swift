@@ -148,6 +148,18 @@ struct BesideTests {
         ("a plugin of another kind at version 0", changed(["plugin": ["kind": "wasm", "version": 0]])),
         ("a plugin with no kind", changed(["plugin": ["source": "run"]])),
         ("a plugin whose kind is a number", changed(["plugin": ["kind": 1, "source": "run"]])),
+        ("valid: dust of size 1", changed(["particle": ["kind": "dust", "size": 1]])),
+        ("valid: an item particle", changed(["particle": ["kind": "item", "item": "x", "size": -1]])),
+        ("valid: a note particle of any size", changed(["particle": ["kind": "note", "size": "big"]])),
+        ("valid: a particle with no kind, of size 2, with no item", changed(["particle": ["size": 2, "name": "p"]])),
+        ("a particle with no kind of size -1", changed(["particle": ["size": -1]])),
+        ("a particle with no kind whose size is a string", changed(["particle": ["size": "big", "name": 1]])),
+        ("dust of size -1", changed(["particle": ["kind": "dust", "size": -1]])),
+        ("an item particle with no item", changed(["particle": ["kind": "item"]])),
+        ("an item particle with an empty item", changed(["particle": ["kind": "item", "item": ""]])),
+        ("a particle of an unknown kind", changed(["particle": ["kind": "smoke"]])),
+        ("a particle whose kind is a number", changed(["particle": ["kind": 3, "size": -1]])),
+        ("a particle whose kind is null", changed(["particle": ["kind": nil]])),
         (
             "several at once",
             changed([
@@ -179,6 +191,9 @@ struct BesideTests {
         let named = Deployment(node: .other(WorkloadOther(type: "vm")))
         #expect(named.issues().map(\.path.jsonPointer) == ["/node/type"])
         #expect(Deployment(node: .other(WorkloadOther(type: "net"))).issues().isEmpty)
+        // A tag that may be missing: the object without it has the conditions that hold then.
+        let missing = Deployment(particle: .withoutKind(ParticleWithoutKind(size: -1)))
+        #expect(missing.issues().map(\.path.jsonPointer) == ["/particle/size"])
         // One condition: its value, or any other (which may not be the one it names).
         #expect(
             Deployment(plugin: .other(PluginOther(kind: "script"))).issues().map(\.path.jsonPointer) == ["/plugin/kind"]
@@ -200,9 +215,9 @@ struct BesideTests {
         // The schema is read only to report a value no case is selected for (the object's own
         // members failing, or no tag): every keyword is a typed rule.
         let checks = generated.source.components(separatedBy: "SchemaDocument.schema, at:").count - 1
-        #expect(checks == 9)
+        #expect(checks == 10)
         #expect(
-            generated.source.components(separatedBy: "otherwise: .schema(SchemaDocument.schema, at:").count - 1 == 9)
+            generated.source.components(separatedBy: "otherwise: .schema(SchemaDocument.schema, at:").count - 1 == 10)
         // A condition on a member's values: a case for its `then`, one for its `else`.
         #expect(generated.source.contains("case v1(DeploymentConfigV1)"))
         #expect(generated.source.contains("case v2(DeploymentConfigV2)"))

@@ -114,6 +114,30 @@ public enum UnionDecoding {
         throw unmatched(decoder, otherwise, ValidationError(context.issues))
     }
 
+    /// The string value of the member `key` of the object `decoder` holds, when it is one of `tags`
+    /// (or any string, with `anyOther`); `nil` when the object has no such member (one alternative
+    /// is the object without it: a schema's conditions on a member it does not require).
+    ///
+    /// - Parameters:
+    ///   - decoder: The decoder of the value.
+    ///   - key: The member whose value names the alternative.
+    ///   - tags: The values it may have, one an alternative.
+    ///   - anyOther: Any other string selects too, and is returned as found.
+    ///   - otherwise: The rule whose issues are reported when no alternative is selected (see
+    ///     ``exactlyOne(of:_:otherwise:)``).
+    /// - Throws: `ValidationError` with a `typeMismatch` issue when the value is not an object, and a
+    ///   `noMatch` issue at the object's path when the member is not a string or none of `tags`;
+    ///   `otherwise`'s issues instead when it has any.
+    public static func tagIfPresent(
+        of decoder: any Decoder, key: String, among tags: [String], anyOther: Bool = false,
+        otherwise: Rule<JSONValue>? = nil
+    ) throws(ValidationError) -> String? {
+        if let object = try? decoder.container(keyedBy: AnyKey.self), !object.contains(AnyKey(stringValue: key)) {
+            return nil
+        }
+        return try tag(of: decoder, key: key, among: tags, anyOther: anyOther, otherwise: otherwise)
+    }
+
     /// The error of a value no alternative was selected for: `otherwise`'s issues when it has any
     /// (a union beside members of the object around it reports what its whole schema reports:
     /// those members' failures, or none of the alternatives passing), else `error`.

@@ -42,6 +42,8 @@ public struct Deployment: Codable, Sendable, Hashable {
     public var path: String?
     @NotNull
     public var plugin: Plugin?
+    @NotNull
+    public var particle: Particle?
 
     /// Makes a value from its properties.
     public init(
@@ -58,7 +60,8 @@ public struct Deployment: Codable, Sendable, Hashable {
         entities: [DeploymentEntitiesItem]? = nil,
         code: Int? = nil,
         path: String? = nil,
-        plugin: Plugin? = nil
+        plugin: Plugin? = nil,
+        particle: Particle? = nil
     ) {
         self.resources = resources
         self.auth = auth
@@ -74,6 +77,7 @@ public struct Deployment: Codable, Sendable, Hashable {
         self.code = code
         self.path = path
         self.plugin = plugin
+        self.particle = particle
     }
 }
 
@@ -816,6 +820,139 @@ public struct DeploymentEntitiesItemUserSpec: Codable, Sendable, Hashable {
     /// Makes a value from its properties.
     public init(email: JSONValue) {
         self.email = email
+    }
+}
+
+/// Conditions on a tag that may be missing: a condition whose if does not require it holds then.
+public enum Particle: Codable, Sendable, Hashable {
+    case dust(ParticleDust)
+    case item(ParticleItem)
+    case note(ParticleNote)
+    case withoutKind(ParticleWithoutKind)
+
+    /// Reads the alternative the value's `kind` member selects.
+    public init(from decoder: any Decoder) throws {
+        let selected = try UnionDecoding.tagIfPresent(
+            of: decoder, key: "kind", among: ["dust", "item", "note"],
+            otherwise: .schema(SchemaDocument.schema, at: "/definitions/particle"))
+        switch selected {
+        case "dust"?:
+            self = .dust(try UnionDecoding.decode(ParticleDust.self, from: decoder))
+        case "item"?:
+            self = .item(try UnionDecoding.decode(ParticleItem.self, from: decoder))
+        case nil:
+            self = .withoutKind(try UnionDecoding.decode(ParticleWithoutKind.self, from: decoder))
+        default:
+            self = .note(try UnionDecoding.decode(ParticleNote.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .dust(let value):
+            try value.encode(to: encoder)
+        case .item(let value):
+            try value.encode(to: encoder)
+        case .note(let value):
+            try value.encode(to: encoder)
+        case .withoutKind(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension Particle: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<Particle> = [
+        .payload { value in
+            switch value {
+            case .dust(let payload): .value(payload)
+            case .item(let payload): .value(payload)
+            case .note(let payload): .value(payload)
+            case .withoutKind(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension Particle: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: ParticleDust.self),
+                exporter.schema(for: ParticleItem.self),
+                exporter.schema(for: ParticleNote.self),
+                exporter.schema(for: ParticleWithoutKind.self),
+            ]
+        ]
+    }
+}
+
+@Validatable
+public struct ParticleDust: Codable, Sendable, Hashable {
+    @Validate(.const("dust"))
+    public var kind: String
+    @NotNull
+    public var name: String?
+    @NotNull @Validate(.range(0...))
+    public var size: Double?
+
+    /// Makes a value from its properties.
+    public init(kind: String, name: String? = nil, size: Double? = nil) {
+        self.kind = kind
+        self.name = name
+        self.size = size
+    }
+}
+
+@Validatable
+public struct ParticleItem: Codable, Sendable, Hashable {
+    @Validate(.const("item"))
+    public var kind: String
+    @NotNull
+    public var name: String?
+    @Validate(.length(1...))
+    public var item: String
+
+    /// Makes a value from its properties.
+    public init(kind: String, name: String? = nil, item: String) {
+        self.kind = kind
+        self.name = name
+        self.item = item
+    }
+}
+
+@Validatable
+public struct ParticleNote: Codable, Sendable, Hashable {
+    public var kind: ParticleKind
+    @NotNull
+    public var name: String?
+
+    /// Makes a value from its properties.
+    public init(kind: ParticleKind, name: String? = nil) {
+        self.kind = kind
+        self.name = name
+    }
+}
+
+public enum ParticleKind: String, Codable, Sendable, Hashable, CaseIterable {
+    case note
+}
+
+@Validatable
+public struct ParticleWithoutKind: Codable, Sendable, Hashable {
+    @NotNull
+    public var name: String?
+    @NotNull @Validate(.range(0...))
+    public var size: Double?
+
+    /// Makes a value from its properties.
+    public init(name: String? = nil, size: Double? = nil) {
+        self.name = name
+        self.size = size
     }
 }
 
@@ -1631,9 +1768,76 @@ private enum SchemaDocument {
             },
             "plugin": {
               "$ref": "#/definitions/plugin"
+            },
+            "particle": {
+              "$ref": "#/definitions/particle"
             }
           },
           "definitions": {
+            "particle": {
+              "description": "Conditions on a tag that may be missing: a condition whose if does not require it holds then.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "anyOf": [
+                    {
+                      "const": "dust"
+                    },
+                    {
+                      "const": "item"
+                    },
+                    {
+                      "const": "note"
+                    }
+                  ]
+                },
+                "name": {
+                  "type": "string"
+                }
+              },
+              "allOf": [
+                {
+                  "if": {
+                    "properties": {
+                      "kind": {
+                        "const": "dust"
+                      }
+                    }
+                  },
+                  "then": {
+                    "properties": {
+                      "size": {
+                        "type": "number",
+                        "minimum": 0
+                      }
+                    }
+                  }
+                },
+                {
+                  "if": {
+                    "properties": {
+                      "kind": {
+                        "const": "item"
+                      }
+                    },
+                    "required": [
+                      "kind"
+                    ]
+                  },
+                  "then": {
+                    "required": [
+                      "item"
+                    ],
+                    "properties": {
+                      "item": {
+                        "type": "string",
+                        "minLength": 1
+                      }
+                    }
+                  }
+                }
+              ]
+            },
             "plugin": {
               "description": "One condition on a value of an open tag: that value, or any other.",
               "type": "object",
