@@ -1323,8 +1323,8 @@ struct SchemaReader {
 
     /// A `.oneOf(…)` of the values a branch's `enum`, `const` or `{"type": "null"}` allows, for a
     /// member of a string enum or a scalar type (`Rule<T?>` with `nil` for `null` when `nullable`:
-    /// the member's `nil` is a `null`, which the rule then reads); `nil` when a value has no
-    /// literal of that type.
+    /// the member's `nil` is a `null`, which the rule then reads; a value the type cannot hold is
+    /// left out, as no member holds it); `nil` for another schema or another type.
     private func valuesRule(_ object: JSONObject, base: String, nullable: Bool) -> String? {
         guard let values = Self.listedValues(.object(object)) else { return nil }
         var literals: [String] = []
