@@ -339,8 +339,13 @@ struct SwiftRenderer {
         lines.append("    \(access)static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {")
         lines.append("        [")
         lines.append("            \"\(keyword)\": [")
-        for item in union.cases {
-            if item.match == GeneratedType.Union.otherKinds {
+        for (index, item) in union.cases.enumerated() {
+            if union.absentTag, index == union.cases.count - 1, case .tag(let key) = union.discriminator {
+                // The object without the member: its struct alone would take the others' objects too.
+                lines += Self.wrapped(
+                    "[\"allOf\": [exporter.schema(for: \(item.payload).self), [\"not\": [\"required\": [\(SwiftNames.stringLiteral(key))]]]]]",
+                    indent: 16, suffix: ",")
+            } else if item.match == GeneratedType.Union.otherKinds {
                 let others = union.cases.dropLast().map { "\"\($0.match)\"" }
                 let types = others.count == 1 ? others[0] : "[\(others.joined(separator: ", "))]"
                 lines.append("                [\"not\": [\"type\": \(types)]],")

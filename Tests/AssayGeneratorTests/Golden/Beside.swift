@@ -885,7 +885,7 @@ extension Particle: JSONSchemaExportable {
                 exporter.schema(for: ParticleDust.self),
                 exporter.schema(for: ParticleItem.self),
                 exporter.schema(for: ParticleNote.self),
-                exporter.schema(for: ParticleWithoutKind.self),
+                ["allOf": [exporter.schema(for: ParticleWithoutKind.self), ["not": ["required": ["kind"]]]]],
             ]
         ]
     }
