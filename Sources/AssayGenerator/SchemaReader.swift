@@ -166,6 +166,9 @@ struct SchemaReader {
     /// A `$ref` applies beside the keywords around it (2019-09 and later; before, they are
     /// ignored, and an OpenAPI 3.0 document says so too).
     private var refsBesideSiblings = false
+    /// A `$ref` is read alone, the keywords beside it ignored (a draft 4, 6 or 7 document says so;
+    /// those that hold subschemas are kept in the document, a `$ref` elsewhere may point into them).
+    private var refsIgnoreSiblings = false
     /// The places whose schema is read merged with others (``unionBesideMembers(_:at:nameHint:declaring:)``):
     /// what is written there is not all the value must pass, so it is never checked there alone.
     private var synthesized: Set<String> = []
@@ -416,7 +419,9 @@ struct SchemaReader {
         referencedPlaces = Self.referencedPlaces(in: document)
         switch root["$schema"].flatMap(Self.string) {
         case nil: refsBesideSiblings = !isOpenAPI
-        case let dialect?: refsBesideSiblings = dialect.contains("2019-09") || dialect.contains("2020-12")
+        case let dialect?:
+            refsBesideSiblings = dialect.contains("2019-09") || dialect.contains("2020-12")
+            refsIgnoreSiblings = ["draft-04", "draft-06", "draft-07"].contains { dialect.contains($0) }
         }
         // Names first, so that a $ref reaches a type declared later.
         if !isOpenAPI && !Self.isDefinitionsOnly(root) {
@@ -1977,7 +1982,8 @@ struct SchemaReader {
         // `allOf` of object schemas, one of them typed, is an object.
         let merged = object["allOf"] != nil ? mergedAllOf(object, at: pointer) : nil
         let allOfObject = merged?.isObject == true
-        let inferred = types.first ?? Self.inferredType(object) ?? (allOfObject ? "object" : nil)
+        let inferred =
+            types.first ?? Self.inferredType(object) ?? (allOfObject || onlyObjectsPass(object) ? "object" : nil)
         if inferred == nil && object["type"] != nil {
             throw .unsupported(pointer: pointer + "/type", message: "a schema whose only type is null")
         }
@@ -2399,7 +2405,7 @@ struct SchemaReader {
             throw SwiftGenerationError(pointer: pointer + "/$ref", message: "$ref is not a string")
         }
         let siblings = object.keys.filter { Self.constrains($0) && $0 != "$ref" && $0 != "nullable" }
-        if !siblings.isEmpty {
+        if !siblings.isEmpty && !refsIgnoreSiblings {
             throw .unsupported(
                 pointer: pointer,
                 message: "$ref beside \(siblings.joined(separator: ", ")) has no Swift form yet")
@@ -2433,7 +2439,7 @@ struct SchemaReader {
         if inlining.contains(target), case .object(let array) = schema, array["type"] == .string("array"),
             array.keys.filter(Self.constrains).allSatisfy(
                 ["type", "items", "minItems", "maxItems", "uniqueItems"].contains),
-            let items = array["items"], let element = declaredElement(items, at: target + "/items"), !element.nullable
+            let items = array["items"], let element = declaredElement(items, at: target + "/items")
         {
             // An array whose items (a struct or an enum being declared) hold the array again: the
             // array of that type.
@@ -2443,7 +2449,9 @@ struct SchemaReader {
             if let rule = Self.bounds("count", minimum, maximum) { rules.append(rule) }
             if array["uniqueItems"] == .bool(true) { rules.append(".unique") }
             // `.count` and `.unique` leave the array's type open: the first is written with it.
-            return TypeReference(swift: "[\(element.swift)]", rules: rules, nullable: nullable, pinned: false)
+            // An element that may be `null` (an object or any other value) is optional, as elsewhere.
+            let swift = element.nullable && element.swift != "JSONValue" ? element.swift + "?" : element.swift
+            return TypeReference(swift: "[\(swift)]", rules: rules, nullable: nullable, pinned: false)
         }
         guard !inlining.contains(target) else {
             throw SwiftGenerationError(
@@ -4261,6 +4269,149 @@ struct SchemaReader {
         // `properties` or `items` without `type` constrain objects or arrays and let every other
         // value pass: no struct or array type holds that.
         return nil
+    }
+
+    /// How many values of one JSON type a schema lets pass, as far as its keywords tell.
+    enum Passing {
+        case every, none, some
+    }
+
+    /// Whether a schema with no `type` lets no value pass that is not an object: each of its
+    /// keywords is read for the other types (`"then": {"type": "object"}` after an `if` every
+    /// string passes, a `oneOf` of alternatives that each let every string pass …).
+    private func onlyObjectsPass(_ object: JSONObject) -> Bool {
+        // (An `enum` or `const` of its own is left to the schema: no struct reads it.)
+        guard object["type"] == nil, object["enum"] == nil, object["const"] == nil, !hasEmbeddedResources else {
+            return false
+        }
+        var budget = 2_000
+        return ["null", "boolean", "integer", "number", "string", "array"].allSatisfy {
+            passing(.object(object), ofType: $0, budget: &budget, depth: 0) == .none
+        }
+    }
+
+    /// How many values of the JSON type `type` (not `object`) `schema` lets pass: every one, none,
+    /// or some (or it would take more than `budget` schemas to tell).
+    private func passing(_ schema: JSONValue, ofType type: String, budget: inout Int, depth: Int) -> Passing {
+        budget -= 1
+        guard budget > 0, depth < 64 else { return .some }
+        guard case .object(let object) = schema else {
+            switch schema {
+            case .bool(true): return .every
+            case .bool(false): return .none
+            default: return .some
+            }
+        }
+        func all(_ results: [Passing]) -> Passing {
+            if results.contains(.none) { return .none }
+            return results.allSatisfy { $0 == .every } ? .every : .some
+        }
+        func child(_ value: JSONValue) -> Passing { passing(value, ofType: type, budget: &budget, depth: depth + 1) }
+        func ofType(_ value: JSONValue) -> Bool {
+            let found = Self.jsonType(of: value)
+            return found == type || (type == "number" && found == "integer")
+        }
+        // Before 2019-09 (and in OpenAPI 3.0) a `$ref` is read alone.
+        if case .string(let text)? = object["$ref"], !refsBesideSiblings {
+            guard text.hasPrefix("#"), let target = Self.decodeFragment(String(text.dropFirst())),
+                let referenced = document[pointer: target]
+            else { return .some }
+            return child(referenced)
+        }
+        var results: [Passing] = []
+        let readsThisType: Set<String> =
+            switch type {
+            case "string": ["minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType"]
+            case "integer", "number":
+                ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "format"]
+            case "array":
+                [
+                    "items", "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "minItems",
+                    "maxItems", "uniqueItems", "unevaluatedItems",
+                ]
+            default: []
+            }
+        for (key, value) in object where Self.constrains(key) {
+            switch key {
+            case "type":
+                let names: [String]
+                switch value {
+                case .string(let name): names = [name]
+                case .array(let list): names = Self.strings(list) ?? []
+                default: return .some
+                }
+                if names.contains(type) || (type == "integer" && names.contains("number")) {
+                    results.append(.every)
+                } else if type == "number" && names.contains("integer") {
+                    results.append(.some)
+                } else {
+                    results.append(.none)
+                }
+            case "enum":
+                guard case .array(let values) = value else { return .some }
+                results.append(values.contains(where: ofType) ? .some : .none)
+            case "const":
+                results.append(ofType(value) ? .some : .none)
+            case "$ref":
+                guard case .string(let text) = value, text.hasPrefix("#"),
+                    let target = Self.decodeFragment(String(text.dropFirst())),
+                    let referenced = document[pointer: target]
+                else { return .some }
+                results.append(child(referenced))
+            case "allOf":
+                guard case .array(let items) = value else { return .some }
+                results.append(all(items.map(child)))
+            case "anyOf":
+                guard case .array(let items) = value else { return .some }
+                let found = items.map(child)
+                results.append(
+                    found.contains(.every) ? .every : found.allSatisfy { $0 == .none } ? .none : .some)
+            case "oneOf":
+                guard case .array(let items) = value else { return .some }
+                let found = items.map(child)
+                let every = found.filter { $0 == .every }.count
+                if every >= 2 || found.allSatisfy({ $0 == .none }) {
+                    results.append(.none)
+                } else if every == 1 && found.filter({ $0 == .none }).count == found.count - 1 {
+                    results.append(.every)
+                } else {
+                    results.append(.some)
+                }
+            case "not":
+                switch child(value) {
+                case .every: results.append(.none)
+                case .none: results.append(.every)
+                case .some: results.append(.some)
+                }
+            case "if":
+                let test = child(value)
+                let then = object["then"].map(child) ?? .every
+                let otherwise = object["else"].map(child) ?? .every
+                switch test {
+                case .every: results.append(then)
+                case .none: results.append(otherwise)
+                case .some: results.append(then == otherwise ? then : .some)
+                }
+            case "then", "else":
+                continue
+            default:
+                if Self.objectOnly.contains(key) || key == "dependentSchemas" {
+                    results.append(.every)
+                } else if readsThisType.contains(key) {
+                    results.append(.some)
+                } else if [
+                    "minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType",
+                    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "items", "prefixItems",
+                    "additionalItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems",
+                    "unevaluatedItems",
+                ].contains(key) {
+                    results.append(.every)
+                } else {
+                    return .some
+                }
+            }
+        }
+        return all(results)
     }
 
     /// Whether any object below the root has a string `$id` (a property named `$id` counts too:

@@ -176,6 +176,21 @@ struct BesideTests {
         try UnionTests.expectAgreement(Deployment.self, schemaText: Self.schemaText(), name: name, instance: instance)
     }
 
+    @Test("the exported schema of a union with a case for a missing tag agrees with the source schema")
+    func exportOfAMissingTag() throws {
+        let exported = try JSONSchema(JSONSchemaExporter.document(for: Particle.self))
+        let document = try JSONValue(parsing: Array(Self.schemaText().utf8))
+        let definitions = try #require(document[pointer: "/definitions"])
+        let source = try JSONSchema(["$ref": "#/definitions/particle", "definitions": definitions])
+        let particles = Self.instances.compactMap { $0.instance[pointer: "/particle"] }
+        #expect(particles.count == 12)
+        // The case without the tag is exported refusing it (its struct alone would take the other
+        // cases' objects too), and the other values' case its `enum` (a string enum's raw values).
+        for particle in particles {
+            #expect(exported.isValid(particle) == source.isValid(particle), "\(particle)")
+        }
+    }
+
     @Test("a value decoded holds the alternative its tag names, with the members around the union")
     func roundTrip() throws {
         let decoded = try JSONValueDecoder().decodeValidated(Deployment.self, from: Self.valid.jsonBytes()).value

@@ -125,6 +125,37 @@ struct UnionTests {
             changed(["tree": [["name": "a", "children": [["name": "b"], ["name": "b"]]]]])
         ),
         ("valid with settings that are not an object", changed(["settings": "anything"])),
+        (
+            "valid: a collection of files with nested fields, some not objects",
+            changed([
+                "collection": [
+                    "files": [], "name": "c", "fields": [["label": "a", "fields": [["label": "b"], 3]], nil],
+                ]
+            ])
+        ),
+        ("a collection that is a string", changed(["collection": "c"])),
+        (
+            "valid: modifiers of each kind, and one with no fn",
+            changed([
+                "modifiers": [["fn": "scale", "by": 2], ["fn": "shift", "offset": -1], ["by": 0.5, "offset": 3]]
+            ])
+        ),
+        ("a modifier that is a string", changed(["modifiers": ["scale"]])),
+        ("a scale modifier with no factor", changed(["modifiers": [["fn": "scale", "offset": 1.5]]])),
+        ("a scale modifier by 0", changed(["modifiers": [["fn": "scale", "by": 0]]])),
+        ("a modifier with no fn and no factor", changed(["modifiers": [["offset": 1]]])),
+        (
+            "a modifier with no fn, a factor of 0 and a fractional offset",
+            changed(["modifiers": [["by": 0, "offset": 0.5]]])
+        ),
+        ("a modifier of an unknown fn", changed(["modifiers": [["fn": "rotate"]]])),
+        ("a collection of files and a folder", changed(["collection": ["files": [], "folder": "f"]])),
+        ("a collection of neither", changed(["collection": ["name": "c"]])),
+        ("a collection with an empty name", changed(["collection": ["folder": "f", "name": ""]])),
+        (
+            "a collection whose nested field's label is too long",
+            changed(["collection": ["folder": "f", "fields": [["fields": [["label": "abcdef"]]]]]])
+        ),
         ("valid with null settings", changed(["settings": .some(nil)])),
         ("settings with no level", changed(["settings": ["other": 1]])),
         ("settings with a negative level", changed(["settings": ["level": -1]])),
@@ -325,7 +356,9 @@ struct UnionTests {
                 "DrawingVersion", "DrawingSketch",
                 "DrawingSketchDd", "DrawingSketchHll", "DrawingInclude", "DrawingMode", "DrawingTarget",
                 "DrawingTargetObject", "DrawingFinish", "DrawingLayer", "DrawingPalette", "DrawingPaletteList",
-                "DrawingPaletteNone", "DrawingStroke", "JSONCodec", "FileSink", "Service", "ServiceWeighted",
+                "DrawingPaletteNone", "DrawingStroke", "Collection", "FieldsItem", "FieldsItemObject", "Modifier",
+                "ModifierScale", "ModifierShift", "ModifierWithoutFn", "JSONCodec",
+                "FileSink", "Service", "ServiceWeighted",
                 "ServiceWeightedWeighted", "ServiceServers", "Widths", "Circle", "Author", "Step",
             ])
         // A `oneOf` of constants is a string enum, each `const`'s title and description its case's.
@@ -337,13 +370,18 @@ struct UnionTests {
             generated.source.contains(
                 "UnionDecoding.decode(String.self, from: decoder, rule: .oneOf([\"fast\", \"slow\"]))"))
         // A tag beside a `$ref` in an alternative's `allOf`: a case per tag; an alternative that is
-        // no struct (an `allOf` with a `oneOf` in it) is a `JSONValue` checked against its schema.
+        // no struct (an `allOf` with a `oneOf` in it, of which only objects pass) is a dictionary
+        // checked against its schema. A schema of no type that only objects pass (its `oneOf` of
+        // two alternatives every other value passes) is a struct.
         #expect(
             generated.notes == [
-                "#/properties/sink/oneOf/1: a schema with no type and allOf lets values of every other type pass: it has no Swift type but JSONValue — the value is checked against its schema with AssaySchema when decoded",
+                "#/properties/sink/oneOf/1: allOf — no typed rule: the value is checked against these keywords with AssaySchema when decoded",
+                "#/$defs/Collection: oneOf — no typed rule: each value of Collection is checked against these keywords with AssaySchema when decoded",
                 "#/$defs/Step: Step.next is an Indirect<Step>, a box: a Step holds itself through it",
             ])
-        #expect(generated.source.contains("    case file(DrawingSinkFile)\n    case http(JSONValue)\n"))
+        #expect(generated.source.contains("    case file(DrawingSinkFile)\n    case http([String: JSONValue])\n"))
+        // An array whose items (an object or any other value) hold it again: optional elements.
+        #expect(generated.source.contains("    public var fields: [FieldsItem?]?\n"))
         #expect(generated.source.contains("public indirect enum Node"))
         // `allOf` of one schema beside items of annotations alone is that schema.
         #expect(generated.source.contains("    public var editor: Author?\n"))

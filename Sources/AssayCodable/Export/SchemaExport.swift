@@ -157,12 +157,34 @@ public struct JSONSchemaExporter {
     /// Records rules a type's schema does not check (for ``strictDocument(for:)``).
     mutating func noteUnchecked(_ notes: [String]) { unchecked += notes }
 
-    /// The schema of `type`; `{}` (anything) for a type that does not describe itself.
+    /// The schema of `type`; an enum of raw values (`CaseIterable`) is the `enum` of them, with
+    /// their `type`; `{}` (anything) for another type that does not describe itself.
     public mutating func schema(for type: Any.Type) -> JSONValue {
         if let exportable = type as? any JSONSchemaExportable.Type {
             return exportable.jsonSchema(in: &self)
         }
+        if let enumeration = type as? any (RawRepresentable & CaseIterable).Type {
+            return Self.casesSchema(enumeration)
+        }
         return [:]
+    }
+
+    /// `{"type": "string", "enum": [raw values]}` (`integer` …); `{}` when a raw value has no JSON form.
+    private static func casesSchema<Enumeration: RawRepresentable & CaseIterable>(_ type: Enumeration.Type)
+        -> JSONValue
+    {
+        var values: [JSONValue] = []
+        for item in type.allCases {
+            guard let value = json(IssueValue(item.rawValue)), value != .null else { return [:] }
+            values.append(value)
+        }
+        var object: JSONObject = ["enum": .array(values)]
+        let kinds = Set(values.map { $0.kind == .integer ? JSONKind.number : $0.kind })
+        if kinds.count == 1, let kind = kinds.first {
+            let allIntegers = values.allSatisfy { $0.kind == .integer }
+            object["type"] = .string(allIntegers && kind == .number ? "integer" : kind.rawValue)
+        }
+        return .object(object)
     }
 
     /// The schema of `type` with the keywords of `rule` (one alternative of a generated union, a
@@ -732,6 +754,10 @@ extension Optional: JSONSchemaExportable {
         if object.isEmpty { return wrapped }
         if case .string(let type)? = object["type"] {
             object["type"] = [.string(type), "null"]
+            // An enum's list takes `null` too.
+            if case .array(let values)? = object["enum"], !values.contains(.null) {
+                object["enum"] = .array(values + [.null])
+            }
             return .object(object)
         }
         return ["anyOf": [wrapped, ["type": "null"]]]

@@ -67,6 +67,10 @@ public struct Drawing: Codable, Sendable, Hashable {
     /// Unions inside a union (inline and by reference): their alternatives are cases.
     @NotNull
     public var stroke: DrawingStroke?
+    @NotNull
+    public var collection: Collection?
+    @NotNull
+    public var modifiers: [Modifier]?
 
     /// Makes a value from its properties.
     public init(
@@ -96,7 +100,9 @@ public struct Drawing: Codable, Sendable, Hashable {
         grade: Int? = nil,
         code: String? = nil,
         palette: DrawingPalette? = nil,
-        stroke: DrawingStroke? = nil
+        stroke: DrawingStroke? = nil,
+        collection: Collection? = nil,
+        modifiers: [Modifier]? = nil
     ) {
         self.shapes = shapes
         self.label = label
@@ -125,6 +131,8 @@ public struct Drawing: Codable, Sendable, Hashable {
         self.code = code
         self.palette = palette
         self.stroke = stroke
+        self.collection = collection
+        self.modifiers = modifiers
     }
 }
 
@@ -245,7 +253,7 @@ extension DrawingLabel: JSONSchemaExportable {
 /// Tagged by a constant member beside a $ref in each alternative's allOf (an internally tagged enum).
 public enum DrawingSink: Codable, Sendable, Hashable {
     case file(DrawingSinkFile)
-    case http(JSONValue)
+    case http([String: JSONValue])
 
     /// Reads the alternative the value's `type` member selects.
     public init(from decoder: any Decoder) throws {
@@ -254,7 +262,8 @@ public enum DrawingSink: Codable, Sendable, Hashable {
             self = .file(try UnionDecoding.decode(DrawingSinkFile.self, from: decoder))
         default:
             let value = try UnionDecoding.decode(
-                JSONValue.self, from: decoder, rule: .schema(SchemaDocument.schema, at: "/properties/sink/oneOf/1"))
+                [String: JSONValue].self, from: decoder,
+                rule: .schema(SchemaDocument.schema, at: "/properties/sink/oneOf/1", keywords: ["allOf"]))
             self = .http(value)
         }
     }
@@ -278,7 +287,8 @@ extension DrawingSink: Validatable {
             switch value {
             case .file(let payload): .value(payload)
             case .http(let payload):
-                .value(payload, rule: .schema(SchemaDocument.schema, at: "/properties/sink/oneOf/1"))
+                .value(
+                    payload, rule: .schema(SchemaDocument.schema, at: "/properties/sink/oneOf/1", keywords: ["allOf"]))
             }
         }
     ]
@@ -291,7 +301,8 @@ extension DrawingSink: JSONSchemaExportable {
             "oneOf": [
                 exporter.schema(for: DrawingSinkFile.self),
                 exporter.schema(
-                    for: JSONValue.self, rule: .schema(SchemaDocument.schema, at: "/properties/sink/oneOf/1"),
+                    for: [String: JSONValue].self,
+                    rule: .schema(SchemaDocument.schema, at: "/properties/sink/oneOf/1", keywords: ["allOf"]),
                     at: "DrawingSink.http"),
             ]
         ]
@@ -1031,6 +1042,201 @@ extension DrawingStroke: JSONSchemaExportable {
     }
 }
 
+/// No type, but only objects pass: any other value passes both alternatives of its oneOf.
+@Validatable
+public struct Collection: Codable, Sendable, Hashable {
+    @NotNull @Validate(.length(1...))
+    public var name: String?
+    @NotNull
+    public var fields: [FieldsItem?]?
+    /// The members no other property names.
+    @AdditionalProperties
+    public var additionalProperties: [String: JSONValue]
+
+    /// The rules that read several properties.
+    public static let additionalRules: Validation<Collection> = [
+        .schema(SchemaDocument.schema, at: "/$defs/Collection", keywords: ["oneOf"])
+    ]
+
+    /// Makes a value from its properties.
+    public init(name: String? = nil, fields: [FieldsItem?]? = nil, additionalProperties: [String: JSONValue] = [:]) {
+        self.name = name
+        self.fields = fields
+        self.additionalProperties = additionalProperties
+    }
+}
+
+public enum FieldsItem: Codable, Sendable, Hashable {
+    case object(FieldsItemObject)
+    case other(JSONValue)
+
+    /// Reads the alternative the value's JSON type selects.
+    public init(from decoder: any Decoder) throws {
+        switch try UnionDecoding.kind(of: decoder, among: [.object, .array, .string, .number, .boolean, .null]) {
+        case .object:
+            self = .object(try UnionDecoding.decode(FieldsItemObject.self, from: decoder))
+        default:
+            self = .other(try UnionDecoding.decode(JSONValue.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .object(let value):
+            try value.encode(to: encoder)
+        case .other(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension FieldsItem: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<FieldsItem> = [
+        .payload { value in
+            switch value {
+            case .object(let payload): .value(payload)
+            case .other(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension FieldsItem: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: FieldsItemObject.self),
+                ["not": ["type": "object"]],
+            ]
+        ]
+    }
+}
+
+@Validatable
+public struct FieldsItemObject: Codable, Sendable, Hashable {
+    @NotNull @Validate(.length(...5))
+    public var label: String?
+    @NotNull
+    public var fields: [FieldsItem?]?
+    /// The members no other property names.
+    @AdditionalProperties
+    public var additionalProperties: [String: JSONValue]
+
+    /// Makes a value from its properties.
+    public init(label: String? = nil, fields: [FieldsItem?]? = nil, additionalProperties: [String: JSONValue] = [:]) {
+        self.label = label
+        self.fields = fields
+        self.additionalProperties = additionalProperties
+    }
+}
+
+/// No type, but only objects pass: a value not an object passes the if, and the then is an object.
+public enum Modifier: Codable, Sendable, Hashable {
+    case scale(ModifierScale)
+    case shift(ModifierShift)
+    case withoutFn(ModifierWithoutFn)
+
+    /// Reads the alternative the value's `fn` member selects.
+    public init(from decoder: any Decoder) throws {
+        let selected = try UnionDecoding.tagIfPresent(
+            of: decoder, key: "fn", among: ["scale", "shift"],
+            otherwise: .schema(SchemaDocument.schema, at: "/$defs/Modifier"))
+        switch selected {
+        case "scale"?:
+            self = .scale(try UnionDecoding.decode(ModifierScale.self, from: decoder))
+        case nil:
+            self = .withoutFn(try UnionDecoding.decode(ModifierWithoutFn.self, from: decoder))
+        default:
+            self = .shift(try UnionDecoding.decode(ModifierShift.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .scale(let value):
+            try value.encode(to: encoder)
+        case .shift(let value):
+            try value.encode(to: encoder)
+        case .withoutFn(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension Modifier: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<Modifier> = [
+        .payload { value in
+            switch value {
+            case .scale(let payload): .value(payload)
+            case .shift(let payload): .value(payload)
+            case .withoutFn(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension Modifier: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: ModifierScale.self),
+                exporter.schema(for: ModifierShift.self),
+                ["allOf": [exporter.schema(for: ModifierWithoutFn.self), ["not": ["required": ["fn"]]]]],
+            ]
+        ]
+    }
+}
+
+@Validatable
+public struct ModifierScale: Codable, Sendable, Hashable {
+    @Validate(.const("scale"))
+    public var fn: String
+    @Validate(.range(minimum: 0, exclusiveMinimum: true))
+    public var by: Double
+
+    /// Makes a value from its properties.
+    public init(fn: String, by: Double) {
+        self.fn = fn
+        self.by = by
+    }
+}
+
+@Validatable
+public struct ModifierShift: Codable, Sendable, Hashable {
+    @Validate(.const("shift"))
+    public var fn: String
+    @NotNull
+    public var offset: Int?
+
+    /// Makes a value from its properties.
+    public init(fn: String, offset: Int? = nil) {
+        self.fn = fn
+        self.offset = offset
+    }
+}
+
+@Validatable
+public struct ModifierWithoutFn: Codable, Sendable, Hashable {
+    @Validate(.range(minimum: 0, exclusiveMinimum: true))
+    public var by: Double
+    @NotNull
+    public var offset: Int?
+
+    /// Makes a value from its properties.
+    public init(by: Double, offset: Int? = nil) {
+        self.by = by
+        self.offset = offset
+    }
+}
+
 @Validatable
 public struct JSONCodec: Codable, Sendable, Hashable {
     @NotNull
@@ -1643,9 +1849,108 @@ private enum SchemaDocument {
                   ]
                 }
               ]
+            },
+            "collection": {
+              "$ref": "#/$defs/Collection"
+            },
+            "modifiers": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/Modifier"
+              }
             }
           },
           "$defs": {
+            "Collection": {
+              "description": "No type, but only objects pass: any other value passes both alternatives of its oneOf.",
+              "properties": {
+                "name": {
+                  "type": "string",
+                  "minLength": 1
+                },
+                "fields": {
+                  "$ref": "#/$defs/Fields"
+                }
+              },
+              "oneOf": [
+                {
+                  "required": [
+                    "files"
+                  ]
+                },
+                {
+                  "required": [
+                    "folder"
+                  ]
+                }
+              ]
+            },
+            "Modifier": {
+              "description": "No type, but only objects pass: a value not an object passes the if, and the then is an object.",
+              "properties": {
+                "fn": {
+                  "enum": [
+                    "scale",
+                    "shift"
+                  ]
+                }
+              },
+              "allOf": [
+                {
+                  "if": {
+                    "properties": {
+                      "fn": {
+                        "const": "scale"
+                      }
+                    }
+                  },
+                  "then": {
+                    "type": "object",
+                    "required": [
+                      "by"
+                    ],
+                    "properties": {
+                      "by": {
+                        "type": "number",
+                        "exclusiveMinimum": 0
+                      }
+                    }
+                  }
+                },
+                {
+                  "if": {
+                    "properties": {
+                      "fn": {
+                        "const": "shift"
+                      }
+                    }
+                  },
+                  "then": {
+                    "type": "object",
+                    "properties": {
+                      "offset": {
+                        "type": "integer"
+                      }
+                    }
+                  }
+                }
+              ]
+            },
+            "Fields": {
+              "description": "An array whose items, an object or any other value, hold the array again.",
+              "type": "array",
+              "items": {
+                "properties": {
+                  "label": {
+                    "type": "string",
+                    "maxLength": 5
+                  },
+                  "fields": {
+                    "$ref": "#/$defs/Fields"
+                  }
+                }
+              }
+            },
             "jsonCodec": {
               "type": "object",
               "properties": {
