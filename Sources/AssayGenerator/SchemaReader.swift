@@ -44,6 +44,8 @@ struct GeneratedType: Equatable {
             var match: String
             /// The struct or enum the case holds directly (not through an array): what makes a cycle.
             var direct: String?
+            /// A `.tag` union's further values of the member that select the case (its `enum` of several).
+            var moreTags: [String] = []
         }
 
         /// The match of a last case that takes a value of every JSON type the others do not.
@@ -51,18 +53,16 @@ struct GeneratedType: Equatable {
 
         var discriminator: Discriminator
         var cases: [Case]
-        /// What selects a `.tag` union's last tagged case beside the value its match names.
+        /// What selects a `.tag` union's last tagged case beside the values its case names.
         var lastTags = LastTags.one
         /// A `.tag` union's last case is the object without the member (the cases before it name
         /// its values).
         var absentTag = false
 
-        /// What selects the last case of a union told apart by a member, beside the value it names.
+        /// What selects the last case of a union told apart by a member, beside the values it names.
         enum LastTags: Equatable {
-            /// That value alone.
+            /// Those values alone.
             case one
-            /// And these (its `enum` of several).
-            case more([String])
             /// Every string the other cases do not name.
             case anyOther
         }
@@ -2723,6 +2723,8 @@ struct SchemaReader {
         var matches = members.map(\.kind)
         var lastTags = GeneratedType.Union.LastTags.one
         var absentTag = false
+        // The further values of the member that select each case (its `enum` of several).
+        var moreTags: [[String]] = []
         if Set(classes).count != classes.count {
             // Alternatives of one scalar type: that type, with a rule that one alternative's rules
             // pass (`anyOf`), or exactly one's (`oneOf`).
@@ -2746,11 +2748,13 @@ struct SchemaReader {
                 // The last alternative is the object without the member.
                 discriminator = .tag(key)
                 matches = found.tags + [""]
+                moreTags = found.more + [[]]
                 lastTags = found.last
                 absentTag = true
             } else if let found = tag(of: members.map(\.schema), preferring: object) {
                 discriminator = .tag(found.key)
                 matches = found.tags
+                moreTags = found.more
                 lastTags = found.last
             } else if let keys = ownMembers(of: members.map(\.schema), closedByUnion: closes && keyword == "oneOf") {
                 discriminator = .member
@@ -2773,12 +2777,14 @@ struct SchemaReader {
                 kind: .union(GeneratedType.Union(discriminator: discriminator, cases: []))))
         var cases: [GeneratedType.Union.Case] = []
         var caseNames: [String: Int] = [:]
-        for (member, match) in zip(members, matches) {
+        for (position, (member, match)) in zip(members, matches).enumerated() {
             var caseName: String
-            // A case of several values (the last of a tag union may be): named as the alternative
-            // was, not by one of them.
+            // A case of several values (or of every other string): named as the alternative was,
+            // not by one of them.
             let lastTagged = absentTag ? members.dropLast().last : members.last
-            let several = lastTags != .one && member.index == lastTagged?.index
+            let several =
+                (lastTags == .anyOther && member.index == lastTagged?.index)
+                || (position < moreTags.count && !moreTags[position].isEmpty)
             if absentTag, case .tag(let key) = discriminator, member.index == members.last?.index {
                 let name = SwiftNames.caseName(key).trimmingCharacters(in: ["`"])
                 caseName = "without" + name.prefix(1).uppercased() + name.dropFirst()
@@ -2810,7 +2816,7 @@ struct SchemaReader {
             cases.append(
                 GeneratedType.Union.Case(
                     name: SwiftNames.escaped(caseName), payload: payload.swift, rule: rule, match: match,
-                    direct: payload.directStruct))
+                    direct: payload.directStruct, moreTags: position < moreTags.count ? moreTags[position] : []))
         }
         var union = GeneratedType.Union(
             discriminator: discriminator, cases: cases, closed: closes, unmatchedSchema: unmatchedSchema(at: pointer))
@@ -3097,7 +3103,7 @@ struct SchemaReader {
             let place = pointer + "/allOf/\(offset)"
             guard case .object(let condition) = item,
                 Set(condition.keys.filter(Self.constrains)) == ["if", "then"],
-                case .object(let test)? = condition["if"],
+                case .object(let written)? = condition["if"], let test = Self.valuesTest(written),
                 Set(test.keys.filter(Self.constrains)).isSubset(of: ["properties", "required", "type"]),
                 test["type"].map({ $0 == "object" }) ?? true,
                 case .object(let members)? = test["properties"], members.count == 1,
@@ -3107,11 +3113,16 @@ struct SchemaReader {
             tag = key
             switch (fixed["const"], fixed["enum"]) {
             case (let value?, nil): values.append(value)
-            case (nil, .array(let list)?) where list.count == 1: values.append(list[0])
+            case (nil, .array(let list)?) where !list.isEmpty: values += list
             default: return nil
             }
             guard let then = condition["then"], let parts = allOfParts(then, at: place + "/then") else { return nil }
-            mergedCaseBases[place] = Self.caseBase(of: .object(test))
+            // A case of two or three values is named after them all (`tsOrNg`).
+            if case .array(let list)? = fixed["enum"], (2...3).contains(list.count), let texts = Self.strings(list) {
+                mergedCaseBases[place] = texts.joined(separator: " or ")
+            } else {
+                mergedCaseBases[place] = Self.caseBase(of: .object(test))
+            }
             candidates.append((place, [(test, place + "/if")] + parts, nil))
             if case .array(let names)? = test["required"], names.contains(.string(key)) { continue }
             absentParts += parts
@@ -3169,6 +3180,34 @@ struct SchemaReader {
             return nil
         }
         return candidates
+    }
+
+    /// An `if` that tests one member against values: as written, or an `anyOf` of such tests of
+    /// one member (`{"anyOf": [{"properties": {"type": {"const": "a"}}}, {… "b" …}]}`) as the
+    /// `enum` of their values (`required` of the member in each, or in none). `nil` for another.
+    static func valuesTest(_ test: JSONObject) -> JSONObject? {
+        guard case .array(let alternatives)? = test["anyOf"] else { return test }
+        guard test.keys.filter(constrains) == ["anyOf"], !alternatives.isEmpty else { return nil }
+        var key: String?
+        var values: [JSONValue] = []
+        var requires: Bool?
+        for alternative in alternatives {
+            guard case .object(let one) = alternative,
+                Set(one.keys.filter(constrains)).isSubset(of: ["properties", "required"]),
+                case .object(let members)? = one["properties"], members.count == 1,
+                let (name, member) = members.first, key == nil || key == name,
+                case .object(let fixed) = member, fixed.keys.filter(constrains) == ["const"], let value = fixed["const"]
+            else { return nil }
+            let required = one["required"] == .array([.string(name)])
+            guard one["required"] == nil || required, requires == nil || requires == required else { return nil }
+            key = name
+            requires = required
+            values.append(value)
+        }
+        guard let key else { return nil }
+        var merged: JSONObject = ["properties": [key: ["enum": .array(values)]]]
+        if requires == true { merged["required"] = [.string(key)] }
+        return merged
     }
 
     /// The schema and the items of its `allOf` (and theirs, `$ref`s followed), each with its place,
@@ -3601,12 +3640,12 @@ struct SchemaReader {
         return view
     }
 
-    /// The member that tells an object union's alternatives apart: one each requires with a
-    /// string constant of its own (`const`, or an `enum` of one value; the last may have an `enum`
-    /// of several, or refuse the others' values alone, `{"type": "string", "not": {"enum": […]}}`),
-    /// the union's `discriminator` preferred. Its values, one a case, and what else selects the last.
+    /// The member that tells an object union's alternatives apart: one each requires with string
+    /// constants of its own (`const`, or an `enum`; the last may refuse the others' values alone,
+    /// `{"type": "string", "not": {"enum": […]}}`), the union's `discriminator` preferred. Its
+    /// first value for each case, each case's further values, and what else selects the last.
     private func tag(of alternatives: [JSONValue], preferring union: JSONObject)
-        -> (key: String, tags: [String], last: GeneratedType.Union.LastTags)?
+        -> (key: String, tags: [String], more: [[String]], last: GeneratedType.Union.LastTags)?
     {
         var objects: [JSONObject] = []
         for alternative in alternatives {
@@ -3622,8 +3661,10 @@ struct SchemaReader {
             guard case .object(let object) = schema else { return nil }
             objects.append(tagView(object))
         }
-        func tags(_ key: String) -> (tags: [String], last: GeneratedType.Union.LastTags)? {
+        func tags(_ key: String) -> (tags: [String], more: [[String]], last: GeneratedType.Union.LastTags)? {
             var found: [String] = []
+            var more: [[String]] = []
+            var seen: Set<String> = []
             var last = GeneratedType.Union.LastTags.one
             for (index, object) in objects.enumerated() {
                 guard case .array(let required)? = object["required"], required.contains(.string(key)),
@@ -3632,34 +3673,36 @@ struct SchemaReader {
                 var values: [JSONValue] = []
                 if let constant = property["const"] {
                     values = [constant]
-                } else if case .array(let list)? = property["enum"], list.count == 1 || index == objects.count - 1 {
+                } else if case .array(let list)? = property["enum"] {
                     values = list
                 } else if index == objects.count - 1, index > 0, property["type"] == "string",
                     case .object(let refused)? = property["not"], refused.keys.filter(Self.constrains) == ["enum"],
-                    case .array(let list)? = refused["enum"], Set(list) == Set(found.map { JSONValue.string($0) })
+                    case .array(let list)? = refused["enum"], Set(list) == Set(seen.map { JSONValue.string($0) })
                 {
                     // The last: every string the others do not name (`{"not": {"enum": [those]}}`,
                     // exactly those).
                     found.append("")
+                    more.append([])
                     last = .anyOther
                     continue
                 }
-                guard let texts = Self.strings(values), !texts.isEmpty, texts.allSatisfy({ !found.contains($0) }),
+                guard let texts = Self.strings(values), !texts.isEmpty, texts.allSatisfy({ !seen.contains($0) }),
                     Set(texts).count == texts.count
                 else { return nil }
                 found.append(texts[0])
-                if texts.count > 1 { last = .more(Array(texts.dropFirst())) }
+                more.append(Array(texts.dropFirst()))
+                seen.formUnion(texts)
             }
-            return (found, last)
+            return (found, more, last)
         }
         if case .object(let discriminator)? = union["discriminator"],
             case .string(let key)? = discriminator["propertyName"], let found = tags(key)
         {
-            return (key, found.tags, found.last)
+            return (key, found.tags, found.more, found.last)
         }
         guard case .object(let properties)? = objects.first?["properties"] else { return nil }
         for key in properties.keys {
-            if let found = tags(key) { return (key, found.tags, found.last) }
+            if let found = tags(key) { return (key, found.tags, found.more, found.last) }
         }
         return nil
     }

@@ -230,18 +230,18 @@ struct SwiftRenderer {
                 ? [".object", ".array", ".string", ".number", ".boolean", ".null"] : matches
             selector = "UnionDecoding.kind(of: decoder, among: [\(listed.joined(separator: ", "))])"
         case .tag(let key):
-            // With a case for the object without the member, the tag read is optional.
-            let tagged = union.absentTag ? union.cases.dropLast() : union.cases[...]
+            // With a case for the object without the member, the tag read is optional. A case of
+            // several values lists them all.
+            let tagged = union.cases.dropLast(union.absentTag ? 1 : 0)
+            let optional = union.absentTag ? "?" : ""
             matches =
-                tagged.map { SwiftNames.stringLiteral($0.match) + (union.absentTag ? "?" : "") }
-                + (union.absentTag ? ["nil"] : [])
-            // The last tagged case's further values; every other string selects it with `anyOther`.
-            var tags = tagged.map { SwiftNames.stringLiteral($0.match) }
-            switch union.lastTags {
-            case .one: break
-            case .more(let values): tags += values.map(SwiftNames.stringLiteral)
-            case .anyOther: tags.removeLast()
-            }
+                tagged.map { item in
+                    ([item.match] + item.moreTags).map { SwiftNames.stringLiteral($0) + optional }
+                        .joined(separator: ", ")
+                } + (union.absentTag ? ["nil"] : [])
+            // Every other string selects the last tagged case with `anyOther`.
+            var tags = tagged.flatMap { [$0.match] + $0.moreTags }.map(SwiftNames.stringLiteral)
+            if union.lastTags == .anyOther { tags.removeAll { $0 == "\"\"" } }
             let others = union.lastTags == .anyOther ? ", anyOther: true" : ""
             let function = union.absentTag ? "tagIfPresent" : "tag"
             selector =

@@ -161,6 +161,20 @@ struct BesideTests {
         ("a particle whose kind is a number", changed(["particle": ["kind": 3, "size": -1]])),
         ("a particle whose kind is null", changed(["particle": ["kind": nil]])),
         (
+            "valid: outputs of each kind",
+            changed([
+                "outputs": [
+                    ["kind": "ts", "module": "esm"], ["kind": "ng", "module": "cjs"], ["kind": "py", "indent": 4],
+                    ["kind": "rb"], ["kind": "cs", "namespace": "N"], ["kind": "go", "indent": 0, "module": 1],
+                ]
+            ])
+        ),
+        ("an Angular output with no module", changed(["outputs": [["kind": "ng"]]])),
+        ("a TypeScript output of an unknown module", changed(["outputs": [["kind": "ts", "module": "amd"]]])),
+        ("a Ruby output indented by 1", changed(["outputs": [["kind": "rb", "indent": 1]]])),
+        ("a C# output with an empty namespace", changed(["outputs": [["kind": "cs", "namespace": ""]]])),
+        ("an output of an unknown kind", changed(["outputs": [["kind": "js"]]])),
+        (
             "several at once",
             changed([
                 "resources": ["a": ["type": "file"], "b": ["type": "image"]], "auth": ["Type": "Token"],
@@ -230,9 +244,9 @@ struct BesideTests {
         // The schema is read only to report a value no case is selected for (the object's own
         // members failing, or no tag): every keyword is a typed rule.
         let checks = generated.source.components(separatedBy: "SchemaDocument.schema, at:").count - 1
-        #expect(checks == 10)
+        #expect(checks == 11)
         #expect(
-            generated.source.components(separatedBy: "otherwise: .schema(SchemaDocument.schema, at:").count - 1 == 10)
+            generated.source.components(separatedBy: "otherwise: .schema(SchemaDocument.schema, at:").count - 1 == 11)
         // A condition on a member's values: a case for its `then`, one for its `else`.
         #expect(generated.source.contains("case v1(DeploymentConfigV1)"))
         #expect(generated.source.contains("case v2(DeploymentConfigV2)"))

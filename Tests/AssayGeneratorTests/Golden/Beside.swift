@@ -44,6 +44,8 @@ public struct Deployment: Codable, Sendable, Hashable {
     public var plugin: Plugin?
     @NotNull
     public var particle: Particle?
+    @NotNull
+    public var outputs: [Output]?
 
     /// Makes a value from its properties.
     public init(
@@ -61,7 +63,8 @@ public struct Deployment: Codable, Sendable, Hashable {
         code: Int? = nil,
         path: String? = nil,
         plugin: Plugin? = nil,
-        particle: Particle? = nil
+        particle: Particle? = nil,
+        outputs: [Output]? = nil
     ) {
         self.resources = resources
         self.auth = auth
@@ -78,6 +81,7 @@ public struct Deployment: Codable, Sendable, Hashable {
         self.path = path
         self.plugin = plugin
         self.particle = particle
+        self.outputs = outputs
     }
 }
 
@@ -821,6 +825,154 @@ public struct DeploymentEntitiesItemUserSpec: Codable, Sendable, Hashable {
     public init(email: JSONValue) {
         self.email = email
     }
+}
+
+/// Conditions on several values each: an enum, or an anyOf of constants.
+public enum Output: Codable, Sendable, Hashable {
+    case tsOrNg(OutputTsOrNg)
+    case pyOrRb(OutputPyOrRb)
+    case cs(OutputCs)
+    case go(OutputGo)
+
+    /// Reads the alternative the value's `kind` member selects.
+    public init(from decoder: any Decoder) throws {
+        let selected = try UnionDecoding.tag(
+            of: decoder, key: "kind", among: ["ts", "ng", "py", "rb", "cs", "go"],
+            otherwise: .schema(SchemaDocument.schema, at: "/definitions/output"))
+        switch selected {
+        case "ts", "ng":
+            self = .tsOrNg(try UnionDecoding.decode(OutputTsOrNg.self, from: decoder))
+        case "py", "rb":
+            self = .pyOrRb(try UnionDecoding.decode(OutputPyOrRb.self, from: decoder))
+        case "cs":
+            self = .cs(try UnionDecoding.decode(OutputCs.self, from: decoder))
+        default:
+            self = .go(try UnionDecoding.decode(OutputGo.self, from: decoder))
+        }
+    }
+
+    /// Writes the alternative's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .tsOrNg(let value):
+            try value.encode(to: encoder)
+        case .pyOrRb(let value):
+            try value.encode(to: encoder)
+        case .cs(let value):
+            try value.encode(to: encoder)
+        case .go(let value):
+            try value.encode(to: encoder)
+        }
+    }
+}
+
+extension Output: Validatable {
+    /// The rules of the alternative the value holds, checked at the value's place (on demand
+    /// and on save; decoding checks them as it reads).
+    public static let validation: Validation<Output> = [
+        .payload { value in
+            switch value {
+            case .tsOrNg(let payload): .value(payload)
+            case .pyOrRb(let payload): .value(payload)
+            case .cs(let payload): .value(payload)
+            case .go(let payload): .value(payload)
+            }
+        }
+    ]
+}
+
+extension Output: JSONSchemaExportable {
+    /// The alternatives' schemas, as `oneOf` (no value matches two).
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        [
+            "oneOf": [
+                exporter.schema(for: OutputTsOrNg.self),
+                exporter.schema(for: OutputPyOrRb.self),
+                exporter.schema(for: OutputCs.self),
+                exporter.schema(for: OutputGo.self),
+            ]
+        ]
+    }
+}
+
+@Validatable
+public struct OutputTsOrNg: Codable, Sendable, Hashable {
+    public var kind: OutputTsOrNgKind
+    @NotNull
+    public var path: String?
+    public var module: OutputTsOrNgModule
+
+    /// Makes a value from its properties.
+    public init(kind: OutputTsOrNgKind, path: String? = nil, module: OutputTsOrNgModule) {
+        self.kind = kind
+        self.path = path
+        self.module = module
+    }
+}
+
+public enum OutputTsOrNgKind: String, Codable, Sendable, Hashable, CaseIterable {
+    case ts
+    case ng
+}
+
+public enum OutputTsOrNgModule: String, Codable, Sendable, Hashable, CaseIterable {
+    case esm
+    case cjs
+}
+
+@Validatable
+public struct OutputPyOrRb: Codable, Sendable, Hashable {
+    public var kind: OutputPyOrRbKind
+    @NotNull
+    public var path: String?
+    @NotNull @Validate(.range(2...))
+    public var indent: Int?
+
+    /// Makes a value from its properties.
+    public init(kind: OutputPyOrRbKind, path: String? = nil, indent: Int? = nil) {
+        self.kind = kind
+        self.path = path
+        self.indent = indent
+    }
+}
+
+public enum OutputPyOrRbKind: String, Codable, Sendable, Hashable, CaseIterable {
+    case py
+    case rb
+}
+
+@Validatable
+public struct OutputCs: Codable, Sendable, Hashable {
+    @Validate(.const("cs"))
+    public var kind: String
+    @NotNull
+    public var path: String?
+    @NotNull @Validate(.length(1...))
+    public var namespace: String?
+
+    /// Makes a value from its properties.
+    public init(kind: String, path: String? = nil, namespace: String? = nil) {
+        self.kind = kind
+        self.path = path
+        self.namespace = namespace
+    }
+}
+
+@Validatable
+public struct OutputGo: Codable, Sendable, Hashable {
+    public var kind: OutputKind
+    @NotNull
+    public var path: String?
+
+    /// Makes a value from its properties.
+    public init(kind: OutputKind, path: String? = nil) {
+        self.kind = kind
+        self.path = path
+    }
+}
+
+public enum OutputKind: String, Codable, Sendable, Hashable, CaseIterable {
+    case go
 }
 
 /// Conditions on a tag that may be missing: a condition whose if does not require it holds then.
@@ -1771,9 +1923,109 @@ private enum SchemaDocument {
             },
             "particle": {
               "$ref": "#/definitions/particle"
+            },
+            "outputs": {
+              "type": "array",
+              "items": {
+                "$ref": "#/definitions/output"
+              }
             }
           },
           "definitions": {
+            "output": {
+              "description": "Conditions on several values each: an enum, or an anyOf of constants.",
+              "type": "object",
+              "required": [
+                "kind"
+              ],
+              "properties": {
+                "kind": {
+                  "enum": [
+                    "ts",
+                    "ng",
+                    "py",
+                    "rb",
+                    "cs",
+                    "go"
+                  ]
+                },
+                "path": {
+                  "type": "string"
+                }
+              },
+              "allOf": [
+                {
+                  "if": {
+                    "anyOf": [
+                      {
+                        "properties": {
+                          "kind": {
+                            "const": "ts"
+                          }
+                        }
+                      },
+                      {
+                        "properties": {
+                          "kind": {
+                            "const": "ng"
+                          }
+                        }
+                      }
+                    ]
+                  },
+                  "then": {
+                    "required": [
+                      "module"
+                    ],
+                    "properties": {
+                      "module": {
+                        "enum": [
+                          "esm",
+                          "cjs"
+                        ]
+                      }
+                    }
+                  }
+                },
+                {
+                  "if": {
+                    "properties": {
+                      "kind": {
+                        "enum": [
+                          "py",
+                          "rb"
+                        ]
+                      }
+                    }
+                  },
+                  "then": {
+                    "properties": {
+                      "indent": {
+                        "type": "integer",
+                        "minimum": 2
+                      }
+                    }
+                  }
+                },
+                {
+                  "if": {
+                    "properties": {
+                      "kind": {
+                        "const": "cs"
+                      }
+                    }
+                  },
+                  "then": {
+                    "properties": {
+                      "namespace": {
+                        "type": "string",
+                        "minLength": 1
+                      }
+                    }
+                  }
+                }
+              ]
+            },
             "particle": {
               "description": "Conditions on a tag that may be missing: a condition whose if does not require it holds then.",
               "type": "object",
