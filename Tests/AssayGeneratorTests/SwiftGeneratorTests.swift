@@ -448,6 +448,38 @@ struct SwiftGeneratorTests {
         #expect(optional.notes.isEmpty)
     }
 
+    @Test(
+        "a schema of no type is an object when no other value passes it, and only then",
+        arguments: [
+            (#"{"properties": {"a": {"type": "string"}}, "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}"#, true),
+            (#"{"properties": {"a": {"type": "string"}}, "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}"#, false),
+            (#"{"properties": {"a": {"type": "string"}}, "not": {"required": ["a"]}}"#, true),
+            (
+                #"{"properties": {"a": {"type": "string"}}, "allOf": [{"type": "object"}, {"not": {"required": ["b"]}}]}"#,
+                true
+            ),
+            (#"{"properties": {"a": {"type": "string"}}, "anyOf": [{"type": "object"}, {"minLength": 2}]}"#, false),
+            (#"{"properties": {"a": {"type": "string"}}, "if": {"minLength": 1}, "then": {"type": "object"}}"#, false),
+            (
+                #"{"properties": {"a": {"type": "string"}}, "if": {"required": ["a"]}, "then": {"type": "object"}}"#,
+                true
+            ),
+            (#"{"properties": {"a": {"type": "string"}}, "not": {"type": ["string", "number"]}}"#, false),
+            (#"{"properties": {"a": {"type": "string"}}, "enum": [{"a": "x"}]}"#, false),
+        ])
+    func onlyObjectsPass(_ text: String, _ isObject: Bool) throws {
+        let schema =
+            #"{"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Root", "#
+            + text.dropFirst()
+        let generated = try Self.generate(String(schema))
+        #expect(generated.source.contains("public struct Root: Codable") == isObject, "\(generated.source)")
+        // A struct only where the schema refuses every value that is not an object.
+        let validator = try JSONSchema(parsing: String(schema))
+        let others: [JSONValue] = ["x", "", 1, 2.5, true, nil, [], ["a"]]
+        if isObject { #expect(others.allSatisfy { !validator.isValid($0) }) }
+        if !isObject { #expect(others.contains { validator.isValid($0) } || text.contains("enum")) }
+    }
+
     @Test("keywords are read as the document's dialect has them")
     func dialects() throws {
         // Draft 4 has no `const`: `{"const": "a"}` validates nothing, and a `oneOf` of two such
