@@ -286,7 +286,7 @@ struct SchemaReader {
         }
         // Before 2019-09 the keywords beside a `$ref` are ignored: those that hold no subschema (a
         // `$ref` elsewhere may point into one) are left out.
-        let ignoresBesideReference = ["draft-04", "draft-06", "draft-07"].contains { dialect.contains($0) }
+        let ignoresBesideReference = ignoresBesideReference(dialect)
         return mappingSchemas(document) { object in
             var object = object
             let referring = ignoresBesideReference && object["$ref"] != nil
@@ -301,6 +301,11 @@ struct SchemaReader {
             }
             return object
         }
+    }
+
+    /// Whether the dialect ignores the keywords beside a `$ref` (drafts 4, 6 and 7).
+    static func ignoresBesideReference(_ dialect: String) -> Bool {
+        ["draft-04", "draft-06", "draft-07"].contains { dialect.contains($0) }
     }
 
     /// The keywords that hold no subschema and constrain values.
@@ -421,7 +426,7 @@ struct SchemaReader {
         case nil: refsBesideSiblings = !isOpenAPI
         case let dialect?:
             refsBesideSiblings = dialect.contains("2019-09") || dialect.contains("2020-12")
-            refsIgnoreSiblings = ["draft-04", "draft-06", "draft-07"].contains { dialect.contains($0) }
+            refsIgnoreSiblings = Self.ignoresBesideReference(dialect)
         }
         // Names first, so that a $ref reaches a type declared later.
         if !isOpenAPI && !Self.isDefinitionsOnly(root) {
@@ -1316,12 +1321,10 @@ struct SchemaReader {
         case nil: return values
         case .string(let type)?:
             guard let values else { return type == "null" ? [.null] : nil }
-            return values.filter { jsonType(of: $0) == type || (type == "number" && jsonType(of: $0) == "integer") }
+            return values.filter { isValue($0, ofType: type) }
         case .array(let list)?:
             guard let values, let types = strings(list) else { return nil }
-            return values.filter {
-                types.contains(jsonType(of: $0)) || (types.contains("number") && jsonType(of: $0) == "integer")
-            }
+            return values.filter { value in types.contains { isValue(value, ofType: $0) } }
         default: return nil
         }
     }
@@ -2777,11 +2780,11 @@ struct SchemaReader {
                 kind: .union(GeneratedType.Union(discriminator: discriminator, cases: []))))
         var cases: [GeneratedType.Union.Case] = []
         var caseNames: [String: Int] = [:]
+        let lastTagged = absentTag ? members.dropLast().last : members.last
         for (position, (member, match)) in zip(members, matches).enumerated() {
             var caseName: String
             // A case of several values (or of every other string): named as the alternative was,
             // not by one of them.
-            let lastTagged = absentTag ? members.dropLast().last : members.last
             let several =
                 (lastTags == .anyOther && member.index == lastTagged?.index)
                 || (position < moreTags.count && !moreTags[position].isEmpty)
@@ -4333,6 +4336,25 @@ struct SchemaReader {
         }
     }
 
+    /// The keywords that read strings, numbers or arrays alone (every value of another type passes
+    /// them), `format` among the numbers' too (OpenAPI's `int32`), for ``passing(_:ofType:budget:depth:)``.
+    static let keywordsReading: [String: Set<String>] = [
+        "string": keywordsOfType["string", default: []].union(["contentEncoding", "contentMediaType"]),
+        "number": keywordsOfType["number", default: []].union(["format"]),
+        "array": keywordsOfType["array", default: []].union([
+            "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "unevaluatedItems",
+        ]),
+    ]
+
+    /// Every keyword of ``keywordsReading``.
+    static let keywordsOfOneType = keywordsReading.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+
+    /// Whether `value` is of the JSON type `type` names (an integer is a number too).
+    static func isValue(_ value: JSONValue, ofType type: String) -> Bool {
+        let found = jsonType(of: value)
+        return found == type || (type == "number" && found == "integer")
+    }
+
     /// How many values of the JSON type `type` (not `object`) `schema` lets pass: every one, none,
     /// or some (or it would take more than `budget` schemas to tell).
     private func passing(_ schema: JSONValue, ofType type: String, budget: inout Int, depth: Int) -> Passing {
@@ -4350,10 +4372,7 @@ struct SchemaReader {
             return results.allSatisfy { $0 == .every } ? .every : .some
         }
         func child(_ value: JSONValue) -> Passing { passing(value, ofType: type, budget: &budget, depth: depth + 1) }
-        func ofType(_ value: JSONValue) -> Bool {
-            let found = Self.jsonType(of: value)
-            return found == type || (type == "number" && found == "integer")
-        }
+        func ofType(_ value: JSONValue) -> Bool { Self.isValue(value, ofType: type) }
         // Before 2019-09 (and in OpenAPI 3.0) a `$ref` is read alone.
         if case .string(let text)? = object["$ref"], !refsBesideSiblings {
             guard text.hasPrefix("#"), let target = Self.decodeFragment(String(text.dropFirst())),
@@ -4362,18 +4381,7 @@ struct SchemaReader {
             return child(referenced)
         }
         var results: [Passing] = []
-        let readsThisType: Set<String> =
-            switch type {
-            case "string": ["minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType"]
-            case "integer", "number":
-                ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "format"]
-            case "array":
-                [
-                    "items", "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "minItems",
-                    "maxItems", "uniqueItems", "unevaluatedItems",
-                ]
-            default: []
-            }
+        let readsThisType = Self.keywordsReading[type == "integer" ? "number" : type, default: []]
         for (key, value) in object where Self.constrains(key) {
             switch key {
             case "type":
@@ -4442,12 +4450,7 @@ struct SchemaReader {
                     results.append(.every)
                 } else if readsThisType.contains(key) {
                     results.append(.some)
-                } else if [
-                    "minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType",
-                    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "items", "prefixItems",
-                    "additionalItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems",
-                    "unevaluatedItems",
-                ].contains(key) {
+                } else if Self.keywordsOfOneType.contains(key) {
                     results.append(.every)
                 } else {
                     return .some

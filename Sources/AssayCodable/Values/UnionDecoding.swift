@@ -95,10 +95,21 @@ public enum UnionDecoding {
         of decoder: any Decoder, key: String, among tags: [String], anyOther: Bool = false,
         otherwise: Rule<JSONValue>? = nil
     ) throws(ValidationError) -> String {
+        try tag(of: decoder, key: key, among: tags, anyOther: anyOther, absent: false, otherwise: otherwise)!
+    }
+
+    /// The member's tag, or `nil` when the object has no such member and `absent` selects that:
+    /// one reading of the object for ``tag(of:key:among:anyOther:otherwise:)`` and
+    /// ``tagIfPresent(of:key:among:anyOther:otherwise:)``.
+    private static func tag(
+        of decoder: any Decoder, key: String, among tags: [String], anyOther: Bool, absent: Bool,
+        otherwise: Rule<JSONValue>?
+    ) throws(ValidationError) -> String? {
         guard let object = try? decoder.container(keyedBy: AnyKey.self) else {
             throw unmatched(decoder, otherwise, mismatch(of: decoder, expected: [.object]))
         }
         let member = AnyKey(stringValue: key)
+        if absent && !object.contains(member) { return nil }
         if let found = try? object.decodeIfPresent(JSONValue.self, forKey: member), case .string(let tag) = found,
             anyOther || tags.contains(tag)
         {
@@ -132,10 +143,7 @@ public enum UnionDecoding {
         of decoder: any Decoder, key: String, among tags: [String], anyOther: Bool = false,
         otherwise: Rule<JSONValue>? = nil
     ) throws(ValidationError) -> String? {
-        if let object = try? decoder.container(keyedBy: AnyKey.self), !object.contains(AnyKey(stringValue: key)) {
-            return nil
-        }
-        return try tag(of: decoder, key: key, among: tags, anyOther: anyOther, otherwise: otherwise)
+        try tag(of: decoder, key: key, among: tags, anyOther: anyOther, absent: true, otherwise: otherwise)
     }
 
     /// The error of a value no alternative was selected for: `otherwise`'s issues when it has any

@@ -65,9 +65,8 @@ public enum IssueValue: Sendable, Hashable, CustomStringConvertible {
     static func data(_ value: Any?) -> IssueValue {
         guard let value else { return .null }
         if let raw = value as? any RawRepresentable { return IssueValue(raw.rawValue) }
-        if Mirror(reflecting: value).displayStyle == .optional {
-            return Mirror(reflecting: value).children.first.map { data($0.value) } ?? .null
-        }
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional { return mirror.children.first.map { data($0.value) } ?? .null }
         return IssueValue(value)
     }
 
