@@ -616,6 +616,8 @@ enum DocCommentExamples {
 
         try decodeLabels()
 
+        decodeSettings()
+
         // README: doc-validated-value
         struct Age: ValidatedValue {
             static let rule = Rule<Int>.range(1...150)
@@ -1006,3 +1008,43 @@ struct HandDecodedPlayer: Decodable, Validatable {
         }
     }
 }
+
+// README: doc-tuple-decoding
+// `{"prefixItems": [{"type": "boolean"}, {"type": "string", "minLength": 1}], "minItems": 1,
+//   "items": {"type": "integer", "minimum": 0}}`
+struct Setting: Codable, Sendable, Hashable {
+    var item0: Bool
+    var item1: String?
+    var rest: [Int] = []
+
+    init(item0: Bool, item1: String? = nil, rest: [Int] = []) {
+        self.item0 = item0
+        self.item1 = item1
+        self.rest = rest
+    }
+
+    init(from decoder: any Decoder) throws {
+        var items = try TupleDecoding(decoder, minimumCount: 1)
+        let item0 = items.item(Bool.self)
+        let item1 = items.item(String.self, rule: .length(1...))
+        let rest = items.rest(Int.self, rule: .range(0...))
+        try items.finish()
+        self.init(item0: try items.present(item0), item1: item1, rest: rest)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try TupleDecoding.encode([item0], then: [item1], rest: rest, to: encoder)
+    }
+}
+
+func decodeSettings() {
+    let decoder = JSONValueDecoder()
+    let setting = try? decoder.decodeValidated(Setting.self, from: Array(#"[true, "on", 3]"#.utf8)).value
+    print(setting == Setting(item0: true, item1: "on", rest: [3]))  // true
+    do {
+        _ = try decoder.decodeValidated(Setting.self, from: Array(#"[1, "", -1]"#.utf8))
+    } catch {
+        print(error.issues.map(\.path.jsonPointer))  // ["/0", "/1", "/2"]
+    }
+}
+// README: end

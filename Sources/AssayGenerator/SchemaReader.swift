@@ -15,6 +15,34 @@ struct GeneratedType: Equatable {
         case alias(String)
         /// An enum with a case per alternative of a `oneOf` or `anyOf` that cannot overlap.
         case union(Union)
+        /// A struct of the items of an array whose items each have a schema of their own.
+        case tuple(Tuple)
+    }
+
+    /// A tuple: an array whose first items each have a schema of their own (`prefixItems`, or
+    /// draft 7's `items` array), read into a struct's properties in order.
+    struct Tuple: Equatable {
+        /// The items, in order: `key` is the index; `isOptional` for those past the count every
+        /// value has (`minItems`).
+        var items: [Field]
+        /// The items after them: their Swift type and rules; `nil` when none can follow.
+        var rest: (type: String, rules: [String])?
+        /// No item may follow those named (`additionalItems: false`): each is reported.
+        var refusesMore: Bool
+        var minimum: Int?
+        var maximum: Int?
+
+        static func == (left: Tuple, right: Tuple) -> Bool {
+            left.items == right.items && left.rest?.type == right.rest?.type && left.rest?.rules == right.rest?.rules
+                && left.refusesMore == right.refusesMore && left.minimum == right.minimum
+                && left.maximum == right.maximum
+        }
+
+        /// The count on demand needs a rule: items beyond those named, or fewer named than required.
+        var checksCount: Bool {
+            (rest != nil && (minimum.map { $0 > items.count } ?? false || maximum != nil))
+                || (minimum.map { $0 > items.count } ?? false)
+        }
     }
 
     /// A `oneOf` or `anyOf` whose alternatives are told apart by the value's JSON kind or by a
@@ -506,6 +534,7 @@ struct SchemaReader {
             case .alias(let target): [target]
             case .wrapper(let raw, _): [raw]
             case .stringEnum: []
+            case .tuple(let tuple): tuple.items.map(\.type) + (tuple.rest.map { [$0.type] } ?? [])
             }
         }
         func names(in swiftType: String) -> [String] { Self.typeNames(in: swiftType).filter { positions[$0] != nil } }
@@ -2065,6 +2094,12 @@ struct SchemaReader {
         case "boolean":
             swift = "Bool"
         case "array":
+            if let tuple = try tupleReference(
+                object, itemChecks: itemChecks, nullable: nullable, at: pointer, nameHint: nameHint,
+                declaring: declaring)
+            {
+                return tuple
+            }
             let array = try arrayReference(
                 object, itemChecks: itemChecks, at: pointer, nameHint: nameHint, declaring: declaring)
             swift = array.swift
@@ -2212,6 +2247,107 @@ struct SchemaReader {
             rules.append(try keywordCheck(itemChecks, of: object, at: home(of: first, at: pointer)))
         }
         return ("[\(elementType)]", rules, pinned)
+    }
+
+    /// A tuple (an array whose first items each have a schema of their own: `prefixItems`, or
+    /// draft 7's `items` array beside `additionalItems`) as a struct of its items, `item0`, `item1` …,
+    /// and `rest` for the items after them; `nil` for an array of another shape, or one with keywords
+    /// a tuple's struct does not read (`contains`, `unevaluatedItems`, `enum` …). Its `uniqueItems`
+    /// is checked against the schema. The items past `maxItems` are not declared (no value has
+    /// them); those below `minItems` are not optional.
+    private mutating func tupleReference(
+        _ object: JSONObject, itemChecks: [String], nullable: Bool, at pointer: String, nameHint: String,
+        declaring: Bool
+    ) throws(SwiftGenerationError) -> TypeReference? {
+        let prefixKey: String
+        let restKey: String
+        if case .array? = object["prefixItems"] {
+            (prefixKey, restKey) = ("prefixItems", "items")
+        } else if case .array? = object["items"] {
+            (prefixKey, restKey) = ("items", "additionalItems")
+        } else {
+            return nil
+        }
+        guard case .array(let schemas)? = object[prefixKey],
+            Set(itemChecks).isSubset(of: ["items", "prefixItems", "additionalItems"]),
+            !object.keys.contains(where: { ["enum", "const", "contains", "unevaluatedItems"].contains($0) })
+        else { return nil }
+        guard declaring else {
+            return TypeReference(swift: nameHint, rules: [], nullable: nullable, directStruct: nameHint)
+        }
+        let minimum = try Self.integer(object["minItems"], at: home(of: "minItems", at: pointer) + "/minItems")
+        let maximum = try Self.integer(object["maxItems"], at: home(of: "maxItems", at: pointer) + "/maxItems")
+        // Recorded apart from a union of types declared at the schema's own pointer.
+        let inline = try inlineType(
+            at: pointer + Self.tupleAlone, nameHint: nameHint, nullable: nullable, holdsDirectly: true)
+        var reference = inline.reference
+        if object["uniqueItems"] == .bool(true) {
+            keptTypes.append(reference.swift)
+            reference.rules = [try keywordCheck(["uniqueItems"], of: object, at: home(of: "uniqueItems", at: pointer))]
+            reference.pinned = false
+        }
+        guard inline.isNew else { return reference }
+        declaredInline[pointer + Self.tupleAlone] = reference
+        let name = inline.reference.swift
+        // Declared before its items, so that an item that holds the tuple again finds it.
+        let position = types.count
+        types.append(
+            GeneratedType(
+                name: name, documentation: Self.documentation(object),
+                kind: .tuple(GeneratedType.Tuple(items: [], rest: nil, refusesMore: false))))
+        let prefixPointer = home(of: prefixKey, at: pointer) + "/" + prefixKey
+        var items: [Field] = []
+        for (index, schema) in schemas.prefix(maximum ?? schemas.count).enumerated() {
+            let itemPointer = prefixPointer + "/\(index)"
+            let present = index < (minimum ?? 0)
+            let mark = self.mark()
+            var item = try resolve(schema, at: itemPointer, nameHint: name + "Item\(index)", declaring: true)
+            let mayBeNull = item.nullable && item.swift != "JSONValue"
+            if mayBeNull && !present {
+                // An item that may be missing or null (`nil` is the missing one): checked against its schema.
+                rewind(to: mark)
+                item = fallback(
+                    schema, at: itemPointer,
+                    because: .unsupported(
+                        pointer: itemPointer,
+                        message: "a tuple's item that may be missing or null has no Swift form yet"))
+                item.swift = "JSONValue"
+                item.nullable = true
+            }
+            var type = item.swift
+            if item.nullable && item.swift != "JSONValue" || !present && item.swift != "JSONValue" { type += "?" }
+            if !present && item.swift == "JSONValue" { type = "JSONValue?" }
+            items.append(
+                Field(
+                    name: "item\(index)", key: "\(index)", type: type, rules: item.rules, mustBePresent: present,
+                    refusesNull: false, isOptional: !present, documentation: Self.documentation(schema),
+                    directStruct: item.directStruct, schema: schema))
+        }
+        var rest: (type: String, rules: [String])?
+        var refusesMore = false
+        if maximum.map({ $0 > items.count }) ?? true {
+            switch object[restKey] {
+            case .bool(false)?: refusesMore = true
+            case nil, .bool(true)?: rest = ("JSONValue", [])
+            case let schema?:
+                let restPointer = home(of: restKey, at: pointer) + "/" + restKey
+                let mark = self.mark()
+                var element = try resolve(schema, at: restPointer, nameHint: name + "Item", declaring: true)
+                if element.nullable && element.swift != "JSONValue" && !element.rules.isEmpty {
+                    rewind(to: mark)
+                    element = fallback(
+                        schema, at: restPointer,
+                        because: .unsupported(
+                            pointer: restPointer, message: "rules on items that may be null have no Swift form yet"))
+                }
+                let type = element.nullable && element.swift != "JSONValue" ? element.swift + "?" : element.swift
+                rest = (type, element.rules)
+            }
+        }
+        types[position].kind = .tuple(
+            GeneratedType.Tuple(
+                items: items, rest: rest, refusesMore: refusesMore, minimum: minimum, maximum: maximum))
+        return reference
     }
 
     /// A lone `patternProperties` pattern beside `additionalProperties: false`: every key must match
@@ -2363,6 +2499,16 @@ struct SchemaReader {
     /// Where the struct of ``objectOrOther(_:constraints:at:nameHint:declaring:)`` is recorded beside
     /// the enum declared at the schema's own pointer (no JSON Pointer has `~` before a letter but `0`/`1`).
     static let objectAlone = "/~object"
+    /// Where a tuple's struct is recorded (``tupleReference(_:itemChecks:nullable:at:nameHint:declaring:)``).
+    static let tupleAlone = "/~tuple"
+
+    /// The schema's own pointer of a place recorded apart (``objectAlone``, ``tupleAlone``).
+    static func withoutAlone(_ pointer: String) -> String {
+        for suffix in [objectAlone, tupleAlone] where pointer.hasSuffix(suffix) {
+            return String(pointer.dropLast(suffix.count))
+        }
+        return pointer
+    }
 
     /// A schema with no `type` whose keywords all read objects (`properties`, `required` …) lets every
     /// value that is not an object pass: an enum of the struct those keywords describe
@@ -2427,8 +2573,8 @@ struct SchemaReader {
                 message: "$ref \"\(text)\" is read against an embedded resource's $id: it has no Swift type yet")
         }
         let nullable = object["nullable"] == .bool(true)
-        if var declared = declaredInline(at: target) {
-            // A union being declared, reached again from one of its alternatives.
+        if var declared = declaredInline(at: target) ?? declaredInline(at: target + Self.tupleAlone) {
+            // A union or a tuple being declared, reached again from one of its alternatives or items.
             declared.nullable = declared.nullable || nullable
             return declared
         }
@@ -4034,6 +4180,9 @@ struct SchemaReader {
                 }
                 let held = fields.map(\.type) + (types[position].additional.map { [$0.value] } ?? [])
                 for type in held where !makeKept(type, positions: positions, visited: &visited) { return false }
+            case .tuple(let tuple):
+                let held = tuple.items.map(\.type) + (tuple.rest.map { [$0.type] } ?? [])
+                for type in held where !makeKept(type, positions: positions, visited: &visited) { return false }
             }
         }
         return true
@@ -4070,6 +4219,7 @@ struct SchemaReader {
         for (index, type) in types.enumerated() {
             switch type.kind {
             case .structure(let fields): edges[type.name] = fields.compactMap(\.directStruct)
+            case .tuple(let tuple): edges[type.name] = tuple.items.compactMap(\.directStruct)
             case .union(let union):
                 edges[type.name] = union.cases.compactMap(\.direct)
                 unions[type.name] = index
@@ -4120,17 +4270,28 @@ struct SchemaReader {
     /// Makes the fields of the struct `owner` that hold `target` directly hold it in a box
     /// (`Indirect<Target>`), which has a size however `target` is laid out.
     private mutating func box(fieldsOf owner: String, holding target: String, in positions: [String: Int]) {
-        guard let index = positions[owner], case .structure(var fields) = types[index].kind else { return }
+        guard let index = positions[owner] else { return }
+        var fields: [Field]
+        switch types[index].kind {
+        case .structure(let held): fields = held
+        case .tuple(let tuple): fields = tuple.items
+        default: return
+        }
         for position in fields.indices where fields[position].directStruct == target {
             let optional = fields[position].type.hasSuffix("?")
             let base = optional ? String(fields[position].type.dropLast()) : fields[position].type
             fields[position].type = "Indirect<\(base)>" + (optional ? "?" : "")
             fields[position].directStruct = nil
             notes.append(
-                "#\(claimedNames[owner] ?? ""): \(owner).\(fields[position].name) is an Indirect<\(base)>, a box: a \(owner) holds itself through it"
+                "#\(Self.withoutAlone(claimedNames[owner] ?? "")): \(owner).\(fields[position].name) is an Indirect<\(base)>, a box: a \(owner) holds itself through it"
             )
         }
-        types[index].kind = .structure(fields)
+        if case .tuple(var tuple) = types[index].kind {
+            tuple.items = fields
+            types[index].kind = .tuple(tuple)
+        } else {
+            types[index].kind = .structure(fields)
+        }
     }
 
     /// Tarjan's strongly connected components of `edges`, each node visited once, without recursion.

@@ -27,7 +27,7 @@ import Foundation
 /// byte for byte.
 ///
 /// **Nothing is dropped silently.** A constraint with no typed rule (`not`, an `anyOf` whose
-/// alternatives overlap, `if`/`then`, `prefixItems`, `patternProperties` …) is checked against its
+/// alternatives overlap, `if`/`then`, `contains`, `patternProperties` …) is checked against its
 /// own schema with AssaySchema when a value is decoded: the file then embeds the document, and each such place is reported in
 /// ``GeneratedSwift/notes``. What has no Swift form at all (a `$ref` that does not resolve, two keys
 /// for one Swift name) is refused with a ``SwiftGenerationError`` naming it and its place; a struct

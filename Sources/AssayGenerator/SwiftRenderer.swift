@@ -33,6 +33,7 @@ struct SwiftRenderer {
             case .wrapper(let raw, let rule): lines += wrapper(type.name, raw: raw, rule: rule)
             case .alias(let target): lines.append("\(access)typealias \(type.name) = \(target)")
             case .union(let union): lines += self.union(type.name, union)
+            case .tuple(let tuple): lines += self.tuple(type.name, tuple)
             }
         }
         if let document {
@@ -360,6 +361,211 @@ struct SwiftRenderer {
         lines.append(union.closed ? "            ]," : "            ]")
         if union.closed { lines.append("            \"unevaluatedProperties\": false,") }
         lines.append("        ]")
+        lines.append("    }")
+        lines.append("}")
+        return lines
+    }
+
+    /// A struct of a tuple's items, read and written in order with `TupleDecoding`, its rules on
+    /// demand each checked at its item's index, its schema exported as `prefixItems`.
+    private func tuple(_ name: String, _ tuple: GeneratedType.Tuple) -> [String] {
+        var lines = ["\(access)struct \(name): Codable, Sendable, Hashable {"]
+        var parameters: [String] = []
+        for item in tuple.items {
+            lines += documentation(
+                item.documentation.isEmpty ? ["The item at index \(item.key)."] : item.documentation, indent: "    ")
+            lines.append("    \(access)var \(item.name): \(item.type)")
+            parameters.append("\(item.name): \(item.type)\(item.isOptional ? " = nil" : "")")
+        }
+        if let rest = tuple.rest {
+            lines.append("    /// The items after index \(tuple.items.count - 1).")
+            lines.append("    \(access)var rest: [\(rest.type)]")
+            parameters.append("rest: [\(rest.type)] = []")
+        }
+        let names = tuple.items.map(\.name) + (tuple.rest == nil ? [] : ["rest"])
+        lines.append("")
+        lines.append("    /// Makes a value from its items.")
+        let signature = "    \(access)init(\(parameters.joined(separator: ", "))) {"
+        if signature.count <= 120 {
+            lines.append(signature)
+        } else {
+            lines.append("    \(access)init(")
+            for (index, parameter) in parameters.enumerated() {
+                lines.append("        \(parameter)\(index == parameters.count - 1 ? "" : ",")")
+            }
+            lines.append("    ) {")
+        }
+        for item in names { lines.append("        self.\(item) = \(item)") }
+        lines.append("    }")
+        lines.append("")
+        lines.append("    /// Reads the items in order; every one that fails is reported at its index.")
+        lines.append("    \(access)init(from decoder: any Decoder) throws {")
+        var bounds: [String] = []
+        if let minimum = tuple.minimum { bounds.append("minimumCount: \(minimum)") }
+        if let maximum = tuple.maximum { bounds.append("maximumCount: \(maximum)") }
+        lines.append("        var items = try TupleDecoding(\((["decoder"] + bounds).joined(separator: ", ")))")
+        for item in tuple.items {
+            // An item that may be null reads an optional: its rules apply to a value.
+            let rule = Self.itemRule(item, optional: Self.isNullable(item)).map { ", rule: \($0)" } ?? ""
+            lines += Self.wrapped(
+                "let \(item.name) = items.item(\(Self.itemType(item)).self\(rule))", indent: 8, suffix: "")
+        }
+        if let rest = tuple.rest {
+            let rule = rest.rules.isEmpty ? "" : ", rule: \(SchemaReader.joined(rest.rules))"
+            lines += Self.wrapped("let rest = items.rest(\(rest.type).self\(rule))", indent: 8, suffix: "")
+        }
+        lines.append(tuple.refusesMore ? "        try items.finish(refusingMore: true)" : "        try items.finish()")
+        for item in tuple.items {
+            lines.append(
+                item.isOptional
+                    ? "        self.\(item.name) = \(item.name)"
+                    : "        self.\(item.name) = try items.present(\(item.name))")
+        }
+        if tuple.rest != nil { lines.append("        self.rest = rest") }
+        lines.append("    }")
+        lines.append("")
+        let present = tuple.items.filter { !$0.isOptional }.map(\.name)
+        let optional = tuple.items.filter(\.isOptional).map(\.name)
+        var arguments = ["[\(present.joined(separator: ", "))]"]
+        if !optional.isEmpty { arguments.append("then: [\(optional.joined(separator: ", "))]") }
+        if tuple.rest != nil { arguments.append("rest: rest") }
+        arguments.append("to: encoder")
+        lines.append("    /// Writes the items in order.")
+        lines.append("    \(access)func encode(to encoder: any Encoder) throws {")
+        lines += Self.wrapped("try TupleDecoding.encode(\(arguments.joined(separator: ", ")))", indent: 8, suffix: "")
+        lines.append("    }")
+        if tuple.checksCount {
+            let flags = optional.map { "\($0) != nil" }.joined(separator: ", ")
+            lines.append("")
+            lines.append("    /// The positions of the items it holds, as it writes them.")
+            lines += Self.wrapped(
+                "\(access)var indices: Range<Int> { 0..<TupleDecoding.count(\(present.count), then: [\(flags)], rest: \(tuple.rest == nil ? "0" : "rest.count")) }",
+                indent: 4, suffix: "")
+        }
+        lines.append("}")
+        lines.append("")
+        lines += tupleValidation(name, tuple)
+        lines.append("")
+        lines += tupleExport(name, tuple)
+        return lines
+    }
+
+    /// The Swift type an item is decoded as: an optional item's value type (`nil` is its absence).
+    private static func itemType(_ item: Field) -> String {
+        item.isOptional && item.type.hasSuffix("?") ? String(item.type.dropLast()) : item.type
+    }
+
+    /// An item every value has that may be `null` (its type `T?`).
+    private static func isNullable(_ item: Field) -> Bool { !item.isOptional && item.type.hasSuffix("?") }
+
+    /// An item's rule expression, of its optional type with `optional` (`Rule<String>.length(2...).optional`).
+    private static func itemRule(_ item: Field, optional: Bool) -> String? {
+        guard !item.rules.isEmpty else { return nil }
+        let rule = SchemaReader.joined(item.rules)
+        guard optional else { return rule }
+        let base = item.type.hasSuffix("?") ? String(item.type.dropLast()) : item.type
+        return "Rule<\(base)>\(rule).optional"
+    }
+
+    /// `.payload { body }` at indent 8, the body on lines of its own when it is too long for one.
+    private static func payload(_ body: String, comma: Bool) -> [String] {
+        let suffix = comma ? "," : ""
+        let line = "        .payload { \(body) }\(suffix)"
+        guard line.count > 120 else { return [line] }
+        return ["        .payload {"] + wrapped(body, indent: 12, suffix: "") + ["        }\(suffix)"]
+    }
+
+    /// A tuple's rules on demand: the count's, each item's at its index, and an item missing before
+    /// one that is present (it would be written `null`).
+    private func tupleValidation(_ name: String, _ tuple: GeneratedType.Tuple) -> [String] {
+        var entries: [String] = []
+        if tuple.checksCount, let rule = SchemaReader.bounds("count", tuple.minimum, tuple.maximum) {
+            entries.append(".value($0.indices, rule: \(rule))")
+        }
+        let plain: Set<String> = ["String", "Int", "Double", "Bool", "JSONValue"]
+        for (position, item) in tuple.items.enumerated() {
+            let type = Self.itemType(item)
+            if let rule = Self.itemRule(item, optional: item.isOptional || Self.isNullable(item)) {
+                entries.append(".item($0.\(item.name), at: \(item.key), rule: \(rule))")
+            } else if !SchemaReader.typeNames(in: type).allSatisfy(plain.contains) {
+                entries.append(".item($0.\(item.name), at: \(item.key))")
+            }
+            guard item.isOptional else { continue }
+            let next = position + 1 < tuple.items.count ? "$0.\(tuple.items[position + 1].name) == nil" : nil
+            let following = next ?? (tuple.rest != nil ? "$0.rest.isEmpty" : nil)
+            if let following {
+                entries.append(".item($0.\(item.name), at: \(item.key), rule: \(following) ? nil : .required())")
+            }
+        }
+        if let rest = tuple.rest {
+            let rule = rest.rules.isEmpty ? "" : ", rule: \(SchemaReader.joined(rest.rules))"
+            if !rest.rules.isEmpty || !SchemaReader.typeNames(in: rest.type).allSatisfy(plain.contains) {
+                entries.append(".items($0.rest, from: \(tuple.items.count)\(rule))")
+            }
+        }
+        var lines = ["extension \(name): Validatable {"]
+        lines.append(
+            "    /// The rules of each item, checked at its index (on demand and on save; decoding checks them")
+        lines.append("    /// as it reads).")
+        if entries.isEmpty {
+            lines.append("    \(access)static let validation: Validation<\(name)> = []")
+        } else {
+            lines.append("    \(access)static let validation: Validation<\(name)> = [")
+            // A trailing comma where there are several, as swift-format writes them.
+            for entry in entries { lines += Self.payload(entry, comma: entries.count > 1) }
+            lines.append("    ]")
+        }
+        lines.append("}")
+        return lines
+    }
+
+    /// A tuple's schema: `prefixItems`, the items after them as `items`, its count.
+    private func tupleExport(_ name: String, _ tuple: GeneratedType.Tuple) -> [String] {
+        var lines = ["extension \(name): JSONSchemaExportable {"]
+        lines.append("    /// The items' schemas in order, as `prefixItems`, and the count's bounds, in `$defs`.")
+        lines.append("    \(access)static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {")
+        lines.append("        exporter.definition(of: \(name).self) { exporter in")
+        lines.append("            [")
+        lines.append("                \"type\": \"array\",")
+        func schema(_ type: String, _ rules: [String], place: String) -> String {
+            rules.isEmpty
+                ? "exporter.schema(for: \(type).self)"
+                : "exporter.schema(for: \(type).self, rule: \(SchemaReader.joined(rules)), at: \(SwiftNames.stringLiteral(place)))"
+        }
+        if !tuple.items.isEmpty {
+            var exported: [String] = []
+            for item in tuple.items {
+                let place = "\(name).\(item.name)"
+                if Self.isNullable(item) && !item.rules.isEmpty {
+                    // The rules are of a value: `null` beside it.
+                    let value = schema(String(item.type.dropLast()), item.rules, place: place)
+                    exported.append("[\"anyOf\": [\(value), [\"type\": \"null\"]]]")
+                } else {
+                    exported.append(schema(Self.itemType(item), item.rules, place: place))
+                }
+            }
+            // One item on the line when it fits, as swift-format writes a literal of one element.
+            let single = "                \"prefixItems\": [\(exported.first ?? "")],"
+            if exported.count == 1 && single.count <= 120 {
+                lines.append(single)
+            } else {
+                lines.append("                \"prefixItems\": [")
+                for item in exported { lines += Self.wrapped(item, indent: 20, suffix: ",") }
+                lines.append("                ],")
+            }
+        }
+        if let rest = tuple.rest {
+            if rest.type != "JSONValue" || !rest.rules.isEmpty {
+                lines += Self.wrapped(
+                    "\"items\": " + schema(rest.type, rest.rules, place: "\(name).rest"), indent: 16, suffix: ",")
+            }
+        } else if tuple.refusesMore {
+            lines.append("                \"items\": false,")
+        }
+        if let minimum = tuple.minimum { lines.append("                \"minItems\": \(minimum),") }
+        if let maximum = tuple.maximum { lines.append("                \"maxItems\": \(maximum),") }
+        lines.append("            ]")
+        lines.append("        }")
         lines.append("    }")
         lines.append("}")
         return lines

@@ -6,9 +6,9 @@ import Foundation
 import Testing
 
 /// `Arrays.swift` is the generator's output for `Golden/arrays.schema.json`: arrays read by position
-/// (draft 7's `items` as a list and `additionalItems`, `contains`) are `[JSONValue]` or typed arrays
-/// whose counts, uniqueness and items are typed rules, the keywords of their positions checked on the
-/// array against the schema; and `allOf` items that each read values of the same types — a `$ref` to
+/// (draft 7's `items` as a list and `additionalItems`) are tuples, structs of their items (more in
+/// `TupleTests`); an array with `contains` is a typed array whose counts, uniqueness and items are
+/// typed rules, `contains` checked on the array against the schema; and `allOf` items that each read values of the same types — a `$ref` to
 /// `{"type": ["boolean", "object", "array"], …}` beside an item of tuple and object keywords, as
 /// tslint writes every rule — are one schema of all their keywords, each read where it is written.
 @Suite("Arrays read by position, and allOf items merged across several types")
@@ -78,9 +78,11 @@ struct ArraysTests {
 
     @Test("on demand, a tuple's positions and a merged union's cases are checked as decoding checks them")
     func onDemand() {
-        var settings = LintSettings(name: "n", pair: [true, "abcd"], quotes: .array([true, "triple"]))
-        #expect(Set(settings.issues().map(\.path.jsonPointer)) == ["/pair/1", "/quotes/1"])
-        settings.pair = [false]
+        var settings = LintSettings(
+            name: "n", pair: LintSettingsPair(item0: true, item1: "abcd", rest: [1, -1]),
+            quotes: .array(LintSettingsQuotesArray(item0: true, rest: [.single, .double, .single])))
+        #expect(Set(settings.issues().map(\.path.jsonPointer)) == ["/pair/1", "/pair/3", "/quotes"])
+        settings.pair = LintSettingsPair(item0: false)
         settings.quotes = .object(LintSettingsQuotesObject(options: "a"))
         #expect(settings.issues().map(\.path.jsonPointer) == ["/quotes/options"])
     }
@@ -93,16 +95,22 @@ struct ArraysTests {
         #expect(
             generated.notes.sorted()
                 == [
-                    "#/properties/marks: contains", "#/properties/pair: items, additionalItems",
-                    "#/properties/quotes/allOf/1: items, additionalItems",
-                    "#/properties/strict/allOf/1: items, additionalItems",
+                    "#/properties/marks: contains", "#/properties/pair: uniqueItems",
+                    "#/properties/quotes/allOf/1: uniqueItems",
                 ].map {
                     $0 + " — no typed rule: the value is checked against these keywords with AssaySchema when decoded"
                 })
         // The merged union: a case per type of the `$ref`'s `type`, each with the keywords of every item.
         #expect(
             generated.source.contains(
-                "case boolean(Bool)\n    case object(LintSettingsQuotesObject)\n    case array([JSONValue])"))
+                "case boolean(Bool)\n    case object(LintSettingsQuotesObject)\n    case array(LintSettingsQuotesArray)"
+            ))
+        // Its tuple: the flag, then the options, typed; `additionalItems: false` refuses more.
+        #expect(
+            generated.source.contains(
+                "public var item0: Bool\n    /// The items after index 0.\n    public var rest: [LintSettingsQuotesArrayItem]"
+            ))
+        #expect(generated.source.contains("try items.finish(refusingMore: true)"))
         #expect(generated.source.contains("public var severity: LintSettingsQuotesObjectSeverity?"))
         // `additionalProperties: false` of an item with no properties refuses the other item's.
         #expect(!generated.source.contains("LintSettingsStrictObjectSeverity"))

@@ -6,8 +6,8 @@ import Foundation
 import Testing
 
 /// `Shipment.swift` is the generator's output for `Golden/fallback.schema.json`: constraints with no
-/// typed rule (`not`, `prefixItems`, `patternProperties`, `dependentSchemas`, nullable items with
-/// rules) are checked against the embedded schema, typed rules kept beside them; its `if`/`then` on
+/// typed rule (`not`, `patternProperties`, `dependentSchemas`, nullable items with rules) are
+/// checked against the embedded schema (its `prefixItems` tuple is typed, as in `TupleTests`), typed rules kept beside them; its `if`/`then` on
 /// one member is a typed `.when` entry (more of those in `ConditionalTests`), and its `anyOf` of two
 /// strings an enum that tries each alternative (more of those in `OverlapTests`).
 @Suite("Constraints with no typed rule, checked against the embedded schema")
@@ -69,12 +69,16 @@ struct FallbackTests {
         let generated = try SwiftGenerator.generate(JSONValue(parsing: Array(Self.schemaText().utf8)), options: options)
         #expect(generated.source == (try SwiftGeneratorTests.read("Shipment.swift")))
         #expect(generated.rootTypeName == "Shipment")
-        #expect(generated.typeNames == ["Shipment", "ShipmentReference", "ShipmentWindow", "Parcel", "ParcelSize"])
+        #expect(
+            generated.typeNames == [
+                "Shipment", "ShipmentReference", "ShipmentPoint", "ShipmentWindow", "Parcel", "ParcelSize",
+            ])
+        // The point's `prefixItems` beside `items: false`: a tuple, typed.
+        #expect(!generated.notes.contains { $0.hasPrefix("#/properties/point") })
         #expect(generated.source.contains("self = try UnionDecoding.firstMatching("))
         #expect(!generated.notes.contains { $0.hasPrefix("#/properties/reference") })
         for place in [
             "#/properties/weight: not", "#/properties/labels/items",
-            "#/properties/point: items, prefixItems",
             "#/$defs/carrier: not", "#/properties/window: dependentSchemas",
             "#/$defs/parcel/properties/tags: patternProperties, additionalProperties",
         ] {

@@ -229,6 +229,21 @@ public struct JSONSchemaExporter {
         return name
     }
 
+    /// The schema `body` makes for `type`, registered in `$defs` under the type's name as a model's
+    /// is; returns the `$ref`. What `assay generate swift` writes for a tuple's struct, which may
+    /// hold itself (through a box) with no model in between: it refers to its own definition there.
+    public mutating func definition(
+        of type: Any.Type, _ body: (inout JSONSchemaExporter) -> JSONValue
+    ) -> JSONValue {
+        let name = definitionName(of: type)
+        let reference: JSONValue = ["$ref": .string("#/$defs/\(name)")]
+        if definitions[name] != nil || inProgress.contains(name) { return reference }
+        inProgress.insert(name)
+        definitions[name] = body(&self)
+        inProgress.remove(name)
+        return reference
+    }
+
     /// The schema of a model, registered in `$defs` under its type name; returns the `$ref`.
     ///
     /// - Parameters:

@@ -164,6 +164,28 @@ public struct Payload: Sendable {
             addNestedIssues(of: value, operation: operation, at: [], into: &context)
         }
     }
+
+    /// `value` at position `index` of the model (an item of a tuple: a JSON array whose items each
+    /// have a schema of their own), checked there with `rule` and, when it is a model or holds
+    /// models, with theirs: `.payload { pair in .item(pair.item1, at: 1, rule: .length(1...)) }`.
+    public static func item<V: Sendable>(_ value: V, at index: Int, rule: Rule<V>? = nil) -> Payload {
+        Payload { operation, context in
+            if let rule { context.check(value, with: rule, at: .index(index)) }
+            addNestedIssues(of: value, operation: operation, at: [.index(index)], into: &context)
+        }
+    }
+
+    /// The elements of `values` at positions `start`, `start + 1` … of the model (a tuple's items
+    /// after those it names), each checked there with `rule` and, when it is a model or holds
+    /// models, with theirs.
+    public static func items<V: Sendable>(_ values: [V], from start: Int, rule: Rule<V>? = nil) -> Payload {
+        Payload { operation, context in
+            for (offset, value) in values.enumerated() {
+                if let rule { context.check(value, with: rule, at: .index(start + offset)) }
+                addNestedIssues(of: value, operation: operation, at: [.index(start + offset)], into: &context)
+            }
+        }
+    }
 }
 
 /// Checks the models `value` holds at the context's path followed by `components`: in a first pass

@@ -13,10 +13,8 @@ public struct LintSettings: Codable, Sendable, Hashable {
     /// A tuple: a flag, a short label, then numbers.
     @NotNull
     @Validate(
-        Rule<[JSONValue]>.count(...4),
-        .unique,
-        .schema(SchemaDocument.schema, at: "/properties/pair", keywords: ["items", "additionalItems"]))
-    public var pair: [JSONValue]?
+        Rule<LintSettingsPair>.schema(SchemaDocument.schema, at: "/properties/pair", keywords: ["uniqueItems"]))
+    public var pair: LintSettingsPair?
     @NotNull
     @Validate(
         .count(...3),
@@ -37,7 +35,7 @@ public struct LintSettings: Codable, Sendable, Hashable {
     /// Makes a value from its properties.
     public init(
         name: String,
-        pair: [JSONValue]? = nil,
+        pair: LintSettingsPair? = nil,
         marks: [String]? = nil,
         quotes: LintSettingsQuotes? = nil,
         strict: LintSettingsStrict? = nil,
@@ -54,11 +52,77 @@ public struct LintSettings: Codable, Sendable, Hashable {
     }
 }
 
+/// A tuple: a flag, a short label, then numbers.
+public struct LintSettingsPair: Codable, Sendable, Hashable {
+    /// The item at index 0.
+    public var item0: Bool?
+    /// The item at index 1.
+    public var item1: String?
+    /// The items after index 1.
+    public var rest: [Int]
+
+    /// Makes a value from its items.
+    public init(item0: Bool? = nil, item1: String? = nil, rest: [Int] = []) {
+        self.item0 = item0
+        self.item1 = item1
+        self.rest = rest
+    }
+
+    /// Reads the items in order; every one that fails is reported at its index.
+    public init(from decoder: any Decoder) throws {
+        var items = try TupleDecoding(decoder, maximumCount: 4)
+        let item0 = items.item(Bool.self)
+        let item1 = items.item(String.self, rule: .length(...3))
+        let rest = items.rest(Int.self, rule: .range(0...))
+        try items.finish()
+        self.item0 = item0
+        self.item1 = item1
+        self.rest = rest
+    }
+
+    /// Writes the items in order.
+    public func encode(to encoder: any Encoder) throws {
+        try TupleDecoding.encode([], then: [item0, item1], rest: rest, to: encoder)
+    }
+
+    /// The positions of the items it holds, as it writes them.
+    public var indices: Range<Int> { 0..<TupleDecoding.count(0, then: [item0 != nil, item1 != nil], rest: rest.count) }
+}
+
+extension LintSettingsPair: Validatable {
+    /// The rules of each item, checked at its index (on demand and on save; decoding checks them
+    /// as it reads).
+    public static let validation: Validation<LintSettingsPair> = [
+        .payload { .value($0.indices, rule: .count(...4)) },
+        .payload { .item($0.item0, at: 0, rule: $0.item1 == nil ? nil : .required()) },
+        .payload { .item($0.item1, at: 1, rule: Rule<String>.length(...3).optional) },
+        .payload { .item($0.item1, at: 1, rule: $0.rest.isEmpty ? nil : .required()) },
+        .payload { .items($0.rest, from: 2, rule: .range(0...)) },
+    ]
+}
+
+extension LintSettingsPair: JSONSchemaExportable {
+    /// The items' schemas in order, as `prefixItems`, and the count's bounds, in `$defs`.
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        exporter.definition(of: LintSettingsPair.self) { exporter in
+            [
+                "type": "array",
+                "prefixItems": [
+                    exporter.schema(for: Bool.self),
+                    exporter.schema(for: String.self, rule: .length(...3), at: "LintSettingsPair.item1"),
+                ],
+                "items": exporter.schema(for: Int.self, rule: .range(0...), at: "LintSettingsPair.rest"),
+                "maxItems": 4,
+            ]
+        }
+    }
+}
+
 /// On or off, an object of options, or a flag and options.
 public enum LintSettingsQuotes: Codable, Sendable, Hashable {
     case boolean(Bool)
     case object(LintSettingsQuotesObject)
-    case array([JSONValue])
+    case array(LintSettingsQuotesArray)
 
     /// Reads the alternative the value's JSON type selects.
     public init(from decoder: any Decoder) throws {
@@ -69,15 +133,8 @@ public enum LintSettingsQuotes: Codable, Sendable, Hashable {
             self = .object(try UnionDecoding.decode(LintSettingsQuotesObject.self, from: decoder))
         default:
             let value = try UnionDecoding.decode(
-                [JSONValue].self, from: decoder,
-                rule: .all(
-                    [
-                        .count(1...3),
-                        .unique,
-                        .schema(
-                            SchemaDocument.schema, at: "/properties/quotes/allOf/1",
-                            keywords: ["items", "additionalItems"]),
-                    ]))
+                LintSettingsQuotesArray.self, from: decoder,
+                rule: .schema(SchemaDocument.schema, at: "/properties/quotes/allOf/1", keywords: ["uniqueItems"]))
             self = .array(value)
         }
     }
@@ -106,14 +163,7 @@ extension LintSettingsQuotes: Validatable {
             case .array(let payload):
                 .value(
                     payload,
-                    rule: .all(
-                        [
-                            .count(1...3),
-                            .unique,
-                            .schema(
-                                SchemaDocument.schema, at: "/properties/quotes/allOf/1",
-                                keywords: ["items", "additionalItems"]),
-                        ]))
+                    rule: .schema(SchemaDocument.schema, at: "/properties/quotes/allOf/1", keywords: ["uniqueItems"]))
             }
         }
     ]
@@ -127,15 +177,8 @@ extension LintSettingsQuotes: JSONSchemaExportable {
                 exporter.schema(for: Bool.self),
                 exporter.schema(for: LintSettingsQuotesObject.self),
                 exporter.schema(
-                    for: [JSONValue].self,
-                    rule: .all(
-                        [
-                            .count(1...3),
-                            .unique,
-                            .schema(
-                                SchemaDocument.schema, at: "/properties/quotes/allOf/1",
-                                keywords: ["items", "additionalItems"]),
-                        ]),
+                    for: LintSettingsQuotesArray.self,
+                    rule: .schema(SchemaDocument.schema, at: "/properties/quotes/allOf/1", keywords: ["uniqueItems"]),
                     at: "LintSettingsQuotes.array"),
             ]
         ]
@@ -162,11 +205,71 @@ public enum LintSettingsQuotesObjectSeverity: String, Codable, Sendable, Hashabl
     case off
 }
 
+public struct LintSettingsQuotesArray: Codable, Sendable, Hashable {
+    /// The item at index 0.
+    public var item0: Bool
+    /// The items after index 0.
+    public var rest: [LintSettingsQuotesArrayItem]
+
+    /// Makes a value from its items.
+    public init(item0: Bool, rest: [LintSettingsQuotesArrayItem] = []) {
+        self.item0 = item0
+        self.rest = rest
+    }
+
+    /// Reads the items in order; every one that fails is reported at its index.
+    public init(from decoder: any Decoder) throws {
+        var items = try TupleDecoding(decoder, minimumCount: 1, maximumCount: 3)
+        let item0 = items.item(Bool.self)
+        let rest = items.rest(LintSettingsQuotesArrayItem.self)
+        try items.finish()
+        self.item0 = try items.present(item0)
+        self.rest = rest
+    }
+
+    /// Writes the items in order.
+    public func encode(to encoder: any Encoder) throws {
+        try TupleDecoding.encode([item0], rest: rest, to: encoder)
+    }
+
+    /// The positions of the items it holds, as it writes them.
+    public var indices: Range<Int> { 0..<TupleDecoding.count(1, then: [], rest: rest.count) }
+}
+
+extension LintSettingsQuotesArray: Validatable {
+    /// The rules of each item, checked at its index (on demand and on save; decoding checks them
+    /// as it reads).
+    public static let validation: Validation<LintSettingsQuotesArray> = [
+        .payload { .value($0.indices, rule: .count(1...3)) },
+        .payload { .items($0.rest, from: 1) },
+    ]
+}
+
+extension LintSettingsQuotesArray: JSONSchemaExportable {
+    /// The items' schemas in order, as `prefixItems`, and the count's bounds, in `$defs`.
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        exporter.definition(of: LintSettingsQuotesArray.self) { exporter in
+            [
+                "type": "array",
+                "prefixItems": [exporter.schema(for: Bool.self)],
+                "items": exporter.schema(for: LintSettingsQuotesArrayItem.self),
+                "minItems": 1,
+                "maxItems": 3,
+            ]
+        }
+    }
+}
+
+public enum LintSettingsQuotesArrayItem: String, Codable, Sendable, Hashable, CaseIterable {
+    case single
+    case double
+}
+
 /// On or off, with no options.
 public enum LintSettingsStrict: Codable, Sendable, Hashable {
     case boolean(Bool)
     case object(LintSettingsStrictObject)
-    case array([JSONValue])
+    case array(LintSettingsStrictArray)
 
     /// Reads the alternative the value's JSON type selects.
     public init(from decoder: any Decoder) throws {
@@ -176,16 +279,7 @@ public enum LintSettingsStrict: Codable, Sendable, Hashable {
         case .object:
             self = .object(try UnionDecoding.decode(LintSettingsStrictObject.self, from: decoder))
         default:
-            let value = try UnionDecoding.decode(
-                [JSONValue].self, from: decoder,
-                rule: .all(
-                    [
-                        .count(1...),
-                        .schema(
-                            SchemaDocument.schema, at: "/properties/strict/allOf/1",
-                            keywords: ["items", "additionalItems"]),
-                    ]))
-            self = .array(value)
+            self = .array(try UnionDecoding.decode(LintSettingsStrictArray.self, from: decoder))
         }
     }
 
@@ -210,16 +304,7 @@ extension LintSettingsStrict: Validatable {
             switch value {
             case .boolean(let payload): .value(payload)
             case .object(let payload): .value(payload)
-            case .array(let payload):
-                .value(
-                    payload,
-                    rule: .all(
-                        [
-                            .count(1...),
-                            .schema(
-                                SchemaDocument.schema, at: "/properties/strict/allOf/1",
-                                keywords: ["items", "additionalItems"]),
-                        ]))
+            case .array(let payload): .value(payload)
             }
         }
     ]
@@ -232,16 +317,7 @@ extension LintSettingsStrict: JSONSchemaExportable {
             "oneOf": [
                 exporter.schema(for: Bool.self),
                 exporter.schema(for: LintSettingsStrictObject.self),
-                exporter.schema(
-                    for: [JSONValue].self,
-                    rule: .all(
-                        [
-                            .count(1...),
-                            .schema(
-                                SchemaDocument.schema, at: "/properties/strict/allOf/1",
-                                keywords: ["items", "additionalItems"]),
-                        ]),
-                    at: "LintSettingsStrict.array"),
+                exporter.schema(for: LintSettingsStrictArray.self),
             ]
         ]
     }
@@ -251,6 +327,49 @@ extension LintSettingsStrict: JSONSchemaExportable {
 public struct LintSettingsStrictObject: Codable, Sendable, Hashable {
     /// Makes a value of no members.
     public init() {}
+}
+
+public struct LintSettingsStrictArray: Codable, Sendable, Hashable {
+    /// The item at index 0.
+    public var item0: Bool
+
+    /// Makes a value from its items.
+    public init(item0: Bool) {
+        self.item0 = item0
+    }
+
+    /// Reads the items in order; every one that fails is reported at its index.
+    public init(from decoder: any Decoder) throws {
+        var items = try TupleDecoding(decoder, minimumCount: 1)
+        let item0 = items.item(Bool.self)
+        try items.finish(refusingMore: true)
+        self.item0 = try items.present(item0)
+    }
+
+    /// Writes the items in order.
+    public func encode(to encoder: any Encoder) throws {
+        try TupleDecoding.encode([item0], to: encoder)
+    }
+}
+
+extension LintSettingsStrictArray: Validatable {
+    /// The rules of each item, checked at its index (on demand and on save; decoding checks them
+    /// as it reads).
+    public static let validation: Validation<LintSettingsStrictArray> = []
+}
+
+extension LintSettingsStrictArray: JSONSchemaExportable {
+    /// The items' schemas in order, as `prefixItems`, and the count's bounds, in `$defs`.
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        exporter.definition(of: LintSettingsStrictArray.self) { exporter in
+            [
+                "type": "array",
+                "prefixItems": [exporter.schema(for: Bool.self)],
+                "items": false,
+                "minItems": 1,
+            ]
+        }
+    }
 }
 
 /// The schema these types were generated from: the constraints with no typed rule are checked

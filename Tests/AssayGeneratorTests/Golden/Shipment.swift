@@ -20,9 +20,7 @@ public struct Shipment: Codable, Sendable, Hashable {
     @NotNull @Validate(Rule<[JSONValue]>.each(.schema(SchemaDocument.schema, at: "/properties/labels/items")))
     public var labels: [JSONValue]?
     @NotNull
-    @Validate(
-        Rule<[JSONValue]>.schema(SchemaDocument.schema, at: "/properties/point", keywords: ["items", "prefixItems"]))
-    public var point: [JSONValue]?
+    public var point: ShipmentPoint?
     @Validate(Rule<[Parcel]>.count(1...))
     public var parcels: [Parcel]
     @NotNull @Validate(.length(2...), .schema(SchemaDocument.schema, at: "/$defs/carrier", keywords: ["not"]))
@@ -43,7 +41,7 @@ public struct Shipment: Codable, Sendable, Hashable {
         weight: Double,
         reference: ShipmentReference? = nil,
         labels: [JSONValue]? = nil,
-        point: [JSONValue]? = nil,
+        point: ShipmentPoint? = nil,
         parcels: [Parcel],
         carrier: String? = nil,
         express: Bool? = nil,
@@ -114,6 +112,58 @@ extension ShipmentReference: JSONSchemaExportable {
                 exporter.schema(for: Int.self),
             ]
         ]
+    }
+}
+
+public struct ShipmentPoint: Codable, Sendable, Hashable {
+    /// The item at index 0.
+    public var item0: Double?
+    /// The item at index 1.
+    public var item1: Double?
+
+    /// Makes a value from its items.
+    public init(item0: Double? = nil, item1: Double? = nil) {
+        self.item0 = item0
+        self.item1 = item1
+    }
+
+    /// Reads the items in order; every one that fails is reported at its index.
+    public init(from decoder: any Decoder) throws {
+        var items = try TupleDecoding(decoder)
+        let item0 = items.item(Double.self)
+        let item1 = items.item(Double.self)
+        try items.finish(refusingMore: true)
+        self.item0 = item0
+        self.item1 = item1
+    }
+
+    /// Writes the items in order.
+    public func encode(to encoder: any Encoder) throws {
+        try TupleDecoding.encode([], then: [item0, item1], to: encoder)
+    }
+}
+
+extension ShipmentPoint: Validatable {
+    /// The rules of each item, checked at its index (on demand and on save; decoding checks them
+    /// as it reads).
+    public static let validation: Validation<ShipmentPoint> = [
+        .payload { .item($0.item0, at: 0, rule: $0.item1 == nil ? nil : .required()) }
+    ]
+}
+
+extension ShipmentPoint: JSONSchemaExportable {
+    /// The items' schemas in order, as `prefixItems`, and the count's bounds, in `$defs`.
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        exporter.definition(of: ShipmentPoint.self) { exporter in
+            [
+                "type": "array",
+                "prefixItems": [
+                    exporter.schema(for: Double.self),
+                    exporter.schema(for: Double.self),
+                ],
+                "items": false,
+            ]
+        }
     }
 }
 
