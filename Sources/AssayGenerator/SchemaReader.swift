@@ -762,6 +762,19 @@ struct SchemaReader {
             }
             return
         }
+        if reference.nullable && reference.swift != "JSONValue" && !reference.rules.isEmpty
+            && reference.rules.allSatisfy(Self.passesNull)
+        {
+            // Rules of keywords `null` passes (a pattern, lengths, uniqueness …): the wrapper holds an
+            // optional, checked with them made optional (`nil`, which is `null`, passes).
+            let rule =
+                reference.rules.count == 1 ? reference.rules[0] : ".all([\(reference.rules.joined(separator: ", "))])"
+            types.append(
+                GeneratedType(
+                    name: name, documentation: Self.documentation(schema),
+                    kind: .wrapper(raw: reference.swift + "?", rule: "Rule<\(reference.swift)>\(rule).optional")))
+            return
+        }
         if reference.nullable && reference.swift != "JSONValue" && !reference.rules.isEmpty {
             // The rules are of the value; a wrapper of an optional would need them of the optional.
             rewind(to: mark)
@@ -971,6 +984,14 @@ struct SchemaReader {
                 objectChecks.removeAll { $0 == keyword }
             }
         }
+        // Schemas that apply when a member is present (`dependentSchemas`, draft 7's `dependencies`
+        // with schemas): `.whenPresent(\.member, "member", then: […])` of typed entries.
+        for keyword in ["dependentSchemas", "dependencies"] where objectChecks.contains(keyword) {
+            if let rules = try dependencyRules(schema[keyword], keyword: keyword, at: pointer, fields: kept) {
+                types[index].modelRules += rules
+                objectChecks.removeAll { $0 == keyword }
+            }
+        }
         var itemChecks: [(item: JSONValue, pointer: String)] = []
         if objectChecks.contains("allOf"), case .array(let items)? = schema["allOf"] {
             var rules: [String] = []
@@ -1175,6 +1196,77 @@ struct SchemaReader {
         arguments.append("then: [\(then.joined(separator: ", "))]")
         if !otherwise.isEmpty { arguments.append("else: [\(otherwise.joined(separator: ", "))]") }
         return ".when(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// `dependentSchemas` (draft 7: `dependencies`, its schemas beside its arrays of keys) as entries
+    /// of the struct: for a member that may be missing, `.whenPresent(\.member, "member", then: […])`
+    /// of the schema's entries as a branch of a condition has them (`required`, `properties`, or an
+    /// `anyOf` / `oneOf` of such groups), an array of keys as `.dependentRequired`; for a member
+    /// always present, those entries alone. `nil` when a schema reads anything else, or names a
+    /// member the struct does not declare, or one that may be `null` (its `nil` is missing too).
+    private mutating func dependencyRules(
+        _ value: JSONValue?, keyword: String, at pointer: String, fields: [String: Field]
+    ) throws(SwiftGenerationError) -> [String]? {
+        guard case .object(let dependencies)? = value else { return nil }
+        let mark = self.mark()
+        do {
+            var rules: [String] = []
+            for (trigger, dependency) in dependencies {
+                guard let field = fields[trigger], !allowsNull(field) else {
+                    rewind(to: mark)
+                    return nil
+                }
+                let place = pointer + "/" + keyword + "/" + Self.escape(trigger)
+                let member = "\\.\(field.name), \(SwiftNames.stringLiteral(trigger))"
+                var entries: [String] = []
+                if case .array(let keys) = dependency {
+                    guard let names = Self.strings(keys) else { return nil }
+                    var wanted: [Field] = []
+                    for name in names {
+                        guard let dependent = fields[name] else {
+                            rewind(to: mark)
+                            return nil
+                        }
+                        if dependent.isOptional { wanted.append(dependent) }
+                    }
+                    guard !wanted.isEmpty else { continue }
+                    if field.isOptional {
+                        let list = wanted.map { ".field(\\.\($0.name), \(SwiftNames.stringLiteral($0.key)))" }
+                        rules.append(
+                            ".dependentRequired(.field(\(member)), requires: \(list.joined(separator: ", ")))")
+                        continue
+                    }
+                    entries = wanted.map { ".required(\\.\($0.name), \(SwiftNames.stringLiteral($0.key)))" }
+                } else if case .object(let object) = dependency,
+                    let only = object.keys.filter(Self.constrains).first,
+                    object.keys.filter(Self.constrains).count == 1,
+                    only == "anyOf" || only == "oneOf", let alternatives = object[only]
+                {
+                    guard let rule = try alternativesRule(alternatives, keyword: only, at: place, fields: fields) else {
+                        rewind(to: mark)
+                        return nil
+                    }
+                    entries = [rule]
+                } else {
+                    guard let found = try branchEntries(dependency, at: place, fields: fields) else {
+                        rewind(to: mark)
+                        return nil
+                    }
+                    entries = found
+                }
+                guard !entries.isEmpty else { continue }
+                if field.isOptional {
+                    rules.append(".whenPresent(\(member), then: [\(entries.joined(separator: ", "))])")
+                } else {
+                    rules += entries
+                }
+            }
+            return rules
+        } catch {
+            guard error.fallsBack else { throw error }
+        }
+        rewind(to: mark)
+        return nil
     }
 
     /// A `.exactlyOne(of:)` (`oneOf`) or `.atLeastOne(of:)` (`anyOf`) entry whose groups are the
@@ -2348,6 +2440,14 @@ struct SchemaReader {
             GeneratedType.Tuple(
                 items: items, rest: rest, refusesMore: refusesMore, minimum: minimum, maximum: maximum))
         return reference
+    }
+
+    /// Whether a rule expression states only keywords that `null` passes (each reads one other
+    /// JSON type): a pattern, lengths, a format, bounds, counts, uniqueness, items' and members'
+    /// rules — not a list of values, a `not` or a check against the schema, which may refuse it.
+    static func passesNull(_ rule: String) -> Bool {
+        [".length(", ".matches(", ".format(", ".range(", ".multipleOf(", ".count(", ".each(", ".values(", ".keys("]
+            .contains { rule.hasPrefix($0) } || rule == ".unique"
     }
 
     /// A lone `patternProperties` pattern beside `additionalProperties: false`: every key must match

@@ -6,8 +6,9 @@ import Foundation
 import Testing
 
 /// `Shipment.swift` is the generator's output for `Golden/fallback.schema.json`: constraints with no
-/// typed rule (`not`, `patternProperties`, `dependentSchemas`, nullable items with rules) are
-/// checked against the embedded schema (its `prefixItems` tuple is typed, as in `TupleTests`), typed rules kept beside them; its `if`/`then` on
+/// typed rule (`not`, `patternProperties`, nullable items with rules) are checked against the
+/// embedded schema (its `prefixItems` tuple and `dependentSchemas` are typed, as in `TupleTests`
+/// and `DependenciesTests`), typed rules kept beside them; its `if`/`then` on
 /// one member is a typed `.when` entry (more of those in `ConditionalTests`), and its `anyOf` of two
 /// strings an enum that tries each alternative (more of those in `OverlapTests`).
 @Suite("Constraints with no typed rule, checked against the embedded schema")
@@ -38,8 +39,8 @@ struct FallbackTests {
         ("express without a carrier (if/then)", changed(["carrier": .some(nil)])),
         ("a window ending with no start (dependentSchemas)", changed(["window": ["to": "2026-11-03"]])),
         ("a window with a bad date", changed(["window": ["from": "2026-13-01"]])),
-        // The window does not decode (its end is a number): its dependentSchemas is checked on its
-        // input, and reported beside the member.
+        // The window does not decode (its end is a number): its dependentSchemas entry still holds
+        // (the end is in the input), and the missing start is reported beside the member.
         ("a window with an end of the wrong type and no start", changed(["window": ["to": 5]])),
         ("a tag named against patternProperties", changed(["parcels": [["size": "L", "tags": ["Color": "red"]]]])),
         ("a tag of the wrong type", changed(["parcels": [["size": "L", "tags": ["color": 1]]]])),
@@ -79,7 +80,7 @@ struct FallbackTests {
         #expect(!generated.notes.contains { $0.hasPrefix("#/properties/reference") })
         for place in [
             "#/properties/weight: not", "#/properties/labels/items",
-            "#/$defs/carrier: not", "#/properties/window: dependentSchemas",
+            "#/$defs/carrier: not",
             "#/$defs/parcel/properties/tags: patternProperties, additionalProperties",
         ] {
             #expect(generated.notes.contains { $0.hasPrefix(place) }, "\(place)")

@@ -372,15 +372,26 @@ struct SwiftGeneratorTests {
             embedded.notes.contains { $0.contains(#"$ref "a.json#/$defs/x" is not a JSON Pointer into the document"#) })
     }
 
-    @Test("draft 7's dependencies with a schema: checked as a keyword on the struct, its arrays not twice")
+    @Test(
+        "draft 7's dependencies with a schema: typed entries when present, else checked as a keyword, its arrays not twice"
+    )
     func dependenciesWithSchemas() throws {
         let generated = try Self.generate(
             #"{"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "dependencies": {"a": {"required": ["b"]}, "b": ["a"]}}"#
         )
-        #expect(generated.source.contains(#".schema(SchemaDocument.schema, at: "", keywords: ["dependencies"])"#))
-        #expect(!generated.source.contains(".dependentRequired("))
+        #expect(generated.source.contains(#".whenPresent(\.a, "a", then: [.required(\.b, "b")])"#))
+        #expect(generated.source.components(separatedBy: ".dependentRequired(").count == 2)
+        #expect(generated.source.contains(#".dependentRequired(.field(\.b, "b"), requires: .field(\.a, "a"))"#))
+        #expect(generated.notes.isEmpty)
+        // A schema that reads more than the members' rules: the keyword whole, checked against the schema.
+        let checked = try Self.generate(
+            #"{"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "dependencies": {"a": {"not": {"required": ["b"]}}, "b": ["a"]}}"#
+        )
+        #expect(checked.source.contains(#".schema(SchemaDocument.schema, at: "", keywords: ["dependencies"])"#))
+        #expect(!checked.source.contains(".dependentRequired("))
+        #expect(!checked.source.contains(".whenPresent("))
         #expect(
-            generated.notes == [
+            checked.notes == [
                 "#: dependencies — no typed rule: each value of Root is checked against these keywords with AssaySchema when decoded"
             ])
     }

@@ -94,18 +94,28 @@ extension ModelRule {
             },
             checkValue: { value, operation, context in
                 // The members of a model that did not decode, by key (`Validation.conditionalIssues`):
-                // a group is decided when every member it reads decoded; with one undecided, nothing
-                // is reported (the failure of the member that did not decode is).
+                // a group is decided when every member it reads decoded, or when a member in the input
+                // that did not decode must be one of some scalar values (it holds none: each would
+                // have decoded); with one undecided, nothing is reported (the failure of the member
+                // that did not decode is).
                 guard let members = value as? [String: Any] else { return }
                 var holding = 0
                 for group in alternatives {
                     var trial = RuleContext(unlocatedIn: context.phase)
+                    var refused = false
                     for entry in group where entry.applies(to: operation) {
-                        guard case .rules = entry.role, let key = entry.key, let found = members[key],
-                            !(found is UndecodedMember)
+                        guard case .rules(let declared) = entry.role, let key = entry.key, let found = members[key]
                         else { return }
+                        if let undecoded = found as? UndecodedMember {
+                            guard undecoded.isPresent, declared.contains(where: { $0.kind.listsScalars }) else {
+                                return
+                            }
+                            refused = true
+                            break
+                        }
                         entry.checkValue?(found, operation, &trial)
                     }
+                    if refused { continue }
                     if !trial.hasErrors {
                         holding += 1
                         if holding > 1 { break }

@@ -82,6 +82,24 @@ extension ModelRule {
             holdsForValue: { value in (value as? V?).map(holds) })
     }
 
+    /// Entries that apply only when the optional property `key` has a value: draft 7's
+    /// `dependencies` with a schema, 2019-09's `dependentSchemas` (`"billing": {"required":
+    /// ["address"]}`). A ``when(_:_:in:orAbsent:on:then:else:)-(KeyPath<Model,V?>Sendable,_,_,_,_,_,_)``
+    /// of no values that holds when the property is absent, its entries the `else` branch: exported
+    /// as that `if` (`{"properties": {key: {"enum": []}}}`, not requiring it) and `else`.
+    ///
+    /// - Parameters:
+    ///   - keyPath: The optional property whose presence the entries depend on.
+    ///   - key: Its name in issues, paths and the exported schema.
+    ///   - operations: The operations the entry applies to; omitted, every one but delete.
+    ///   - then: The entries that apply when the property has a value.
+    public static func whenPresent<V: Equatable & Sendable>(
+        _ keyPath: KeyPath<Model, V?> & Sendable, _ key: String, on operations: [ValidationOperation]? = nil,
+        then: [ModelRule]
+    ) -> ModelRule {
+        when(keyPath, key, in: [], orAbsent: true, on: operations, then: [], else: then)
+    }
+
     private static func conditional(
         key: String, values: [IssueValue], holdsWhenAbsent: Bool, on operations: [ValidationOperation]?,
         then: [ModelRule], otherwise: [ModelRule], holds: @escaping @Sendable (Model) -> Bool,
@@ -145,6 +163,23 @@ package struct UndecodedMember: Sendable {
     package let isPresent: Bool
 
     package init(isPresent: Bool) { self.isPresent = isPresent }
+}
+
+extension RuleKind {
+    /// Whether the rule admits only some values, each a string, a number or a Boolean
+    /// (`.oneOf(["a", "b"])`, `.const(1)`): a member in the input that did not decode is none of
+    /// them (each would have decoded; `null` might not have, for a member that refuses it).
+    var listsScalars: Bool {
+        func listable(_ value: IssueValue) -> Bool {
+            if case .null = value { return false }
+            return value.isScalar
+        }
+        switch self {
+        case .oneOf(let values): return values.allSatisfy(listable)
+        case .const(let value): return listable(value)
+        default: return false
+        }
+    }
 }
 
 extension IssueValue {

@@ -176,7 +176,7 @@ public struct ShipmentWindow: Codable, Sendable, Hashable {
 
     /// The rules that read several properties.
     public static let additionalRules: Validation<ShipmentWindow> = [
-        .schema(SchemaDocument.schema, at: "/properties/window", keywords: ["dependentSchemas"])
+        .whenPresent(\.to, "to", then: [.required(\.from, "from")])
     ]
 
     /// Makes a value from its properties.
