@@ -957,6 +957,19 @@ struct SchemaReader {
         } else if let additional, additional != .bool(true), !hasPatterns, !types[index].refusesUnknownKeys {
             others = (additional, additionalPointer, nil)
         }
+        // `propertyNames` of text rules that every property's name meets: the rules of the other
+        // members' keys (kept for them when the struct keeps none), or nothing more to check when
+        // the struct refuses every other key.
+        if objectChecks.contains("propertyNames"), patternMembers == nil, !hasPatterns,
+            let names = schema["propertyNames"],
+            let rules = try nameRules(names, at: home(of: "propertyNames", at: pointer) + "/propertyNames"),
+            !rules.isEmpty, Self.namesPass(fields.map(\.key), names)
+        {
+            objectChecks.removeAll { $0 == "propertyNames" }
+            if !types[index].refusesUnknownKeys {
+                others = (others?.schema ?? .bool(true), others?.pointer ?? pointer, Self.joined(rules))
+            }
+        }
         if let others {
             let value = try memberType(others.schema, at: others.pointer, nameHint: name + "Value", declaring: true)
             var rules = others.keyRule.map { [".keys(\($0))"] } ?? []
@@ -2440,6 +2453,14 @@ struct SchemaReader {
             GeneratedType.Tuple(
                 items: items, rest: rest, refusesMore: refusesMore, minimum: minimum, maximum: maximum))
         return reference
+    }
+
+    /// Whether every name in `keys` passes the `propertyNames` schema `names` (AssaySchema decides).
+    static func namesPass(_ keys: [String], _ names: JSONValue) -> Bool {
+        guard let schema = try? JSONSchema(names, options: JSONSchema.Options(assertFormats: true)) else {
+            return false
+        }
+        return keys.allSatisfy { schema.isValid(.string($0)) }
     }
 
     /// Whether a rule expression states only keywords that `null` passes (each reads one other

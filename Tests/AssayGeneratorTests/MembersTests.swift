@@ -42,6 +42,17 @@ struct MembersTests {
         ("a size not above zero", changed(["sizes": ["s": 0, "m": 1]])),
         ("a name against propertyNames", changed(["names": ["Ab": 1]])),
         ("too many names", changed(["names": ["a": 1, "b": 2, "c": 3]])),
+        (
+            "valid: vars and codes of names the rules allow",
+            changed(["vars": ["HOME": "/", "PATH": "/bin"], "codes": ["ab": 1, "cd": "x"]])
+        ),
+        (
+            "a var's key in lower case, another too long",
+            changed(["vars": ["path": "/bin", "LD_LIBRARY_PATH": "/lib"]])
+        ),
+        ("a var of the wrong type beside a bad key", changed(["vars": ["HOME": 1, "x": "y"]])),
+        ("a code whose key is too short", changed(["codes": ["ab": 1, "c": 2]])),
+        ("a code property of the wrong type and a short key", changed(["codes": ["ab": "one", "c": 2]])),
         ("an env key the pattern refuses", changed(["env": ["HOME": "/", "path": "/bin"]])),
         ("two env values too short", changed(["env": ["HOME": "", "USER": ""]])),
         ("an env value of the wrong type", changed(["env": ["HOME": "/", "USER": 1]])),
@@ -115,6 +126,16 @@ struct MembersTests {
         #expect(
             generated.source.contains(#"Rule<[String: String]>.keys(.matches("^[A-Z_]+$")), .values(.length(1...))"#))
         #expect(!generated.notes.contains { $0.contains("/names") || $0.contains("/env") || $0.contains("/meta") })
+        // Beside properties whose names meet it, `propertyNames` types the other members' keys
+        // (kept for them when the schema keeps none).
+        #expect(
+            generated.source.contains(
+                #"@AdditionalProperties @Validate(Rule<[String: String]>.keys(.and(.length(...8), .matches("^[A-Z_]+$"))))"#
+            ))
+        #expect(
+            generated.source.contains(
+                #"@AdditionalProperties @Validate(Rule<[String: JSONValue]>.keys(.length(2...)))"#))
+        #expect(!generated.notes.contains { $0.contains("/vars") || $0.contains("/codes") })
         // Beside properties, the other members of a lone pattern are kept, keys and values typed.
         #expect(
             generated.source.contains(

@@ -20,6 +20,11 @@ public struct Inventory: Codable, Sendable, Hashable {
     public var sizes: [String: Double]?
     @NotNull @Validate(Rule<[String: JSONValue]>.count(...2), .keys(.matches("^[a-z]+$")))
     public var names: [String: JSONValue]?
+    /// propertyNames beside properties whose names meet it: the other members' keys.
+    @NotNull
+    public var vars: InventoryVars?
+    @NotNull
+    public var codes: InventoryCodes?
     @NotNull @Validate(Rule<[String: String]>.keys(.matches("^[A-Z_]+$")), .values(.length(1...)))
     public var env: [String: String]?
     @NotNull
@@ -43,6 +48,8 @@ public struct Inventory: Codable, Sendable, Hashable {
         notes: InventoryNotes? = nil,
         sizes: [String: Double]? = nil,
         names: [String: JSONValue]? = nil,
+        vars: InventoryVars? = nil,
+        codes: InventoryCodes? = nil,
         env: [String: String]? = nil,
         pet: InventoryPet? = nil,
         owner: InventoryOwner? = nil,
@@ -56,6 +63,8 @@ public struct Inventory: Codable, Sendable, Hashable {
         self.notes = notes
         self.sizes = sizes
         self.names = names
+        self.vars = vars
+        self.codes = codes
         self.env = env
         self.pet = pet
         self.owner = owner
@@ -106,6 +115,37 @@ public struct InventoryNotes: Codable, Sendable, Hashable {
     /// Makes a value from its properties.
     public init(by: String? = nil, additionalProperties: [String: String] = [:]) {
         self.by = by
+        self.additionalProperties = additionalProperties
+    }
+}
+
+/// propertyNames beside properties whose names meet it: the other members' keys.
+@Validatable
+public struct InventoryVars: Codable, Sendable, Hashable {
+    @Key("HOME") @NotNull
+    public var home: String?
+    /// The members no other property names.
+    @AdditionalProperties @Validate(Rule<[String: String]>.keys(.and(.length(...8), .matches("^[A-Z_]+$"))))
+    public var additionalProperties: [String: String]
+
+    /// Makes a value from its properties.
+    public init(home: String? = nil, additionalProperties: [String: String] = [:]) {
+        self.home = home
+        self.additionalProperties = additionalProperties
+    }
+}
+
+@Validatable
+public struct InventoryCodes: Codable, Sendable, Hashable {
+    @NotNull
+    public var ab: Int?
+    /// The members no other property names.
+    @AdditionalProperties @Validate(Rule<[String: JSONValue]>.keys(.length(2...)))
+    public var additionalProperties: [String: JSONValue]
+
+    /// Makes a value from its properties.
+    public init(ab: Int? = nil, additionalProperties: [String: JSONValue] = [:]) {
+        self.ab = ab
         self.additionalProperties = additionalProperties
     }
 }
@@ -291,6 +331,33 @@ private enum SchemaDocument {
                 "pattern": "^[a-z]+$"
               },
               "maxProperties": 2
+            },
+            "vars": {
+              "description": "propertyNames beside properties whose names meet it: the other members' keys.",
+              "type": "object",
+              "properties": {
+                "HOME": {
+                  "type": "string"
+                }
+              },
+              "propertyNames": {
+                "pattern": "^[A-Z_]+$",
+                "maxLength": 8
+              },
+              "additionalProperties": {
+                "type": "string"
+              }
+            },
+            "codes": {
+              "type": "object",
+              "properties": {
+                "ab": {
+                  "type": "integer"
+                }
+              },
+              "propertyNames": {
+                "minLength": 2
+              }
             },
             "env": {
               "type": "object",
