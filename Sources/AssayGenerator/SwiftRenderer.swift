@@ -378,15 +378,20 @@ struct SwiftRenderer {
             parameters.append("\(item.name): \(item.type)\(item.isOptional ? " = nil" : "")")
         }
         if let rest = tuple.rest {
-            lines.append("    /// The items after index \(tuple.items.count - 1).")
+            lines.append(
+                tuple.items.isEmpty
+                    ? "    /// The items, none of which has a schema of its own."
+                    : "    /// The items after index \(tuple.items.count - 1).")
             lines.append("    \(access)var rest: [\(rest.type)]")
             parameters.append("rest: [\(rest.type)] = []")
         }
         let names = tuple.items.map(\.name) + (tuple.rest == nil ? [] : ["rest"])
-        lines.append("")
+        if !names.isEmpty { lines.append("") }
         lines.append("    /// Makes a value from its items.")
         let signature = "    \(access)init(\(parameters.joined(separator: ", "))) {"
-        if signature.count <= 120 {
+        if names.isEmpty {
+            lines.append("    \(access)init() {}")
+        } else if signature.count <= 120 {
             lines.append(signature)
         } else {
             lines.append("    \(access)init(")
@@ -396,7 +401,7 @@ struct SwiftRenderer {
             lines.append("    ) {")
         }
         for item in names { lines.append("        self.\(item) = \(item)") }
-        lines.append("    }")
+        if !names.isEmpty { lines.append("    }") }
         lines.append("")
         lines.append("    /// Reads the items in order; every one that fails is reported at its index.")
         lines.append("    \(access)init(from decoder: any Decoder) throws {")

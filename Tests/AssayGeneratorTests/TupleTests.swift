@@ -53,6 +53,13 @@ struct TupleTests {
         ("an empty path deep down", changed(["path": ["a", ["b", []]]])),
         ("spans too short and too long", changed(["spans": [[1], [1, 2, "abcd", 3], "x"]])),
         (
+            "valid: counts, nothing, a triple",
+            changed(["counts": [0, 1, 2], "nothing": [], "triple": ["a", 1, 2, 3]])
+        ),
+        ("a negative count, and too many", changed(["counts": [0, -1, 2, 3]])),
+        ("nothing that holds an item", changed(["nothing": ["a"]])),
+        ("a triple of two items, the second a string", changed(["triple": ["a", "b"]])),
+        (
             "every rule wrong at once",
             changed([
                 "align": [1, "y"], "semicolon": [true, "never", "."], "pair": [-1, 2, 3], "range": [.null, .null],

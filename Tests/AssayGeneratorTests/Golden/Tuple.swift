@@ -21,6 +21,12 @@ public struct Linting: Codable, Sendable, Hashable {
     @NotNull
     public var path: Steps?
     @NotNull
+    public var counts: LintingCounts?
+    @NotNull
+    public var nothing: LintingNothing?
+    @NotNull
+    public var triple: LintingTriple?
+    @NotNull
     public var spans: [LintingSpansItem]?
 
     /// Makes a value from its properties.
@@ -31,6 +37,9 @@ public struct Linting: Codable, Sendable, Hashable {
         range: LintingRange? = nil,
         unknown: LintingUnknown? = nil,
         path: Steps? = nil,
+        counts: LintingCounts? = nil,
+        nothing: LintingNothing? = nil,
+        triple: LintingTriple? = nil,
         spans: [LintingSpansItem]? = nil
     ) {
         self.align = align
@@ -39,6 +48,9 @@ public struct Linting: Codable, Sendable, Hashable {
         self.range = range
         self.unknown = unknown
         self.path = path
+        self.counts = counts
+        self.nothing = nothing
+        self.triple = triple
         self.spans = spans
     }
 }
@@ -588,6 +600,141 @@ extension Steps: JSONSchemaExportable {
     }
 }
 
+public struct LintingCounts: Codable, Sendable, Hashable {
+    /// The items, none of which has a schema of its own.
+    public var rest: [Int]
+
+    /// Makes a value from its items.
+    public init(rest: [Int] = []) {
+        self.rest = rest
+    }
+
+    /// Reads the items in order; every one that fails is reported at its index.
+    public init(from decoder: any Decoder) throws {
+        var items = try TupleDecoding(decoder, maximumCount: 3)
+        let rest = items.rest(Int.self, rule: .range(0...))
+        try items.finish()
+        self.rest = rest
+    }
+
+    /// Writes the items in order.
+    public func encode(to encoder: any Encoder) throws {
+        try TupleDecoding.encode([], rest: rest, to: encoder)
+    }
+
+    /// The positions of the items it holds, as it writes them.
+    public var indices: Range<Int> { 0..<TupleDecoding.count(0, then: [], rest: rest.count) }
+}
+
+extension LintingCounts: Validatable {
+    /// The rules of each item, checked at its index (on demand and on save; decoding checks them
+    /// as it reads).
+    public static let validation: Validation<LintingCounts> = [
+        .payload { .value($0.indices, rule: .count(...3)) },
+        .payload { .items($0.rest, from: 0, rule: .range(0...)) },
+    ]
+}
+
+extension LintingCounts: JSONSchemaExportable {
+    /// The items' schemas in order, as `prefixItems`, and the count's bounds, in `$defs`.
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        exporter.definition(of: LintingCounts.self) { exporter in
+            [
+                "type": "array",
+                "items": exporter.schema(for: Int.self, rule: .range(0...), at: "LintingCounts.rest"),
+                "maxItems": 3,
+            ]
+        }
+    }
+}
+
+public struct LintingNothing: Codable, Sendable, Hashable {
+    /// Makes a value from its items.
+    public init() {}
+
+    /// Reads the items in order; every one that fails is reported at its index.
+    public init(from decoder: any Decoder) throws {
+        var items = try TupleDecoding(decoder, maximumCount: 0)
+        try items.finish()
+    }
+
+    /// Writes the items in order.
+    public func encode(to encoder: any Encoder) throws {
+        try TupleDecoding.encode([], to: encoder)
+    }
+}
+
+extension LintingNothing: Validatable {
+    /// The rules of each item, checked at its index (on demand and on save; decoding checks them
+    /// as it reads).
+    public static let validation: Validation<LintingNothing> = []
+}
+
+extension LintingNothing: JSONSchemaExportable {
+    /// The items' schemas in order, as `prefixItems`, and the count's bounds, in `$defs`.
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        exporter.definition(of: LintingNothing.self) { exporter in
+            [
+                "type": "array",
+                "maxItems": 0,
+            ]
+        }
+    }
+}
+
+public struct LintingTriple: Codable, Sendable, Hashable {
+    /// The item at index 0.
+    public var item0: String
+    /// The items after index 0.
+    public var rest: [Int]
+
+    /// Makes a value from its items.
+    public init(item0: String, rest: [Int] = []) {
+        self.item0 = item0
+        self.rest = rest
+    }
+
+    /// Reads the items in order; every one that fails is reported at its index.
+    public init(from decoder: any Decoder) throws {
+        var items = try TupleDecoding(decoder, minimumCount: 3)
+        let item0 = items.item(String.self)
+        let rest = items.rest(Int.self)
+        try items.finish()
+        self.item0 = try items.present(item0)
+        self.rest = rest
+    }
+
+    /// Writes the items in order.
+    public func encode(to encoder: any Encoder) throws {
+        try TupleDecoding.encode([item0], rest: rest, to: encoder)
+    }
+
+    /// The positions of the items it holds, as it writes them.
+    public var indices: Range<Int> { 0..<TupleDecoding.count(1, then: [], rest: rest.count) }
+}
+
+extension LintingTriple: Validatable {
+    /// The rules of each item, checked at its index (on demand and on save; decoding checks them
+    /// as it reads).
+    public static let validation: Validation<LintingTriple> = [
+        .payload { .value($0.indices, rule: .count(3...)) }
+    ]
+}
+
+extension LintingTriple: JSONSchemaExportable {
+    /// The items' schemas in order, as `prefixItems`, and the count's bounds, in `$defs`.
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        exporter.definition(of: LintingTriple.self) { exporter in
+            [
+                "type": "array",
+                "prefixItems": [exporter.schema(for: String.self)],
+                "items": exporter.schema(for: Int.self),
+                "minItems": 3,
+            ]
+        }
+    }
+}
+
 public struct LintingSpansItem: Codable, Sendable, Hashable {
     /// The item at index 0.
     public var item0: Int
@@ -795,6 +942,36 @@ private enum SchemaDocument {
             },
             "path": {
               "$ref": "#/definitions/steps"
+            },
+            "counts": {
+              "type": "array",
+              "items": [],
+              "additionalItems": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "maxItems": 3
+            },
+            "nothing": {
+              "type": "array",
+              "items": [
+                {
+                  "type": "string"
+                }
+              ],
+              "maxItems": 0
+            },
+            "triple": {
+              "type": "array",
+              "items": [
+                {
+                  "type": "string"
+                }
+              ],
+              "minItems": 3,
+              "additionalItems": {
+                "type": "integer"
+              }
             },
             "spans": {
               "type": "array",
