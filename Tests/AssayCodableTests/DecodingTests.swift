@@ -380,6 +380,15 @@ private struct PlainTeam: Decodable {
             decodingError { try decoder.decode(Survey.self, #"{"scores": [1, 9, 0], "labels": []}"#) })
         #expect(ruleFailure.issues.map(\.path.jsonPointer) == ["/scores/1", "/scores/2"])
         #expect(ruleFailure.issues.map(\.code) == [.tooLarge, .tooSmall])
+        // An array with an element that does not decode still has its count checked, on the
+        // input's elements (as `maxItems` is): reported at the array, beside the element.
+        let countFailure = try #require(
+            decodingError { try decoder.decode(Survey.self, #"{"scores": [], "labels": [], "weights": [1, "y", 2]}"#) })
+        #expect(countFailure.issues.map(\.path.jsonPointer) == ["/weights/1", "/weights"])
+        #expect(countFailure.issues.map(\.code) == [.typeMismatch, .tooMany])
+        let inBounds = try #require(
+            decodingError { try decoder.decode(Survey.self, #"{"scores": [], "labels": [], "weights": ["y", 2]}"#) })
+        #expect(inBounds.issues.map(\.path.jsonPointer) == ["/weights/0"])
     }
 
     @Test func unknownKeysWithSnakeCaseKeys() throws {

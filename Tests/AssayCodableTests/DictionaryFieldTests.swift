@@ -36,8 +36,10 @@ struct Stock: Codable, Equatable {
         // Models as members: each one that fails, where it fails.
         let parts = #""parts": {"p": {"count": 1}, "q": {"count": "x"}, "r": {"count": -1}}"#
         #expect(places(#"{"sizes": {}, \#(parts)}"#, decoder: decoder) == ["/parts/q/count", "/parts/r/count"])
-        // A rule on the whole dictionary is not judged on the members that decoded.
-        #expect(places(#"{"sizes": {"a": "x", "b": 1, "c": 1, "d": 1}}"#, decoder: decoder) == ["/sizes/a"])
+        // A rule on the whole dictionary is not judged on the members that decoded; its count is
+        // judged on the input's members.
+        #expect(places(#"{"sizes": {"a": "x", "b": 1, "c": 1, "d": 1}}"#, decoder: decoder) == ["/sizes", "/sizes/a"])
+        #expect(places(#"{"sizes": {"a": "x", "b": 1, "c": 1}}"#, decoder: decoder) == ["/sizes/a"])
         #expect(places(#"{"sizes": {"b": 1, "c": 1, "d": 1, "e": 1}}"#, decoder: decoder) == ["/sizes"])
         #expect(places(#"{"sizes": [1]}"#, decoder: decoder) == ["/sizes"])
         #expect(places(#"{"sizes": {}, "parts": null}"#, decoder: decoder) == [])
@@ -49,9 +51,14 @@ struct Stock: Codable, Equatable {
         #expect(places(#"{"sizes": {}, "levels": [0, 1], "items": [{"count": 0}]}"#, decoder: decoder) == [])
         // An element of the wrong type beside one its rule refuses: both reported, at their indices.
         #expect(places(#"{"sizes": {}, "levels": ["x", -1, 2]}"#, decoder: decoder) == ["/levels/0", "/levels/1"])
-        #expect(places(#"{"sizes": {}, "levels": [1, "x", 2, -2]}"#, decoder: decoder) == ["/levels/1", "/levels/3"])
-        // A rule on the whole array is not judged on the elements that decoded.
-        #expect(places(#"{"sizes": {}, "levels": [1, 2, 3, "x"]}"#, decoder: decoder) == ["/levels/3"])
+        #expect(places(#"{"sizes": {}, "levels": [1, "x", -2]}"#, decoder: decoder) == ["/levels/1", "/levels/2"])
+        // A rule on the whole array is not judged on the elements that decoded; its count is judged
+        // on the input's elements (four, one too many).
+        #expect(
+            places(#"{"sizes": {}, "levels": [1, "x", 2, -2]}"#, decoder: decoder) == [
+                "/levels", "/levels/1", "/levels/3",
+            ])
+        #expect(places(#"{"sizes": {}, "levels": [1, 2, 3, "x"]}"#, decoder: decoder) == ["/levels", "/levels/3"])
         #expect(places(#"{"sizes": {}, "levels": [1, 2, 3, 4]}"#, decoder: decoder) == ["/levels"])
         let items = #""items": [{"count": "x"}, {"count": -1}, {"count": 1}]"#
         #expect(places(#"{"sizes": {}, \#(items)}"#, decoder: decoder) == ["/items/0/count", "/items/1/count"])

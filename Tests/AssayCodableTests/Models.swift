@@ -123,7 +123,7 @@ struct Booking: Codable, Equatable {
 struct Survey: Codable, Equatable {
     @Validate(.each(.range(1...5))) var scores: [Int]
     var labels: [String]
-    var weights: [Double]?
+    @Validate(Rule<[Double]>.count(1...2)) var weights: [Double]?
 }
 
 /// A model whose `init(from:)` is written by hand with `FieldDecoder`, as its documentation shows;

@@ -271,6 +271,8 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
             result.issues.filter {
                 $0.path.components.count > depth && $0.path.components.prefix(depth).elementsEqual(at.components)
             })
+        // Its count, of the input's members (`maxProperties`).
+        if !collector.truncated { checkCount(of: key, count: container.allKeys.count) }
         return nil
     }
 
@@ -316,6 +318,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
                 &nested, at: fieldPath(key), lossy: lossy, kept: &kept, partial: &partial)
             if elements == nil, let kept {
                 checkElements(partial, at: kept, key: key)
+                if !collector.truncated { checkCount(of: key, count: nested.count ?? nested.currentIndex) }
             } else if let kept {
                 keptIndices[key.stringValue] = kept
             }
@@ -372,6 +375,27 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
                 found.append(issue)
             }
             collector.record(found)
+        }
+    }
+
+    /// The count rules of an array or dictionary field some of whose elements did not decode,
+    /// checked on the input's own count (which does not depend on the elements, as `unique` does):
+    /// a count out of bounds is reported beside the elements' failures, as JSON Schema's
+    /// `minItems` and `maxProperties` are.
+    mutating func checkCount(of key: Key, count: Int) {
+        for entry in Model.validation.rules
+        where entry.key == key.stringValue && entry.applies(to: collector.policy.operation) {
+            guard case .rules(let declared) = entry.role else { continue }
+            for rule in declared {
+                guard case .count(let minimum, let maximum) = rule.kind else { continue }
+                var found = Rule<Range<Int>>.count(minimum: minimum, maximum: maximum).issues(
+                    for: 0..<count, at: fieldPath(key))
+                for index in found.indices {
+                    found[index].severity = rule.severity
+                    found[index].phase = .decode
+                }
+                collector.record(found)
+            }
         }
     }
 
