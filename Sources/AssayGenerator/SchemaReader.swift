@@ -1293,7 +1293,9 @@ struct SchemaReader {
         do {
             var groups: [String] = []
             for (offset, item) in items.enumerated() {
-                guard let entries = try branchEntries(item, at: pointer + "/\(keyword)/\(offset)", fields: fields)
+                guard
+                    let entries = try branchEntries(
+                        item, at: pointer + "/\(keyword)/\(offset)", fields: fields, listingEnums: true)
                 else {
                     rewind(to: mark)
                     return nil
@@ -1310,9 +1312,13 @@ struct SchemaReader {
 
     /// The entries of a branch of a condition: `.required` for the optional members it requires,
     /// `.property` with the rules of each member's schema. `nil` when it reads anything else.
-    private mutating func branchEntries(_ branch: JSONValue, at pointer: String, fields: [String: Field])
-        throws(SwiftGenerationError) -> [String]?
-    {
+    ///
+    /// `listingEnums` (the groups of alternatives): a member of a string enum whose schema in the
+    /// branch is its own is `.oneOf(Kind.allCases)` — true of every value that decoded, and what
+    /// decides the group when the member did not decode (it is none of them), as the schema does.
+    private mutating func branchEntries(
+        _ branch: JSONValue, at pointer: String, fields: [String: Field], listingEnums: Bool = false
+    ) throws(SwiftGenerationError) -> [String]? {
         // A branch that is a reference alone: the schema it names.
         var branch = branch
         var hops = 0
@@ -1356,7 +1362,14 @@ struct SchemaReader {
                         || (field.mustBePresent && Self.listedValues(schema) != nil)
                 else { return nil }
                 let place = pointer + "/properties/" + Self.escape(key)
-                let rules = try memberRules(schema, at: place, field: field, present: present.contains(key))
+                var rules = try memberRules(schema, at: place, field: field, present: present.contains(key))
+                let base = field.type.hasSuffix("?") ? String(field.type.dropLast()) : field.type
+                if rules.isEmpty, listingEnums, schema == field.schema, Self.constraintKeys(of: schema) != [],
+                    case .stringEnum? = types.first(where: { $0.name == base })?.kind
+                        ?? (namedEnums.contains(base) ? .stringEnum([]) : nil)
+                {
+                    rules = [".oneOf(\(base).allCases)"]
+                }
                 guard !rules.isEmpty else { continue }
                 entries.append(
                     ".property(\\.\(field.name), \(SwiftNames.stringLiteral(key)), \(rules.joined(separator: ", ")))")

@@ -15,7 +15,9 @@ import Testing
 struct DependenciesTests {
     static func schemaText() throws -> String { try SwiftGeneratorTests.read("dependencies.schema.json") }
 
-    static let valid: JSONValue = ["name": "n", "label": "l", "type": "autocomplete", "analyzer": "a", "minGrams": 2]
+    static let valid: JSONValue = [
+        "name": "n", "label": "l", "type": "autocomplete", "analyzer": "a", "minGrams": 2, "kind": "local",
+    ]
 
     static func changed(_ changes: [String: JSONValue?]) -> JSONValue { valid.changing(changes) }
 
@@ -23,7 +25,13 @@ struct DependenciesTests {
 
     static let instances: [(name: String, instance: JSONValue)] = [
         ("valid", valid),
-        ("valid: nothing that depends", ["name": "n", "label": "l"]),
+        ("valid: nothing that depends", ["name": "n", "label": "l", "kind": "remote"]),
+        ("valid: an md5 and no kind", changed(["kind": nil, "md5": "m"])),
+        ("neither a kind nor an md5", changed(["kind": nil])),
+        // The kind does not decode: the group that requires it as its own schema fails (it would
+        // have decoded), and so does the other (no md5): the anyOf is reported at the object too.
+        ("a kind not listed, and no md5", changed(["kind": "cloud"])),
+        ("a kind not listed beside an md5: the kind's failure alone", changed(["kind": "cloud", "md5": "m"])),
         ("valid: a string analyzer", changed(["type": "string", "minGrams": nil])),
         ("valid: an analyzer with no type", changed(["type": nil, "minGrams": nil])),
         ("valid: begin and end", changed(["begin": "b", "end": "e"])),
@@ -63,13 +71,16 @@ struct DependenciesTests {
 
     @Test("on demand, the entries apply when their member is present")
     func onDemand() {
-        #expect(SearchField(type: .geo, name: "n", label: "l").issues().isEmpty)
+        #expect(SearchField(type: .geo, name: "n", label: "l", kind: .local).issues().isEmpty)
+        #expect(SearchField(type: .geo, name: "n", label: "l").issues().map(\.code) == [.noMatch])
         #expect(
-            SearchField(type: .geo, analyzer: "a", name: "n", label: "l").issues().map(\.path.jsonPointer) == ["/type"])
-        #expect(SearchField(minGrams: 2, name: "n", label: "l").issues().map(\.path.jsonPointer) == ["/type"])
-        #expect(SearchField(begin: "b", name: "n", label: "l").issues().map(\.code) == [.noMatch])
-        #expect(SearchField(name: "n").issues().map(\.path.jsonPointer) == ["/label"])
-        #expect(SearchField(name: "n", label: "l", mode: .exact).issues().map(\.path.jsonPointer) == [""])
+            SearchField(type: .geo, analyzer: "a", name: "n", label: "l", kind: .local).issues().map(\.path.jsonPointer)
+                == ["/type"])
+        #expect(
+            SearchField(minGrams: 2, name: "n", label: "l", kind: .local).issues().map(\.path.jsonPointer) == ["/type"])
+        #expect(SearchField(begin: "b", name: "n", label: "l", kind: .local).issues().map(\.code) == [.noMatch])
+        #expect(SearchField(name: "n", kind: .local).issues().map(\.path.jsonPointer) == ["/label"])
+        #expect(SearchField(name: "n", label: "l", mode: .exact, kind: .local).issues().map(\.path.jsonPointer) == [""])
     }
 
     @Test("the exported schema states the dependencies as the source does")
@@ -95,7 +106,9 @@ struct DependenciesTests {
         let source = try JSONSchema(parsing: Self.schemaText())
         for value: JSONValue in [.null, "10s", "10 minutes", "12345s", 5, ["10s"]] {
             #expect(
-                exported.isValid(value) == source.isValid(["name": "n", "label": "l", "timeout": value]), "\(value)")
+                exported.isValid(value)
+                    == source.isValid(["name": "n", "label": "l", "kind": "local", "timeout": value]),
+                "\(value)")
         }
     }
 

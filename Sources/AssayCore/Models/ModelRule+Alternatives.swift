@@ -96,8 +96,8 @@ extension ModelRule {
                 // The members of a model that did not decode, by key (`Validation.conditionalIssues`):
                 // a group is decided when every member it reads decoded, or when a member in the input
                 // that did not decode must be one of some scalar values (it holds none: each would
-                // have decoded); with one undecided, nothing is reported (the failure of the member
-                // that did not decode is).
+                // have decoded) or only be present (it is); with one undecided, nothing is reported
+                // (the failure of the member that did not decode is).
                 guard let members = value as? [String: Any] else { return }
                 var holding = 0
                 for group in alternatives {
@@ -107,11 +107,15 @@ extension ModelRule {
                         guard case .rules(let declared) = entry.role, let key = entry.key, let found = members[key]
                         else { return }
                         if let undecoded = found as? UndecodedMember {
-                            guard undecoded.isPresent, declared.contains(where: { $0.kind.listsScalars }) else {
-                                return
+                            guard undecoded.isPresent else { return }
+                            if declared.contains(where: { $0.kind.listsScalars }) {
+                                refused = true
+                                break
                             }
-                            refused = true
-                            break
+                            // Present in the input: `required` holds whatever its value.
+                            guard declared.allSatisfy({ if case .required = $0.kind { true } else { false } })
+                            else { return }
+                            continue
                         }
                         entry.checkValue?(found, operation, &trial)
                     }

@@ -33,9 +33,16 @@ public struct SearchField: Codable, Sendable, Hashable {
     public var mode: SearchFieldMode?
     @Validate(.length(...4), .matches("^[0-9]+s$"))
     public var timeout: String?
+    @NotNull
+    public var kind: Kind?
 
     /// The rules that read several properties.
     public static let additionalRules: Validation<SearchField> = [
+        .atLeastOne(
+            of: [
+                [.required(\.md5, "md5")],
+                [.required(\.kind, "kind"), .property(\.kind, "kind", .oneOf(Kind.allCases))],
+            ]),
         .whenPresent(
             \.analyzer, "analyzer",
             then: [.property(\.type, "type", Rule<SearchFieldTypeType>.oneOf([.autocomplete, .string]))]),
@@ -80,7 +87,8 @@ public struct SearchField: Codable, Sendable, Hashable {
         name: String,
         label: String? = nil,
         mode: SearchFieldMode? = nil,
-        timeout: String? = nil
+        timeout: String? = nil,
+        kind: Kind? = nil
     ) {
         self.type = type
         self.analyzer = analyzer
@@ -95,6 +103,7 @@ public struct SearchField: Codable, Sendable, Hashable {
         self.label = label
         self.mode = mode
         self.timeout = timeout
+        self.kind = kind
     }
 }
 
@@ -108,6 +117,11 @@ public enum SearchFieldMode: String, Codable, Sendable, Hashable, CaseIterable {
     case fast
     case slow
     case exact
+}
+
+public enum Kind: String, Codable, Sendable, Hashable, CaseIterable {
+    case local
+    case remote
 }
 
 /// A duration, or null for none: a named schema that may be null, with rules null passes.
