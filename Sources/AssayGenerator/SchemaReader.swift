@@ -2338,17 +2338,8 @@ struct SchemaReader {
         case _? where itemChecks.contains("items"):
             element = TypeReference(swift: "JSONValue", rules: [], nullable: true)
         case let items?:
-            let mark = self.mark()
-            let itemsPointer = home(of: "items", at: pointer) + "/items"
-            element = try resolve(items, at: itemsPointer, nameHint: nameHint + "Item", declaring: declaring)
-            if element.nullable && element.swift != "JSONValue" && !element.rules.isEmpty {
-                // `.each` of an optional's rules has no typed form: each item is checked as a whole.
-                rewind(to: mark)
-                element = fallback(
-                    items, at: itemsPointer,
-                    because: .unsupported(
-                        pointer: itemsPointer, message: "rules on items that may be null have no Swift form yet"))
-            }
+            element = try itemsReference(
+                items, at: home(of: "items", at: pointer) + "/items", nameHint: nameHint + "Item", declaring: declaring)
         }
         let elementType = element.nullable && element.swift != "JSONValue" ? element.swift + "?" : element.swift
         var rules: [String] = []
@@ -2448,16 +2439,9 @@ struct SchemaReader {
             case .bool(false)?: refusesMore = true
             case nil, .bool(true)?: rest = ("JSONValue", [])
             case let schema?:
-                let restPointer = home(of: restKey, at: pointer) + "/" + restKey
-                let mark = self.mark()
-                var element = try resolve(schema, at: restPointer, nameHint: name + "Item", declaring: true)
-                if element.nullable && element.swift != "JSONValue" && !element.rules.isEmpty {
-                    rewind(to: mark)
-                    element = fallback(
-                        schema, at: restPointer,
-                        because: .unsupported(
-                            pointer: restPointer, message: "rules on items that may be null have no Swift form yet"))
-                }
+                let element = try itemsReference(
+                    schema, at: home(of: restKey, at: pointer) + "/" + restKey, nameHint: name + "Item",
+                    declaring: true)
                 let type = element.nullable && element.swift != "JSONValue" ? element.swift + "?" : element.swift
                 rest = (type, element.rules)
             }
@@ -2482,6 +2466,21 @@ struct SchemaReader {
     static func passesNull(_ rule: String) -> Bool {
         [".length(", ".matches(", ".format(", ".range(", ".multipleOf(", ".count(", ".each(", ".values(", ".keys("]
             .contains { rule.hasPrefix($0) } || rule == ".unique"
+    }
+
+    /// The type of the items of an array (`items`, a tuple's `rest`): an item that may be `null`
+    /// with rules is checked against its schema whole (`.each` of an optional's rules has no typed
+    /// form).
+    private mutating func itemsReference(_ items: JSONValue, at pointer: String, nameHint: String, declaring: Bool)
+        throws(SwiftGenerationError) -> TypeReference
+    {
+        let mark = self.mark()
+        let element = try resolve(items, at: pointer, nameHint: nameHint, declaring: declaring)
+        guard element.nullable && element.swift != "JSONValue" && !element.rules.isEmpty else { return element }
+        rewind(to: mark)
+        return fallback(
+            items, at: pointer,
+            because: .unsupported(pointer: pointer, message: "rules on items that may be null have no Swift form yet"))
     }
 
     /// A lone `patternProperties` pattern beside `additionalProperties: false`: every key must match

@@ -123,16 +123,7 @@ struct SwiftRenderer {
                 let isAdditional = additional != nil && field.name == additional?.name && field.key.isEmpty
                 return "\(field.name): \(field.type)\(field.isOptional ? " = nil" : isAdditional ? " = [:]" : "")"
             }
-            let signature = "    public init(\(parameters.joined(separator: ", "))) {"
-            if signature.count <= 120 {
-                lines.append(signature)
-            } else {
-                lines.append("    public init(")
-                for (index, parameter) in parameters.enumerated() {
-                    lines.append("        \(parameter)\(index == parameters.count - 1 ? "" : ",")")
-                }
-                lines.append("    ) {")
-            }
+            lines += Self.initializer("public ", parameters)
             for field in fields {
                 // Backticks kept: `self.init` would call an initialiser; `self.`init`` is the property.
                 lines.append("        self.\(field.name) = \(field.name)")
@@ -141,6 +132,17 @@ struct SwiftRenderer {
         }
         lines.append("}")
         return lines
+    }
+
+    /// An initialiser's opening line, its parameters on lines of their own when it is too long for 120
+    /// columns, as swift-format writes it.
+    private static func initializer(_ access: String, _ parameters: [String]) -> [String] {
+        let signature = "    \(access)init(\(parameters.joined(separator: ", "))) {"
+        guard signature.count > 120 else { return [signature] }
+        let lines = parameters.enumerated().map { index, parameter in
+            "        \(parameter)\(index == parameters.count - 1 ? "" : ",")"
+        }
+        return ["    \(access)init("] + lines + ["    ) {"]
     }
 
     private func wrapper(_ name: String, raw: String, rule: String) -> [String] {
@@ -388,17 +390,10 @@ struct SwiftRenderer {
         let names = tuple.items.map(\.name) + (tuple.rest == nil ? [] : ["rest"])
         if !names.isEmpty { lines.append("") }
         lines.append("    /// Makes a value from its items.")
-        let signature = "    \(access)init(\(parameters.joined(separator: ", "))) {"
         if names.isEmpty {
             lines.append("    \(access)init() {}")
-        } else if signature.count <= 120 {
-            lines.append(signature)
         } else {
-            lines.append("    \(access)init(")
-            for (index, parameter) in parameters.enumerated() {
-                lines.append("        \(parameter)\(index == parameters.count - 1 ? "" : ",")")
-            }
-            lines.append("    ) {")
+            lines += Self.initializer(access, parameters)
         }
         for item in names { lines.append("        self.\(item) = \(item)") }
         if !names.isEmpty { lines.append("    }") }
