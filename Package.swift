@@ -179,7 +179,7 @@ let package = Package(
                 "Golden/union.schema.json", "Golden/members.schema.json", "Golden/conditional.schema.json",
                 "Golden/external.schema.json", "Golden/remote/address.json", "Golden/arrays.schema.json",
                 "Golden/overlap.schema.json", "Golden/beside.schema.json", "Golden/siblings.schema.json",
-                "Golden/tuple.schema.json", "Golden/dependencies.schema.json",
+                "Golden/tuple.schema.json", "Golden/dependencies.schema.json", "Golden/nullable.schema.json",
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -618,6 +618,8 @@ enum DocCommentExamples {
 
         decodeSettings()
 
+        try readPatches()
+
         // README: doc-validated-value
         struct Age: ValidatedValue {
             static let rule = Rule<Int>.range(1...150)
@@ -1046,5 +1048,21 @@ func decodeSettings() {
     } catch {
         print(error.issues.map(\.path.jsonPointer))  // ["/0", "/1", "/2"]
     }
+}
+// README: end
+
+// README: doc-nullable
+struct ProfilePatch: Codable {
+    var nickname: Nullable<String> = .absent
+}
+
+func readPatches() throws {
+    for body in [#"{}"#, #"{"nickname": null}"#, #"{"nickname": "Ann"}"#] {
+        let patch = try JSONDecoder().decode(ProfilePatch.self, from: Data(body.utf8))
+        print(patch.nickname, String(decoding: try JSONEncoder().encode(patch), as: UTF8.self))
+    }
+    // absent {}
+    // null {"nickname":null}
+    // some("Ann") {"nickname":"Ann"}
 }
 // README: end

@@ -161,6 +161,15 @@ struct Field: Equatable {
     var directStruct: String?
     /// The member's schema in `properties`.
     var schema: JSONValue = .bool(true)
+
+    /// A member that may be missing or `null`, the two told apart (`Nullable<T>`).
+    var isNullable: Bool { type.hasPrefix("Nullable<") }
+
+    /// The type without its optional or `Nullable` wrapper.
+    var baseType: String {
+        if isNullable { return String(type.dropFirst("Nullable<".count).dropLast()) }
+        return type.hasSuffix("?") ? String(type.dropLast()) : type
+    }
 }
 
 /// What a property's schema becomes: a Swift type and the rules on it.
@@ -933,7 +942,11 @@ struct SchemaReader {
             let isAny = reference.swift == "JSONValue"
             var type = reference.swift
             var isOptional = false
-            if !isRequired || (reference.nullable && !isAny) {
+            if !isRequired && reference.nullable && !isAny {
+                // Missing and `null` told apart: `.absent` and `.null`.
+                type = "Nullable<\(type)>"
+                isOptional = true
+            } else if !isRequired || (reference.nullable && !isAny) {
                 type += "?"
                 isOptional = true
             }
@@ -1178,7 +1191,7 @@ struct SchemaReader {
         // Each value must be one the member's Swift type holds: a value it cannot hold never meets
         // the condition for a model, but the input of one that did not decode may hold it (the
         // condition is decided there too: a member that did not decode holds none of the values).
-        let base = field.type.hasSuffix("?") ? String(field.type.dropLast()) : field.type
+        let base = field.baseType
         var literals: [String] = []
         if case .stringEnum(let cases)? = types.first(where: { $0.name == base })?.kind {
             for value in values {
@@ -1348,7 +1361,11 @@ struct SchemaReader {
                     else { return nil }
                     present.insert(key)
                 }
-                if field.isOptional { entries.append(".required(\\.\(field.name), \(SwiftNames.stringLiteral(key)))") }
+                // A `Nullable`'s `.null` is present: the branch refuses it.
+                let refusing = field.isNullable && present.contains(key) ? ", allowingNull: false" : ""
+                if field.isOptional {
+                    entries.append(".required(\\.\(field.name), \(SwiftNames.stringLiteral(key))\(refusing))")
+                }
             }
         }
         if let properties = object["properties"] {
@@ -1363,7 +1380,7 @@ struct SchemaReader {
                 else { return nil }
                 let place = pointer + "/properties/" + Self.escape(key)
                 var rules = try memberRules(schema, at: place, field: field, present: present.contains(key))
-                let base = field.type.hasSuffix("?") ? String(field.type.dropLast()) : field.type
+                let base = field.baseType
                 if rules.isEmpty, listingEnums, schema == field.schema, Self.constraintKeys(of: schema) != [],
                     case .stringEnum? = types.first(where: { $0.name == base })?.kind
                         ?? (namedEnums.contains(base) ? .stringEnum([]) : nil)
@@ -1384,7 +1401,7 @@ struct SchemaReader {
     private mutating func memberRules(_ schema: JSONValue, at pointer: String, field: Field, present: Bool = false)
         throws(SwiftGenerationError) -> [String]
     {
-        let base = field.type.hasSuffix("?") ? String(field.type.dropLast()) : field.type
+        let base = field.baseType
         if Self.isImplied(schema, by: field.schema) { return [] }
         if present, let value = Self.withoutNull(field.schema), Self.isImplied(schema, by: value) { return [] }
         if case .object(let object) = schema {
@@ -4290,7 +4307,8 @@ struct SchemaReader {
     /// settled (a cycle is settled where it starts).
     private mutating func makeKept(_ swiftType: String, positions: [String: Int], visited: inout Set<String>) -> Bool {
         for name in Self.typeNames(in: swiftType) where !visited.contains(name) {
-            if ["String", "Int", "Double", "Bool", "JSONValue", "Indirect"].contains(name) || namedEnums.contains(name)
+            if ["String", "Int", "Double", "Bool", "JSONValue", "Indirect", "Nullable"].contains(name)
+                || namedEnums.contains(name)
             {
                 continue
             }
@@ -4324,9 +4342,9 @@ struct SchemaReader {
     /// Whether a property of this Swift type encodes back as it was read: no struct inside (a
     /// struct drops the keys it does not name).
     private func roundTrips(_ swiftType: String) -> Bool {
-        let names = swiftType.split(whereSeparator: { "[]?: ".contains($0) })
+        let names = swiftType.split(whereSeparator: { "[]?:<> ".contains($0) })
         return names.allSatisfy { name in
-            ["String", "Int", "Double", "Bool", "JSONValue"].contains(name)
+            ["String", "Int", "Double", "Bool", "JSONValue", "Nullable"].contains(name)
                 || types.contains { type in
                     guard type.name == name, case .stringEnum = type.kind else { return false }
                     return true
@@ -4411,9 +4429,8 @@ struct SchemaReader {
         default: return
         }
         for position in fields.indices where fields[position].directStruct == target {
-            let optional = fields[position].type.hasSuffix("?")
-            let base = optional ? String(fields[position].type.dropLast()) : fields[position].type
-            fields[position].type = "Indirect<\(base)>" + (optional ? "?" : "")
+            let base = fields[position].baseType
+            fields[position].type = fields[position].type.replacingOccurrences(of: base, with: "Indirect<\(base)>")
             fields[position].directStruct = nil
             notes.append(
                 "#\(Self.withoutAlone(claimedNames[owner] ?? "")): \(owner).\(fields[position].name) is an Indirect<\(base)>, a box: a \(owner) holds itself through it"

@@ -20,7 +20,7 @@ enum SwiftNames {
         "String", "Int", "Double", "Bool", "Array", "Dictionary", "Optional", "Set", "JSONValue", "Rule", "Codable",
         "Decodable", "Encodable", "Decoder", "Encoder", "Sendable", "Hashable", "Equatable", "Error", "Type", "Self",
         "Any", "Protocol", "CodingKeys", "CodingKey", "Validatable", "Validation", "Never", "Void", "UnionDecoding",
-        "JSONKind", "JSONSchemaExportable", "JSONSchemaExporter",
+        "JSONKind", "JSONSchemaExportable", "JSONSchemaExporter", "Indirect", "Nullable", "TupleDecoding",
     ]
 
     /// The `TextFormat` case of each format name.

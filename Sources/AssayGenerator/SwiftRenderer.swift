@@ -99,7 +99,7 @@ struct SwiftRenderer {
                 if !field.rules.isEmpty { attributes.append(validate) }
                 if !attributes.isEmpty { lines.append("    " + attributes.joined(separator: " ")) }
             }
-            lines.append("    \(access)var \(field.name): \(field.type)")
+            lines.append("    \(access)var \(field.name): \(field.type)\(field.isNullable ? " = .absent" : "")")
         }
         if !modelRules.isEmpty {
             lines.append("")
@@ -121,7 +121,9 @@ struct SwiftRenderer {
             lines.append("    /// Makes a value from its properties.")
             let parameters = fields.map { field in
                 let isAdditional = additional != nil && field.name == additional?.name && field.key.isEmpty
-                return "\(field.name): \(field.type)\(field.isOptional ? " = nil" : isAdditional ? " = [:]" : "")"
+                let initial =
+                    field.isNullable ? " = .absent" : field.isOptional ? " = nil" : isAdditional ? " = [:]" : ""
+                return "\(field.name): \(field.type)\(initial)"
             }
             lines += Self.initializer("public ", parameters)
             for field in fields {

@@ -12,7 +12,10 @@ struct ModelDescription {
         /// The JSON key: `@Key("…")`, or the property's name.
         var key: String
         var hasCustomKey: Bool
+        /// `T?`, or a ``Nullable`` (`Nullable<T>`): a key that may be missing.
         var isOptional: Bool
+        /// `Nullable<T>`: missing, `null` and a value told apart.
+        var isNullable = false
         var defaultValue: ExprSyntax?
         var isLossy: Bool
         /// `@Required`: the key must be present even when the value may be `null`.
@@ -128,14 +131,21 @@ struct ModelDescription {
             let key = keyAttribute.flatMap(Self.stringArgument) ?? bare
             let property = Property(
                 name: name, type: type.trimmed, key: key, hasCustomKey: keyAttribute != nil,
-                isOptional: TypeShape(type).isOptional, defaultValue: binding.initializer?.value.trimmed,
+                isOptional: TypeShape(type).isOptional || TypeShape(type).isNullable,
+                isNullable: TypeShape(type).isNullable, defaultValue: binding.initializer?.value.trimmed,
                 isLossy: lossy != nil, mustBePresent: required != nil, refusesNull: notNull != nil, rules: rules,
                 normalizers: normalizers)
-            if let notNull, !TypeShape(type).isOptional || required != nil {
+            if TypeShape(type).isNullable, let marker = required ?? notNull {
+                diagnostics.append(
+                    Diagnostic(
+                        node: Syntax(marker),
+                        message: AssayDiagnostic.markedNullable(
+                            attribute: marker.attributeName.trimmedDescription, property: name)))
+            } else if let notNull, !TypeShape(type).isOptional || required != nil {
                 diagnostics.append(
                     Diagnostic(node: Syntax(notNull), message: AssayDiagnostic.notNullMisplaced(name)))
             }
-            if let required, !TypeShape(type).isOptional {
+            if let required, !TypeShape(type).isOptional, !TypeShape(type).isNullable {
                 diagnostics.append(
                     Diagnostic(node: Syntax(required), message: AssayDiagnostic.requiredNotOptional(name)))
             }
@@ -261,8 +271,27 @@ struct TypeShape {
         return nil
     }
 
-    /// The type without its optional wrapper.
-    var unwrapped: TypeShape { wrapped.map(TypeShape.init) ?? self }
+    /// `Nullable<T>` (or `AssayCore.Nullable<T>`): a member that may be missing or `null`.
+    var isNullable: Bool { nullableWrapped != nil }
+
+    /// `T` of `Nullable<T>`.
+    var nullableWrapped: TypeSyntax? {
+        let arguments: GenericArgumentListSyntax?
+        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Nullable" {
+            arguments = identifier.genericArgumentClause?.arguments
+        } else if let member = type.as(MemberTypeSyntax.self), member.name.text == "Nullable",
+            ["AssayCore", "AssayCodable"].contains(member.baseType.trimmedDescription)
+        {
+            arguments = member.genericArgumentClause?.arguments
+        } else {
+            return nil
+        }
+        guard let arguments, arguments.count == 1, let argument = arguments.first else { return nil }
+        return TypeSyntax(argument.argument)
+    }
+
+    /// The type without its optional (or ``Nullable``) wrapper.
+    var unwrapped: TypeShape { (wrapped ?? nullableWrapped).map(TypeShape.init) ?? self }
 
     var isArray: Bool {
         if type.is(ArrayTypeSyntax.self) { return true }

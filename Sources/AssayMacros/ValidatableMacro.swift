@@ -14,6 +14,7 @@ enum AssayDiagnostic: DiagnosticMessage {
     case decodingInitDeclared
     case requiredNotOptional(String)
     case notNullMisplaced(String)
+    case markedNullable(attribute: String, property: String)
     case additionalPropertiesNotDictionary(String)
     case secondAdditionalProperties(String)
 
@@ -38,6 +39,9 @@ enum AssayDiagnostic: DiagnosticMessage {
         case .notNullMisplaced(let name):
             return
                 "@NotNull applies to optionals that are not @Required (a key that may be missing, never null); for '\(name)', a key always present and never null is a non-optional property"
+        case .markedNullable(let attribute, let name):
+            return
+                "@\(attribute) applies to optionals; '\(name)' is a Nullable, which tells a missing key (.absent) from null (.null) already"
         case .additionalPropertiesNotDictionary(let name):
             return
                 "@AdditionalProperties applies to a dictionary '[String: Value]' of the members no other property names; '\(name)' is not one"
@@ -61,6 +65,7 @@ enum AssayDiagnostic: DiagnosticMessage {
         case .decodingInitDeclared: name = "decodingInitDeclared"
         case .requiredNotOptional: name = "requiredNotOptional"
         case .notNullMisplaced: name = "notNullMisplaced"
+        case .markedNullable: name = "markedNullable"
         case .additionalPropertiesNotDictionary: name = "additionalPropertiesNotDictionary"
         case .secondAdditionalProperties: name = "secondAdditionalProperties"
         }
@@ -334,8 +339,10 @@ extension ValidatableMacro {
     static func encodingFunction(_ model: ModelDescription) -> String {
         var lines = ["var _assayFields = AssayCodable.FieldEncoder<CodingKeys>(encoder)"]
         for property in model.properties {
-            // A key that must be present is written even when `nil` (as `null`).
-            let method = property.isOptional && !property.mustBePresent ? "encodeIfPresent" : "encode"
+            // A key that must be present is written even when `nil` (as `null`); a `Nullable` is
+            // left out when `.absent`.
+            let method =
+                property.isOptional && !property.mustBePresent && !property.isNullable ? "encodeIfPresent" : "encode"
             lines.append("try _assayFields.\(method)(self.\(property.name), forKey: .\(property.name))")
         }
         if let additional = model.additional {

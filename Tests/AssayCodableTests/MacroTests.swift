@@ -180,6 +180,33 @@ func expand(_ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] 
             ])
     }
 
+    @Test func nullableTakesNoPresenceMarker() {
+        expand(
+            """
+            @Validatable
+            struct Patch {
+                @Required var nickname: Nullable<String>
+                @NotNull var note: AssayCore.Nullable<String> = .absent
+            }
+            """,
+            """
+            struct Patch {
+                var nickname: Nullable<String>
+                var note: AssayCore.Nullable<String> = .absent
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message:
+                        "@Required applies to optionals; 'nickname' is a Nullable, which tells a missing key (.absent) from null (.null) already",
+                    line: 3, column: 5),
+                DiagnosticSpec(
+                    message:
+                        "@NotNull applies to optionals; 'note' is a Nullable, which tells a missing key (.absent) from null (.null) already",
+                    line: 4, column: 5),
+            ])
+    }
+
     @Test func misuseIsDiagnosed() {
         expand(
             """

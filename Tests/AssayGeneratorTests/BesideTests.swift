@@ -209,8 +209,10 @@ struct BesideTests {
     func roundTrip() throws {
         let decoded = try JSONValueDecoder().decodeValidated(Deployment.self, from: Self.valid.jsonBytes()).value
         #expect(decoded.resources?["a"] == .file(DeploymentResourcesValueFile(type: "file", note: "short", path: "x")))
-        #expect(decoded.auth == .cookie(DeploymentAuthCookie(type: "Cookie", cookie: DeploymentAuthCookie2(name: "n"))))
-        #expect(decoded.form == .auto(DeploymentFormAuto(mode: "auto", login: "l")))
+        #expect(
+            decoded.auth
+                == .some(.cookie(DeploymentAuthCookie(type: "Cookie", cookie: DeploymentAuthCookie2(name: "n")))))
+        #expect(decoded.form == .some(.auto(DeploymentFormAuto(mode: "auto", login: "l"))))
         #expect(decoded.items?.first == .text(FormItemText(type: "text", label: "a")))
         #expect(try JSONValue(parsing: Array(JSONEncoder().encode(decoded))) == Self.valid)
         // Checked on demand too: the case's merged rules.

@@ -84,7 +84,7 @@ struct TupleTests {
         #expect(decoded.align == .array(LintingAlignArray(item0: true, rest: [.parameters, .arguments])))
         #expect(decoded.semicolon == .array(LintingSemicolonArray(item0: true, item1: .always, item2: "ok")))
         #expect(decoded.pair == LintingPair(item0: 1, item1: Spot(x: 1)))
-        #expect(decoded.unknown == .array(LintingUnknownArrayType(item0: nil, item1: .init(ignore: ["a"]))))
+        #expect(decoded.unknown == .some(.array(LintingUnknownArrayType(item0: nil, item1: .init(ignore: ["a"])))))
         #expect(
             decoded.path == Steps(item0: "a", item1: Indirect(Steps(item0: "b", item1: Indirect(Steps(item0: "c"))))))
         #expect(decoded.spans?.last == LintingSpansItem(item0: 3, item1: 4, rest: ["abc"]))
@@ -111,7 +111,7 @@ struct TupleTests {
         #expect(gap.issues().map(\.code) == [.missing])
         #expect(Linting(semicolon: .array(LintingSemicolonArray(item0: true, item1: .never))).issues().isEmpty)
         #expect(
-            Linting(unknown: .array(LintingUnknownArrayType(item0: false))).issues().map(\.path.jsonPointer) == [
+            Linting(unknown: .some(.array(LintingUnknownArrayType(item0: false)))).issues().map(\.path.jsonPointer) == [
                 "/unknown/0"
             ])
     }

@@ -230,6 +230,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
 
     /// Whether the input holds the key with a value that is not `null`; `nil` when the container
     /// could not tell (the failure recorded at the field, as `expected`).
+    @usableFromInline
     mutating func holdsNonNull(_ key: Key, expected: String) -> Bool? {
         do {
             return try source.contains(key) && !source.decodeNil(forKey: key)
@@ -447,6 +448,46 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         }
         guard let elements = decode([E].self, forKey: key, lossy: lossy) else { return nil }
         return .some(elements)
+    }
+
+    /// Decodes a field that may be missing, `null` or hold a value (`Nullable`): a missing key is
+    /// `.absent`, `null` is `.null`; anything else must decode. The result is `nil` when it failed.
+    @inlinable
+    public mutating func decode<T: Decodable>(_ type: Nullable<T>.Type, forKey key: Key) -> Nullable<T>? {
+        guard !collector.truncated, let state = presence(of: key, expected: "\(T.self)") else { return nil }
+        guard let present = state else { return .absent }
+        guard present else { return .null }
+        return decode(T.self, forKey: key).map(Nullable.some)
+    }
+
+    /// Decodes an array field that may be missing or `null` (`Nullable`) element by element;
+    /// `lossy` drops bad elements.
+    public mutating func decode<E: Decodable>(_ type: Nullable<[E]>.Type, forKey key: Key, lossy: Bool = false)
+        -> Nullable<[E]>?
+    {
+        guard !collector.truncated, let state = presence(of: key, expected: "\([E].self)") else { return nil }
+        guard let present = state else { return .absent }
+        guard present else { return .null }
+        return decode([E].self, forKey: key, lossy: lossy).map(Nullable.some)
+    }
+
+    /// Decodes a dictionary field that may be missing or `null` (`Nullable`) member by member.
+    public mutating func decode<V: Decodable>(_ type: Nullable<[String: V]>.Type, forKey key: Key)
+        -> Nullable<[String: V]>?
+    {
+        guard !collector.truncated, let state = presence(of: key, expected: "\([String: V].self)") else { return nil }
+        guard let present = state else { return .absent }
+        guard present else { return .null }
+        return decode([String: V].self, forKey: key).map(Nullable.some)
+    }
+
+    /// Whether the input holds the key (`nil` when it does not), with a value that is not `null`
+    /// (`true`) or with `null` (`false`); `nil` overall when the container could not tell (the
+    /// failure recorded at the field, as `expected`).
+    @usableFromInline
+    mutating func presence(of key: Key, expected: String) -> Bool?? {
+        guard source.contains(key) else { return .some(nil) }
+        return holdsNonNull(key, expected: expected).map { .some($0) }
     }
 
     /// The error to throw when a field did not decode: every failure so far, plus the rule issues of

@@ -24,6 +24,12 @@ public struct FieldEncoder<Key: CodingKey> {
         try container.encodeIfPresent(value, forKey: AnyKey(stringValue: key.stringValue))
     }
 
+    /// Encodes a property that may be missing or `null` (`Nullable`): `.absent` leaves the key
+    /// out, `.null` writes `null`.
+    public mutating func encode<T: Encodable>(_ value: Nullable<T>, forKey key: Key) throws {
+        try container.encode(value, forKey: AnyKey(stringValue: key.stringValue))
+    }
+
     /// Encodes the members kept beside the properties, but those whose key `Key` names.
     public mutating func encodeAdditionalProperties<T: Encodable>(_ members: [String: T]) throws {
         for key in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })

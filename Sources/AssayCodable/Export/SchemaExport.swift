@@ -290,9 +290,10 @@ public struct JSONSchemaExporter {
                     where isStated(
                         kind: each.kind, severity: each.severity, on: rule.operations, at: place, notes: &notes)
                     {
-                        if each.kind == .required {
+                        if each.kind == .required || each.kind == .present {
                             mustBePresent = true
-                            schema = Self.removingNull(schema)
+                            // `nil` is missing or `null`: both are refused; a `Nullable`'s `.null` is present.
+                            if each.kind == .required { schema = Self.removingNull(schema) }
                             continue
                         }
                         let exported = Self.keywords(for: each.kind)
@@ -440,10 +441,10 @@ public struct JSONSchemaExporter {
                 let at = "\(place).\(key)"
                 for each in declared
                 where isStated(kind: each.kind, severity: each.severity, on: entry.operations, at: at, notes: &notes) {
-                    if each.kind == .required {
-                        // `nil` is missing or `null`: both are refused.
+                    if each.kind == .required || each.kind == .present {
+                        // `nil` is missing or `null`: both are refused; a `Nullable`'s `.null` is present.
                         if !required.contains(.string(key)) { required.append(.string(key)) }
-                        if properties[key].map(Self.mayBeNull) ?? true {
+                        if each.kind == .required, properties[key].map(Self.mayBeNull) ?? true {
                             members[key] = Self.merge(members[key] ?? [:], ["not": ["type": "null"]])
                         }
                         continue
@@ -582,7 +583,7 @@ public struct JSONSchemaExporter {
             let exported = keywords(for: inner)
             guard exported.unstated.isEmpty else { return ([:], ["\(kind)"]) }
             object["not"] = .object(exported.keywords)
-        case .required:
+        case .required, .present:
             break  // stated by the model's `required`
         case .custom, .advisory:
             return ([:], ["\(kind)"])
@@ -776,6 +777,14 @@ extension Optional: JSONSchemaExportable {
             return .object(object)
         }
         return ["anyOf": [wrapped, ["type": "null"]]]
+    }
+}
+
+extension Nullable: JSONSchemaExportable {
+    /// The wrapped type's schema, `null` allowed too (as an optional's); a model lists the property
+    /// among those not required.
+    public static func jsonSchema(in exporter: inout JSONSchemaExporter) -> JSONValue {
+        Optional<Wrapped>.jsonSchema(in: &exporter)
     }
 }
 

@@ -113,7 +113,7 @@ extension ModelRule {
                                 break
                             }
                             // Present in the input: `required` holds whatever its value.
-                            guard declared.allSatisfy({ if case .required = $0.kind { true } else { false } })
+                            guard declared.allSatisfy({ $0.kind == .required || $0.kind == .present })
                             else { return }
                             continue
                         }

@@ -100,7 +100,7 @@ extension ModelRule {
         when(keyPath, key, in: [], orAbsent: true, on: operations, then: [], else: then)
     }
 
-    private static func conditional(
+    static func conditional(
         key: String, values: [IssueValue], holdsWhenAbsent: Bool, on operations: [ValidationOperation]?,
         then: [ModelRule], otherwise: [ModelRule], holds: @escaping @Sendable (Model) -> Bool,
         holdsForValue: @escaping @Sendable (Any) -> Bool?

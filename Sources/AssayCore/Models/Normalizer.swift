@@ -195,6 +195,10 @@ private func addNestedIssues(
 ) {
     if let model = value as? any Validatable {
         checkNested(model, operation: operation, at: components, into: &context)
+    } else if let nullable = value as? any NullableValue {
+        if let wrapped = nullable.wrappedValue {
+            addNestedIssues(of: wrapped, operation: operation, at: components, into: &context)
+        }
     } else if let elements = value as? [Any] {
         for (index, element) in elements.enumerated() {
             addNestedIssues(of: element, operation: operation, at: components + [.index(index)], into: &context)

@@ -55,6 +55,9 @@ public indirect enum RuleKind: Sendable, Hashable, CustomStringConvertible {
     case not(RuleKind)
     /// `required`: an optional value is present.
     case required
+    /// `present`: a member that may be `null` (``Nullable``) is in the input, `null` or a value
+    /// (JSON Schema's `required`, which `null` meets).
+    case present
     /// A rule of the application's own, by name: checked by its closure, not stated by any schema.
     case custom(String)
     /// A rule inside `and`, `or`, `not` or `each` whose issues have another severity than
@@ -86,6 +89,7 @@ public indirect enum RuleKind: Sendable, Hashable, CustomStringConvertible {
         case .exactlyOne: return "exactlyOne"
         case .not: return "not"
         case .required: return "required"
+        case .present: return "present"
         case .custom: return "custom"
         case .advisory(let kind, _): return kind.name
         }
@@ -121,7 +125,7 @@ public indirect enum RuleKind: Sendable, Hashable, CustomStringConvertible {
         case .all(let kinds), .any(let kinds), .exactlyOne(let kinds): parts = kinds.map(\.description)
         case .custom(let name): parts = [name]
         case .advisory(let kind, let severity): return "\(kind) (\(severity.rawValue) only)"
-        case .finite, .notBlank, .unique, .required: parts = []
+        case .finite, .notBlank, .unique, .required, .present: parts = []
         }
         return parts.isEmpty ? name : "\(name)(\(parts.joined(separator: ", ")))"
     }

@@ -12,9 +12,9 @@ public struct Deployment: Codable, Sendable, Hashable {
     @NotNull
     public var resources: [String: DeploymentResourcesValue]?
     /// Closed, or null: an alternative that takes null beside objects that narrow the members.
-    public var auth: DeploymentAuth?
+    public var auth: Nullable<DeploymentAuth> = .absent
     /// Untyped members given types by each alternative; null beside them taken by both.
-    public var form: DeploymentForm?
+    public var form: Nullable<DeploymentForm> = .absent
     @NotNull
     public var items: [FormItem]?
     @NotNull
@@ -50,8 +50,8 @@ public struct Deployment: Codable, Sendable, Hashable {
     /// Makes a value from its properties.
     public init(
         resources: [String: DeploymentResourcesValue]? = nil,
-        auth: DeploymentAuth? = nil,
-        form: DeploymentForm? = nil,
+        auth: Nullable<DeploymentAuth> = .absent,
+        form: Nullable<DeploymentForm> = .absent,
         items: [FormItem]? = nil,
         deploy: Deploy? = nil,
         config: DeploymentConfig? = nil,
@@ -270,10 +270,10 @@ public struct DeploymentAuthCookie: Codable, Sendable, Hashable {
     @Key("Cookie")
     public var cookie: DeploymentAuthCookie2
     @Key("Token")
-    public var token: String?
+    public var token: Nullable<String> = .absent
 
     /// Makes a value from its properties.
-    public init(type: String, cookie: DeploymentAuthCookie2, token: String? = nil) {
+    public init(type: String, cookie: DeploymentAuthCookie2, token: Nullable<String> = .absent) {
         self.type = type
         self.cookie = cookie
         self.token = token
@@ -295,12 +295,12 @@ public struct DeploymentAuthToken: Codable, Sendable, Hashable {
     @Key("Type") @Validate(.const("Token"))
     public var type: String
     @Key("Cookie")
-    public var cookie: DeploymentAuthCookie2?
+    public var cookie: Nullable<DeploymentAuthCookie2> = .absent
     @Key("Token") @Validate(.length(4...))
     public var token: String
 
     /// Makes a value from its properties.
-    public init(type: String, cookie: DeploymentAuthCookie2? = nil, token: String) {
+    public init(type: String, cookie: Nullable<DeploymentAuthCookie2> = .absent, token: String) {
         self.type = type
         self.cookie = cookie
         self.token = token
@@ -366,10 +366,10 @@ public struct DeploymentFormAuto: Codable, Sendable, Hashable {
     @Validate(.const("auto"))
     public var mode: String
     public var login: String
-    public var xpath: String?
+    public var xpath: Nullable<String> = .absent
 
     /// Makes a value from its properties.
-    public init(mode: String, login: String, xpath: String? = nil) {
+    public init(mode: String, login: String, xpath: Nullable<String> = .absent) {
         self.mode = mode
         self.login = login
         self.xpath = xpath
@@ -585,7 +585,7 @@ public struct Level: Codable, Sendable, Hashable {
 public struct DeploymentMail: Codable, Sendable, Hashable {
     @NotNull
     public var enabled: Bool?
-    public var profile: String?
+    public var profile: Nullable<String> = .absent
     @NotNull
     public var to: [String]?
 
@@ -595,7 +595,7 @@ public struct DeploymentMail: Codable, Sendable, Hashable {
             of: [
                 [
                     .required(\.enabled, "enabled"),
-                    .required(\.profile, "profile"),
+                    .required(\.profile, "profile", allowingNull: false),
                     .required(\.to, "to"),
                     .property(\.enabled, "enabled", .const(true)),
                     .property(\.profile, "profile", .length(1...)),
@@ -606,7 +606,7 @@ public struct DeploymentMail: Codable, Sendable, Hashable {
     ]
 
     /// Makes a value from its properties.
-    public init(enabled: Bool? = nil, profile: String? = nil, to: [String]? = nil) {
+    public init(enabled: Bool? = nil, profile: Nullable<String> = .absent, to: [String]? = nil) {
         self.enabled = enabled
         self.profile = profile
         self.to = to

@@ -15,10 +15,10 @@ public struct Client: Codable, Sendable, Hashable {
     @Validate(.length(...254), .format(.email))
     public var email: String
     @Key("referrer_id") @Validate(.format(.uuid))
-    public var referrerID: String?
+    public var referrerID: Nullable<String> = .absent
 
     /// Makes a value from its properties.
-    public init(name: String, age: Int, email: String, referrerID: String? = nil) {
+    public init(name: String, age: Int, email: String, referrerID: Nullable<String> = .absent) {
         self.name = name
         self.age = age
         self.email = email

@@ -16,10 +16,10 @@ public struct IssueForm: Codable, Sendable, Hashable {
     @NotNull
     public var reviewers: [String]?
     public var body: [Field]
-    public var status: String?
+    public var status: Nullable<String> = .absent
     @NotNull @Validate(.format(.date))
     public var closedAt: String?
-    public var assignee: String?
+    public var assignee: Nullable<String> = .absent
     /// Negative bounds: written (-1)... and ...(-2) in Swift.
     @NotNull @Validate(.range((-1)...))
     public var offset: Int?
@@ -51,9 +51,9 @@ public struct IssueForm: Codable, Sendable, Hashable {
         visibility: String? = nil,
         reviewers: [String]? = nil,
         body: [Field],
-        status: String? = nil,
+        status: Nullable<String> = .absent,
         closedAt: String? = nil,
-        assignee: String? = nil,
+        assignee: Nullable<String> = .absent,
         offset: Int? = nil,
         shift: Int? = nil,
         delta: Double? = nil,

@@ -32,7 +32,7 @@ public struct SearchField: Codable, Sendable, Hashable {
     @NotNull
     public var mode: SearchFieldMode?
     @Validate(.length(...4), .matches("^[0-9]+s$"))
-    public var timeout: String?
+    public var timeout: Nullable<String> = .absent
     @NotNull
     public var kind: Kind?
 
@@ -87,7 +87,7 @@ public struct SearchField: Codable, Sendable, Hashable {
         name: String,
         label: String? = nil,
         mode: SearchFieldMode? = nil,
-        timeout: String? = nil,
+        timeout: Nullable<String> = .absent,
         kind: Kind? = nil
     ) {
         self.type = type

@@ -18,12 +18,12 @@ public struct Pipeline: Codable, Sendable, Hashable {
     public var mark: PipelineMark?
     @NotNull
     public var ids: PipelineIds?
-    public var owner: PipelineOwner?
+    public var owner: Nullable<PipelineOwner> = .absent
     /// Closed objects whose one member neither requires: an empty object is taken by both.
     @NotNull
     public var fold: PipelineFold?
     /// Anything but a string of two or more: such a string is taken by both.
-    public var other: PipelineOther?
+    public var other: Nullable<PipelineOther> = .absent
     /// Holds a union of alternatives tried in turn: checked against its schema.
     @NotNull
     public var step: PipelineStep?
@@ -36,9 +36,9 @@ public struct Pipeline: Codable, Sendable, Hashable {
         limit: PipelineLimit? = nil,
         mark: PipelineMark? = nil,
         ids: PipelineIds? = nil,
-        owner: PipelineOwner? = nil,
+        owner: Nullable<PipelineOwner> = .absent,
         fold: PipelineFold? = nil,
-        other: PipelineOther? = nil,
+        other: Nullable<PipelineOther> = .absent,
         step: PipelineStep? = nil,
         tree: Branch? = nil
     ) {

@@ -15,7 +15,7 @@ public struct Lint: Codable, Sendable, Hashable {
     @NotNull
     public var separator: LintSeparator?
     /// An alternative of one type or null beside an array: read as two, an optional enum by kind.
-    public var width: LintWidth?
+    public var width: Nullable<LintWidth> = .absent
     @NotNull
     public var tally: Tally?
     /// A value of a type the schema refuses can never pass: left out.
@@ -32,7 +32,7 @@ public struct Lint: Codable, Sendable, Hashable {
     public init(
         extends: String? = nil,
         separator: LintSeparator? = nil,
-        width: LintWidth? = nil,
+        width: Nullable<LintWidth> = .absent,
         tally: Tally? = nil,
         strict: Bool? = nil,
         rules: LintRules? = nil,

@@ -17,7 +17,7 @@ public struct Linting: Codable, Sendable, Hashable {
     public var pair: LintingPair?
     @NotNull
     public var range: LintingRange?
-    public var unknown: LintingUnknown?
+    public var unknown: Nullable<LintingUnknown> = .absent
     @NotNull
     public var path: Steps?
     @NotNull
@@ -35,7 +35,7 @@ public struct Linting: Codable, Sendable, Hashable {
         semicolon: LintingSemicolon? = nil,
         pair: LintingPair? = nil,
         range: LintingRange? = nil,
-        unknown: LintingUnknown? = nil,
+        unknown: Nullable<LintingUnknown> = .absent,
         path: Steps? = nil,
         counts: LintingCounts? = nil,
         nothing: LintingNothing? = nil,

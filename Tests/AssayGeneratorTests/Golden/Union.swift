@@ -8,14 +8,14 @@ import AssaySchema
 @Validatable
 public struct Drawing: Codable, Sendable, Hashable {
     public var shapes: [Shape]
-    public var label: DrawingLabel?
+    public var label: Nullable<DrawingLabel> = .absent
     /// Tagged by a constant member beside a $ref in each alternative's allOf (an internally tagged enum).
     @NotNull
     public var sink: DrawingSink?
     /// Keywords of a type no alternative has are left out: a string or null.
     @Validate(.length(...12))
-    public var address: String?
-    public var owner: Author?
+    public var address: Nullable<String> = .absent
+    public var owner: Nullable<Author> = .absent
     @NotNull
     public var node: Node?
     @NotNull
@@ -23,7 +23,7 @@ public struct Drawing: Codable, Sendable, Hashable {
     @NotNull @Validate(Rule<[TreeItem]>.unique)
     public var tree: [TreeItem]?
     /// No type: an object is checked, any other value passes.
-    public var settings: DrawingSettings?
+    public var settings: Nullable<DrawingSettings> = .absent
     @NotNull
     public var extras: [Extra?]?
     @NotNull
@@ -32,18 +32,18 @@ public struct Drawing: Codable, Sendable, Hashable {
     @NotNull
     public var codec: DrawingCodec?
     /// One object beside null, closed: a struct that reports every member when it fails.
-    public var retention: DrawingRetention?
+    public var retention: Nullable<DrawingRetention> = .absent
     /// Constants closed: a string enum that reports each member of an object given instead.
     @NotNull
     public var tagValues: DrawingTagValues?
-    public var version: DrawingVersion?
+    public var version: Nullable<DrawingVersion> = .absent
     /// Closed, told apart by the member each alternative requires (an externally tagged enum).
     @NotNull
     public var sketch: DrawingSketch?
     /// Several types, each keyword reading one: an enum of a case per type.
     @NotNull
     public var include: DrawingInclude?
-    public var mode: DrawingMode?
+    public var mode: Nullable<DrawingMode> = .absent
     @NotNull
     public var target: DrawingTarget?
     /// A oneOf of documented constants: a string enum.
@@ -75,23 +75,23 @@ public struct Drawing: Codable, Sendable, Hashable {
     /// Makes a value from its properties.
     public init(
         shapes: [Shape],
-        label: DrawingLabel? = nil,
+        label: Nullable<DrawingLabel> = .absent,
         sink: DrawingSink? = nil,
-        address: String? = nil,
-        owner: Author? = nil,
+        address: Nullable<String> = .absent,
+        owner: Nullable<Author> = .absent,
         node: Node? = nil,
         recipe: Step? = nil,
         tree: [TreeItem]? = nil,
-        settings: DrawingSettings? = nil,
+        settings: Nullable<DrawingSettings> = .absent,
         extras: [Extra?]? = nil,
         editor: Author? = nil,
         codec: DrawingCodec? = nil,
-        retention: DrawingRetention? = nil,
+        retention: Nullable<DrawingRetention> = .absent,
         tagValues: DrawingTagValues? = nil,
-        version: DrawingVersion? = nil,
+        version: Nullable<DrawingVersion> = .absent,
         sketch: DrawingSketch? = nil,
         include: DrawingInclude? = nil,
-        mode: DrawingMode? = nil,
+        mode: Nullable<DrawingMode> = .absent,
         target: DrawingTarget? = nil,
         finish: DrawingFinish? = nil,
         layer: DrawingLayer? = nil,
