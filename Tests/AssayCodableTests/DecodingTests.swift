@@ -389,6 +389,18 @@ private struct PlainTeam: Decodable {
         let inBounds = try #require(
             decodingError { try decoder.decode(Survey.self, #"{"scores": [], "labels": [], "weights": ["y", 2]}"#) })
         #expect(inBounds.issues.map(\.path.jsonPointer) == ["/weights/0"])
+        // So is its uniqueness, on the input's elements as JSON compares them (1 and 1.0 are equal;
+        // two strings that are not integers are equal too), as `uniqueItems` is.
+        for (codes, places) in [
+            (#"[1, "x", 1.0]"#, ["/codes/1", "/codes"]), (#"["x", "x"]"#, ["/codes/0", "/codes/1", "/codes"]),
+            (#"[1, "x", 2]"#, ["/codes/1"]),
+        ] {
+            let failure = try #require(
+                decodingError { try decoder.decode(Survey.self, #"{"scores": [], "labels": [], "codes": \#(codes)}"#) })
+            #expect(failure.issues.map(\.path.jsonPointer) == places, "\(codes)")
+            let repeated = places.last == "/codes"
+            #expect(failure.issues.last?.code == (repeated ? .notUnique : .typeMismatch))
+        }
     }
 
     @Test func unknownKeysWithSnakeCaseKeys() throws {

@@ -124,6 +124,7 @@ struct Survey: Codable, Equatable {
     @Validate(.each(.range(1...5))) var scores: [Int]
     var labels: [String]
     @Validate(Rule<[Double]>.count(1...2)) var weights: [Double]?
+    @Validate(Rule<[Int]>.unique) var codes: [Int]?
 }
 
 /// A model whose `init(from:)` is written by hand with `FieldDecoder`, as its documentation shows;

@@ -320,6 +320,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
             if elements == nil, let kept {
                 checkElements(partial, at: kept, key: key)
                 if !collector.truncated { checkCount(of: key, count: nested.count ?? nested.currentIndex) }
+                if !collector.truncated { checkUniqueness(of: key) }
             } else if let kept {
                 keptIndices[key.stringValue] = kept
             }
@@ -391,6 +392,25 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
                 guard case .count(let minimum, let maximum) = rule.kind else { continue }
                 var found = Rule<Range<Int>>.count(minimum: minimum, maximum: maximum).issues(
                     for: 0..<count, at: fieldPath(key))
+                for index in found.indices {
+                    found[index].severity = rule.severity
+                    found[index].phase = .decode
+                }
+                collector.record(found)
+            }
+        }
+    }
+
+    /// The uniqueness rule of an array field some of whose elements did not decode, checked on the
+    /// input's own elements as JSON compares them (`[1, "x", 1.0]` repeats 1), as JSON Schema's
+    /// `uniqueItems` is: reported at the array, beside the elements' failures.
+    mutating func checkUniqueness(of key: Key) {
+        for entry in Model.validation.rules
+        where entry.key == key.stringValue && entry.applies(to: collector.policy.operation) {
+            guard case .rules(let declared) = entry.role else { continue }
+            for rule in declared where rule.kind == .unique {
+                guard let elements = try? source.decode([JSONValue].self, forKey: key) else { return }
+                var found = Rule<[JSONValue]>.unique.issues(for: elements, at: fieldPath(key))
                 for index in found.indices {
                     found[index].severity = rule.severity
                     found[index].phase = .decode
