@@ -184,6 +184,7 @@ struct SwiftRenderer {
             lines += selectedBody(union)
         }
         lines.append("    }")
+        if case .trial(true, _) = union.discriminator { lines += alternativesList(union, of: name) }
         lines += unionRest(name, union)
         return lines
     }
@@ -191,27 +192,65 @@ struct SwiftRenderer {
     /// An enum's `init(from:)` that tries each alternative (`UnionDecoding.exactlyOne` or
     /// `firstMatching`), one closure a case.
     private func trialBody(_ union: GeneratedType.Union, exactlyOne: Bool) -> [String] {
-        var lines = ["        self = try UnionDecoding.\(exactlyOne ? "exactlyOne" : "firstMatching")("]
+        if exactlyOne {
+            // The alternatives are shared with the on-demand check (`exactlyOneOnDemand`).
+            let name = Self.alternativesName(union)
+            guard let otherwise = Self.otherwise(union) else {
+                return ["        self = try UnionDecoding.exactlyOne(of: decoder, Self.\(name))"]
+            }
+            return [
+                "        self = try UnionDecoding.exactlyOne(",
+                "            of: decoder, Self.\(name),",
+                "            otherwise: \(otherwise))",
+            ]
+        }
+        var lines = ["        self = try UnionDecoding.firstMatching("]
         lines.append("            of: decoder,")
         lines.append("            [")
-        for item in union.cases {
-            let rule = item.rule.map { ", rule: \($0)" } ?? ""
-            let call = "UnionDecoding.decode(\(item.payload).self, from: $0\(rule))"
-            let line = "                { Self.\(item.name.memberName)(try \(call)) },"
-            if line.count <= 120 {
-                lines.append(line)
-            } else {
-                lines.append("                {")
-                lines += Self.wrapped("let value = try \(call)", indent: 20, suffix: "")
-                lines.append("                    return Self.\(item.name.memberName)(value)")
-                lines.append("                },")
-            }
-        }
+        lines += alternativeClosures(union)
         if let otherwise = Self.otherwise(union) {
             lines.append("            ],")
             lines.append("            otherwise: \(otherwise))")
         } else {
             lines.append("            ])")
+        }
+        return lines
+    }
+
+    /// The name of the static list of a `oneOf`'s alternatives: `alternatives`, unless a case
+    /// takes it.
+    static func alternativesName(_ union: GeneratedType.Union) -> String {
+        var name = "alternatives"
+        while union.cases.contains(where: { $0.name.memberName == name }) { name += "_" }
+        return name
+    }
+
+    /// The static list of a tried `oneOf`'s alternatives, one closure a case.
+    private func alternativesList(_ union: GeneratedType.Union, of type: String) -> [String] {
+        [
+            "",
+            "    /// Each alternative's reading, in order: decoding tries them all, and so does a check on",
+            "    /// demand.",
+            "    static let \(Self.alternativesName(union)): [@Sendable (any Decoder) throws -> \(type)] = [",
+        ] + alternativeClosures(union, indent: 8) + ["    ]"]
+    }
+
+    /// Each alternative's decoding, as a case of the enum: one closure a line.
+    private func alternativeClosures(_ union: GeneratedType.Union, indent: Int = 16) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        var lines: [String] = []
+        for item in union.cases {
+            let rule = item.rule.map { ", rule: \($0)" } ?? ""
+            let call = "UnionDecoding.decode(\(item.payload).self, from: $0\(rule))"
+            let line = "\(pad){ Self.\(item.name.memberName)(try \(call)) },"
+            if line.count <= 120 {
+                lines.append(line)
+            } else {
+                lines.append("\(pad){")
+                lines += Self.wrapped("let value = try \(call)", indent: indent + 4, suffix: "")
+                lines.append("\(pad)    return Self.\(item.name.memberName)(value)")
+                lines.append("\(pad)},")
+            }
         }
         return lines
     }
@@ -308,8 +347,17 @@ struct SwiftRenderer {
         lines.append("}")
         lines.append("")
         lines.append("extension \(name): Validatable {")
-        lines.append("    /// The rules of the alternative the value holds, checked at the value's place (on demand")
-        lines.append("    /// and on save; decoding checks them as it reads).")
+        if case .trial(true, _) = union.discriminator {
+            lines += [
+                "    /// The rules of the alternative the value holds, checked at the value's place, and that no",
+                "    /// other alternative takes it (on demand and on save; decoding checks both as it reads).",
+            ]
+        } else {
+            lines += [
+                "    /// The rules of the alternative the value holds, checked at the value's place (on demand",
+                "    /// and on save; decoding checks them as it reads).",
+            ]
+        }
         lines.append("    \(access)static let validation: Validation<\(name)> = [")
         lines.append("        .payload { value in")
         lines.append("            switch value {")
@@ -324,7 +372,12 @@ struct SwiftRenderer {
             }
         }
         lines.append("            }")
-        lines.append("        }")
+        if case .trial(true, _) = union.discriminator {
+            lines.append("        },")
+            lines.append("        UnionDecoding.exactlyOneOnDemand(Self.\(Self.alternativesName(union))),")
+        } else {
+            lines.append("        }")
+        }
         lines.append("    ]")
         lines.append("}")
         lines.append("")

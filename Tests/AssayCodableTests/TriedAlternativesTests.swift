@@ -85,6 +85,71 @@ struct FoldSettings: Codable, Equatable {
     var nested: AnyNested?
 }
 
+/// Counts the alternatives' reads, from any thread.
+final class ReadCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+
+    func add() {
+        lock.lock()
+        count += 1
+        lock.unlock()
+    }
+}
+
+/// A model holding a counted union, and an array of them.
+@Validatable
+struct CountedHolder: Codable, Equatable {
+    var frames: CountedFrames
+    var more: [CountedFrames]
+}
+
+/// `FoldFrames` with its alternatives shared with the check on demand, counting their reads.
+enum CountedFrames: Codable, Equatable, Validatable {
+    case except(ExceptFrames)
+    case only(OnlyFrames)
+
+    static let reads = ReadCount()
+
+    static let alternatives: [@Sendable (any Decoder) throws -> CountedFrames] = [
+        {
+            reads.add()
+            return CountedFrames.except(try UnionDecoding.decode(ExceptFrames.self, from: $0))
+        },
+        {
+            reads.add()
+            return CountedFrames.only(try UnionDecoding.decode(OnlyFrames.self, from: $0))
+        },
+    ]
+
+    static let validation: Validation<CountedFrames> = [
+        .payload { frames in
+            switch frames {
+            case .except(let value): .value(value)
+            case .only(let value): .value(value)
+            }
+        },
+        UnionDecoding.exactlyOneOnDemand(alternatives),
+    ]
+
+    init(from decoder: any Decoder) throws {
+        self = try UnionDecoding.exactlyOne(of: decoder, Self.alternatives)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .except(let value): try value.encode(to: encoder)
+        case .only(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
 @Suite("Alternatives tried in turn: exactly one (oneOf), or the first (anyOf)")
 struct TriedAlternativesTests {
     static func outcome(_ json: String, _ kind: DecoderKind) -> String {
@@ -125,5 +190,27 @@ struct TriedAlternativesTests {
         // The first alternative reads `inner.n` and fails on its range; the second does not
         // declare `n`, which the first's read must not hide.
         #expect(Self.outcome(#"{"fold": {"only": []}, "nested": {"inner": {"n": -1}}}"#, kind) == "/nested noMatch 2")
+    }
+
+    @Test("on demand, a value another alternative takes too is refused; decoding does not check it again")
+    func exactlyOneOnDemand() throws {
+        #expect(CountedFrames.except(ExceptFrames(except: ["a"])).issues().isEmpty)
+        // Built as `except` with no member: its JSON, `{}`, is taken by both.
+        let both = CountedFrames.except(ExceptFrames()).issues()
+        #expect(both.map(\.code) == [.noMatch])
+        #expect(both.first?.parameters["count"] == .integer(2))
+        #expect(both.first?.path.jsonPointer == "")
+        #expect(throws: ValidationError.self) { try CountedFrames.only(OnlyFrames()).validate() }
+        // Each alternative reads a decoded value once: the check on demand is not made again.
+        for kind in DecoderKind.allCases {
+            let before = CountedFrames.reads.value
+            let decoded = try kind.decode([CountedFrames].self, #"[{"except": ["a"]}, {"only": []}]"#)
+            #expect(decoded.value == [.except(ExceptFrames(except: ["a"])), .only(OnlyFrames(only: []))])
+            #expect(CountedFrames.reads.value - before == 4, "\(kind)")
+            let held = CountedFrames.reads.value
+            let holder = try kind.decode(CountedHolder.self, #"{"frames": {"only": []}, "more": [{"except": []}]}"#)
+            #expect(holder.value.more == [.except(ExceptFrames(except: []))])
+            #expect(CountedFrames.reads.value - held == 4, "\(kind)")
+        }
     }
 }

@@ -102,6 +102,33 @@ struct OverlapTests {
         #expect(try issue(["limit": -3])?.code == .noMatch)
     }
 
+    @Test("on demand, a value built as one case that another alternative takes too is refused, as its JSON is")
+    func onDemand() throws {
+        let valid = try JSONValueDecoder().decodeValidated(Pipeline.self, from: Self.valid.jsonBytes()).value
+        #expect(valid.issues().isEmpty)
+        for (change, places): ((inout Pipeline) -> Void, [String]) in [
+            ({ $0.source = .http(PipelineSourceHTTP()) }, ["/source"]),
+            ({ $0.ids = .array([]) }, ["/ids"]),
+            ({ $0.source = .http(PipelineSourceHTTP(type: "http", url: "a")) }, ["/source/url"]),
+            ({ $0.mark = .radius(PipelineMarkRadius(radius: 2)) }, []),
+        ] {
+            var pipeline = valid
+            change(&pipeline)
+            let found = pipeline.issues().filter(\.isError).map(\.path.jsonPointer)
+            #expect(found == places)
+            // Decoding the value's JSON refuses it too: at the same place when its case's own rules
+            // pass; at the union when they fail (no alternative takes it), where on demand the
+            // case's own failure is named.
+            let json = try JSONValue(parsing: Array(JSONEncoder().encode(pipeline)))
+            let decoding = Self.decodingPlaces(json)
+            if found.allSatisfy({ $0.split(separator: "/").count == 1 }) {
+                #expect(Set(found) == decoding)
+            } else {
+                #expect(decoding == ["/source"])
+            }
+        }
+    }
+
     @Test("a value decoded holds the alternative that took it, and encodes back as it was read")
     func roundTrip() throws {
         let decoded = try JSONValueDecoder().decodeValidated(Pipeline.self, from: Self.valid.jsonBytes()).value

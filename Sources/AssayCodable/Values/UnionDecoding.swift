@@ -355,7 +355,8 @@ public enum UnionDecoding {
     ///   takes the value, or when several do (the alternatives' own failures are not reported, as
     ///   `Rule.exactlyOne(_:)` does not report them); `otherwise`'s issues instead when it has any.
     public static func exactlyOne<T>(
-        of decoder: any Decoder, _ alternatives: [(any Decoder) throws -> T], otherwise: Rule<JSONValue>? = nil
+        of decoder: any Decoder, _ alternatives: [@Sendable (any Decoder) throws -> T],
+        otherwise: Rule<JSONValue>? = nil
     ) throws(ValidationError) -> T {
         var chosen: T?
         var passing = 0
@@ -367,7 +368,10 @@ public enum UnionDecoding {
             passing += 1
             if chosen == nil { chosen = value }
         }
-        if passing == 1, let chosen { return chosen }
+        if passing == 1, let chosen {
+            markChecked(T.self, decoder)
+            return chosen
+        }
         var context = RuleContext(path: path(of: decoder), phase: .decode)
         if passing == 0 {
             context.report(.noMatch, parameters: ["count": .integer(alternatives.count)])
@@ -388,16 +392,62 @@ public enum UnionDecoding {
     /// - Throws: `ValidationError` with one `noMatch` issue at the value's path when no alternative
     ///   takes the value; `otherwise`'s issues instead when it has any.
     public static func firstMatching<T>(
-        of decoder: any Decoder, _ alternatives: [(any Decoder) throws -> T], otherwise: Rule<JSONValue>? = nil
+        of decoder: any Decoder, _ alternatives: [@Sendable (any Decoder) throws -> T],
+        otherwise: Rule<JSONValue>? = nil
     ) throws(ValidationError) -> T {
         let handle = NodeDecoderHandle(decoder)
         for alternative in alternatives {
             handle?.forgetReadsInside()
-            if let value = try? alternative(decoder) { return value }
+            if let value = try? alternative(decoder) {
+                markChecked(T.self, decoder)
+                return value
+            }
         }
         var context = RuleContext(path: path(of: decoder), phase: .decode)
         context.report(.noMatch, parameters: ["count": .integer(alternatives.count)])
         throw unmatched(decoder, otherwise, ValidationError(context.issues))
+    }
+
+    /// On demand (`issues()`, on save), what ``exactlyOne(of:_:otherwise:)`` decides while
+    /// decoding: the value, written as JSON, is read again by each alternative, and exactly one must
+    /// take it — a value built in Swift as one case that another alternative takes too is refused
+    /// (`noMatch`, as decoding its JSON would be). A `ModelRule.decodingCheck(_:_:)`: validated
+    /// decoding, which tried the alternatives as it read, does not make it again.
+    ///
+    /// `assay generate swift` writes it beside the `.payload` of a `oneOf` whose alternatives it
+    /// tries, the alternatives shared with its `init(from:)`:
+    /// `UnionDecoding.exactlyOneOnDemand(Self.alternatives)`.
+    ///
+    /// - Parameter alternatives: Each alternative's decoding, as a case of the enum, in order.
+    public static func exactlyOneOnDemand<T: Encodable & SendableMetatype>(
+        _ alternatives: [@Sendable (any Decoder) throws -> T]
+    )
+        -> ModelRule<T>
+    {
+        .decodingCheck("exactlyOne") { value, context in
+            guard let json = try? JSONValueEncoder().encode(value) else { return }
+            var passing = 0
+            for alternative in alternatives {
+                var decoder = JSONValueDecoder()
+                decoder.userInfo[AlternativeReader<T>.key] = AlternativeReader(read: alternative)
+                if (try? decoder.decode(AlternativeReader<T>.Probe.self, from: json)) != nil { passing += 1 }
+            }
+            if passing > 1 {
+                context.report(.noMatch, parameters: ["count": .integer(passing)], messageKey: "schema.oneOf.many")
+            } else if passing == 0 && !context.hasErrors {
+                // Its own case's rules, checked before, say why when they fail.
+                context.report(.noMatch, parameters: ["count": .integer(alternatives.count)])
+            }
+        }
+    }
+
+    /// A value decoded by one of the alternatives of a union whose rules all check what it holds
+    /// (its `.payload`, ``exactlyOneOnDemand(_:)``) has been checked as it was read: recorded, so
+    /// that validated decoding does not check it again.
+    private static func markChecked<T>(_ type: T.Type, _ decoder: any Decoder) {
+        func checksOnlyNested<M: Validatable>(_ model: M.Type) -> Bool { M.validation.checksOnlyNested }
+        guard let model = T.self as? any Validatable.Type, checksOnlyNested(model) else { return }
+        ValidatedDecoding.context(of: decoder).markValidated(T.self)
     }
 
     /// The kind of the value: an object or an array by its container; a scalar read whole.
@@ -410,4 +460,22 @@ public enum UnionDecoding {
     }
 
     private static func path(of decoder: any Decoder) -> IssuePath { IssueCollector.path(of: decoder) }
+}
+
+/// One alternative's decoding, handed to a probe through the decoder's `userInfo`: what
+/// ``UnionDecoding/exactlyOneOnDemand(_:)`` reads a value's JSON with.
+private struct AlternativeReader<T>: Sendable {
+    static var key: CodingUserInfoKey { CodingUserInfoKey(rawValue: "assay.alternativeReader")! }
+
+    let read: @Sendable (any Decoder) throws -> T
+
+    /// Decodes through the reader in `userInfo`, keeping nothing.
+    struct Probe: Decodable {
+        init(from decoder: any Decoder) throws {
+            guard let reader = decoder.userInfo[AlternativeReader.key] as? AlternativeReader else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no alternative to read"))
+            }
+            _ = try reader.read(decoder)
+        }
+    }
 }

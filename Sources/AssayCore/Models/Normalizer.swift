@@ -137,6 +137,29 @@ extension ModelRule {
             normalizeModel: nil, normalizeValue: nil)
     }
 
+    /// A check of the whole value that validated decoding makes as it reads (the type's
+    /// `init(from:)` decides it), and so does not make again: on demand and on save it runs as any
+    /// check does. AssayCodable's `UnionDecoding.exactlyOneOnDemand(_:)` is one: that a `oneOf`'s
+    /// value is taken by one alternative alone, which decoding tries as it reads.
+    ///
+    /// - Parameters:
+    ///   - name: The check's name, recorded as the rule location.
+    ///   - body: The check: reads the value and reports issues into the context.
+    public static func decodingCheck(
+        _ name: String, _ body: @escaping @Sendable (Model, inout RuleContext) -> Void
+    ) -> ModelRule {
+        ModelRule(
+            key: nil, operations: nil, role: .nested, keyPath: nil, condition: .always,
+            checkModel: { model, _, context in
+                guard context.locatesIssues else { return body(model, &context) }
+                let saved = context.ruleLocation
+                context.ruleLocation = "\(Model.self): \(name)"
+                body(model, &context)
+                context.ruleLocation = saved
+            },
+            checkValue: nil, normalizeModel: nil, normalizeValue: nil)
+    }
+
     /// The value an enum holds in its case, checked at the enum's own place with its rules: a model
     /// with its own, an array with its elements', another value with the rule `body` gives with it.
     /// `assay generate swift` writes it for the enums it makes of `oneOf` (and `Indirect` uses it),

@@ -4,6 +4,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     public var rules: [ModelRule<Model>] {
         didSet {
             hasNormalizers = rules.contains { $0.normalizeModel != nil }
+            checksOnlyNested = rules.allSatisfy(\.isNested)
             compiled = Self.compileBuiltIn(rules)
             normalizeOnce = Self.composeNormalizers(rules)
             propertyRules = Self.propertyRulesByKey(rules)
@@ -11,6 +12,10 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
     }
     /// Whether any rule normalises, known ahead of every run.
     package private(set) var hasNormalizers: Bool
+    /// Whether every entry checks what the value holds, as validated decoding does while it reads
+    /// (`.member`, `.payload`, ``ModelRule/decodingCheck(_:_:)``): a value decoded by such a
+    /// type's own `init(from:)` needs no check after.
+    package private(set) var checksOnlyNested: Bool
     /// The rules composed into closures for the built-in operations.
     private var compiled: BuiltIn
     /// Every normaliser, composed: one pass, telling whether any value changed.
@@ -51,6 +56,7 @@ public struct Validation<Model>: Sendable, ExpressibleByArrayLiteral {
         self.declaredKeys = Set(keys)
         self.rules = rules
         self.hasNormalizers = rules.contains { $0.normalizeModel != nil }
+        self.checksOnlyNested = rules.allSatisfy(\.isNested)
         self.compiled = Self.compileBuiltIn(rules)
         self.normalizeOnce = Self.composeNormalizers(rules)
         self.propertyRules = Self.propertyRulesByKey(rules)

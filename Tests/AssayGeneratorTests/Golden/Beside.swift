@@ -487,13 +487,16 @@ public enum DeploymentConfig: Codable, Sendable, Hashable {
     /// Reads the one alternative that takes the value, trying each (several may take one kind).
     public init(from decoder: any Decoder) throws {
         self = try UnionDecoding.exactlyOne(
-            of: decoder,
-            [
-                { Self.v1(try UnionDecoding.decode(DeploymentConfigV1.self, from: $0)) },
-                { Self.v2(try UnionDecoding.decode(DeploymentConfigV2.self, from: $0)) },
-            ],
+            of: decoder, Self.alternatives,
             otherwise: .schema(SchemaDocument.schema, at: "/properties/config"))
     }
+
+    /// Each alternative's reading, in order: decoding tries them all, and so does a check on
+    /// demand.
+    static let alternatives: [@Sendable (any Decoder) throws -> DeploymentConfig] = [
+        { Self.v1(try UnionDecoding.decode(DeploymentConfigV1.self, from: $0)) },
+        { Self.v2(try UnionDecoding.decode(DeploymentConfigV2.self, from: $0)) },
+    ]
 
     /// Writes the alternative's value.
     public func encode(to encoder: any Encoder) throws {
@@ -507,15 +510,16 @@ public enum DeploymentConfig: Codable, Sendable, Hashable {
 }
 
 extension DeploymentConfig: Validatable {
-    /// The rules of the alternative the value holds, checked at the value's place (on demand
-    /// and on save; decoding checks them as it reads).
+    /// The rules of the alternative the value holds, checked at the value's place, and that no
+    /// other alternative takes it (on demand and on save; decoding checks both as it reads).
     public static let validation: Validation<DeploymentConfig> = [
         .payload { value in
             switch value {
             case .v1(let payload): .value(payload)
             case .v2(let payload): .value(payload)
             }
-        }
+        },
+        UnionDecoding.exactlyOneOnDemand(Self.alternatives),
     ]
 }
 

@@ -61,13 +61,15 @@ public enum PipelineSource: Codable, Sendable, Hashable {
 
     /// Reads the one alternative that takes the value, trying each (several may take one kind).
     public init(from decoder: any Decoder) throws {
-        self = try UnionDecoding.exactlyOne(
-            of: decoder,
-            [
-                { Self.http(try UnionDecoding.decode(PipelineSourceHTTP.self, from: $0)) },
-                { Self.ipmi(try UnionDecoding.decode(PipelineSourceIpmi.self, from: $0)) },
-            ])
+        self = try UnionDecoding.exactlyOne(of: decoder, Self.alternatives)
     }
+
+    /// Each alternative's reading, in order: decoding tries them all, and so does a check on
+    /// demand.
+    static let alternatives: [@Sendable (any Decoder) throws -> PipelineSource] = [
+        { Self.http(try UnionDecoding.decode(PipelineSourceHTTP.self, from: $0)) },
+        { Self.ipmi(try UnionDecoding.decode(PipelineSourceIpmi.self, from: $0)) },
+    ]
 
     /// Writes the alternative's value.
     public func encode(to encoder: any Encoder) throws {
@@ -81,15 +83,16 @@ public enum PipelineSource: Codable, Sendable, Hashable {
 }
 
 extension PipelineSource: Validatable {
-    /// The rules of the alternative the value holds, checked at the value's place (on demand
-    /// and on save; decoding checks them as it reads).
+    /// The rules of the alternative the value holds, checked at the value's place, and that no
+    /// other alternative takes it (on demand and on save; decoding checks both as it reads).
     public static let validation: Validation<PipelineSource> = [
         .payload { value in
             switch value {
             case .http(let payload): .value(payload)
             case .ipmi(let payload): .value(payload)
             }
-        }
+        },
+        UnionDecoding.exactlyOneOnDemand(Self.alternatives),
     ]
 }
 
@@ -195,13 +198,15 @@ public enum PipelineMark: Codable, Sendable, Hashable {
 
     /// Reads the one alternative that takes the value, trying each (several may take one kind).
     public init(from decoder: any Decoder) throws {
-        self = try UnionDecoding.exactlyOne(
-            of: decoder,
-            [
-                { Self.radius(try UnionDecoding.decode(PipelineMarkRadius.self, from: $0)) },
-                { Self.label(try UnionDecoding.decode(PipelineMarkLabel.self, from: $0)) },
-            ])
+        self = try UnionDecoding.exactlyOne(of: decoder, Self.alternatives)
     }
+
+    /// Each alternative's reading, in order: decoding tries them all, and so does a check on
+    /// demand.
+    static let alternatives: [@Sendable (any Decoder) throws -> PipelineMark] = [
+        { Self.radius(try UnionDecoding.decode(PipelineMarkRadius.self, from: $0)) },
+        { Self.label(try UnionDecoding.decode(PipelineMarkLabel.self, from: $0)) },
+    ]
 
     /// Writes the alternative's value.
     public func encode(to encoder: any Encoder) throws {
@@ -215,15 +220,16 @@ public enum PipelineMark: Codable, Sendable, Hashable {
 }
 
 extension PipelineMark: Validatable {
-    /// The rules of the alternative the value holds, checked at the value's place (on demand
-    /// and on save; decoding checks them as it reads).
+    /// The rules of the alternative the value holds, checked at the value's place, and that no
+    /// other alternative takes it (on demand and on save; decoding checks both as it reads).
     public static let validation: Validation<PipelineMark> = [
         .payload { value in
             switch value {
             case .radius(let payload): .value(payload)
             case .label(let payload): .value(payload)
             }
-        }
+        },
+        UnionDecoding.exactlyOneOnDemand(Self.alternatives),
     ]
 }
 
@@ -268,14 +274,16 @@ public enum PipelineIds: Codable, Sendable, Hashable {
 
     /// Reads the one alternative that takes the value, trying each (several may take one kind).
     public init(from decoder: any Decoder) throws {
-        self = try UnionDecoding.exactlyOne(
-            of: decoder,
-            [
-                { Self.array(try UnionDecoding.decode([Int].self, from: $0)) },
-                { Self.array2(try UnionDecoding.decode([String].self, from: $0)) },
-                { Self.array3(try UnionDecoding.decode([JSONValue].self, from: $0, rule: .count(...0))) },
-            ])
+        self = try UnionDecoding.exactlyOne(of: decoder, Self.alternatives)
     }
+
+    /// Each alternative's reading, in order: decoding tries them all, and so does a check on
+    /// demand.
+    static let alternatives: [@Sendable (any Decoder) throws -> PipelineIds] = [
+        { Self.array(try UnionDecoding.decode([Int].self, from: $0)) },
+        { Self.array2(try UnionDecoding.decode([String].self, from: $0)) },
+        { Self.array3(try UnionDecoding.decode([JSONValue].self, from: $0, rule: .count(...0))) },
+    ]
 
     /// Writes the alternative's value.
     public func encode(to encoder: any Encoder) throws {
@@ -291,8 +299,8 @@ public enum PipelineIds: Codable, Sendable, Hashable {
 }
 
 extension PipelineIds: Validatable {
-    /// The rules of the alternative the value holds, checked at the value's place (on demand
-    /// and on save; decoding checks them as it reads).
+    /// The rules of the alternative the value holds, checked at the value's place, and that no
+    /// other alternative takes it (on demand and on save; decoding checks both as it reads).
     public static let validation: Validation<PipelineIds> = [
         .payload { value in
             switch value {
@@ -300,7 +308,8 @@ extension PipelineIds: Validatable {
             case .array2(let payload): .value(payload)
             case .array3(let payload): .value(payload, rule: .count(...0))
             }
-        }
+        },
+        UnionDecoding.exactlyOneOnDemand(Self.alternatives),
     ]
 }
 
@@ -394,13 +403,15 @@ public enum PipelineFold: Codable, Sendable, Hashable {
 
     /// Reads the one alternative that takes the value, trying each (several may take one kind).
     public init(from decoder: any Decoder) throws {
-        self = try UnionDecoding.exactlyOne(
-            of: decoder,
-            [
-                { Self.object(try UnionDecoding.decode(PipelineFoldObject.self, from: $0)) },
-                { Self.object2(try UnionDecoding.decode(PipelineFoldObject2.self, from: $0)) },
-            ])
+        self = try UnionDecoding.exactlyOne(of: decoder, Self.alternatives)
     }
+
+    /// Each alternative's reading, in order: decoding tries them all, and so does a check on
+    /// demand.
+    static let alternatives: [@Sendable (any Decoder) throws -> PipelineFold] = [
+        { Self.object(try UnionDecoding.decode(PipelineFoldObject.self, from: $0)) },
+        { Self.object2(try UnionDecoding.decode(PipelineFoldObject2.self, from: $0)) },
+    ]
 
     /// Writes the alternative's value.
     public func encode(to encoder: any Encoder) throws {
@@ -414,15 +425,16 @@ public enum PipelineFold: Codable, Sendable, Hashable {
 }
 
 extension PipelineFold: Validatable {
-    /// The rules of the alternative the value holds, checked at the value's place (on demand
-    /// and on save; decoding checks them as it reads).
+    /// The rules of the alternative the value holds, checked at the value's place, and that no
+    /// other alternative takes it (on demand and on save; decoding checks both as it reads).
     public static let validation: Validation<PipelineFold> = [
         .payload { value in
             switch value {
             case .object(let payload): .value(payload)
             case .object2(let payload): .value(payload)
             }
-        }
+        },
+        UnionDecoding.exactlyOneOnDemand(Self.alternatives),
     ]
 }
 
@@ -467,13 +479,15 @@ public enum PipelineOther: Codable, Sendable, Hashable {
 
     /// Reads the one alternative that takes the value, trying each (several may take one kind).
     public init(from decoder: any Decoder) throws {
-        self = try UnionDecoding.exactlyOne(
-            of: decoder,
-            [
-                { Self.string(try UnionDecoding.decode(String.self, from: $0, rule: .length(2...))) },
-                { Self.value(try UnionDecoding.decode(JSONValue.self, from: $0)) },
-            ])
+        self = try UnionDecoding.exactlyOne(of: decoder, Self.alternatives)
     }
+
+    /// Each alternative's reading, in order: decoding tries them all, and so does a check on
+    /// demand.
+    static let alternatives: [@Sendable (any Decoder) throws -> PipelineOther] = [
+        { Self.string(try UnionDecoding.decode(String.self, from: $0, rule: .length(2...))) },
+        { Self.value(try UnionDecoding.decode(JSONValue.self, from: $0)) },
+    ]
 
     /// Writes the alternative's value.
     public func encode(to encoder: any Encoder) throws {
@@ -487,15 +501,16 @@ public enum PipelineOther: Codable, Sendable, Hashable {
 }
 
 extension PipelineOther: Validatable {
-    /// The rules of the alternative the value holds, checked at the value's place (on demand
-    /// and on save; decoding checks them as it reads).
+    /// The rules of the alternative the value holds, checked at the value's place, and that no
+    /// other alternative takes it (on demand and on save; decoding checks both as it reads).
     public static let validation: Validation<PipelineOther> = [
         .payload { value in
             switch value {
             case .string(let payload): .value(payload, rule: .length(2...))
             case .value(let payload): .value(payload)
             }
-        }
+        },
+        UnionDecoding.exactlyOneOnDemand(Self.alternatives),
     ]
 }
 
@@ -518,13 +533,15 @@ public enum PipelineStep: Codable, Sendable, Hashable {
 
     /// Reads the one alternative that takes the value, trying each (several may take one kind).
     public init(from decoder: any Decoder) throws {
-        self = try UnionDecoding.exactlyOne(
-            of: decoder,
-            [
-                { Self.mark(try UnionDecoding.decode(PipelineStepMark.self, from: $0)) },
-                { Self.note(try UnionDecoding.decode(PipelineStepNote.self, from: $0)) },
-            ])
+        self = try UnionDecoding.exactlyOne(of: decoder, Self.alternatives)
     }
+
+    /// Each alternative's reading, in order: decoding tries them all, and so does a check on
+    /// demand.
+    static let alternatives: [@Sendable (any Decoder) throws -> PipelineStep] = [
+        { Self.mark(try UnionDecoding.decode(PipelineStepMark.self, from: $0)) },
+        { Self.note(try UnionDecoding.decode(PipelineStepNote.self, from: $0)) },
+    ]
 
     /// Writes the alternative's value.
     public func encode(to encoder: any Encoder) throws {
@@ -538,15 +555,16 @@ public enum PipelineStep: Codable, Sendable, Hashable {
 }
 
 extension PipelineStep: Validatable {
-    /// The rules of the alternative the value holds, checked at the value's place (on demand
-    /// and on save; decoding checks them as it reads).
+    /// The rules of the alternative the value holds, checked at the value's place, and that no
+    /// other alternative takes it (on demand and on save; decoding checks both as it reads).
     public static let validation: Validation<PipelineStep> = [
         .payload { value in
             switch value {
             case .mark(let payload): .value(payload)
             case .note(let payload): .value(payload)
             }
-        }
+        },
+        UnionDecoding.exactlyOneOnDemand(Self.alternatives),
     ]
 }
 
