@@ -1,5 +1,6 @@
 import AssayCodable
 import AssayCore
+import AssaySchema
 import Foundation
 import Testing
 
@@ -16,6 +17,7 @@ struct Stock: Codable, Equatable {
     var parts: [String: StockPart]?
     @Validate(Rule<[Int]>.each(.range(0...)), .count(...3)) var levels: [Int]?
     var items: [StockPart]?
+    @Validate(Rule<[String: Int]>.schema(#"{"minProperties": 2}"#)) var codes: [String: Int]?
 }
 
 @Suite struct DictionaryFieldTests {
@@ -68,5 +70,15 @@ struct Stock: Codable, Equatable {
         let json = #"{"sizes": {"a": 1, "b": 2}, "parts": {"p": {"count": 2}}}"#
         let stock = try DecoderKind.assay.decode(Stock.self, json)
         #expect(stock.value == Stock(sizes: ["a": 1, "b": 2], parts: ["p": StockPart(count: 2)]))
+    }
+
+    /// A check against a schema of a dictionary one of whose members did not decode reads the
+    /// input, as the schema does: what it reports of the dictionary is reported beside the member.
+    @Test(arguments: DecoderKind.allCases)
+    func checksOfTheInputRunOnAFieldWhoseMemberFailed(decoder: DecoderKind) {
+        #expect(places(#"{"sizes": {}, "codes": {"a": 1, "b": 2}}"#, decoder: decoder) == [])
+        #expect(places(#"{"sizes": {}, "codes": {"a": 1}}"#, decoder: decoder) == ["/codes"])
+        #expect(places(#"{"sizes": {}, "codes": {"a": "x"}}"#, decoder: decoder) == ["/codes", "/codes/a"])
+        #expect(places(#"{"sizes": {}, "codes": {"a": "x", "b": 2}}"#, decoder: decoder) == ["/codes/a"])
     }
 }

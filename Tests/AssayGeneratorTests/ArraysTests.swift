@@ -33,6 +33,9 @@ struct ArraysTests {
         ("a pair that is not an array", changed(["pair": "x"])),
         ("marks with no x", changed(["marks": ["a"]])),
         ("marks with an empty one and no x", changed(["marks": [""]])),
+        // An element that does not decode: the array's `contains` is checked on the input.
+        ("marks with a number and no x", changed(["marks": [1, "a"]])),
+        ("marks with a number beside an x", changed(["marks": [1, "x"]])),
         ("too many marks", changed(["marks": ["x", "a", "b", "c"]])),
         ("quotes of an unknown severity", changed(["quotes": ["severity": "fatal"]])),
         ("quotes with a member no item declares", changed(["quotes": ["level": 1]])),

@@ -272,8 +272,9 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
             result.issues.filter {
                 $0.path.components.count > depth && $0.path.components.prefix(depth).elementsEqual(at.components)
             })
-        // Its count, of the input's members (`maxProperties`).
+        // Its count, of the input's members (`maxProperties`), and its checks that read the input.
         if !collector.truncated { checkCount(of: key, count: container.allKeys.count) }
+        if !collector.truncated { checkInput(of: key) }
         return nil
     }
 
@@ -321,6 +322,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
                 checkElements(partial, at: kept, key: key)
                 if !collector.truncated { checkCount(of: key, count: nested.count ?? nested.currentIndex) }
                 if !collector.truncated { checkUniqueness(of: key) }
+                if !collector.truncated { checkInput(of: key) }
             } else if let kept {
                 keptIndices[key.stringValue] = kept
             }
@@ -417,6 +419,25 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
                 }
                 collector.record(found)
             }
+        }
+    }
+
+    /// The rules of an array or dictionary field some of whose elements did not decode that can
+    /// read its input (a check against a JSON Schema: `contains`, `minContains` …), run on the
+    /// input's value as it is: what they report of the field itself is reported beside the
+    /// elements' failures, as the schema reports it (what they report of an element, the
+    /// element's own decoding or the rules of the elements that decoded report).
+    mutating func checkInput(of key: Key) {
+        var input: JSONValue??
+        let at = fieldPath(key)
+        for entry in Model.validation.rules
+        where entry.key == key.stringValue && entry.applies(to: collector.policy.operation) {
+            guard case .rules = entry.role, let check = entry.checkInput else { continue }
+            if input == nil { input = .some(try? source.decode(JSONValue.self, forKey: key)) }
+            guard let value = input ?? nil else { return }
+            var context = RuleContext(path: at, phase: .decode)
+            check(value, &context)
+            collector.record(context.issues.filter { $0.path == at })
         }
     }
 

@@ -14,8 +14,10 @@ public struct ModelRule<Model>: Sendable {
     let normalizeModel: (@Sendable (inout Model) -> Bool)?
     let normalizeValue: (@Sendable (Any) -> (Any, Bool)?)?
     /// An object-level check of the input a model did not decode from (the JSON object, as the
-    /// decoder has it): what `Validation.conditionalIssues` runs for a check that can read it.
-    let checkInput: (@Sendable (Any, inout RuleContext) -> Void)?
+    /// decoder has it): what `Validation.conditionalIssues` runs for a check that can read it. For
+    /// a property's rules, those of them that read the member's input (``Rule/inputCheck``), run on
+    /// a member whose elements did not all decode.
+    package let checkInput: (@Sendable (Any, inout RuleContext) -> Void)?
 
     @usableFromInline
     init(
@@ -163,6 +165,13 @@ public struct ModelRule<Model>: Sendable {
             }
         }
         let checkAll = rulesInOrder
+        let inputChecks = rules.compactMap { $0.inputCheck }
+        var checkInput: (@Sendable (Any, inout RuleContext) -> Void)? = nil
+        if !inputChecks.isEmpty {
+            checkInput = { input, context in
+                for inputCheck in inputChecks { inputCheck(input, &context) }
+            }
+        }
         let offset = MemoryLayout<Model>.offset(of: keyPath)
         let check: @Sendable (V, inout RuleContext) -> Void = { value, context in
             guard context.locatesIssues else { return checkAll(value, &context) }
@@ -199,7 +208,7 @@ public struct ModelRule<Model>: Sendable {
                 }
                 check(typed, &context)
             },
-            normalizeModel: nil, normalizeValue: nil)
+            normalizeModel: nil, normalizeValue: nil, checkInput: checkInput)
     }
 
     /// Rules on the members a model keeps beside its properties (`@AdditionalProperties` in

@@ -173,9 +173,11 @@ extension Rule {
     /// value is checked.
     @inlinable
     public var nullable: Rule<Nullable<Value>> {
-        Rule<Nullable<Value>>(kind, severity: severity) { value, context in
-            if case .some(let value) = value { check(value, in: &context) }
-        }
+        Rule<Nullable<Value>>(
+            kind, severity: severity,
+            { value, context in
+                if case .some(let value) = value { check(value, in: &context) }
+            }, inputCheck: inputCheck)
     }
 
     /// The member is present, `null` or a value (JSON Schema's `required`). Reports

@@ -116,9 +116,11 @@ extension Rule {
     /// The rule applied to optional values: `nil` passes, a value is checked.
     @inlinable
     public var optional: Rule<Value?> {
-        Rule<Value?>(kind, severity: severity) { value, context in
-            if let value { check(value, in: &context) }
-        }
+        Rule<Value?>(
+            kind, severity: severity,
+            { value, context in
+                if let value { check(value, in: &context) }
+            }, inputCheck: inputCheck)
     }
 
     private func mapIssues(

@@ -27,6 +27,10 @@ public struct Rule<Value>: Sendable {
     /// of severity ``Severity/error`` is exported as a JSON Schema assertion.
     public let severity: Severity
     let body: @Sendable (Value, inout RuleContext) -> Void
+    /// The same check of the value as the input holds it (a JSON value), when the rule can read one
+    /// (a check against a JSON Schema): run on a member whose elements did not all decode, so that
+    /// its failures are reported beside theirs.
+    @usableFromInline package let inputCheck: (@Sendable (Any, inout RuleContext) -> Void)?
 
     /// Makes a rule from a closure that reports issues into a context.
     ///
@@ -46,6 +50,19 @@ public struct Rule<Value>: Sendable {
         self.kind = kind
         self.severity = severity
         self.body = body
+        self.inputCheck = nil
+    }
+
+    /// A rule that can check the input's value too (``inputCheck``).
+    @usableFromInline
+    package init(
+        _ kind: RuleKind, severity: Severity, _ body: @escaping @Sendable (Value, inout RuleContext) -> Void,
+        inputCheck: (@Sendable (Any, inout RuleContext) -> Void)?
+    ) {
+        self.kind = kind
+        self.severity = severity
+        self.body = body
+        self.inputCheck = inputCheck
     }
 
     /// The kind as a rule that combines this one records it: advice (another severity than

@@ -17,9 +17,13 @@ extension Rule where Value: Encodable & Sendable {
     /// A value that cannot be encoded as JSON (a `Double` that is not finite) fails with
     /// ``IssueCode/custom(_:)`` `notEncodable`.
     public static func schema(_ schema: JSONSchema) -> Rule {
-        Rule(.custom("schema")) { value, context in
-            check(value, against: schema, in: &context)
-        }
+        Rule(
+            .custom("schema"), severity: .error,
+            { value, context in check(value, against: schema, in: &context) },
+            inputCheck: { input, context in
+                guard let json = input as? JSONValue else { return }
+                check(json: json, against: schema, in: &context)
+            })
     }
 
     /// ``schema(_:)`` for code that cannot `try` — a `@Validate` attribute, a stored property's
@@ -41,13 +45,22 @@ extension Rule where Value: Encodable & Sendable {
     /// made from `document` by then: the rules of a generated type cost one compilation.
     public static func schema(_ document: EmbeddedSchema, at pointer: String = "", keywords: [String]? = nil) -> Rule {
         let entry = document.register(at: pointer, keywords: keywords)
-        return Rule(.custom("schema")) { value, context in
-            switch document.schema(entry) {
-            case .success(let compiled): check(value, against: compiled, in: &context)
-            case .failure(let error):
-                context.report(.custom("invalidSchema"), parameters: ["reason": .string("\(error)")])
-            }
-        }
+        return Rule(
+            .custom("schema"), severity: .error,
+            { value, context in
+                switch document.schema(entry) {
+                case .success(let compiled): check(value, against: compiled, in: &context)
+                case .failure(let error):
+                    context.report(.custom("invalidSchema"), parameters: ["reason": .string("\(error)")])
+                }
+            },
+            // A member whose elements did not all decode: its input is checked as it is.
+            inputCheck: { input, context in
+                guard let json = input as? JSONValue, case .success(let compiled) = document.schema(entry) else {
+                    return
+                }
+                check(json: json, against: compiled, in: &context)
+            })
     }
 
     private static func check(_ value: Value, against schema: JSONSchema, in context: inout RuleContext) {
@@ -58,6 +71,11 @@ extension Rule where Value: Encodable & Sendable {
             context.report(.custom("notEncodable"), parameters: ["reason": .string("\(error)")])
             return
         }
+        check(json: json, against: schema, in: &context)
+    }
+
+    /// The issues of a JSON value against `schema`, under the context's path.
+    private static func check(json: JSONValue, against schema: JSONSchema, in context: inout RuleContext) {
         let result = schema.validate(json)
         guard !result.isValid else { return }
         guard !result.issues.isEmpty else {
