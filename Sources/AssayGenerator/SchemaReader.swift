@@ -4430,7 +4430,11 @@ struct SchemaReader {
         }
         for position in fields.indices where fields[position].directStruct == target {
             let base = fields[position].baseType
-            fields[position].type = fields[position].type.replacingOccurrences(of: base, with: "Indirect<\(base)>")
+            // Rewrapped, not replaced in the text: a type named `Null` is inside `Nullable<Null>`.
+            let boxed = "Indirect<\(base)>"
+            fields[position].type =
+                fields[position].isNullable
+                ? "Nullable<\(boxed)>" : fields[position].type.hasSuffix("?") ? boxed + "?" : boxed
             fields[position].directStruct = nil
             notes.append(
                 "#\(Self.withoutAlone(claimedNames[owner] ?? "")): \(owner).\(fields[position].name) is an Indirect<\(base)>, a box: a \(owner) holds itself through it"

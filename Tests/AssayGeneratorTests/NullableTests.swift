@@ -122,4 +122,13 @@ struct NullableMembersTests {
         #expect(generated.source.contains("public var nickname: Nullable<String> = .absent"))
         #expect(generated.source.contains(#".required(\.phone, "phone", allowingNull: false)"#))
     }
+
+    @Test("a type that holds itself through a member that may be null is boxed inside the Nullable, whatever its name")
+    func boxedInsideNullable() throws {
+        // `Null` is inside the text `Nullable<Null>`: the box is the member's wrapper, not a text edit.
+        let generated = try SwiftGeneratorTests.generate(
+            ##"{"title": "Null", "type": "object", "properties": {"next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}}}"##
+        )
+        #expect(generated.source.contains("public var next: Nullable<Indirect<Null>> = .absent"))
+    }
 }

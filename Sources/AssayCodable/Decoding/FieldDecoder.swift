@@ -273,8 +273,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
                 $0.path.components.count > depth && $0.path.components.prefix(depth).elementsEqual(at.components)
             })
         // Its count, of the input's members (`maxProperties`), and its checks that read the input.
-        if !collector.truncated { checkCount(of: key, count: container.allKeys.count) }
-        if !collector.truncated { checkInput(of: key) }
+        if !collector.truncated { checkWhole(of: key, count: container.allKeys.count) }
         return nil
     }
 
@@ -320,9 +319,7 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
                 &nested, at: fieldPath(key), lossy: lossy, kept: &kept, partial: &partial)
             if elements == nil, let kept {
                 checkElements(partial, at: kept, key: key)
-                if !collector.truncated { checkCount(of: key, count: nested.count ?? nested.currentIndex) }
-                if !collector.truncated { checkUniqueness(of: key) }
-                if !collector.truncated { checkInput(of: key) }
+                if !collector.truncated { checkWhole(of: key, count: nested.count ?? nested.currentIndex) }
             } else if let kept {
                 keptIndices[key.stringValue] = kept
             }
@@ -382,63 +379,48 @@ public struct FieldDecoder<Model: Validatable, Key: CodingKey> {
         }
     }
 
-    /// The count rules of an array or dictionary field some of whose elements did not decode,
-    /// checked on the input's own count (which does not depend on the elements, as `unique` does):
-    /// a count out of bounds is reported beside the elements' failures, as JSON Schema's
-    /// `minItems` and `maxProperties` are.
-    mutating func checkCount(of key: Key, count: Int) {
+    /// The rules of an array or dictionary field some of whose elements did not decode that read
+    /// the field whole, run on the input's own value, in one walk of the model's entries and one
+    /// read of the input: its count rules on the input's count, its uniqueness on the input's
+    /// elements as JSON compares them (`[1, "x", 1.0]` repeats 1), its checks against a schema
+    /// (`contains` …) on the input as it is, keeping what they report of the field itself (an
+    /// element's failures are its own decoding's, or the rules' of the elements that decoded).
+    /// Reported beside the elements' failures, as JSON Schema's `minItems`, `uniqueItems`,
+    /// `contains` and `maxProperties` report them.
+    mutating func checkWhole(of key: Key, count: Int) {
+        let at = fieldPath(key)
+        var input: JSONValue??
+        func read(_ source: FieldSource<Key>) -> JSONValue? {
+            if input == nil { input = .some(try? source.decode(JSONValue.self, forKey: key)) }
+            return input ?? nil
+        }
+        var found: [ValidationIssue] = []
         for entry in Model.validation.rules
         where entry.key == key.stringValue && entry.applies(to: collector.policy.operation) {
             guard case .rules(let declared) = entry.role else { continue }
             for rule in declared {
-                guard case .count(let minimum, let maximum) = rule.kind else { continue }
-                var found = Rule<Range<Int>>.count(minimum: minimum, maximum: maximum).issues(
-                    for: 0..<count, at: fieldPath(key))
-                for index in found.indices {
-                    found[index].severity = rule.severity
-                    found[index].phase = .decode
+                var issues: [ValidationIssue]
+                switch rule.kind {
+                case .count(let minimum, let maximum):
+                    issues = Rule<Range<Int>>.count(minimum: minimum, maximum: maximum).issues(for: 0..<count, at: at)
+                case .unique:
+                    guard case .array(let elements)? = read(source) else { continue }
+                    issues = Rule<[JSONValue]>.unique.issues(for: elements, at: at)
+                default: continue
                 }
-                collector.record(found)
+                for index in issues.indices {
+                    issues[index].severity = rule.severity
+                    issues[index].phase = .decode
+                }
+                found += issues
+            }
+            if let check = entry.checkInput, let value = read(source) {
+                var context = RuleContext(path: at, phase: .decode)
+                check(value, &context)
+                found += context.issues.filter { $0.path == at }
             }
         }
-    }
-
-    /// The uniqueness rule of an array field some of whose elements did not decode, checked on the
-    /// input's own elements as JSON compares them (`[1, "x", 1.0]` repeats 1), as JSON Schema's
-    /// `uniqueItems` is: reported at the array, beside the elements' failures.
-    mutating func checkUniqueness(of key: Key) {
-        for entry in Model.validation.rules
-        where entry.key == key.stringValue && entry.applies(to: collector.policy.operation) {
-            guard case .rules(let declared) = entry.role else { continue }
-            for rule in declared where rule.kind == .unique {
-                guard let elements = try? source.decode([JSONValue].self, forKey: key) else { return }
-                var found = Rule<[JSONValue]>.unique.issues(for: elements, at: fieldPath(key))
-                for index in found.indices {
-                    found[index].severity = rule.severity
-                    found[index].phase = .decode
-                }
-                collector.record(found)
-            }
-        }
-    }
-
-    /// The rules of an array or dictionary field some of whose elements did not decode that can
-    /// read its input (a check against a JSON Schema: `contains`, `minContains` …), run on the
-    /// input's value as it is: what they report of the field itself is reported beside the
-    /// elements' failures, as the schema reports it (what they report of an element, the
-    /// element's own decoding or the rules of the elements that decoded report).
-    mutating func checkInput(of key: Key) {
-        var input: JSONValue??
-        let at = fieldPath(key)
-        for entry in Model.validation.rules
-        where entry.key == key.stringValue && entry.applies(to: collector.policy.operation) {
-            guard case .rules = entry.role, let check = entry.checkInput else { continue }
-            if input == nil { input = .some(try? source.decode(JSONValue.self, forKey: key)) }
-            guard let value = input ?? nil else { return }
-            var context = RuleContext(path: at, phase: .decode)
-            check(value, &context)
-            collector.record(context.issues.filter { $0.path == at })
-        }
+        collector.record(found)
     }
 
     /// Decodes an array field with a default, element by element: a missing key takes `defaultValue`.

@@ -434,8 +434,13 @@ public enum UnionDecoding {
             }
             if passing > 1 {
                 context.report(.noMatch, parameters: ["count": .integer(passing)], messageKey: "schema.oneOf.many")
-            } else if passing == 0 && !context.hasErrors {
-                // Its own case's rules, checked before, say why when they fail.
+            } else if passing == 0
+                && !context.issues.contains(where: {
+                    $0.severity == .error && $0.path.components.starts(with: context.path.components)
+                })
+            {
+                // Its own case's rules, checked before at this value, say why when they fail (the
+                // issues of the model around it, in a locating pass, are not this value's).
                 context.report(.noMatch, parameters: ["count": .integer(alternatives.count)])
             }
         }
