@@ -714,7 +714,8 @@ struct CheckSchemaTests {
         #expect(run.status == 0)
         for text in [
             "--valid-out", "--quarantine", "--jobs", "--max-errors", "--registry", "--default-dialect", "Exit status",
-            "JSON Lines", "causes", "--report", "--duplicate-keys", "--color", "As a filter in a pipeline",
+            "JSON Lines", "causes", "--results", "--summary", "--report", "--redact", "--duplicate-keys", "--color",
+            "As a filter in a pipeline",
             "flushed before assay",
         ] {
             #expect(run.standardOutput.contains(text), "\(text)")

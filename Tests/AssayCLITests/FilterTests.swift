@@ -38,16 +38,18 @@ struct PipelineFilterTests {
             #expect(run.standardOutput == expected.map { $0 + "\n" }.joined())
             let quarantined = try String(contentsOfFile: bad, encoding: .utf8).split(separator: "\n").map(String.init)
             #expect(quarantined == lines.enumerated().filter { invalid.contains($0.offset + 1) }.map(\.element))
-            #expect(run.standardError.hasPrefix("1000 documents, 39 invalid, 39 errors"))
+            // The table of failing paths, then the summary line.
+            #expect(run.standardError.hasPrefix("Most failing paths"))
+            #expect(run.standardError.contains("\n1000 documents, 39 invalid, 39 errors"))
         }
     }
 
-    @Test("--quarantine - and /dev/stdout claim standard output; --report names where the report goes")
+    @Test("--quarantine - and /dev/stdout claim standard output; --results names where the results go")
     func quarantineAndReport() throws {
         let (lines, invalid) = try clientLines()
         let folder = try TemporaryFolder()
         let report = folder.path + "/report.txt"
-        let run = try CLIRun(["validate", "-s", schema, "--quarantine", "/dev/stdout", "--report", report, clients])
+        let run = try CLIRun(["validate", "-s", schema, "--quarantine", "/dev/stdout", "--results", report, clients])
         #expect(run.status == 1)
         #expect(
             run.standardOutput
@@ -57,23 +59,26 @@ struct PipelineFilterTests {
         #expect(reported.first == "\(clients):18: /email: Email must be a valid email")
         // The report to standard output and the valid lines to a file: as before.
         let valid = folder.path + "/valid.ndjson"
-        let both = try CLIRun(["validate", "-s", schema, "--report", "-", "--valid-out", valid, clients])
+        let both = try CLIRun(["validate", "-s", schema, "--results", "-", "--valid-out", valid, clients])
         #expect(both.standardOutput.split(separator: "\n").count == 39)
         #expect(try String(contentsOfFile: valid, encoding: .utf8).split(separator: "\n").count == 961)
     }
 
     @Test("at most one output claims standard output; - is no longer a file named -")
     func oneClaimOnStandardOutput() throws {
-        for pair in [["--valid-out", "-", "--quarantine", "-"], ["--valid-out", "-", "--report", "/dev/stdout"]] {
+        for pair in [
+            ["--valid-out", "-", "--quarantine", "-"], ["--valid-out", "-", "--results", "/dev/stdout"],
+            ["--summary", "-", "--report", "-"],
+        ] {
             let run = try CLIRun(["validate", "-s", schema] + pair + [clients])
             #expect(run.status == 2)
             #expect(run.standardError.contains("both claim standard output"))
         }
         let folder = try TemporaryFolder()
         let report = folder.path + "/r.txt"
-        let clash = try CLIRun(["validate", "-s", schema, "--quarantine", report, "--report", report, clients])
+        let clash = try CLIRun(["validate", "-s", schema, "--quarantine", report, "--results", report, clients])
         #expect(clash.status == 2)
-        #expect(clash.standardError.contains("--quarantine and --report name the same file"))
+        #expect(clash.standardError.contains("--quarantine and --results name the same file"))
         #expect(!FileManager.default.fileExists(atPath: "-"))
     }
 

@@ -4,7 +4,8 @@ import AssayJSON
 import AssayRegex
 import AssaySchema
 
-/// The `assay` command line: `assay validate` and `assay check-schema`.
+/// The `assay` command line: `assay validate`, `assay check-schema`, `assay generate swift` and
+/// `assay report`.
 ///
 /// <!-- snippet: doc-assay-tool -->
 /// ```swift
@@ -30,6 +31,10 @@ public enum AssayTool {
                 status = check.execute(context)
             case let generate as GenerateSwiftCommand:
                 status = generate.execute(context)
+            case let render as ReportRenderCommand:
+                status = render.execute(context)
+            case let merge as ReportMergeCommand:
+                status = merge.execute(context)
             case is GenerateCommand:
                 context.standardError.write(GenerateCommand.helpMessage() + "\n")
                 status = ExitStatus.failure
@@ -67,7 +72,7 @@ struct AssayCommand: ParsableCommand {
             that cannot be written, or a schema that does not compile.
             """,
         version: AssayTool.version,
-        subcommands: [ValidateCommand.self, CheckSchemaCommand.self, GenerateCommand.self])
+        subcommands: [ValidateCommand.self, CheckSchemaCommand.self, GenerateCommand.self, ReportCommand.self])
 }
 
 extension InputFormat: ExpressibleByArgument {}
@@ -194,9 +199,16 @@ struct ValidateCommand: ParsableCommand {
             SIGTERM and SIGHUP stop it with status 130, 143 and 129: temporary files are removed and \
             every destination is left as it was.
 
+            --summary writes what the run found as one JSON object (docs/report.md): the totals, the \
+            failing paths with array indices folded (/items/*/price), per keyword and code, a few example \
+            documents of each, bounded whatever the input; assay report merge combines shards' summaries. \
+            --report draws it as a self-contained HTML page. Values at --redact places and at members the \
+            schema marks writeOnly are not shown in either. With --format text, a short table of the \
+            most failing paths and keywords goes to standard error before the summary line.
+
             As a filter in a pipeline, - is standard input as an INPUT and standard output for \
-            --valid-out, --quarantine or --report (one of them at most; when --valid-out or --quarantine \
-            takes it, there is no report unless --report names a file): zcat in.ndjson.gz | assay \
+            --valid-out, --quarantine, --results, --summary or --report (one of them at most; when another \
+            takes it, the per-document results are not written unless --results names a file): zcat in.ndjson.gz | assay \
             validate -s s.json --valid-out - --quarantine bad.ndjson - | jq … Results and lines go out in \
             input order, in large blocks while input keeps coming; when it stops (a producer that paused, \
             as tail -f), everything checked so far is written and flushed before assay waits, so each \
@@ -265,11 +277,29 @@ struct ValidateCommand: ParsableCommand {
 
     @Option(
         help: """
-            Write the per-document report here instead of standard output; - for standard output. \
-            When --valid-out - or --quarantine - takes standard output, there is no report unless \
-            this names a file (the summary still goes to standard error).
+            Write the per-document results here instead of standard output; - for standard output. \
+            When another output takes standard output, they are not written unless this names a file \
+            (the summary line still goes to standard error).
             """)
+    var results: String?
+
+    @Option(help: "Write the run's summary here as JSON (failing paths, keywords, examples), atomically.")
+    var summary: String?
+
+    @Option(help: "Write the run's summary here as a self-contained HTML page, atomically.")
     var report: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Do not show the values at this JSON Pointer (* matches any key or index) in --summary and --report; repeatable.",
+            valueName: "POINTER"))
+    var redact: [String] = []
+
+    @Option(help: "Failing paths --summary and --report keep (the most failing; the rest are counted).")
+    var reportPaths = RunSummary.Limits().paths
+
+    @Option(help: "Example documents --summary and --report keep per failing path and keyword.")
+    var reportExamples = RunSummary.Limits().examples
 
     @Option(
         help: """
@@ -320,10 +350,24 @@ struct ValidateCommand: ParsableCommand {
         settings.parserOptions.duplicateKeys = duplicateKeys.policy
         settings.validOut = validOut
         settings.quarantine = quarantine
+        settings.results = results
+        settings.summary = summary
         settings.report = report
+        settings.redact = redact
+        _ = try Redaction(pointers: redact)
+        guard (1...100_000).contains(reportPaths) else {
+            throw CLIError.usage("--report-paths \(reportPaths): needs 1 to 100000")
+        }
+        guard (0...100).contains(reportExamples) else {
+            throw CLIError.usage("--report-examples \(reportExamples): needs 0 to 100")
+        }
+        settings.summaryLimits.paths = reportPaths
+        settings.summaryLimits.examples = reportExamples
         settings.color = color
-        let outputs = [("--valid-out", validOut), ("--quarantine", quarantine), ("--report", report)]
-            .compactMap { name, path in path.map { (name, $0) } }
+        let outputs = [
+            ("--valid-out", validOut), ("--quarantine", quarantine), ("--results", results), ("--summary", summary),
+            ("--report", report),
+        ].compactMap { name, path in path.map { (name, $0) } }
         let standard = outputs.filter { ValidationRun.isStandardOutput($0.1) }
         if standard.count > 1 {
             throw CLIError.usage(

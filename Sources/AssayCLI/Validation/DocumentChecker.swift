@@ -4,11 +4,41 @@ import AssaySchema
 
 /// Validates one document and renders its report: the work each worker thread does.
 struct DocumentChecker: Sendable {
-    let schema: JSONSchema
+    var schema: JSONSchema
     let limit: ErrorLimit
     var reporter: Reporter
     /// The parser's limits: `--max-document-bytes` and `--max-depth`.
     var parserOptions = JSONParserOptions(maximumDepth: 1_000)
+    /// Whether an invalid document is also handed on as a ``FailedDocument`` (for the run's
+    /// summary), and whether with its messages (for examples).
+    var collectsFailures = false
+    var collectsMessages = false
+    /// The places whose values the summary's messages do not show.
+    var redaction = Redaction()
+
+    /// `errors` as a ``FailedDocument`` at `position`, when failures are collected.
+    private func failedDocument(
+        _ errors: [SchemaError], at position: DocumentPosition, truncated: Bool, value: JSONValue? = nil
+    ) -> FailedDocument? {
+        guard collectsFailures, !errors.isEmpty else { return nil }
+        return FailedDocument(
+            position: position,
+            failures: FailedDocument.failures(
+                errors, language: reporter.language, messages: collectsMessages, redaction: redaction),
+            truncated: truncated, value: value)
+    }
+
+    /// A document that could not be read, as a ``FailedDocument``.
+    private func unread(_ message: String, at position: DocumentPosition) -> FailedDocument? {
+        guard collectsFailures else { return nil }
+        return FailedDocument(
+            position: position,
+            failures: [
+                FailedDocument.Failure(
+                    location: .root, keyword: FailedDocument.unreadableKeyword, code: IssueCode.malformed.description,
+                    message: message)
+            ])
+    }
 
     /// Whether a parse error is a limit crossed (the document is not validated) rather than bad JSON.
     static func isLimit(_ error: JSONParseError) -> Bool {
@@ -21,10 +51,14 @@ struct DocumentChecker: Sendable {
     /// Checks one NDJSON line (without its line terminator) and appends its report to `out`.
     /// Returns the number of errors (0: valid); counts the line in `overLimit` when it crossed a
     /// limit and so was not validated.
-    func checkLine(_ bytes: ArraySlice<UInt8>, line: Int, into out: inout [UInt8], overLimit: inout Int) -> Int {
+    /// `failed` receives the document when it is invalid and failures are collected.
+    func checkLine(
+        _ bytes: ArraySlice<UInt8>, line: Int, into out: inout [UInt8], overLimit: inout Int,
+        failed: inout FailedDocument?
+    ) -> Int {
         if bytes.count > parserOptions.maximumBytes {
             // Reported as a line the reader did not hold (``checkLongLine``), whichever way it came.
-            return checkLongLine(line: line, length: bytes.count, into: &out, overLimit: &overLimit)
+            return checkLongLine(line: line, length: bytes.count, into: &out, overLimit: &overLimit, failed: &failed)
         }
         let errors: [ReportedError]
         var truncated = false
@@ -32,6 +66,9 @@ struct DocumentChecker: Sendable {
             let document = try JSONDocument(parsing: bytes, options: parserOptions)
             let result = schema.validate(document, limit: limit)
             if !result.isValid, Self.stoppedAtLimit(result.errors) { overLimit += 1 }
+            if !result.isValid {
+                failed = failedDocument(result.errors, at: .line(line), truncated: result.isTruncated)
+            }
             if let format = reporter.specOutput {
                 // The output unit is made from this result: no second validation, no report rendered.
                 reporter.appendSpecOutput(format, schema, document, result, to: &out)
@@ -45,7 +82,9 @@ struct DocumentChecker: Sendable {
             }
         } catch {
             if Self.isLimit(error) { overLimit += 1 }
-            errors = reporter.unreadable(Self.parseMessage(error, singleLine: true), line: line)
+            let message = Self.parseMessage(error, singleLine: true)
+            errors = reporter.unreadable(message, line: line)
+            failed = unread(message, at: .line(line))
         }
         if let format = reporter.specOutput, !errors.isEmpty {
             reporter.appendUnreadable(format, errors, to: &out)
@@ -56,11 +95,14 @@ struct DocumentChecker: Sendable {
     }
 
     /// Reports a line longer than `--max-document-bytes`, which is not parsed (nor held whole).
-    func checkLongLine(line: Int, length: Int, into out: inout [UInt8], overLimit: inout Int) -> Int {
+    func checkLongLine(
+        line: Int, length: Int, into out: inout [UInt8], overLimit: inout Int, failed: inout FailedDocument?
+    ) -> Int {
         overLimit += 1
         let message =
             "not valid JSON: the line is \(length) bytes long, over the limit of \(parserOptions.maximumBytes) "
             + "(--max-document-bytes)"
+        failed = unread(message, at: .line(line))
         let errors = reporter.unreadable(message, line: line)
         if let format = reporter.specOutput {
             reporter.appendUnreadable(format, errors, to: &out)
@@ -71,9 +113,9 @@ struct DocumentChecker: Sendable {
     }
 
     /// Checks a whole JSON file as one document.
-    func checkJSONFile(_ bytes: [UInt8], into out: inout [UInt8], overLimit: inout Int) -> (
-        errors: Int, document: JSONDocument?
-    ) {
+    func checkJSONFile(_ bytes: [UInt8], into out: inout [UInt8], overLimit: inout Int, failed: inout FailedDocument?)
+        -> (errors: Int, document: JSONDocument?)
+    {
         let errors: [ReportedError]
         var parsed: JSONDocument?
         var validated: SchemaValidationResult?
@@ -91,9 +133,15 @@ struct DocumentChecker: Sendable {
                 : reporter.errors(result.errors) { path in
                     document.location(of: path.components.map(Self.jsonComponent))?.line ?? 1
                 }
+            if !result.isValid {
+                failed = failedDocument(result.errors, at: .document(1), truncated: truncated, value: document.value)
+            }
         } catch {
             if Self.isLimit(error) { overLimit += 1 }
-            errors = reporter.unreadable(Self.parseMessage(error, singleLine: false), line: error.line)
+            let message = Self.parseMessage(error, singleLine: false)
+            errors = reporter.unreadable(message, line: error.line)
+            failed = unread(message, at: .document(1))
+            if error.reason != .sizeLimitExceeded { failed?.record = bytes.indices }
         }
         if let format = reporter.specOutput {
             if let parsed, let validated {
@@ -108,9 +156,10 @@ struct DocumentChecker: Sendable {
     }
 
     /// Checks one YAML document.
-    func checkYAMLDocument(_ document: YAMLDocument, index: Int, into out: inout [UInt8], overLimit: inout Int)
-        -> Int
-    {
+    func checkYAMLDocument(
+        _ document: YAMLDocument, index: Int, into out: inout [UInt8], overLimit: inout Int,
+        failed: inout FailedDocument?
+    ) -> Int {
         let errors: [ReportedError]
         var validated: SchemaValidationResult?
         var truncated = false
@@ -126,9 +175,13 @@ struct DocumentChecker: Sendable {
                 : reporter.errors(result.errors) { path in
                     document.line(of: path.components.map(Self.jsonComponent)) ?? 1
                 }
+            if !result.isValid {
+                failed = failedDocument(result.errors, at: .document(index), truncated: truncated, value: value)
+            }
         case .failure(let problem):
             if problem.isLimit { overLimit += 1 }
             errors = reporter.unreadable(problem.message, line: problem.line ?? document.firstLine ?? 1)
+            failed = unread(problem.message, at: .document(index))
         }
         if let format = reporter.specOutput {
             if case .success(let value) = document.value, let validated {

@@ -20,6 +20,8 @@ final class LineBatch: @unchecked Sendable {
     var errors = 0
     /// Documents not validated because they crossed a limit (counted among the invalid too).
     var overLimit = 0
+    /// The invalid documents, when the checker collects them (their `record` a range of ``bytes``).
+    var failed: [FailedDocument] = []
 
     init(sequence: Int, block: NDJSONBlock, reporter: Reporter) {
         self.sequence = sequence
@@ -38,22 +40,31 @@ final class LineBatch: @unchecked Sendable {
             // A piece of a line over the limit: reported once, with its last piece.
             guard part.isLast else { return }
             var overLimit = 0
+            var failed: FailedDocument?
             let found = checker.checkLongLine(
-                line: part.line, length: part.length, into: &output, overLimit: &overLimit)
+                line: part.line, length: part.length, into: &output, overLimit: &overLimit, failed: &failed)
             (documents, invalid, errors, self.overLimit) = (1, 1, found, overLimit)
+            if let failed { self.failed = [failed] }
             return
         }
         // Counted in locals, stored once: the closure would otherwise check exclusive access to
         // this object's properties at run time for every line.
         var output: [UInt8] = []
         var lines: [(range: Range<Int>, valid: Bool)] = []
+        var failedDocuments: [FailedDocument] = []
         var (documents, invalid, errors, overLimit) = (0, 0, 0, 0)
         // A valid line's report is about a fifth of a benchmark record: room for that up front
         // instead of a dozen reallocations per block.
         output.reserveCapacity(block.bytes.count / 4)
         let bytes = block.bytes
         block.forEachRecord { line, record, written in
-            let found = checker.checkLine(bytes[record], line: line, into: &output, overLimit: &overLimit)
+            var failed: FailedDocument?
+            let found = checker.checkLine(
+                bytes[record], line: line, into: &output, overLimit: &overLimit, failed: &failed)
+            if var failed {
+                failed.record = record
+                failedDocuments.append(failed)
+            }
             documents += 1
             if found > 0 {
                 invalid += 1
@@ -61,7 +72,7 @@ final class LineBatch: @unchecked Sendable {
             }
             lines.append((written, found == 0))
         }
-        (self.output, self.lines) = (output, lines)
+        (self.output, self.lines, self.failed) = (output, lines, failedDocuments)
         (self.documents, self.invalid, self.errors, self.overLimit) = (documents, invalid, errors, overLimit)
     }
 }

@@ -47,9 +47,18 @@ struct ValidateSettings: Sendable {
     /// `--valid-out` and `--quarantine`: a path, or `-` for standard output.
     var validOut: String?
     var quarantine: String?
-    /// `--report`: a path, `-` for standard output, or `nil` for standard output unless an output
-    /// claims it (then there is no report).
+    /// `--results`: a path, `-` for standard output, or `nil` for standard output unless an output
+    /// claims it (then the per-document results are not written).
+    var results: String?
+    /// `--summary`: the run's summary as JSON (``RunSummary``).
+    var summary: String?
+    /// `--report`: the run's summary as an HTML page (``HTMLReport``).
     var report: String?
+    /// `--redact`: places whose values the summary and the report do not show (the schema's
+    /// `writeOnly` members are added).
+    var redact: [String] = []
+    /// `--report-paths`, `--report-examples`: how much the summary keeps.
+    var summaryLimits = RunSummary.Limits()
     /// `--color`.
     var color = ColorChoice.auto
     var quiet = false
@@ -90,9 +99,19 @@ final class ValidationRun {
     private var overLimit = 0
     private var validOut: OutputFile?
     private var quarantine: OutputFile?
-    /// Where the per-document report goes: standard output, a file, or nowhere.
+    /// Where the per-document results go: standard output, a file, or nowhere.
     private var report: ByteSink?
-    private var reportFile: OutputFile?
+    private var resultsFile: OutputFile?
+    /// `--summary` and `--report`.
+    private var summaryFile: OutputFile?
+    private var htmlFile: OutputFile?
+    /// The run's failures aggregated, for `--summary`, `--report` and the table `--format text`
+    /// ends with.
+    private var collector: SummaryCollector?
+    /// The files written at the end, in this order.
+    private var outputFiles: [OutputFile] {
+        [validOut, quarantine, resultsFile, summaryFile, htmlFile].compactMap { $0 }
+    }
     /// The worker threads (with `--jobs` above 1), started for the first NDJSON input and kept for
     /// the others.
     private var pool: OrderedWorkPool?
@@ -123,6 +142,15 @@ final class ValidationRun {
             }
             let formats = try settings.inputs.map { input throws(CLIError) in try format(of: input) }
             try openOutputs()
+            var redaction = try Redaction(pointers: settings.redact)
+            let keepsExamples = settings.summary != nil || settings.report != nil
+            if keepsExamples { redaction.add(Redaction.writeOnly(in: schemaDocument)) }
+            if keepsExamples || (settings.outputFormat == .text && settings.specOutput == nil && !settings.quiet) {
+                collector = SummaryCollector(
+                    limits: settings.summaryLimits, language: settings.language, keepsExamples: keepsExamples,
+                    redaction: redaction)
+                collector?.parserOptions = settings.parserOptions
+            }
             let color = settings.color.applies(
                 isTerminal: report === context.standardOutput && context.outputIsTerminal,
                 environment: context.environment)
@@ -135,6 +163,9 @@ final class ValidationRun {
                     schema: schema, limit: settings.maxErrors > 0 ? .first(settings.maxErrors) : .all,
                     reporter: reporter)
                 checker.parserOptions = settings.parserOptions
+                checker.collectsFailures = collector != nil
+                checker.collectsMessages = keepsExamples
+                checker.redaction = redaction
                 if format != .ndjson { try handOnEverything() }
                 switch format {
                 case .ndjson: try validateNDJSON(input, checker: checker)
@@ -150,14 +181,21 @@ final class ValidationRun {
             if let failure = context.standardOutput.failure {
                 throw CLIError.io("standard output cannot be written: \(failure)")
             }
+            if let collector, summaryFile != nil || htmlFile != nil {
+                let summary = collector.finish(
+                    schema: settings.schemaPath, inputs: settings.inputs, seconds: context.clock() - started)
+                summaryFile?.sink.write(summary.json.jsonBytes(.prettyPrinted) + [0x0A])
+                htmlFile?.sink.write(Array(HTMLReport(summary).render().utf8))
+                if let failure = failedWrite() { throw failure }
+            }
             // Every file is complete on disk before any replaces its destination.
-            for file in [validOut, quarantine, reportFile] { try file?.prepare() }
-            for file in [validOut, quarantine, reportFile] { try file?.publish() }
+            for file in outputFiles { try file.prepare() }
+            for file in outputFiles { try file.publish() }
         } catch {
             pool?.finish { _ in }
             pool = nil
             progress?.clear()
-            for file in [validOut, quarantine, reportFile] { file?.discard() }
+            for file in outputFiles { file.discard() }
             context.standardOutput.flush()
             context.fail(error)
             return ExitStatus.failure
@@ -176,8 +214,9 @@ final class ValidationRun {
         )
     }
 
-    /// Opens `--valid-out`, `--quarantine` and `--report`; `-` (or a name of descriptor 1, such as
-    /// `/dev/stdout`) is standard output, which one of them at most may claim.
+    /// Opens `--valid-out`, `--quarantine`, `--results`, `--summary` and `--report`; `-` (or a name
+    /// of descriptor 1, such as `/dev/stdout`) is standard output, which one of them at most may
+    /// claim.
     private func openOutputs() throws(CLIError) {
         func open(_ path: String) throws(CLIError) -> OutputFile {
             Self.isStandardOutput(path)
@@ -185,10 +224,12 @@ final class ValidationRun {
         }
         if let path = settings.validOut { validOut = try open(path) }
         if let path = settings.quarantine { quarantine = try open(path) }
-        if let path = settings.report {
-            reportFile = try open(path)
-            report = reportFile?.sink
-        } else if validOut?.isStandardOutput != true && quarantine?.isStandardOutput != true {
+        if let path = settings.summary { summaryFile = try open(path) }
+        if let path = settings.report { htmlFile = try open(path) }
+        if let path = settings.results {
+            resultsFile = try open(path)
+            report = resultsFile?.sink
+        } else if !outputFiles.contains(where: \.isStandardOutput) {
             report = context.standardOutput
         }
     }
@@ -207,6 +248,10 @@ final class ValidationRun {
             text += "; \(overLimit) document\(overLimit == 1 ? "" : "s") not validated: over a limit (see --help)"
         }
         if color { text = (invalid > 0 ? ANSI.red : ANSI.green) + text + ANSI.reset }
+        if settings.outputFormat == .text, settings.specOutput == nil, let collector {
+            let summary = collector.finish(schema: settings.schemaPath, inputs: settings.inputs, seconds: seconds)
+            context.standardError.write(TerminalSummary.render(summary, color: color))
+        }
         context.standardError.write(text + "\n")
         context.standardError.flush()
     }
@@ -216,12 +261,20 @@ final class ValidationRun {
         return "\(milliseconds / 1000).\(String(milliseconds % 1000).leftPadded(to: 3))"
     }
 
-    private func count(errors found: Int) {
+    /// Counts a JSON or YAML document of `bytes` bytes with `found` errors (`notValidated` 1 when
+    /// it crossed a limit), and hands it to the summary when it failed.
+    private func count(
+        errors found: Int, bytes: Int, notValidated: Int, failed: FailedDocument?, file: String,
+        text: ArraySlice<UInt8>?
+    ) {
         documents += 1
         if found > 0 {
             invalid += 1
             errors += found
         }
+        collector?.count(
+            documents: 1, invalid: found > 0 ? 1 : 0, errors: found, notValidated: notValidated, bytes: bytes)
+        if let failed { collector?.add(failed, file: file, text: text) }
     }
 
     // MARK: NDJSON
@@ -280,8 +333,8 @@ final class ValidationRun {
         let (document, path, schemaSettings) = (schemaDocument, settings.schemaPath, settings.schema)
         let pool = OrderedWorkPool(workers: settings.jobs) {
             SchemaLoader.independentCopy(of: document, path: path, settings: schemaSettings).map {
-                var copy = DocumentChecker(schema: $0, limit: checker.limit, reporter: checker.reporter)
-                copy.parserOptions = checker.parserOptions
+                var copy = checker
+                copy.schema = $0
                 return copy
             } ?? checker
         }
@@ -322,6 +375,14 @@ final class ValidationRun {
         invalid += batch.invalid
         errors += batch.errors
         overLimit += batch.overLimit
+        if let collector {
+            collector.count(
+                documents: batch.documents, invalid: batch.invalid, errors: batch.errors, notValidated: batch.overLimit,
+                bytes: batch.bytes.count)
+            for failed in batch.failed {
+                collector.add(failed, file: batch.reporter.file, text: failed.record.map { batch.bytes[$0] })
+            }
+        }
         bytesDelivered += batch.bytes.count
         if let part = batch.block.longLine {
             // A line over the limit goes to the quarantine piece by piece, never held whole.
@@ -345,7 +406,7 @@ final class ValidationRun {
         if let failure = context.standardOutput.failure {
             return CLIError.io("standard output cannot be written: \(failure)")
         }
-        for file in [validOut, quarantine, reportFile].compactMap({ $0 }) {
+        for file in outputFiles {
             if let failure = file.sink.failure { return CLIError.io("\(file.path): cannot be written: \(failure)") }
         }
         return nil
@@ -361,9 +422,13 @@ final class ValidationRun {
     private func validateJSON(_ input: String, checker: DocumentChecker) throws(CLIError) {
         let bytes = try readWhole(input)
         var out: [UInt8] = []
-        let (found, document) = checker.checkJSONFile(bytes, into: &out, overLimit: &overLimit)
+        var failed: FailedDocument?
+        let before = overLimit
+        let (found, document) = checker.checkJSONFile(bytes, into: &out, overLimit: &overLimit, failed: &failed)
         report?.write(out)
-        count(errors: found)
+        count(
+            errors: found, bytes: bytes.count, notValidated: overLimit - before, failed: failed, file: input,
+            text: failed?.record.map { bytes[$0] })
         if let document { keep(document.value, valid: found == 0 && overLimit == 0) }
         if let failure = failedWrite() { throw failure }
     }
@@ -382,10 +447,13 @@ final class ValidationRun {
         var index = 0
         while let piece = try reader.next(beforeWaiting: flushStreams) {
             let documents: [YAMLDocument]
+            var size = 0
             switch piece {
             case .text(let bytes, let lineOffset):
                 documents = YAMLInput.documents(bytes, lineOffset: lineOffset)
+                size = bytes.count
             case .overLimit(let line, let length):
+                size = length
                 let message =
                     "not valid YAML: the document is \(length) bytes long, over the limit of "
                     + "\(settings.parserOptions.maximumBytes) (--max-document-bytes)"
@@ -396,9 +464,15 @@ final class ValidationRun {
             for document in documents {
                 index += 1
                 var out: [UInt8] = []
-                let found = checker.checkYAMLDocument(document, index: index, into: &out, overLimit: &overLimit)
+                var failed: FailedDocument?
+                let before = overLimit
+                let found = checker.checkYAMLDocument(
+                    document, index: index, into: &out, overLimit: &overLimit, failed: &failed)
                 report?.write(out)
-                count(errors: found)
+                count(
+                    errors: found, bytes: size, notValidated: overLimit - before, failed: failed, file: input, text: nil
+                )
+                size = 0
                 if case .success(let value) = document.value { keep(value, valid: found == 0) }
                 if let failure = failedWrite() { throw failure }
             }

@@ -1,0 +1,138 @@
+extension RunSummary {
+    /// Inputs named in a merged summary; more are counted, not listed.
+    static let maximumInputs = 100
+
+    /// Combines the summaries of shards of one run (the Spark job's partitions) into one.
+    ///
+    /// Totals, keywords, codes and the histogram add up exactly. A path listed by some parts and
+    /// not by another that left paths out gets that part's ``unlistedAtMost`` added to its count
+    /// and to its overcount (it may have had that many errors there), so each path's count stays
+    /// an upper bound and `errors - overcount` a lower bound; the merged list keeps the most
+    /// failing ``Limits/paths``. Examples are drawn from the parts in proportion to the documents
+    /// each saw.
+    ///
+    /// - Throws: ``CLIError`` when the parts' messages are in different languages.
+    static func merged(_ parts: [(file: String, summary: RunSummary)]) throws(CLIError) -> RunSummary {
+        guard let first = parts.first else { throw CLIError.usage("report merge: no summary given") }
+        var result = RunSummary()
+        result.assayVersion = AssayTool.version
+        result.language = first.summary.language
+        result.schema = first.summary.schema
+        result.limits = first.summary.limits
+        result.shards = 0
+        var sketch = DistinctSketch()
+        var sketched = false
+        var inputs: [String] = []
+        var moreInputs = 0
+        for (file, part) in parts {
+            guard part.language == result.language else {
+                throw CLIError.usage(
+                    "\(file): its messages are in \(part.language), those of \(first.file) in \(result.language): "
+                        + "merge summaries of runs in one language (--lang)")
+            }
+            result.limits.paths = max(result.limits.paths, part.limits.paths)
+            result.limits.examples = max(result.limits.examples, part.limits.examples)
+            result.shards += part.shards
+            result.documents += part.documents
+            result.invalid += part.invalid
+            result.errors += part.errors
+            result.notValidated += part.notValidated
+            result.truncatedDocuments += part.truncatedDocuments
+            result.bytes += part.bytes
+            result.seconds += part.seconds
+            for index in result.errorsPerDocument.indices {
+                result.errorsPerDocument[index] += part.errorsPerDocument[index]
+            }
+            for (name, count) in part.keywords { result.keywords[name, default: 0] += count }
+            for (name, count) in part.codes { result.codes[name, default: 0] += count }
+            for input in part.inputs where !inputs.contains(input) {
+                if inputs.count < maximumInputs { inputs.append(input) } else { moreInputs += 1 }
+            }
+            for pointer in part.redacted where !result.redacted.contains(pointer) { result.redacted.append(pointer) }
+            if part.distinctSketch.count == 1 << DistinctSketch.bits {
+                sketch.merge(DistinctSketch(registers: part.distinctSketch))
+                sketched = true
+            } else {
+                for path in part.paths { sketch.insert(path.path) }
+                sketched = sketched || !part.paths.isEmpty
+            }
+        }
+        if moreInputs > 0 { inputs.append("… and \(moreInputs) more") }
+        result.inputs = inputs
+
+        // Every path any part lists, in the order first met.
+        var order: [String] = []
+        var byPath: [String: PathTally] = [:]
+        for (_, part) in parts {
+            for path in part.paths where byPath[path.path] == nil {
+                order.append(path.path)
+                byPath[path.path] = PathTally(path: path.path, errors: 0, overcount: 0, documents: 0, keywords: [])
+            }
+        }
+        let indexes = parts.map { part in
+            Dictionary(part.summary.paths.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        var random = SplitMix64(seed: 0x5EED_A55A)
+        for name in order {
+            var merged = byPath[name]!
+            var keywordParts: [String: [KeywordTally]] = [:]
+            var keywordOrder: [String] = []
+            for ((_, part), index) in zip(parts, indexes) {
+                if let place = index[name] {
+                    let path = part.paths[place]
+                    merged.errors += path.errors
+                    merged.overcount += path.overcount
+                    merged.documents += path.documents
+                    for tally in path.keywords {
+                        if keywordParts[tally.keyword] == nil { keywordOrder.append(tally.keyword) }
+                        keywordParts[tally.keyword, default: []].append(tally)
+                    }
+                } else {
+                    merged.errors += part.unlistedAtMost
+                    merged.overcount += part.unlistedAtMost
+                }
+            }
+            merged.keywords = keywordOrder.map { keyword in
+                let tallies = keywordParts[keyword]!
+                return KeywordTally(
+                    keyword: keyword, errors: tallies.reduce(0) { $0 + $1.errors },
+                    documents: tallies.reduce(0) { $0 + $1.documents },
+                    examples: drawExamples(from: tallies, count: result.limits.examples, random: &random))
+            }.sorted { $0.errors > $1.errors }
+            byPath[name] = merged
+        }
+        let ranked = order.compactMap { byPath[$0] }.sorted { ($1.errors, $0.path) < ($0.errors, $1.path) }
+        result.paths = Array(ranked.prefix(result.limits.paths))
+        // A path no part lists may have had up to each part's bound there; one dropped here, its count.
+        let unlistedEverywhere = parts.reduce(0) { $0 + $1.summary.unlistedAtMost }
+        result.unlistedAtMost = max(unlistedEverywhere, ranked.dropFirst(result.limits.paths).first?.errors ?? 0)
+        result.distinctSketch = sketched ? sketch.registers : []
+        return result
+    }
+
+    /// `count` examples from the parts' reservoirs, each part's share in proportion to the
+    /// documents it saw (the largest remainders rounded up), picked at random within it.
+    private static func drawExamples(
+        from tallies: [KeywordTally], count: Int, random: inout SplitMix64
+    ) -> [Example] {
+        let available = tallies.reduce(0) { $0 + $1.examples.count }
+        guard available > count else { return tallies.flatMap(\.examples) }
+        let documents = max(1, tallies.reduce(0) { $0 + $1.documents })
+        var shares = tallies.map { min($0.examples.count, count * $0.documents / documents) }
+        var left = count - shares.reduce(0, +)
+        // What rounding left goes to the parts with the most documents that still have examples.
+        for index in tallies.indices.sorted(by: { tallies[$0].documents > tallies[$1].documents }) where left > 0 {
+            let extra = min(left, tallies[index].examples.count - shares[index])
+            shares[index] += extra
+            left -= extra
+        }
+        var picked: [Example] = []
+        for (tally, share) in zip(tallies, shares) {
+            var pool = tally.examples
+            for _ in 0..<share {
+                picked.append(pool.remove(at: Int(random.next(below: pool.count))))
+            }
+        }
+        return picked
+    }
+}
