@@ -23,7 +23,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
-targets=(json ndjson yaml schema-compile schema-validate regex email decode)
+targets=(json ndjson yaml schema-compile schema-validate regex email decode report)
 
 if [ $# -lt 2 ]; then
     echo "usage: scripts/fuzz.sh TARGET|all SECONDS [libFuzzer options…]" >&2

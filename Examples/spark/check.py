@@ -85,7 +85,8 @@ def single_run(assay, schema, all_lines, work):
     invalid = os.path.join(work, "single-invalid.ndjson")
     result = subprocess.run(
         [assay, "validate", "--schema", schema, "--format", "json", "--quiet", "--max-document-bytes",
-         str(MAX_DOCUMENT_BYTES), "--valid-out", valid, "--quarantine", invalid, joined],
+         str(MAX_DOCUMENT_BYTES), "--valid-out", valid, "--quarantine", invalid, "--summary",
+         os.path.join(work, "single-summary.json"), joined],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
     if result.returncode != 2 or result.stderr:
         fail(f"the single run exited {result.returncode} (expected 2: a record over the limit): {result.stderr!r}")
@@ -141,8 +142,36 @@ def compare(label, output, reference):
         fail(f"{label}: the valid lines differ from the single run's")
     if lines_of(os.path.join(output, "quarantine")) != invalid_lines:
         fail(f"{label}: the quarantined lines differ from the single run's")
+    compare_summaries(label, output)
     print(f"{label}: {spark['documents']} documents, {spark['invalid']} invalid, {spark['errors']} errors in "
           f"{spark['partitions']} partitions ({spark['emptyPartitions']} empty) — the same as one assay run")
+
+
+def compare_summaries(label, output):
+    """The partitions' merged summary counts what the single run's summary counts, and the report
+    drawn from it shows its totals."""
+    with open(os.path.join(output, "summary.json"), encoding="utf-8") as stream:
+        merged = json.load(stream)
+    with open(os.path.join(os.path.dirname(output), "single-summary.json"), encoding="utf-8") as stream:
+        single = json.load(stream)
+    for key in ("documents", "invalid", "errors", "notValidated"):
+        if merged["totals"][key] != single["totals"][key]:
+            fail(f"{label}: the merged summary's {key} is {merged['totals'][key]}, one run's {single['totals'][key]}")
+
+    def counts(entries, name):
+        return {entry[name]: entry["errors"] for entry in entries}
+
+    for field, name in (("keywords", "keyword"), ("codes", "code"), ("paths", "path")):
+        if counts(merged[field], name) != counts(single[field], name):
+            fail(f"{label}: the merged summary's {field} differ from one run's")
+    if merged["errorsPerDocument"] != single["errorsPerDocument"] or merged["approximate"]:
+        fail(f"{label}: the merged histogram differs, or the merge is approximate")
+    if merged["shards"] < 2:
+        fail(f"{label}: the merged summary combines {merged['shards']} part(s)")
+    with open(os.path.join(output, "report.html"), encoding="utf-8") as stream:
+        page = stream.read()
+    if f'data-metric="documents" data-value="{single["totals"]["documents"]}"' not in page:
+        fail(f"{label}: the report does not show the number of documents")
 
 
 def main():

@@ -6,7 +6,10 @@ The `assay` binary (self-contained: scripts/build-assay.sh) and the schema's fol
 the executors (`SparkContext.addFile`). Each partition's lines are piped through `assay validate`
 on its executor; the valid lines go to OUT/valid, the invalid ones to OUT/quarantine (one file per
 partition, verbatim), and the driver collects the totals — documents, invalid documents, errors per
-keyword and per instance path — into OUT/totals.json and prints them.
+keyword and per instance path — into OUT/totals.json and prints them. Each partition's run also writes
+its summary (`assay validate --summary`); the driver merges them (`assay report merge`) into
+OUT/summary.json and draws that as OUT/report.html (`assay report`): the failing paths, keywords and
+examples of the whole data set on one page.
 
 A partition is all or nothing: a task whose `assay` could not start, failed (exit status 2 with a
 message: a schema that does not compile, an unreadable input) or was killed fails, Spark runs it
@@ -48,19 +51,20 @@ def validate_partition(index, lines, settings):
     work = tempfile.mkdtemp(prefix=f"assay-part-{index}-")
     valid_path = os.path.join(work, "valid.ndjson")
     invalid_path = os.path.join(work, "quarantine.ndjson")
+    summary_path = os.path.join(work, "summary.json")
     command = [
         assay, "validate", "--schema", schema, "--format", "json", "--jobs", "1", "--quiet",
         "--max-document-bytes", str(settings["max_document_bytes"]),
-        "--valid-out", valid_path, "--quarantine", invalid_path, "-",
+        "--valid-out", valid_path, "--quarantine", invalid_path, "--summary", summary_path, "-",
     ]
     try:
-        yield from run_assay(index, lines, settings, command, assay, valid_path, invalid_path)
+        yield from run_assay(index, lines, settings, command, assay, valid_path, invalid_path, summary_path)
     finally:
         # The task's files go, whether it finished, failed or was stopped.
         shutil.rmtree(work, ignore_errors=True)
 
 
-def run_assay(index, lines, settings, command, assay, valid_path, invalid_path):
+def run_assay(index, lines, settings, command, assay, valid_path, invalid_path, summary_path):
     """Pipes one partition's lines through one `assay validate` (`command`) and yields its results."""
     try:
         process = subprocess.Popen(
@@ -130,6 +134,8 @@ def run_assay(index, lines, settings, command, assay, valid_path, invalid_path):
         with open(path, "rb") as stream:
             for line in stream:
                 yield kind, line.rstrip(b"\n").decode("utf-8")
+    with open(summary_path, encoding="utf-8") as stream:
+        yield "summary", stream.read()
     yield "totals", {
         "documents": documents, "invalid": invalid, "errors": sum(per_keyword.values()),
         "emptyPartitions": 1 if documents == 0 else 0, "perKeyword": per_keyword, "perInstancePath": per_path,
@@ -146,6 +152,27 @@ def merge(left, right):
             counts[key] = counts.get(key, 0) + value
         merged[field] = counts
     return merged
+
+
+def merge_summaries(assay, summaries, output):
+    """Writes each partition's summary to OUT/summaries/, merges them into OUT/summary.json and
+    draws that as OUT/report.html, with the driver's assay. Each summary is bounded (its paths and
+    examples), so collecting them costs at most a few megabytes per partition."""
+    folder = os.path.join(output, "summaries")
+    os.makedirs(folder)
+    parts = []
+    for number, text in enumerate(summaries.toLocalIterator()):
+        path = os.path.join(folder, f"part-{number:05d}.json")
+        with open(path, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        parts.append(path)
+    merged = os.path.join(output, "summary.json")
+    for command in ([assay, "report", "merge", *parts, "-o", merged],
+                    [assay, "report", merged, "-o", os.path.join(output, "report.html")]):
+        result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+        if result.returncode != 0:
+            raise RuntimeError(f"{' '.join(command[1:3])} exited {result.returncode}: "
+                               f"{result.stderr.decode('utf-8', 'replace').strip()}")
 
 
 def main(argv):
@@ -189,10 +216,12 @@ def main(argv):
     totals["partitions"] = lines.getNumPartitions()
     with open(os.path.join(args.output, "totals.json"), "w") as stream:
         json.dump(totals, stream, indent=1, sort_keys=True)
+    merge_summaries(args.assay, tagged.filter(lambda record: record[0] == "summary").map(lambda record: record[1]),
+                    args.output)
     print(
         f"{totals['documents']} documents, {totals['invalid']} invalid, {totals['errors']} errors "
         f"in {totals['partitions']} partitions; valid lines in {args.output}/valid, invalid ones in "
-        f"{args.output}/quarantine, totals in {args.output}/totals.json")
+        f"{args.output}/quarantine, totals in {args.output}/totals.json, the report in {args.output}/report.html")
     spark.stop()
 
 

@@ -382,4 +382,30 @@ struct ReportTests {
         #expect(sources.contains(yaml + "#1"))
         #expect(sources.contains(yaml + "#2"))
     }
+
+    @Test("a hostile summary: counts at Int.max, a tiny time, markers of huge runs — drawn and merged, no trap")
+    func hostileSummary() throws {
+        var summary = RunSummary()
+        summary.documents = Int.max
+        summary.invalid = Int.max
+        summary.errors = Int.max
+        summary.seconds = 1e-300
+        summary.errorsPerDocument[0] = Int.max
+        summary.keywords = ["type": Int.max]
+        let marker = JSONValue.string("\u{2026} 9223372036854775807 more elements")
+        let example = RunSummary.Example(source: "s", document: [marker, marker, 1], excerpt: true, errors: [])
+        summary.paths = [
+            .init(
+                path: "/a", errors: Int.max, overcount: Int.max, documents: Int.max,
+                keywords: [.init(keyword: "type", errors: Int.max, documents: Int.max, examples: [example])])
+        ]
+        summary.unlistedAtMost = Int.max
+        summary.distinctSketch = Array(repeating: 63, count: 1024)
+        let merged = try RunSummary.merged([("a", summary), ("b", summary)])
+        #expect(merged.documents == Int.max)
+        #expect(merged.paths.first?.errors == Int.max)
+        #expect(HTMLReport(merged).render().contains(#"data-metric="documents" data-value="\#(Int.max)""#))
+        #expect(TerminalSummary.render(merged, color: false).contains("/a"))
+        #expect(try RunSummary(json: merged.json, file: "m").documents == Int.max)
+    }
 }

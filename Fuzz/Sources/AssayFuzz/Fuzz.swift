@@ -15,7 +15,7 @@ import Glibc
 /// ways of computing the same answer must agree), so a wrong answer is a crash, not only a crash.
 enum Target: String, CaseIterable {
     case json, ndjson, yaml, schemaCompile = "schema-compile", schemaValidate = "schema-validate", regex, email
-    case decode
+    case decode, report
 }
 
 nonisolated(unsafe) private let target: Target = {
@@ -40,6 +40,7 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     case .regex: fuzzRegex(bytes)
     case .email: fuzzEmail(bytes)
     case .decode: fuzzDecode(bytes)
+    case .report: fuzzReport(bytes)
     }
     return 0
 }
@@ -289,4 +290,75 @@ private func fuzzDecode(_ bytes: [UInt8]) {
             check(error.hasErrors, "a thrown aggregate holds an error")
         }
     }
+}
+
+/// `report`: run summaries. An input that starts with `{` is a summary file (hostile): read, and
+/// when it is one, drawn and merged with itself — the totals add up (saturating), the page has the
+/// one script it brings, and the merged summary reads back. Any other input is a schema line and
+/// NDJSON: validated and aggregated with tiny limits (3 paths, 1 example of 64 bytes), and held to
+/// exact counts kept beside it: each listed path's true count within `[errors - overcount,
+/// errors]`, each unlisted one at most `unlistedAtMost`, the totals exact; the summary's JSON reads
+/// back as the same summary.
+private func fuzzReport(_ bytes: [UInt8]) {
+    if bytes.first == UInt8(ascii: "{") {
+        guard let value = try? JSONValue(parsing: bytes), let summary = try? RunSummary(json: value, file: "fuzz")
+        else { return }
+        let page = HTMLReport(summary).render()
+        check(page.components(separatedBy: "<script").count == 2, "the page has one script element")
+        guard let merged = try? RunSummary.merged([("a", summary), ("b", summary)]) else {
+            report("a summary did not merge with itself")
+            abort()
+        }
+        check(merged.documents == summary.documents.adding(summary.documents), "merged documents")
+        check(merged.paths.count <= max(summary.limits.paths, 1), "merged paths within the limit")
+        _ = HTMLReport(merged).render()
+        _ = TerminalSummary.render(merged, color: true)
+        check((try? RunSummary(json: merged.json, file: "merged")) != nil, "the merged summary reads back")
+        return
+    }
+    let (schemaBytes, rest) = split(bytes)
+    guard let schemaValue = try? JSONValue(parsing: schemaBytes),
+        let schema = try? JSONSchema(schemaValue, options: .init(assertFormats: true))
+    else { return }
+    let limits = RunSummary.Limits(paths: 3, examples: 1, exampleBytes: 64)
+    let collector = SummaryCollector(limits: limits, language: .english, keepsExamples: true, redaction: Redaction())
+    var exact: [String: Int] = [:]
+    var (documents, invalid, errors) = (0, 0, 0)
+    for (number, line) in rest.split(separator: 0x0A).enumerated() {
+        guard let document = try? JSONDocument(parsing: line) else { continue }
+        let result = schema.validate(document, limit: .first(8))
+        documents += 1
+        collector.count(
+            documents: 1, invalid: result.isValid ? 0 : 1, errors: result.errors.count, notValidated: 0,
+            bytes: line.count)
+        guard !result.isValid else { continue }
+        invalid += 1
+        errors += result.errors.count
+        let failures = FailedDocument.failures(
+            result.errors, language: .english, messages: true, redaction: Redaction())
+        for failure in failures { exact[SummaryCollector.fold(failure.location), default: 0] += 1 }
+        collector.add(
+            FailedDocument(position: .line(number + 1), failures: failures, value: document.value), file: "fuzz",
+            text: line)
+    }
+    let summary = collector.finish(schema: "s", inputs: ["fuzz"], seconds: 0)
+    check(summary.documents == documents && summary.invalid == invalid && summary.errors == errors, "totals")
+    check(summary.paths.count <= limits.paths, "paths within the limit")
+    let listed = Dictionary(summary.paths.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+    check(listed.count == summary.paths.count, "each path listed once")
+    for (path, count) in exact {
+        if let tally = listed[path] {
+            check(tally.errors - tally.overcount <= count && count <= tally.errors, "the bounds of \(path)")
+            check(tally.keywords.allSatisfy { $0.examples.count <= limits.examples }, "examples within the limit")
+        } else {
+            check(count <= summary.unlistedAtMost, "an unlisted path's bound")
+        }
+    }
+    check(summary.isApproximate == (exact.count > limits.paths), "approximate exactly when paths were left out")
+    guard let back = try? RunSummary(json: summary.json, file: "fuzz") else {
+        report("a run's summary does not read back")
+        abort()
+    }
+    check(back.paths == summary.paths && back.keywords == summary.keywords, "the summary reads back the same")
+    _ = HTMLReport(summary).render()
 }

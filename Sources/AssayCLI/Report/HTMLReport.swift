@@ -79,7 +79,7 @@ struct HTMLReport {
     }
 
     private func headline() -> String {
-        let rate = summary.seconds > 0 ? Int((Double(summary.documents) / summary.seconds).rounded()) : 0
+        let rate = summary.seconds > 0 ? Int.rounding(Double(summary.documents) / summary.seconds) : 0
         var cards = [
             card("documents", words.documents, summary.documents, number(summary.documents)),
             card(
@@ -150,7 +150,7 @@ struct HTMLReport {
             "<svg class=\"bars\" role=\"img\" aria-label=\"\(escape(label))\" viewBox=\"0 0 640 \(rows.count * height + 4)\" width=\"100%\" preserveAspectRatio=\"xMinYMin meet\">\n"
         for (index, row) in rows.enumerated() {
             let y = index * height + 2
-            let width = max(1, Int((Double(row.count) / Double(maximum) * 300).rounded()))
+            let width = max(1, Int.rounding(Double(row.count) / Double(maximum) * 300))
             let shown = row.label.count > 34 ? String(row.label.prefix(33)) + "…" : row.label
             svg += "<g><title>\(escape(row.label)): \(number(row.count))</title>"
             svg += "<text x=\"0\" y=\"\(y + 16)\" class=\"axis\">\(escape(shown))</text>"
@@ -172,7 +172,7 @@ struct HTMLReport {
         for (index, start) in starts.enumerated() {
             let end = index + 1 < starts.count ? starts[index + 1] - 1 : nil
             let label = end.map { $0 == start ? "\(start)" : "\(start)–\($0)" } ?? "\(start)+"
-            let height = counts[index] == 0 ? 0 : max(2, Int((Double(counts[index]) / Double(maximum) * 120).rounded()))
+            let height = counts[index] == 0 ? 0 : max(2, Int.rounding(Double(counts[index]) / Double(maximum) * 120))
             let x = index * column + 8
             svg +=
                 "<g data-bucket=\"\(start)\" data-documents=\"\(counts[index])\"><title>\(label): \(number(counts[index]))</title>"
@@ -219,7 +219,7 @@ struct HTMLReport {
                 "<td class=\"number\" data-sort=\"\(path.documents)\">\(percent(path.documents, of: summary.documents))</td>"
             html += "<td data-sort=\"\(escape(path.keywords.first?.keyword ?? ""))\">\(keywords)</td></tr>\n"
         }
-        let listedErrors = listed.reduce(0) { $0 + $1.errors }
+        let listedErrors = listed.reduce(0) { $0.adding($1.errors) }
         let hiddenPaths = max(0, summary.distinctPaths - listed.count)
         if hiddenPaths > 0 {
             let errors = max(0, summary.errors - listedErrors)
@@ -288,7 +288,7 @@ struct HTMLReport {
 
     private func percent(_ part: Int, of whole: Int) -> String {
         guard whole > 0 else { return "–" }
-        let tenths = Int((Double(part) * 1000 / Double(whole)).rounded())
+        let tenths = Int.rounding(Double(part) * 1000 / Double(whole))
         return "\(tenths / 10)\(summary.language == "ru" ? "," : ".")\(tenths % 10) %"
     }
 
@@ -301,7 +301,7 @@ struct HTMLReport {
             unit += 1
         }
         if unit == 0 { return "\(count) B" }
-        let tenths = Int((value * 10).rounded())
+        let tenths = Int.rounding(value * 10)
         return "\(tenths / 10).\(tenths % 10) \(units[unit])"
     }
 
@@ -431,10 +431,10 @@ struct JSONHighlighter {
                 html += pad
                 if excerpt, let skipped = Excerpt.markedCount(element) {
                     html += "<span class=\"elided\">\(HTML.escape(element.jsonString()))</span>"
-                    position += skipped
+                    position = position.adding(skipped)
                 } else {
                     write(element, pointer: pointer + "/" + String(position), indent: indent + 1, into: &html)
-                    position += 1
+                    position = position.adding(1)
                 }
                 html += index + 1 < elements.count ? ",\n" : "\n"
             }

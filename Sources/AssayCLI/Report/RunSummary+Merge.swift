@@ -32,19 +32,21 @@ extension RunSummary {
             }
             result.limits.paths = max(result.limits.paths, part.limits.paths)
             result.limits.examples = max(result.limits.examples, part.limits.examples)
-            result.shards += part.shards
-            result.documents += part.documents
-            result.invalid += part.invalid
-            result.errors += part.errors
-            result.notValidated += part.notValidated
-            result.truncatedDocuments += part.truncatedDocuments
-            result.bytes += part.bytes
+            result.shards = result.shards.adding(part.shards)
+            result.documents = result.documents.adding(part.documents)
+            result.invalid = result.invalid.adding(part.invalid)
+            result.errors = result.errors.adding(part.errors)
+            result.notValidated = result.notValidated.adding(part.notValidated)
+            result.truncatedDocuments = result.truncatedDocuments.adding(part.truncatedDocuments)
+            result.bytes = result.bytes.adding(part.bytes)
             result.seconds += part.seconds
             for index in result.errorsPerDocument.indices {
-                result.errorsPerDocument[index] += part.errorsPerDocument[index]
+                result.errorsPerDocument[index] = result.errorsPerDocument[index].adding(part.errorsPerDocument[index])
             }
-            for (name, count) in part.keywords { result.keywords[name, default: 0] += count }
-            for (name, count) in part.codes { result.codes[name, default: 0] += count }
+            for (name, count) in part.keywords {
+                result.keywords[name] = result.keywords[name, default: 0].adding(count)
+            }
+            for (name, count) in part.codes { result.codes[name] = result.codes[name, default: 0].adding(count) }
             for input in part.inputs where !inputs.contains(input) {
                 if inputs.count < maximumInputs { inputs.append(input) } else { moreInputs += 1 }
             }
@@ -80,23 +82,23 @@ extension RunSummary {
             for ((_, part), index) in zip(parts, indexes) {
                 if let place = index[name] {
                     let path = part.paths[place]
-                    merged.errors += path.errors
-                    merged.overcount += path.overcount
-                    merged.documents += path.documents
+                    merged.errors = merged.errors.adding(path.errors)
+                    merged.overcount = merged.overcount.adding(path.overcount)
+                    merged.documents = merged.documents.adding(path.documents)
                     for tally in path.keywords {
                         if keywordParts[tally.keyword] == nil { keywordOrder.append(tally.keyword) }
                         keywordParts[tally.keyword, default: []].append(tally)
                     }
                 } else {
-                    merged.errors += part.unlistedAtMost
-                    merged.overcount += part.unlistedAtMost
+                    merged.errors = merged.errors.adding(part.unlistedAtMost)
+                    merged.overcount = merged.overcount.adding(part.unlistedAtMost)
                 }
             }
             merged.keywords = keywordOrder.map { keyword in
                 let tallies = keywordParts[keyword]!
                 return KeywordTally(
-                    keyword: keyword, errors: tallies.reduce(0) { $0 + $1.errors },
-                    documents: tallies.reduce(0) { $0 + $1.documents },
+                    keyword: keyword, errors: tallies.reduce(0) { $0.adding($1.errors) },
+                    documents: tallies.reduce(0) { $0.adding($1.documents) },
                     examples: drawExamples(from: tallies, count: result.limits.examples, random: &random))
             }.sorted { $0.errors > $1.errors }
             byPath[name] = merged
@@ -104,7 +106,7 @@ extension RunSummary {
         let ranked = order.compactMap { byPath[$0] }.sorted { ($1.errors, $0.path) < ($0.errors, $1.path) }
         result.paths = Array(ranked.prefix(result.limits.paths))
         // A path no part lists may have had up to each part's bound there; one dropped here, its count.
-        let unlistedEverywhere = parts.reduce(0) { $0 + $1.summary.unlistedAtMost }
+        let unlistedEverywhere = parts.reduce(0) { $0.adding($1.summary.unlistedAtMost) }
         result.unlistedAtMost = max(unlistedEverywhere, ranked.dropFirst(result.limits.paths).first?.errors ?? 0)
         result.distinctSketch = sketched ? sketch.registers : []
         return result
@@ -117,8 +119,8 @@ extension RunSummary {
     ) -> [Example] {
         let available = tallies.reduce(0) { $0 + $1.examples.count }
         guard available > count else { return tallies.flatMap(\.examples) }
-        let documents = max(1, tallies.reduce(0) { $0 + $1.documents })
-        var shares = tallies.map { min($0.examples.count, count * $0.documents / documents) }
+        let documents = max(1, Double(tallies.reduce(0) { $0.adding($1.documents) }))
+        var shares = tallies.map { min($0.examples.count, Int(Double(count) * Double($0.documents) / documents)) }
         var left = count - shares.reduce(0, +)
         // What rounding left goes to the parts with the most documents that still have examples.
         for index in tallies.indices.sorted(by: { tallies[$0].documents > tallies[$1].documents }) where left > 0 {
@@ -134,5 +136,23 @@ extension RunSummary {
             }
         }
         return picked
+    }
+}
+
+extension Int {
+    /// `value` rounded, `Int.max` or `Int.min` beyond them, 0 for NaN: a figure computed from a
+    /// summary written elsewhere never traps.
+    static func rounding(_ value: Double) -> Int {
+        guard !value.isNaN else { return 0 }
+        if value >= 9.2e18 { return Int.max }
+        if value <= -9.2e18 { return Int.min }
+        return Int(value.rounded())
+    }
+
+    /// The sum, or `Int.max` where it would overflow: counts from summaries written elsewhere are
+    /// not trusted to be small.
+    func adding(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? Int.max : Int.min) : sum
     }
 }

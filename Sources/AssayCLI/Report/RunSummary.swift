@@ -152,7 +152,7 @@ struct DistinctSketch: Sendable {
         let sum = registers.reduce(0.0) { $0 + 1 / Double(UInt64(1) << UInt64($1)) }
         let raw = 0.7213 / (1 + 1.079 / count) * count * count / sum
         let zeros = registers.filter { $0 == 0 }.count
-        if raw <= 2.5 * count, zeros > 0 { return Int((count * log(count / Double(zeros))).rounded()) }
-        return Int(raw.rounded())
+        if raw <= 2.5 * count, zeros > 0 { return Int.rounding(count * log(count / Double(zeros))) }
+        return Int.rounding(raw)
     }
 }

@@ -31,7 +31,7 @@ enum TerminalSummary {
         }
         let more = summary.distinctPaths - shown.count
         if more > 0 {
-            let errors = max(0, summary.errors - shown.reduce(0) { $0 + $1.errors })
+            let errors = max(0, summary.errors - shown.reduce(0) { $0.adding($1.errors) })
             text +=
                 ReportStrings.fill(words.moreRows, "\(summary.unlistedAtMost > 0 ? "≈" : "")\(more)", String(errors))
                 + "\n"
