@@ -83,7 +83,8 @@ struct HTMLReport {
         var cards = [
             card("documents", words.documents, summary.documents, number(summary.documents)),
             card(
-                "valid", words.valid, summary.documents - summary.invalid, number(summary.documents - summary.invalid)),
+                "valid", words.valid, max(0, summary.documents - summary.invalid),
+                number(max(0, summary.documents - summary.invalid))),
             card(
                 "invalid", words.invalid, summary.invalid, number(summary.invalid),
                 detail: percent(summary.invalid, of: summary.documents), tone: summary.invalid > 0 ? "bad" : "good"),

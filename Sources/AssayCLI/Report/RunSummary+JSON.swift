@@ -18,7 +18,7 @@ extension RunSummary {
             "exampleBytes": Self.number(limits.exampleBytes),
         ])
         root["totals"] = .object([
-            "documents": Self.number(documents), "valid": Self.number(documents - invalid),
+            "documents": Self.number(documents), "valid": Self.number(max(0, documents - invalid)),
             "invalid": Self.number(invalid), "errors": Self.number(errors),
             "notValidated": Self.number(notValidated), "truncatedDocuments": Self.number(truncatedDocuments),
             "bytes": Self.number(bytes), "seconds": .number(JSONNumber((seconds * 1000).rounded() / 1000) ?? 0),
