@@ -184,7 +184,8 @@ def main():
     data = os.path.join(args.work, f"clients-{args.records}.ndjson")
     hostile = os.path.join(args.work, "hostile.ndjson")
     hostile_records(hostile)
-    schema = os.path.join(BENCH, "client.schema.json")
+    # Paths as a person types them (relative to the repository, where the script runs): the page shows them.
+    schema = os.path.relpath(os.path.join(BENCH, "client.schema.json"))
     summary_path = os.path.join(args.work, "summary.json")
     page = os.path.join(args.work, "report.html")
     run_assay(args.assay, ["validate", "-s", schema, "--quiet", "--results", os.devnull, "--redact", "/password",

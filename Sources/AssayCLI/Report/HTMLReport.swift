@@ -100,7 +100,13 @@ struct HTMLReport {
         if summary.seconds > 0 {
             cards.append(card("throughput", words.throughput, rate, number(rate), detail: words.documentsPerSecond))
         }
-        if summary.bytes > 0 { cards.append(card("bytes", words.inputBytes, summary.bytes, Self.bytes(summary.bytes))) }
+        if summary.bytes > 0 {
+            let mean = summary.documents > 0 ? summary.bytes / summary.documents : 0
+            cards.append(
+                card(
+                    "bytes", words.inputBytes, summary.bytes, Self.bytes(summary.bytes),
+                    detail: ReportStrings.fill(words.perDocument, Self.bytes(mean))))
+        }
         return "<section class=\"headline\" aria-label=\"\(escape(words.title))\">\n" + cards.joined() + "</section>\n"
     }
 
@@ -339,7 +345,9 @@ struct HTMLReport {
         svg.histogram{max-width:620px;display:block}
         table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
         th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
-        th button{all:inherit;cursor:pointer;font-weight:600}
+        th{white-space:nowrap}
+        th button{all:unset;cursor:pointer;font-weight:600}
+        th button:focus-visible{outline:2px solid var(--bar);outline-offset:2px}
         th[aria-sort=ascending] button::after{content:" ▲"}
         th[aria-sort=descending] button::after{content:" ▼"}
         td.number,th:nth-child(n+2):nth-child(-n+5){text-align:right}

@@ -36,6 +36,8 @@ struct ReportStrings: Sendable {
     var topPaths: String
     var topKeywords: String
     var moreRows: String
+    /// `%1` bytes per document on average.
+    var perDocument: String
 
     static func forLanguage(_ identifier: String) -> ReportStrings {
         switch identifier {
@@ -59,7 +61,8 @@ struct ReportStrings: Sendable {
         excerpt: "An excerpt: parts of the document away from its failures are left out (…).",
         allValid: "Every document is valid.", schema: "Schema", inputs: "Input", shards: "summaries merged",
         generatedBy: "Made by assay %1.", sortHint: "Click a column heading to sort.",
-        topPaths: "Most failing paths", topKeywords: "Keywords", moreRows: "%1 more paths, %2 errors")
+        topPaths: "Most failing paths", topKeywords: "Keywords", moreRows: "%1 more paths, %2 errors",
+        perDocument: "%1 per document")
 
     static let russian = ReportStrings(
         title: "Отчёт о проверке", documents: "Документы", valid: "Корректные", invalid: "Некорректные",
@@ -75,7 +78,8 @@ struct ReportStrings: Sendable {
         excerpt: "Фрагмент: части документа вдали от ошибок опущены (…).", allValid: "Все документы корректны.",
         schema: "Схема", inputs: "Вход", shards: "сводок объединено", generatedBy: "Создано assay %1.",
         sortHint: "Нажмите на заголовок столбца, чтобы отсортировать.", topPaths: "Пути с наибольшим числом ошибок",
-        topKeywords: "Ключевые слова", moreRows: "ещё путей: %1, ошибок: %2")
+        topKeywords: "Ключевые слова", moreRows: "ещё путей: %1, ошибок: %2",
+        perDocument: "%1 на документ")
 
     static let chinese = ReportStrings(
         title: "验证报告", documents: "文档", valid: "有效", invalid: "无效", errors: "错误",
@@ -87,7 +91,8 @@ struct ReportStrings: Sendable {
         truncated: "%1 个文档的错误超过 --max-errors，只统计了前面的错误。", redacted: "这些位置的值不显示：%1。",
         excerpt: "节选：文档中与错误无关的部分已省略（…）。", allValid: "所有文档均有效。", schema: "模式", inputs: "输入",
         shards: "个摘要已合并", generatedBy: "由 assay %1 生成。", sortHint: "点击列标题进行排序。", topPaths: "错误最多的路径",
-        topKeywords: "关键字", moreRows: "另外 %1 个路径，%2 个错误")
+        topKeywords: "关键字", moreRows: "另外 %1 个路径，%2 个错误",
+        perDocument: "每个文档 %1")
 
     /// `template` with `%1`, `%2` replaced.
     static func fill(_ template: String, _ values: String...) -> String {
