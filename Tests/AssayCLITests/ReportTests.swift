@@ -408,4 +408,23 @@ struct ReportTests {
         #expect(TerminalSummary.render(merged, color: false).contains("/a"))
         #expect(try RunSummary(json: merged.json, file: "m").documents == Int.max)
     }
+
+    @Test("--summary or --report that cannot be written: exit 2, and no output is replaced")
+    func unwritable() throws {
+        let folder = try TemporaryFolder()
+        let valid = try folder.file("valid.ndjson", "old\n")
+        let missing = try CLIRun([
+            "validate", "-s", schema, "--valid-out", valid, "--report", folder.path + "/no/such/folder/r.html", clients,
+        ])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("r.html: cannot be written"))
+        #expect(try String(contentsOfFile: valid, encoding: .utf8) == "old\n")
+        if FileManager.default.fileExists(atPath: "/dev/full") {
+            let full = try CLIRun(["validate", "-s", schema, "--valid-out", valid, "--summary", "/dev/full", clients])
+            #expect(full.status == 2)
+            #expect(full.standardError.contains("/dev/full: cannot be written"))
+            #expect(try String(contentsOfFile: valid, encoding: .utf8) == "old\n")
+        }
+        #expect(folder.names == ["valid.ndjson"])
+    }
 }
