@@ -334,8 +334,7 @@ private func fuzzReport(_ bytes: [UInt8]) {
         guard !result.isValid else { continue }
         invalid += 1
         errors += result.errors.count
-        let failures = FailedDocument.failures(
-            result.errors, language: .english, messages: true, redaction: Redaction())
+        let failures = FailedDocument.failures(result.errors)
         for failure in failures { exact[SummaryCollector.fold(failure.location), default: 0] += 1 }
         collector.add(
             FailedDocument(position: .line(number + 1), failures: failures, value: document.value), file: "fuzz",

@@ -6,12 +6,27 @@ import Foundation
 /// An invalid document as a worker hands it to the run's ``SummaryCollector``: its errors (not
 /// their causes) and where to find its text.
 struct FailedDocument: Sendable {
-    /// One error: where, which keyword, which code and (when examples are kept) its message.
+    /// One error: where, which keyword and code, and the error itself (its message is rendered
+    /// only if the document becomes an example).
     struct Failure: Sendable {
         var location: IssuePath
         var keyword: String
         var code: String
-        var message: String
+        /// The schema's error; `nil` for a document that could not be read, whose ``text`` says why.
+        var error: SchemaError?
+        var text = ""
+
+        /// The message in `language`, without the value where `redaction` covers the place.
+        func message(in language: Language, redaction: Redaction) -> String {
+            guard let error else { return text }
+            guard redaction.covers(error.instanceLocation) else { return error.message(in: language) }
+            // The duplicate of `uniqueItems` and a custom message's `{value}` are the only places a
+            // message shows data.
+            var issue = error.issue
+            issue.value = .string(Redaction.marker)
+            if issue.parameters["duplicate"] != nil { issue.parameters["duplicate"] = .string(Redaction.marker) }
+            return issue.message(in: language)
+        }
     }
 
     var position: DocumentPosition
@@ -27,31 +42,13 @@ struct FailedDocument: Sendable {
     /// The keyword under which a document that could not be read is counted.
     static let unreadableKeyword = "(not read)"
 
-    /// The failures of `errors` (top level), their messages rendered in `language` when `messages`,
-    /// redacted where `redaction` says.
-    static func failures(
-        _ errors: [SchemaError], language: Language, messages: Bool, redaction: Redaction
-    ) -> [Failure] {
+    /// The failures of `errors` (top level).
+    static func failures(_ errors: [SchemaError]) -> [Failure] {
         errors.map { error in
-            var message = ""
-            if messages {
-                message =
-                    redaction.covers(error.instanceLocation)
-                    ? Self.redactedMessage(error, language: language) : error.message(in: language)
-            }
-            return Failure(
+            Failure(
                 location: error.instanceLocation, keyword: error.keyword.isEmpty ? "false" : error.keyword,
-                code: error.code.description, message: message)
+                code: error.code.description, error: error)
         }
-    }
-
-    /// The message of an error at a redacted place, without the value: the duplicate of
-    /// `uniqueItems` and a custom message's `{value}` are the only places a message shows data.
-    private static func redactedMessage(_ error: SchemaError, language: Language) -> String {
-        var issue = error.issue
-        issue.value = .string(Redaction.marker)
-        if issue.parameters["duplicate"] != nil { issue.parameters["duplicate"] = .string(Redaction.marker) }
-        return issue.message(in: language)
     }
 }
 

@@ -11,6 +11,8 @@ final class SummaryCollector {
     /// Whether example documents (and so messages) are kept: `--summary` or `--report`.
     let keepsExamples: Bool
     let redaction: Redaction
+    /// The language of the examples' messages.
+    let language: Language
     /// The parser's limits, for reading an example line again.
     var parserOptions = JSONParserOptions(maximumDepth: 1_000)
 
@@ -51,6 +53,7 @@ final class SummaryCollector {
         summary.redacted = redaction.pointers
         self.keepsExamples = keepsExamples
         self.redaction = redaction
+        self.language = language
     }
 
     /// Counts `documents` documents read (`bytes` bytes), of which `invalid` invalid (each of those
@@ -88,7 +91,11 @@ final class SummaryCollector {
             if tally.lastDocument != serial {
                 tally.lastDocument = serial
                 tally.documents += 1
-                if keepsExamples {
+                // A path that took a full table's least failing place is sampled from its second error
+                // on: when every document fails at a path never seen (keys that are ids), each would
+                // otherwise be parsed again as an example only to be pushed out by the next.
+                let proven = slots[slot].overcount == 0 || slots[slot].errors - slots[slot].overcount >= 2
+                if keepsExamples, proven {
                     let limit = summary.limits.examples
                     let place =
                         tally.examples.count < limit ? tally.examples.count : Int(random.next(below: tally.documents))
@@ -241,7 +248,8 @@ final class SummaryCollector {
             source: source, document: value, excerpt: excerpt,
             errors: document.failures.prefix(RunSummary.exampleErrors).map {
                 RunSummary.ExampleError(
-                    instanceLocation: $0.location.jsonPointer, keyword: $0.keyword, code: $0.code, message: $0.message)
+                    instanceLocation: $0.location.jsonPointer, keyword: $0.keyword, code: $0.code,
+                    message: $0.message(in: language, redaction: redaction))
             })
     }
 }

@@ -10,11 +10,8 @@ struct DocumentChecker: Sendable {
     /// The parser's limits: `--max-document-bytes` and `--max-depth`.
     var parserOptions = JSONParserOptions(maximumDepth: 1_000)
     /// Whether an invalid document is also handed on as a ``FailedDocument`` (for the run's
-    /// summary), and whether with its messages (for examples).
+    /// summary).
     var collectsFailures = false
-    var collectsMessages = false
-    /// The places whose values the summary's messages do not show.
-    var redaction = Redaction()
 
     /// `errors` as a ``FailedDocument`` at `position`, when failures are collected.
     private func failedDocument(
@@ -23,9 +20,7 @@ struct DocumentChecker: Sendable {
         guard collectsFailures, !errors.isEmpty else { return nil }
         return FailedDocument(
             position: position,
-            failures: FailedDocument.failures(
-                errors, language: reporter.language, messages: collectsMessages, redaction: redaction),
-            truncated: truncated, value: value)
+            failures: FailedDocument.failures(errors), truncated: truncated, value: value)
     }
 
     /// A document that could not be read, as a ``FailedDocument``.
@@ -36,7 +31,7 @@ struct DocumentChecker: Sendable {
             failures: [
                 FailedDocument.Failure(
                     location: .root, keyword: FailedDocument.unreadableKeyword, code: IssueCode.malformed.description,
-                    message: message)
+                    text: message)
             ])
     }
 

@@ -164,8 +164,6 @@ final class ValidationRun {
                     reporter: reporter)
                 checker.parserOptions = settings.parserOptions
                 checker.collectsFailures = collector != nil
-                checker.collectsMessages = keepsExamples
-                checker.redaction = redaction
                 if format != .ndjson { try handOnEverything() }
                 switch format {
                 case .ndjson: try validateNDJSON(input, checker: checker)
