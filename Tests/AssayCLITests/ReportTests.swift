@@ -76,6 +76,7 @@ struct ReportTests {
         #expect(counts(summary["paths"], key: "path") == paths)
         #expect(counts(summary["keywords"], key: "keyword") == keywords)
         #expect(summary["approximate"] == .bool(false))
+        #expect(summary["otherPaths"] == ["paths": 0, "errorsAtMost": 0])
         let histogram = array(summary["errorsPerDocument"]).map { int(object($0)["documents"]) }
         #expect(histogram.reduce(0, +) == 39)
         // Each listed keyword has at most 3 examples, each naming its line and holding its errors.
@@ -177,6 +178,12 @@ struct ReportTests {
         let distinct = int(summary["distinctPaths"])
         #expect(abs(distinct - 6_001) <= 600)
         #expect(int(object(summary["totals"])["errors"]) == 6_000 + ageErrors)
+        // The rest as one bucket: the paths left out, and the errors that may be theirs.
+        let other = object(summary["otherPaths"])
+        #expect(int(other["paths"]) == distinct - 700)
+        let certain = paths.reduce(0) { $0 + int($1["errors"]) - int($1["overcount"]) }
+        #expect(int(other["errorsAtMost"]) == 6_000 + ageErrors - certain)
+        #expect(int(other["errorsAtMost"]) >= 6_000 - 699)
         // The page: at most 500 rows, the last one the counted rest.
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.components(separatedBy: "<tr data-path=").count - 1 == 499)

@@ -34,6 +34,13 @@ extension RunSummary {
         root["codes"] = Self.counts(codes, name: "code")
         root["paths"] = .array(paths.map(Self.json(of:)))
         root["unlistedAtMost"] = Self.number(unlistedAtMost)
+        // The rest, as one bucket: the paths not listed and the errors that may be theirs (all
+        // errors but those certainly at listed paths).
+        let certain = paths.reduce(0) { $0.adding(Swift.max(0, $1.errors - $1.overcount)) }
+        root["otherPaths"] = .object([
+            "paths": Self.number(Swift.max(0, distinctPaths - paths.count)),
+            "errorsAtMost": Self.number(Swift.max(0, errors - certain)),
+        ])
         root["distinctPaths"] = Self.number(distinctPaths)
         root["approximate"] = .bool(isApproximate)
         if unlistedAtMost > 0, !distinctSketch.isEmpty {
@@ -289,6 +296,13 @@ extension RunSummary {
               }
             },
             "unlistedAtMost": {"$ref": "#/$defs/count"},
+            "otherPaths": {
+              "type": "object",
+              "properties": {
+                "paths": {"$ref": "#/$defs/count"},
+                "errorsAtMost": {"$ref": "#/$defs/count"}
+              }
+            },
             "distinctPaths": {"$ref": "#/$defs/count"},
             "approximate": {"type": "boolean"},
             "distinctSketch": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1024}$"},
