@@ -503,6 +503,14 @@ def main():
         match = re.search(r"loop_seconds=([0-9.]+).*failures=([0-9]+)", bench.stdout)
         result["assay_only"] = float(match.group(1)) if match else None
         result["assay_invalid"] = int(match.group(2)) if match else None
+        if result["assay_invalid"] is None:
+            # Without AssayBench: the CLI's own count, from its summary line (one more run, untimed).
+            counted = subprocess.run(
+                [arguments.assay or os.path.join(arguments.bin, "assay"), "validate", "--jobs", "1", "--format",
+                 "json", "--results", os.devnull, "--formats", formats, "--schema", schema, data],
+                capture_output=True, text=True)
+            summary = re.search(r"([0-9]+) documents?, ([0-9]+) invalid", counted.stderr)
+            result["assay_invalid"] = int(summary.group(2)) if summary else None
         peer = subprocess.run(PIN + [python, "-c", PEER, schema, data, str(arguments.runs), formats],
                               capture_output=True, text=True)
         for line in peer.stdout.splitlines():
