@@ -242,18 +242,20 @@ struct ReportTests {
         let folder = try TemporaryFolder()
         let lines = try String(contentsOfFile: clients, encoding: .utf8).split(
             separator: "\n", omittingEmptySubsequences: false)
-        let half = lines.count / 2
-        let first = try folder.file("a.ndjson", lines[..<half].joined(separator: "\n") + "\n")
-        let second = try folder.file("b.ndjson", lines[half...].joined(separator: "\n"))
-        for (input, name) in [(first, "a"), (second, "b"), (clients, "whole")] {
+        let third = lines.count / 3
+        let first = try folder.file("a.ndjson", lines[..<third].joined(separator: "\n") + "\n")
+        let second = try folder.file("b.ndjson", lines[third..<(2 * third)].joined(separator: "\n") + "\n")
+        let last = try folder.file("c.ndjson", lines[(2 * third)...].joined(separator: "\n"))
+        for (input, name) in [(first, "a"), (second, "b"), (last, "c"), (clients, "whole")] {
             _ = try CLIRun(["validate", "-s", schema, "--summary", folder.path + "/\(name).json", "--quiet", input])
         }
         let merged = folder.path + "/merged.json"
-        let run = try CLIRun(["report", "merge", folder.path + "/a.json", folder.path + "/b.json", "-o", merged])
+        let run = try CLIRun(
+            ["report", "merge"] + ["a", "b", "c"].map { folder.path + "/\($0).json" } + ["-o", merged])
         #expect(run.status == 0, "\(run.standardError)")
         let whole = object(try json(folder.path + "/whole.json"))
         let combined = object(try json(merged))
-        #expect(int(combined["shards"]) == 2)
+        #expect(int(combined["shards"]) == 3)
         for key in ["documents", "invalid", "errors", "notValidated", "bytes"] {
             #expect(int(object(combined["totals"])[key]) == int(object(whole["totals"])[key]), "\(key)")
         }
@@ -264,7 +266,8 @@ struct ReportTests {
         #expect(combined["approximate"] == .bool(false))
         // Rendering several summaries merges them first.
         let page = folder.path + "/r.html"
-        #expect(try CLIRun(["report", folder.path + "/a.json", folder.path + "/b.json", "-o", page]).status == 0)
+        #expect(
+            try CLIRun(["report"] + ["a", "b", "c"].map { folder.path + "/\($0).json" } + ["-o", page]).status == 0)
         #expect(
             try String(contentsOfFile: page, encoding: .utf8).contains(#"data-metric="documents" data-value="1000""#))
     }
@@ -433,5 +436,26 @@ struct ReportTests {
             #expect(try String(contentsOfFile: valid, encoding: .utf8) == "old\n")
         }
         #expect(folder.names == ["valid.ndjson"])
+    }
+
+    @Test("merged one at a time: the inputs listed stop at 100, the rest counted, and counted again by a later merge")
+    func mergedInputs() throws {
+        var parts: [(file: String, summary: RunSummary)] = []
+        for index in 0..<105 {
+            var part = RunSummary()
+            part.inputs = ["part-\(index).ndjson"]
+            part.documents = 1
+            parts.append(("p\(index)", part))
+        }
+        var merged = try RunSummary.merged(Array(parts.prefix(2)))
+        for part in parts.dropFirst(2) { merged = try RunSummary.merged([("m", merged), part]) }
+        #expect(merged.inputs.count == 101)
+        #expect(merged.inputs.last == "\u{2026} and 5 more")
+        #expect(merged.shards == 105 && merged.documents == 105)
+        var two = RunSummary()
+        two.inputs = ["x.ndjson", "y.ndjson"]
+        let again = try RunSummary.merged([("m", merged), ("two", two)])
+        #expect(again.inputs.count == 101)
+        #expect(again.inputs.last == "\u{2026} and 7 more")
     }
 }

@@ -12,26 +12,36 @@ struct ReportCommand: ParsableCommand {
     /// The largest summary file read, in bytes.
     static let maximumSummaryBytes = 256 << 20
 
-    /// Reads and checks the summaries at `paths`.
-    static func read(_ paths: [String]) throws(CLIError) -> [(file: String, summary: RunSummary)] {
-        var parts: [(file: String, summary: RunSummary)] = []
-        for path in paths {
-            try FileReading.checkReadable(path)
-            if let size = FileReading.size(ofFile: path), size > maximumSummaryBytes {
-                throw CLIError.io("\(path): \(size) bytes, larger than a run summary can be (\(maximumSummaryBytes))")
-            }
-            let bytes = try FileReading.readFile(path)
-            let value: JSONValue
-            do {
-                value = try JSONValue(parsing: bytes)
-            } catch {
-                throw CLIError.io(
-                    "\(path): not a run summary: not valid JSON: line \(error.line), column \(error.column): \(error.detail)"
-                )
-            }
-            parts.append((path, try RunSummary(json: value, file: path)))
+    /// Reads and checks the summary at `path`.
+    static func read(_ path: String) throws(CLIError) -> RunSummary {
+        try FileReading.checkReadable(path)
+        if let size = FileReading.size(ofFile: path), size > maximumSummaryBytes {
+            throw CLIError.io("\(path): \(size) bytes, larger than a run summary can be (\(maximumSummaryBytes))")
         }
-        return parts
+        let bytes = try FileReading.readFile(path)
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: bytes)
+        } catch {
+            throw CLIError.io(
+                "\(path): not a run summary: not valid JSON: line \(error.line), column \(error.column): \(error.detail)"
+            )
+        }
+        return try RunSummary(json: value, file: path)
+    }
+
+    /// The summaries at `paths` merged, read one at a time (a Spark job's thousands of partitions
+    /// never held at once); one summary alone is returned as it is unless `normalizing`.
+    static func merged(_ paths: [String], normalizing: Bool) throws(CLIError) -> RunSummary {
+        guard let first = paths.first else { throw CLIError.usage("report: no summary given") }
+        var merged = try read(first)
+        if paths.count == 1 {
+            return normalizing ? try RunSummary.merged([(first, merged)]) : merged
+        }
+        for path in paths.dropFirst() {
+            merged = try RunSummary.merged([(first, merged), (path, try read(path))])
+        }
+        return merged
     }
 
     /// Writes `bytes` to `path` (whole, or not at all) or to standard output.
@@ -81,8 +91,7 @@ struct ReportRenderCommand: ParsableCommand {
     func execute(_ context: CommandContext) -> Int32 {
         do throws(CLIError) {
             guard !summaries.isEmpty else { throw CLIError.usage("report: no SUMMARY given") }
-            let parts = try ReportCommand.read(summaries)
-            let summary = parts.count == 1 ? parts[0].summary : try RunSummary.merged(parts)
+            let summary = try ReportCommand.merged(summaries, normalizing: false)
             try ReportCommand.write(Array(HTMLReport(summary).render().utf8), to: output, context: context)
             return ExitStatus.success
         } catch {
@@ -115,7 +124,7 @@ struct ReportMergeCommand: ParsableCommand {
     func execute(_ context: CommandContext) -> Int32 {
         do throws(CLIError) {
             guard !parts.isEmpty else { throw CLIError.usage("report merge: no PART given") }
-            let merged = try RunSummary.merged(try ReportCommand.read(parts))
+            let merged = try ReportCommand.merged(parts, normalizing: true)
             try ReportCommand.write(merged.json.jsonBytes(.prettyPrinted) + [0x0A], to: output, context: context)
             return ExitStatus.success
         } catch {

@@ -1,6 +1,14 @@
 extension RunSummary {
-    /// Inputs named in a merged summary; more are counted, not listed.
+    /// Inputs named in a merged summary; more are counted, not listed, in a last entry
+    /// `… and N more` (which a later merge counts again).
     static let maximumInputs = 100
+    private static let moreInputsPrefix = "\u{2026} and "
+
+    /// N of an entry `… and N more`, or `nil` for an input's name.
+    private static func moreInputs(in entry: String) -> Int? {
+        guard entry.hasPrefix(moreInputsPrefix), entry.hasSuffix(" more") else { return nil }
+        return Int(entry.dropFirst(moreInputsPrefix.count).dropLast(" more".count))
+    }
 
     /// Combines the summaries of shards of one run (the Spark job's partitions) into one.
     ///
@@ -48,7 +56,13 @@ extension RunSummary {
             }
             for (name, count) in part.codes { result.codes[name] = result.codes[name, default: 0].adding(count) }
             for input in part.inputs where !inputs.contains(input) {
-                if inputs.count < maximumInputs { inputs.append(input) } else { moreInputs += 1 }
+                if let more = Self.moreInputs(in: input) {
+                    moreInputs = moreInputs.adding(more)
+                } else if inputs.count < maximumInputs {
+                    inputs.append(input)
+                } else {
+                    moreInputs += 1
+                }
             }
             for pointer in part.redacted where !result.redacted.contains(pointer) { result.redacted.append(pointer) }
             if part.distinctSketch.count == 1 << DistinctSketch.bits {
@@ -59,7 +73,7 @@ extension RunSummary {
                 sketched = sketched || !part.paths.isEmpty
             }
         }
-        if moreInputs > 0 { inputs.append("… and \(moreInputs) more") }
+        if moreInputs > 0 { inputs.append("\(moreInputsPrefix)\(moreInputs) more") }
         result.inputs = inputs
 
         // Every path any part lists, in the order first met.
