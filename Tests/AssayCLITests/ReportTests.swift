@@ -391,6 +391,12 @@ struct ReportTests {
             .flatMap { array(object($0)["examples"]) }.map { string(object($0)["source"]) }
         #expect(sources.contains(yaml + "#1"))
         #expect(sources.contains(yaml + "#2"))
+        // A JSON file's example is its document, from the tree built for it.
+        let file = try folder.file("c.json", #"{"service": "X", "listen": 1}"#)
+        #expect(try CLIRun(["validate", "-s", configSchema, "--summary", summaryPath, file]).status == 1)
+        let examples = array(object(try json(summaryPath))["paths"]).flatMap { array(object($0)["keywords"]) }
+            .flatMap { array(object($0)["examples"]) }.map(object)
+        #expect(examples.contains { string($0["source"]) == file + "#1" && object($0["document"])["service"] == "X" })
     }
 
     @Test("a hostile summary: counts at Int.max, a tiny time, markers of huge runs — drawn and merged, no trap")

@@ -10,8 +10,10 @@ struct DocumentChecker: Sendable {
     /// The parser's limits: `--max-document-bytes` and `--max-depth`.
     var parserOptions = JSONParserOptions(maximumDepth: 1_000)
     /// Whether an invalid document is also handed on as a ``FailedDocument`` (for the run's
-    /// summary).
+    /// summary), and whether with its value when it has none but its tape (a JSON file's tree is
+    /// built only when examples are kept).
     var collectsFailures = false
+    var collectsValues = false
 
     /// `errors` as a ``FailedDocument`` at `position`, when failures are collected.
     private func failedDocument(
@@ -129,7 +131,9 @@ struct DocumentChecker: Sendable {
                     document.location(of: path.components.map(Self.jsonComponent))?.line ?? 1
                 }
             if !result.isValid {
-                failed = failedDocument(result.errors, at: .document(1), truncated: truncated, value: document.value)
+                failed = failedDocument(
+                    result.errors, at: .document(1), truncated: truncated,
+                    value: collectsValues ? document.value : nil)
             }
         } catch {
             if Self.isLimit(error) { overLimit += 1 }

@@ -164,6 +164,7 @@ final class ValidationRun {
                     reporter: reporter)
                 checker.parserOptions = settings.parserOptions
                 checker.collectsFailures = collector != nil
+                checker.collectsValues = keepsExamples
                 if format != .ndjson { try handOnEverything() }
                 switch format {
                 case .ndjson: try validateNDJSON(input, checker: checker)
