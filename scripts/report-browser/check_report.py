@@ -162,6 +162,19 @@ def check_page(page, summary, work, screenshot):
                 # Examples: the failing values are marked.
                 marks = driver.find_elements(By.CSS_SELECTOR, "details.example[open] mark")
                 expect(marks, "no failing value is marked in the open examples")
+                # Printing opens every example, and closes again after; the page prints to PDF.
+                closed = len(driver.find_elements(By.CSS_SELECTOR, "details.example:not([open])"))
+                expect(closed > 0, "every example is open already: the print check would prove nothing")
+                driver.execute_script("window.dispatchEvent(new Event('beforeprint'))")
+                expect(not driver.find_elements(By.CSS_SELECTOR, "details.example:not([open])"),
+                       "examples stay closed for printing")
+                driver.execute_script("window.dispatchEvent(new Event('afterprint'))")
+                expect(len(driver.find_elements(By.CSS_SELECTOR, "details.example:not([open])")) == closed,
+                       "the examples closed before printing are not closed again")
+                pdf = base64.b64decode(driver.execute_cdp_cmd("Page.printToPDF", {"printBackground": False})["data"])
+                expect(pdf.startswith(b"%PDF") and len(pdf) > 10000, "the page did not print to PDF")
+                with open(os.path.join(work, "report.pdf"), "wb") as stream:
+                    stream.write(pdf)
             name = f"report-{'dark' if dark else 'light'}-{width}.png"
             full_screenshot(driver, os.path.join(work, name))
             if screenshot and width == 1280 and not dark:

@@ -362,13 +362,18 @@ struct HTMLReport {
         mark{background:var(--mark);color:var(--mark-fg);border-bottom:2px solid var(--bad);border-radius:2px;padding:0 1px}
         .all-valid{font-size:1.2em;color:var(--good)}
         @media print{body{padding:0;font-size:11pt}.hint,th button::after{display:none}\
-        details.example{break-inside:avoid}details.example>*{display:block}pre.json{max-height:none}\
+        details.example{break-inside:avoid}pre.json{max-height:none}\
         a{color:inherit;text-decoration:none}}
         """
 
     /// Sorts the table by a column when its heading is clicked (numbers by value, text by
-    /// collation); the "other" row stays last.
+    /// collation); the "other" row stays last. Before printing, opens every example (a closed
+    /// `<details>` prints its summary alone) and closes again those that were closed after.
     static let script = """
+        (function(){var closed=[];window.addEventListener('beforeprint',function(){\
+        closed=Array.prototype.filter.call(document.querySelectorAll('details'),function(d){return !d.open});\
+        closed.forEach(function(d){d.open=true})});window.addEventListener('afterprint',function(){\
+        closed.forEach(function(d){d.open=false});closed=[]})})();\
         (function(){var t=document.getElementById('path-table');if(!t)return;\
         var heads=t.querySelectorAll('th');heads.forEach(function(th){th.querySelector('button').addEventListener('click',function(){\
         var column=+th.dataset.column,number=th.dataset.type==='number',\
