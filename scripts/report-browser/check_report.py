@@ -91,6 +91,47 @@ def check_clean(driver, page_url, loaded=True):
     expect(driver.execute_script("return window.__assayPwned === undefined"), "a script from the data ran")
 
 
+def luminance(rgb):
+    def channel(value):
+        value /= 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+    red, green, blue = (channel(v) for v in rgb)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def rgb(css):
+    """(r, g, b) of a computed `rgb(…)`/`rgba(…)` colour."""
+    return tuple(int(float(part)) for part in css[css.index("(") + 1:-1].split(",")[:3])
+
+
+def check_contrast(driver, dark):
+    """WCAG contrast of the page's text against what it stands on: 4.5:1 for text, 3:1 for the large
+    figures and the bars (WCAG 2.1, 1.4.3 and 1.4.11)."""
+    def style(selector, prop):
+        return driver.execute_script(
+            "var e=document.querySelector(arguments[0]);return e?getComputedStyle(e)[arguments[1]]:null",
+            selector, prop)
+    page = style("body", "backgroundColor")
+    card = style(".card", "backgroundColor")
+    pairs = [
+        ("text", style("body", "color"), page, 4.5),
+        ("muted text", style(".meta", "color"), page, 4.5),
+        ("card label", style(".card .label", "color"), card, 4.5),
+        ("invalid figure", style(".card.bad .value", "color"), card, 3.0),
+        ("link", style("a", "color"), page, 4.5),
+        ("chart label", style("svg text.axis", "fill"), page, 4.5),
+        ("chart count", style("svg text.count", "fill"), page, 4.5),
+        ("bar", style("svg rect.bar", "fill"), page, 3.0),
+        ("marked value", style("mark", "color"), style("mark", "backgroundColor"), 4.5),
+    ]
+    for name, foreground, background, needed in pairs:
+        expect(foreground and background, f"{name}: no element to measure")
+        lighter, darker = sorted((luminance(rgb(foreground)), luminance(rgb(background))), reverse=True)
+        ratio = (lighter + 0.05) / (darker + 0.05)
+        expect(ratio >= needed, f"{name} ({'dark' if dark else 'light'}): contrast {ratio:.2f}:1, below {needed}:1 "
+                                f"({foreground} on {background})")
+
+
 def metric(driver, name):
     elements = driver.find_elements(By.CSS_SELECTOR, f'[data-metric="{name}"]')
     expect(len(elements) == 1, f"the page has {len(elements)} '{name}' figures")
@@ -142,6 +183,7 @@ def check_page(page, summary, work, screenshot):
             buckets = driver.find_elements(By.CSS_SELECTOR, "svg.histogram g[data-bucket]")
             expect([int(b.get_attribute("data-documents")) for b in buckets]
                    == [b["documents"] for b in summary["errorsPerDocument"]], "the histogram")
+            check_contrast(driver, dark)
             # Colours follow the scheme: the page's background is dark in dark mode.
             background = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
             channels = [int(part) for part in background[background.index("(") + 1:-1].split(",")[:3]]
