@@ -184,6 +184,10 @@ def check_page(page, summary, work, screenshot):
             expect([int(b.get_attribute("data-documents")) for b in buckets]
                    == [b["documents"] for b in summary["errorsPerDocument"]], "the histogram")
             check_contrast(driver, dark)
+            # Nothing wider than the window: the table scrolls inside its own box.
+            overflow = driver.execute_script(
+                "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            expect(overflow <= 0, f"the page is {overflow} pixels wider than a {width}-pixel window")
             # Colours follow the scheme: the page's background is dark in dark mode.
             background = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
             channels = [int(part) for part in background[background.index("(") + 1:-1].split(",")[:3]]

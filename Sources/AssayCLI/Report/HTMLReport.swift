@@ -199,7 +199,7 @@ struct HTMLReport {
             summary.paths.count > Self.maximumRows
             ? Array(summary.paths.prefix(Self.maximumRows - 1)) : summary.paths
         var html = "<p class=\"hint\">\(escape(words.sortHint))</p>\n"
-        html += "<table class=\"sortable\" id=\"path-table\">\n<thead><tr>"
+        html += "<div class=\"table-wrap\"><table class=\"sortable\" id=\"path-table\">\n<thead><tr>"
         let columns: [(String, String)] = [
             (words.path, "text"), (words.errors, "number"), (words.shareOfErrors, "number"),
             (words.documents, "number"), (words.shareOfDocuments, "number"), (words.keywords, "text"),
@@ -237,7 +237,7 @@ struct HTMLReport {
                 "<td class=\"number\">\(number(errors))</td><td class=\"number\">\(percent(errors, of: summary.errors))</td>"
             html += "<td></td><td></td><td></td></tr>\n"
         }
-        return html + "</tbody>\n</table>\n"
+        return html + "</tbody>\n</table></div>\n"
     }
 
     private func examples() -> String {
@@ -338,11 +338,12 @@ struct HTMLReport {
         .card.good .value{color:var(--good)}
         .card .detail{color:var(--muted);font-size:.85em}
         .note{background:var(--card);border-left:4px solid var(--bar);padding:6px 12px;margin:8px 0}
-        .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:0 24px}
+        .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(420px,100%),1fr));gap:0 24px}
         svg text{fill:var(--fg);font-size:12px;font-family:ui-monospace,Menlo,Consolas,monospace}
         svg .bar{fill:var(--bar)}
         svg .count{fill:var(--muted)}
         svg.histogram{max-width:620px;display:block}
+        .table-wrap{overflow-x:auto}
         table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
         th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
         th{white-space:nowrap}
