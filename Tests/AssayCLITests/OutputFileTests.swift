@@ -106,15 +106,20 @@ struct OutputFileTests {
         }
     }
 
-    @Test("SIGINT and SIGTERM: temporary files removed, destinations unchanged, 128 + the signal")
+    @Test("SIGINT and SIGTERM: temporary files removed, destinations (lines, summary, page) unchanged, exit 128 + N")
     func signals() throws {
         for (signalNumber, expected, word) in [(SIGINT, Int32(130), "interrupted"), (SIGTERM, 143, "terminated")] {
             let folder = try TemporaryFolder()
             let valid = try folder.file("valid.ndjson", "old valid\n")
             let quarantine = try folder.file("bad.ndjson", "old bad\n")
+            let summary = try folder.file("summary.json", "old summary\n")
+            let report = try folder.file("report.html", "old report\n")
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try assayBinary)
-            process.arguments = ["validate", "--schema", schema, "--valid-out", valid, "--quarantine", quarantine, "-"]
+            process.arguments = [
+                "validate", "--schema", schema, "--valid-out", valid, "--quarantine", quarantine, "--summary", summary,
+                "--report", report, "-",
+            ]
             let input = Pipe()
             let errors = Pipe()
             process.standardInput = input
@@ -125,11 +130,11 @@ struct OutputFileTests {
             let lines = try String(contentsOfFile: clients, encoding: .utf8).split(separator: "\n").prefix(100)
             input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
             var waited = 0
-            while folder.names.count < 4 && waited < 3_000 {
+            while folder.names.count < 8 && waited < 3_000 {
                 usleep(10_000)
                 waited += 1
             }
-            #expect(folder.names.count == 4, "two temporary files beside the two destinations")
+            #expect(folder.names.count == 8, "four temporary files beside the four destinations")
             kill(process.processIdentifier, signalNumber)
             waited = 0
             while process.isRunning && waited < 1_000 {
@@ -144,9 +149,11 @@ struct OutputFileTests {
             #expect(process.terminationStatus == expected)
             let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(message.contains("assay: \(word)"))
-            #expect(folder.names == ["bad.ndjson", "valid.ndjson"])
+            #expect(folder.names == ["bad.ndjson", "report.html", "summary.json", "valid.ndjson"])
             #expect(try String(contentsOfFile: valid, encoding: .utf8) == "old valid\n")
             #expect(try String(contentsOfFile: quarantine, encoding: .utf8) == "old bad\n")
+            #expect(try String(contentsOfFile: summary, encoding: .utf8) == "old summary\n")
+            #expect(try String(contentsOfFile: report, encoding: .utf8) == "old report\n")
             try? input.fileHandleForWriting.close()
         }
     }
