@@ -464,4 +464,23 @@ struct ReportTests {
         #expect(again.inputs.count == 101)
         #expect(again.inputs.last == "\u{2026} and 7 more")
     }
+
+    @Test("a document nested 990 levels deep: its example is cut to 200 levels, and the summary reads back")
+    func deepDocument() throws {
+        let folder = try TemporaryFolder()
+        let deepSchema = try folder.file(
+            "deep.schema.json",
+            #"{"type": "object"}"#
+        )
+        let data = try folder.file(
+            "deep.ndjson", String(repeating: "[", count: 990) + "\"x\"" + String(repeating: "]", count: 990) + "\n")
+        let summaryPath = folder.path + "/s.json"
+        let run = try CLIRun(["validate", "-s", deepSchema, "--summary", summaryPath, data])
+        #expect(run.status == 1)
+        let page = folder.path + "/r.html"
+        let render = try CLIRun(["report", summaryPath, "-o", page])
+        #expect(render.status == 0, "\(render.standardError)")
+        let text = try String(contentsOfFile: summaryPath, encoding: .utf8)
+        #expect(text.contains("\u{2026} an array nested deeper"))
+    }
 }

@@ -244,6 +244,12 @@ final class SummaryCollector {
             value = Excerpt.cut(value, at: [], targets: targets, budget: &budget)
             excerpt = true
         }
+        // A summary nests its examples a few levels down and must read back within the parser's
+        // depth limit: what lies deeper than ``Excerpt/deepest`` is left out.
+        if Excerpt.depth(of: value, beyond: Excerpt.deepest) {
+            value = Excerpt.flatten(value, below: Excerpt.deepest)
+            excerpt = true
+        }
         return RunSummary.Example(
             source: source, document: value, excerpt: excerpt,
             errors: document.failures.prefix(RunSummary.exampleErrors).map {
@@ -300,6 +306,34 @@ enum Excerpt {
             return .array(kept)
         default:
             return shorten(value, depth: 0, budget: &budget)
+        }
+    }
+
+    /// The deepest nesting an example keeps (a summary reads back with the parser's default depth
+    /// limit, 512, whatever `--max-depth` the run had).
+    static let deepest = 200
+
+    /// Whether `value` nests deeper than `limit` levels.
+    static func depth(of value: JSONValue, beyond limit: Int) -> Bool {
+        guard limit >= 0 else { return true }
+        switch value {
+        case .object(let object): return object.contains { depth(of: $0.value, beyond: limit - 1) }
+        case .array(let elements): return elements.contains { depth(of: $0, beyond: limit - 1) }
+        default: return false
+        }
+    }
+
+    /// `value` with every array or object `levels` down replaced by a marker.
+    static func flatten(_ value: JSONValue, below levels: Int) -> JSONValue {
+        switch value {
+        case .object(let object):
+            guard levels > 0 else { return .string("\(ellipsis) an object nested deeper") }
+            return .object(JSONObject(object.map { ($0.key, flatten($0.value, below: levels - 1)) }))
+        case .array(let elements):
+            guard levels > 0 else { return .string("\(ellipsis) an array nested deeper") }
+            return .array(elements.map { flatten($0, below: levels - 1) })
+        default:
+            return value
         }
     }
 
