@@ -130,7 +130,7 @@ struct Redaction: Sendable {
             if object["writeOnly"] == .bool(true), !found.patterns.contains(at) { found.patterns.append(at) }
             if case .object(let properties) = object["properties"] {
                 for member in properties {
-                    walk(member.value, at + [member.key], pointer + "/properties/" + escape(member.key))
+                    walk(member.value, at + [member.key], pointer + "/properties/" + JSONValue.escape(member.key))
                 }
             }
             for key in [
@@ -149,7 +149,9 @@ struct Redaction: Sendable {
             }
             for key in ["patternProperties"] {
                 if case .object(let members) = object[key] {
-                    for member in members { walk(member.value, at + ["*"], pointer + "/\(key)/" + escape(member.key)) }
+                    for member in members {
+                        walk(member.value, at + ["*"], pointer + "/\(key)/" + JSONValue.escape(member.key))
+                    }
                 }
             }
             if case .array(let list) = object["prefixItems"] {
@@ -167,39 +169,19 @@ struct Redaction: Sendable {
             }
             for key in ["dependentSchemas", "dependencies"] {
                 if case .object(let members) = object[key] {
-                    for member in members { walk(member.value, at, pointer + "/\(key)/" + escape(member.key)) }
+                    for member in members {
+                        walk(member.value, at, pointer + "/\(key)/" + JSONValue.escape(member.key))
+                    }
                 }
             }
-            if case .string(let reference) = object["$ref"], reference.hasPrefix("#"),
-                let target = resolve(String(reference.dropFirst()), in: schema)
-            {
-                walk(target, at, String(reference.dropFirst()))
+            if case .string(let reference) = object["$ref"], reference.hasPrefix("#") {
+                let pointer = String(reference.dropFirst())
+                if let target = schema[pointer: pointer.removingPercentEncoding ?? pointer] {
+                    walk(target, at, pointer)
+                }
             }
         }
         walk(schema, [], "")
         return found
-    }
-
-    private static func escape(_ key: String) -> String {
-        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-    }
-
-    /// The value at a JSON Pointer inside `root` (`$ref: "#/$defs/x"`).
-    private static func resolve(_ pointer: String, in root: JSONValue) -> JSONValue? {
-        guard let path = IssuePath(jsonPointer: pointer.removingPercentEncoding ?? pointer) else { return nil }
-        var node = root
-        for component in path.components {
-            switch node {
-            case .object(let object):
-                guard let next = object[component.description] else { return nil }
-                node = next
-            case .array(let elements):
-                guard let index = Int(component.description), elements.indices.contains(index) else { return nil }
-                node = elements[index]
-            default:
-                return nil
-            }
-        }
-        return node
     }
 }

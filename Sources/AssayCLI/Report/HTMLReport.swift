@@ -431,7 +431,8 @@ struct JSONHighlighter {
             for (index, member) in object.enumerated() {
                 html += pad + HTML.escape(JSONValue.string(member.key).jsonString()) + ": "
                 write(
-                    member.value, pointer: pointer + "/" + Self.escapeKey(member.key), indent: indent + 1, into: &html)
+                    member.value, pointer: pointer + "/" + JSONValue.escape(member.key), indent: indent + 1, into: &html
+                )
                 html += index + 1 < object.count ? ",\n" : "\n"
             }
             html += closing + "}"
@@ -459,8 +460,4 @@ struct JSONHighlighter {
         }
     }
 
-    static func escapeKey(_ key: String) -> String {
-        key.contains(where: { $0 == "~" || $0 == "/" })
-            ? key.replacing("~", with: "~0").replacing("/", with: "~1") : key
-    }
 }

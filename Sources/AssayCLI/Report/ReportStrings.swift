@@ -33,8 +33,6 @@ struct ReportStrings: Sendable {
     var shards: String
     var generatedBy: String
     var sortHint: String
-    var topPaths: String
-    var topKeywords: String
     var moreRows: String
     /// `%1` bytes per document on average.
     var perDocument: String
@@ -61,7 +59,7 @@ struct ReportStrings: Sendable {
         excerpt: "An excerpt: parts of the document away from its failures are left out (…).",
         allValid: "Every document is valid.", schema: "Schema", inputs: "Input", shards: "summaries merged",
         generatedBy: "Made by assay %1.", sortHint: "Click a column heading to sort.",
-        topPaths: "Most failing paths", topKeywords: "Keywords", moreRows: "%1 more paths, %2 errors",
+        moreRows: "%1 more paths, %2 errors",
         perDocument: "%1 per document")
 
     static let russian = ReportStrings(
@@ -77,8 +75,7 @@ struct ReportStrings: Sendable {
         redacted: "Значения в этих местах скрыты: %1.",
         excerpt: "Фрагмент: части документа вдали от ошибок опущены (…).", allValid: "Все документы корректны.",
         schema: "Схема", inputs: "Вход", shards: "сводок объединено", generatedBy: "Создано assay %1.",
-        sortHint: "Нажмите на заголовок столбца, чтобы отсортировать.", topPaths: "Пути с наибольшим числом ошибок",
-        topKeywords: "Ключевые слова", moreRows: "ещё путей: %1, ошибок: %2",
+        sortHint: "Нажмите на заголовок столбца, чтобы отсортировать.", moreRows: "ещё путей: %1, ошибок: %2",
         perDocument: "%1 на документ")
 
     static let chinese = ReportStrings(
@@ -90,8 +87,7 @@ struct ReportStrings: Sendable {
         approximate: "部分计数为近似值（≈）：出错的不同路径多于摘要保留的数量。路径的计数不超过所示数值，且不少于该值减去其误差；未列出的路径最多有 %1 个错误。",
         truncated: "%1 个文档的错误超过 --max-errors，只统计了前面的错误。", redacted: "这些位置的值不显示：%1。",
         excerpt: "节选：文档中与错误无关的部分已省略（…）。", allValid: "所有文档均有效。", schema: "模式", inputs: "输入",
-        shards: "个摘要已合并", generatedBy: "由 assay %1 生成。", sortHint: "点击列标题进行排序。", topPaths: "错误最多的路径",
-        topKeywords: "关键字", moreRows: "另外 %1 个路径，%2 个错误",
+        shards: "个摘要已合并", generatedBy: "由 assay %1 生成。", sortHint: "点击列标题进行排序。", moreRows: "另外 %1 个路径，%2 个错误",
         perDocument: "每个文档 %1")
 
     /// `template` with `%1`, `%2` replaced.

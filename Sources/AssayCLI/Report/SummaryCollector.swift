@@ -56,15 +56,9 @@ final class SummaryCollector {
         self.language = language
     }
 
-    /// Counts `documents` documents read (`bytes` bytes), of which `invalid` invalid (each of those
-    /// is also handed to ``add(_:file:text:)`` with its errors) and `notValidated` over a limit.
-    func count(documents: Int, invalid: Int, errors: Int, notValidated: Int, bytes: Int) {
-        summary.documents += documents
-        summary.invalid += invalid
-        summary.errors += errors
-        summary.notValidated += notValidated
-        summary.bytes += bytes
-    }
+    /// Counts `bytes` bytes of input read. (The run's totals of documents and errors are its own;
+    /// ``finish(schema:inputs:seconds:)``'s caller sets them.)
+    func count(bytes: Int) { summary.bytes += bytes }
 
     /// Adds an invalid document's errors; `text` is its NDJSON line, when it has one.
     func add(_ document: FailedDocument, file: String, text: ArraySlice<UInt8>?) {
@@ -136,18 +130,14 @@ final class SummaryCollector {
 
     /// The path with array indices folded: `/items/3/price` → `/items/*/price`.
     static func fold(_ path: IssuePath) -> String {
-        var text = ""
+        var text = PointerText(capacity: path.components.count * 12)
         for component in path.components {
-            text += "/"
             switch component {
-            case .index: text += "*"
-            case .key(let key):
-                text +=
-                    key.contains(where: { $0 == "~" || $0 == "/" })
-                    ? key.replacing("~", with: "~0").replacing("/", with: "~1") : key
+            case .index: text.append(token: "*")
+            case .key(let key): text.append(token: key)
             }
         }
-        return text
+        return text.text
     }
 
     private static func bump(_ counts: inout [String: Int], _ name: String) {

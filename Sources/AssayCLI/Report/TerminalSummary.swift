@@ -11,11 +11,12 @@ enum TerminalSummary {
         let words = ReportStrings.forLanguage(summary.language)
         let shown = summary.paths.prefix(paths)
         let width = min(
-            pathWidth, max(words.topPaths.count, shown.map { cell(HTMLReport.shownPath($0.path)).count }.max() ?? 0))
+            pathWidth,
+            max(words.mostFailingPaths.count, shown.map { cell(HTMLReport.shownPath($0.path)).count }.max() ?? 0))
         let errorsWidth = max(words.errors.count, shown.map { count($0).count }.max() ?? 0)
         let documentsWidth = max(words.documents.count, shown.map { String($0.documents).count }.max() ?? 0)
         var text = ""
-        var heading = pad(words.topPaths, width) + "  " + pad(words.errors, errorsWidth, right: true)
+        var heading = pad(words.mostFailingPaths, width) + "  " + pad(words.errors, errorsWidth, right: true)
         heading += "  " + pad(words.documents, documentsWidth, right: true) + "  " + words.keywords
         text += (color ? ANSI.bold + heading + ANSI.reset : heading) + "\n"
         for path in shown {
@@ -39,7 +40,7 @@ enum TerminalSummary {
         let ranked = summary.keywords.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
         var line = ranked.prefix(keywords).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         if ranked.count > keywords { line += ", …" }
-        text += (color ? ANSI.bold + words.topKeywords + ":" + ANSI.reset : words.topKeywords + ":") + " "
+        text += (color ? ANSI.bold + words.keywords + ":" + ANSI.reset : words.keywords + ":") + " "
         text += TerminalText.printable(line) + "\n"
         return text
     }

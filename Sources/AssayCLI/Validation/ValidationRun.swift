@@ -181,8 +181,7 @@ final class ValidationRun {
                 throw CLIError.io("standard output cannot be written: \(failure)")
             }
             if let collector, summaryFile != nil || htmlFile != nil {
-                let summary = collector.finish(
-                    schema: settings.schemaPath, inputs: settings.inputs, seconds: context.clock() - started)
+                let summary = self.summary(of: collector, seconds: context.clock() - started)
                 summaryFile?.sink.write(summary.json.jsonBytes(.prettyPrinted) + [0x0A])
                 htmlFile?.sink.write(Array(HTMLReport(summary).render().utf8))
                 if let failure = failedWrite() { throw failure }
@@ -248,11 +247,19 @@ final class ValidationRun {
         }
         if color { text = (invalid > 0 ? ANSI.red : ANSI.green) + text + ANSI.reset }
         if settings.outputFormat == .text, settings.specOutput == nil, let collector {
-            let summary = collector.finish(schema: settings.schemaPath, inputs: settings.inputs, seconds: seconds)
-            context.standardError.write(TerminalSummary.render(summary, color: color))
+            context.standardError.write(TerminalSummary.render(summary(of: collector, seconds: seconds), color: color))
         }
         context.standardError.write(text + "\n")
         context.standardError.flush()
+    }
+
+    /// What `collector` found, with the run's own totals.
+    private func summary(of collector: SummaryCollector, seconds: Double) -> RunSummary {
+        var summary = collector.finish(schema: settings.schemaPath, inputs: settings.inputs, seconds: seconds)
+        (summary.documents, summary.invalid, summary.errors, summary.notValidated) = (
+            documents, invalid, errors, overLimit
+        )
+        return summary
     }
 
     static func seconds(_ value: Double) -> String {
@@ -260,10 +267,10 @@ final class ValidationRun {
         return "\(milliseconds / 1000).\(String(milliseconds % 1000).leftPadded(to: 3))"
     }
 
-    /// Counts a JSON or YAML document of `bytes` bytes with `found` errors (`notValidated` 1 when
-    /// it crossed a limit), and hands it to the summary when it failed.
+    /// Counts a JSON or YAML document of `bytes` bytes with `found` errors, and hands it to the
+    /// summary when it failed.
     private func count(
-        errors found: Int, bytes: Int, notValidated: Int, failed: FailedDocument?, file: String,
+        errors found: Int, bytes: Int, failed: FailedDocument?, file: String,
         text: ArraySlice<UInt8>?
     ) {
         documents += 1
@@ -271,8 +278,7 @@ final class ValidationRun {
             invalid += 1
             errors += found
         }
-        collector?.count(
-            documents: 1, invalid: found > 0 ? 1 : 0, errors: found, notValidated: notValidated, bytes: bytes)
+        collector?.count(bytes: bytes)
         if let failed { collector?.add(failed, file: file, text: text) }
     }
 
@@ -375,9 +381,7 @@ final class ValidationRun {
         errors += batch.errors
         overLimit += batch.overLimit
         if let collector {
-            collector.count(
-                documents: batch.documents, invalid: batch.invalid, errors: batch.errors, notValidated: batch.overLimit,
-                bytes: batch.bytes.count)
+            collector.count(bytes: batch.bytes.count)
             for failed in batch.failed {
                 collector.add(failed, file: batch.reporter.file, text: failed.record.map { batch.bytes[$0] })
             }
@@ -422,11 +426,10 @@ final class ValidationRun {
         let bytes = try readWhole(input)
         var out: [UInt8] = []
         var failed: FailedDocument?
-        let before = overLimit
         let (found, document) = checker.checkJSONFile(bytes, into: &out, overLimit: &overLimit, failed: &failed)
         report?.write(out)
         count(
-            errors: found, bytes: bytes.count, notValidated: overLimit - before, failed: failed, file: input,
+            errors: found, bytes: bytes.count, failed: failed, file: input,
             text: failed?.record.map { bytes[$0] })
         if let document { keep(document.value, valid: found == 0 && overLimit == 0) }
         if let failure = failedWrite() { throw failure }
@@ -464,12 +467,11 @@ final class ValidationRun {
                 index += 1
                 var out: [UInt8] = []
                 var failed: FailedDocument?
-                let before = overLimit
                 let found = checker.checkYAMLDocument(
                     document, index: index, into: &out, overLimit: &overLimit, failed: &failed)
                 report?.write(out)
                 count(
-                    errors: found, bytes: size, notValidated: overLimit - before, failed: failed, file: input, text: nil
+                    errors: found, bytes: size, failed: failed, file: input, text: nil
                 )
                 size = 0
                 if case .success(let value) = document.value { keep(value, valid: found == 0) }
