@@ -1,3 +1,4 @@
+import AssayCore
 import AssayJSON
 import Foundation
 import Testing
@@ -482,5 +483,32 @@ struct ReportTests {
         #expect(render.status == 0, "\(render.standardError)")
         let text = try String(contentsOfFile: summaryPath, encoding: .utf8)
         #expect(text.contains("\u{2026} an array nested deeper"))
+    }
+
+    @Test("the table of paths costs O(log n) per error however many distinct paths come: counted heap moves")
+    func boundedTableWork() throws {
+        var moves: [Int] = []
+        for count in [10_000, 40_000] {
+            let collector = SummaryCollector(
+                limits: RunSummary.Limits(paths: 1_000), language: .english, keepsExamples: false,
+                redaction: Redaction())
+            for index in 0..<count {
+                // A key of its own per document (an id), and a path that keeps failing.
+                let failures = [
+                    FailedDocument.Failure(
+                        location: IssuePath([.key("key-\(index)")]), keyword: "type", code: "wrongType"),
+                    FailedDocument.Failure(location: ["age"], keyword: "type", code: "wrongType"),
+                ]
+                collector.add(FailedDocument(position: .line(index + 1), failures: failures), file: "f", text: nil)
+            }
+            let summary = collector.finish(schema: "s", inputs: [], seconds: 0)
+            #expect(summary.paths.first?.path == "/age" && summary.paths.first?.overcount == 0)
+            #expect(summary.paths.count == 1_000)
+            // At most one sift (⌈log₂ 1,000⌉ = 10 levels) per error.
+            #expect(collector.heapMoves <= 2 * count * 10)
+            moves.append(collector.heapMoves)
+        }
+        // Four times the input, about four times the work (not sixteen).
+        #expect(moves[1] <= 5 * moves[0])
     }
 }

@@ -40,6 +40,8 @@ final class SummaryCollector {
     private var heap: [Int] = []
     private var heapPlace: [Int] = []
     private var evicted = false
+    /// The heap's swaps so far: a test holds them to O(log n) per error.
+    private(set) var heapMoves = 0
     private var sketch = DistinctSketch()
     private var serial = 0
     private var random = SplitMix64(seed: 0x5EED_A55A)
@@ -194,6 +196,7 @@ final class SummaryCollector {
     }
 
     private func swapHeap(_ first: Int, _ second: Int) {
+        heapMoves += 1
         heap.swapAt(first, second)
         heapPlace[heap[first]] = first
         heapPlace[heap[second]] = second
