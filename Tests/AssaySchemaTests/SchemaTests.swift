@@ -76,6 +76,25 @@ struct ErrorTests {
         #expect(Language.withCurrent(.russian) { error.message } == error.message(in: .russian))
     }
 
+    @Test func aMessageShowsAnObjectOrArrayValueWhenItsTemplateNamesIt() throws {
+        // The JSON text of an object or array is made only for a template that may show it: the
+        // message is the same either way.
+        let validator = try schema(#"{"type": "string"}"#)
+        let error = try #require(validator.validate(try json(#"[1, {"a": true}]"#)).errors.first)
+        #expect(error.message(in: .english) == "Value must be of type string")
+        #expect(error.message(in: .english) == error.issue.message(in: .english))
+        let showing = MessageCatalog.builtIn.merging(
+            MessageCatalog([.english: ["typeMismatch": "{value} is not a {expected}"]]))
+        MessageCatalog.withCurrent(showing) {
+            #expect(error.message(in: .english) == #"[1,{"a":true}] is not a string"#)
+            #expect(error.message(in: .english) == error.issue.message(in: .english))
+        }
+        let plural = MessageCatalog([.english: ["typeMismatch": "{subject}: {value|one|many}"]])
+        MessageCatalog.withCurrent(plural) {
+            #expect(error.message(in: .english) == error.issue.message(in: .english))
+        }
+    }
+
     @Test func outputFormats() throws {
         let validator = try schema(#"{"$id": "https://x.test/s", "allOf": [{"minimum": 5}, {"multipleOf": 2}]}"#)
         let result = validator.validate(try json("3"))

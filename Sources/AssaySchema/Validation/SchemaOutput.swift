@@ -33,14 +33,18 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
 
     /// The error as an AssayCore issue, so apps and the command line treat it like any other
     /// validation failure.
-    public var issue: ValidationIssue {
+    public var issue: ValidationIssue { issue(showingValue: true) }
+
+    /// ``issue``, with the JSON text of an object or array value made only when `showingValue`
+    /// (otherwise the issue has no value).
+    private func issue(showingValue: Bool) -> ValidationIssue {
         let shown: IssueValue?
         switch value {
         case .string(let text): shown = .string(text)
         case .bool(let flag): shown = .bool(flag)
         case .number(let number): shown = number.int.map(IssueValue.integer) ?? .decimal(number.description)
         case .null: shown = .null
-        default: shown = .other(value.jsonString())
+        default: shown = showingValue ? .other(value.jsonString()) : nil
         }
         return ValidationIssue(
             code: code, path: instanceLocation, ruleLocation: keywordLocation,
@@ -49,7 +53,36 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The message in `language` (the current one by default).
-    public func message(in language: Language = .current) -> String { issue.message(in: language) }
+    public func message(in language: Language = .current) -> String {
+        switch value {
+        case .array, .object:
+            // An object's or array's JSON text is made only for a message that may show it: one
+            // whose template names the value, or names another message by a parameter (`{@…}`).
+            let plain = issue(showingValue: false)
+            let template = plain.messageTemplate(in: language)
+            if !Self.mayShowValue(template) { return plain.message(in: language) }
+            return issue.message(in: language)
+        default:
+            return issue.message(in: language)
+        }
+    }
+
+    /// Whether a message template has a placeholder that may show the value: `{value…}`, or
+    /// `{@…}` (another message, named by a parameter).
+    static func mayShowValue(_ template: String) -> Bool {
+        var template = template
+        return template.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                defer { index += 1 }
+                guard bytes[index] == UInt8(ascii: "{"), index + 1 < bytes.count else { continue }
+                if bytes[index + 1] == UInt8(ascii: "@") { return true }
+                let name = UnsafeBufferPointer(rebasing: bytes[(index + 1)...].prefix(5))
+                if name.elementsEqual("value".utf8) { return true }
+            }
+            return false
+        }
+    }
 
     /// The message in the current language.
     public var message: String { message() }
