@@ -57,9 +57,12 @@ final class LineBatch: @unchecked Sendable {
         // instead of a dozen reallocations per block.
         output.reserveCapacity(block.bytes.count / 4)
         let bytes = block.bytes
+        // Read through a constant: a `var` captured by the closure is copied (every reference in it
+        // retained and released) for each line.
+        let lineChecker = checker
         block.forEachRecord { line, record, written in
             var failed: FailedDocument?
-            let found = checker.checkLine(
+            let found = lineChecker.checkLine(
                 bytes[record], line: line, into: &output, overLimit: &overLimit, failed: &failed)
             if var failed {
                 failed.record = record

@@ -100,6 +100,18 @@ final class Keyword: Sendable {
         /// `prefixItems` (or older drafts' array form of `items`), `allOf`, `anyOf` and `oneOf`: their
         /// schemas in ``Keyword/targets``.
         case prefixItems, allOf, anyOf, oneOf
+
+        /// Whether ``SchemaEvaluator``'s step for this keyword only asserts, evaluating no member
+        /// or item (so it may decide the keyword where evaluated members and items are tracked).
+        var evaluatesNothing: Bool {
+            switch self {
+            case .type, .maxLength, .minLength, .maxItems, .minItems, .maximum, .exclusiveMaximum, .minimum,
+                .exclusiveMinimum, .required, .format, .strings, .uniqueItems, .pattern, .multipleOf:
+                return true
+            case .other, .ref, .properties, .additionalProperties, .items, .prefixItems, .allOf, .anyOf, .oneOf:
+                return false
+            }
+        }
     }
 
     init(name: String, kind: KeywordKind, utf8Names names: UTF8Names? = nil) {

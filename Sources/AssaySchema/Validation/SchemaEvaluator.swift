@@ -68,7 +68,11 @@ struct Evaluated {
 /// allocate nothing.
 struct SortedIndices {
     private var low: UInt64 = 0
-    private var values: [Int] = []
+    /// The values from 64 on: `nil` rather than empty while there are none, so that making,
+    /// copying and dropping a set of small values touches no reference count.
+    private var high: [Int]?
+
+    private var values: [Int] { high ?? [] }
 
     mutating func insert(_ value: Int) {
         if value < 64 {
@@ -76,8 +80,11 @@ struct SortedIndices {
             return
         }
         // Past the last value (document order): an append. Otherwise at its place, once.
-        guard let position = firstPosition(notBelow: value) else { return values.append(value) }
-        if values[position] != value { values.insert(value, at: position) }
+        guard let position = firstPosition(notBelow: value) else {
+            if high == nil { high = [value] } else { high!.append(value) }
+            return
+        }
+        if high![position] != value { high!.insert(value, at: position) }
     }
 
     /// The values in increasing order.
@@ -91,36 +98,37 @@ struct SortedIndices {
 
     mutating func formUnion(_ other: SortedIndices) {
         low |= other.low
-        if other.values.isEmpty { return }
-        if values.isEmpty {
-            values = other.values
+        guard let others = other.high else { return }
+        guard let values = high else {
+            high = others
             return
         }
         var merged: [Int] = []
-        merged.reserveCapacity(values.count + other.values.count)
+        merged.reserveCapacity(values.count + others.count)
         var (left, right) = (0, 0)
-        while left < values.count || right < other.values.count {
+        while left < values.count || right < others.count {
             let next: Int
-            if right == other.values.count || (left < values.count && values[left] <= other.values[right]) {
+            if right == others.count || (left < values.count && values[left] <= others[right]) {
                 next = values[left]
                 left += 1
             } else {
-                next = other.values[right]
+                next = others[right]
                 right += 1
             }
             if merged.last != next { merged.append(next) }
         }
-        values = merged
+        high = merged
     }
 
     /// The position of the first value at least `value`, or `nil` when every one is below it.
     private func firstPosition(notBelow value: Int) -> Int? {
-        var (low, high) = (0, values.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if values[middle] < value { low = middle + 1 } else { high = middle }
+        guard let values = high else { return nil }
+        var (start, end) = (0, values.count)
+        while start < end {
+            let middle = (start + end) / 2
+            if values[middle] < value { start = middle + 1 } else { end = middle }
         }
-        return low < values.count ? low : nil
+        return start < values.count ? start : nil
     }
 }
 
@@ -691,6 +699,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// A schema applied recording errors, a trace, or which members and items it evaluated: keyword
     /// by keyword as written.
     private mutating func evaluateFully(_ index: Int, _ at: Int, _ evaluated: inout Evaluated?) -> Bool {
+        if !Mode.traces && (!Mode.collects || !collecting) { return evaluateTracking(index, at, &evaluated) }
         let node = nodes[index]
         steps &+= 1
         if exhausted || steps > budget {
@@ -717,10 +726,9 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
 
         var tracker: Evaluated? = (evaluated != nil || node.tracksEvaluation) ? Evaluated() : nil
         var valid = true
-        let table = program.keywordTable
-        let bounds = table.bounds(of: index)
+        let bounds = tables.writtenBounds(of: index)
         for position in bounds.start..<bounds.end {
-            let passed = table.keywords[position]._withUnsafeGuaranteedRef { keyword -> Bool in
+            let passed = tables.written[position]._withUnsafeGuaranteedRef { keyword -> Bool in
                 if Mode.traces { openUnit(keyword: keyword.name, node) }
                 let passed = apply(keyword, node, at, &tracker)
                 if Mode.traces { closeUnit(valid: passed) }
@@ -733,6 +741,45 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         }
         if valid, evaluated != nil, let tracker { evaluated!.merge(tracker) }
         return finish(valid, node)
+    }
+
+    /// ``evaluateFully(_:_:_:)`` for the verdict alone, tracking which members and items the schema
+    /// evaluated (for `unevaluatedProperties` and `unevaluatedItems`): keyword by keyword as written,
+    /// read from the tables without counting references, and the keywords that evaluate no member
+    /// or item (`type`, bounds, `enum`, `pattern`, `required`…) decided on the tape by ``step``.
+    private mutating func evaluateTracking(_ index: Int, _ at: Int, _ evaluated: inout Evaluated?) -> Bool {
+        steps &+= 1
+        if exhausted || steps > budget {
+            exhaust(index, at)
+            return false
+        }
+        if let flag = tables.booleans[index] { return flag }
+        sameInstanceDepth += 1
+        defer { sameInstanceDepth -= 1 }
+        guard sameInstanceDepth <= maximumReferenceDepth else {
+            reportReferenceOverflow(nodes[index], at)
+            return false
+        }
+        if instanceDepth + sameInstanceDepth > 4, stackIsShort() {
+            reportShortStack(nodes[index], at)
+            return false
+        }
+        let enteredResource = usesDynamicScope && enterResource(index)
+        defer { if enteredResource { scope.removeLast() } }
+
+        var tracker: Evaluated? = (evaluated != nil || tables.tracksEvaluation[index]) ? Evaluated() : nil
+        let bounds = tables.writtenBounds(of: index)
+        var position = bounds.start
+        while position < bounds.end {
+            let passed = tables.written[position]._withUnsafeGuaranteedRef { keyword -> Bool in
+                if keyword.step.evaluatesNothing, let verdict = step(keyword, position, at) { return verdict }
+                return tables.nodes[index]._withUnsafeGuaranteedRef { apply(keyword, $0, at, &tracker) }
+            }
+            if !passed { return false }
+            position += 1
+        }
+        if evaluated != nil, let tracker { evaluated!.merge(tracker) }
+        return true
     }
 
     /// The keywords decided on the tape from ``Keyword/step`` and the keyword's plain fields (no
@@ -1019,14 +1066,17 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
 
     /// An in-place subschema whose annotations count for the current schema when it passes.
     private mutating func applyInPlace(
-        _ target: Int, _ at: Int, _ tracker: inout Evaluated?, _ keyword: String, _ sub: String? = nil
+        _ target: Int, _ at: Int, _ tracker: inout Evaluated?, _ keyword: String,
+        _ sub: @autoclosure () -> String? = nil
     ) -> Bool {
         if Mode.collects && !Mode.traces && collecting && tracker == nil && settles(target, at, descending: false) {
             return true
         }
+        // The location's entries are made only where errors are recorded.
         let recording = Mode.collects && collecting
-        if recording { pushKeyword(keyword, sub) }
-        defer { if recording { popKeyword(hasSub: sub != nil) } }
+        let entry = recording ? sub() : nil
+        if recording { pushKeyword(keyword, entry) }
+        defer { if recording { popKeyword(hasSub: entry != nil) } }
         guard tracker != nil else {
             var none: Evaluated? = nil
             return evaluate(target, at, &none)
@@ -1047,6 +1097,17 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         let names = keyword.utf8Names
         var next = 0
         var ordinal = -1
+        if !Mode.collects || !collecting {
+            // For the verdict: each member's schema from ``Keyword/targets``, no location kept.
+            let targets = keyword.targets
+            return view.allMembers(inObjectAt: at) { key, value in
+                ordinal += 1
+                guard let position = names.position(of: key, from: next) else { return true }
+                next = position + 1
+                if tracker != nil { tracker!.members.insert(ordinal) }
+                return child(targets[position], value)
+            }
+        }
         _ = view.allMembers(inObjectAt: at) { key, value in
             ordinal += 1
             guard let position = names.position(of: key, from: next) else { return true }

@@ -6,9 +6,8 @@ import AssayJSON
 final class TapeProgram: Sendable {
     let nodes: [SchemaNode]
     let root: Int
-    /// Each node's keywords as written: what errors, traces and annotation tracking walk.
-    let keywordTable: KeywordTable
-    /// The same with `required` and `additionalProperties` folded into `properties` where they can
+    /// Each node's keywords as written (what errors, traces and annotation tracking walk), and the
+    /// same with `required` and `additionalProperties` folded into `properties` where they can
     /// be, as raw views of memory this program owns: what the verdict walks.
     let tables: TapeTables
     /// The schema options' limits.
@@ -33,9 +32,9 @@ final class TapeProgram: Sendable {
         }
         self.nodes = nodes
         self.root = root
-        self.keywordTable = KeywordTable(nodes)
         self.tables = TapeTables(
-            TapeKeywordTable(nodes), booleans: nodes.map(\.boolean), tracksEvaluation: nodes.map(\.tracksEvaluation),
+            TapeKeywordTable(nodes), written: KeywordTable(nodes), booleans: nodes.map(\.boolean),
+            tracksEvaluation: nodes.map(\.tracksEvaluation),
             acceptedTypes: Self.acceptedTypes(nodes), leaves: nodes.map(Self.isLeaf),
             redirects: Self.redirects(nodes, keepsScope: usesDynamicScope))
         self.maximumReferenceDepth = options.maximumReferenceDepth
@@ -208,12 +207,18 @@ final class TapeProgram: Sendable {
     }
 }
 
-/// ``TapeKeywordTable`` and each node's Boolean form (`true`/`false` schemas) copied into memory that
-/// a ``TapeProgram`` owns and frees: an evaluator copies these views without counting references.
-/// Written once, read-only after.
+/// ``TapeKeywordTable``, ``KeywordTable`` and each node's Boolean form (`true`/`false` schemas)
+/// copied into memory that a ``TapeProgram`` owns and frees: an evaluator copies these views without
+/// counting references. Written once, read-only after.
 struct TapeTables: @unchecked Sendable {
+    /// The verdict's keywords (``TapeKeywordTable``) and where each node's start.
     let keywords: UnsafeBufferPointer<Unmanaged<Keyword>>
     let starts: UnsafeBufferPointer<Int>
+    /// Each node's keywords as written (``KeywordTable``) and where each node's start.
+    let written: UnsafeBufferPointer<Unmanaged<Keyword>>
+    let writtenStarts: UnsafeBufferPointer<Int>
+    /// The nodes themselves (kept alive by the program's ``TapeProgram/nodes``).
+    let nodes: UnsafeBufferPointer<Unmanaged<SchemaNode>>
     let objectPlans: UnsafeBufferPointer<TapeKeywordTable.ObjectPlan>
     let booleans: UnsafeBufferPointer<Bool?>
     /// Each node's ``SchemaNode/tracksEvaluation``.
@@ -228,7 +233,8 @@ struct TapeTables: @unchecked Sendable {
     let redirects: UnsafeBufferPointer<Int>
 
     init(
-        _ table: TapeKeywordTable, booleans: [Bool?], tracksEvaluation: [Bool], acceptedTypes: [UInt8], leaves: [Bool],
+        _ table: TapeKeywordTable, written: KeywordTable, booleans: [Bool?], tracksEvaluation: [Bool],
+        acceptedTypes: [UInt8], leaves: [Bool],
         redirects: [Int]
     ) {
         func copy<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
@@ -238,6 +244,9 @@ struct TapeTables: @unchecked Sendable {
         }
         keywords = copy(table.keywords)
         starts = copy(table.starts)
+        self.written = copy(written.keywords)
+        writtenStarts = copy(written.starts)
+        self.nodes = copy(written.nodes)
         objectPlans = copy(table.objectPlans)
         self.booleans = copy(booleans)
         self.tracksEvaluation = copy(tracksEvaluation)
@@ -251,6 +260,9 @@ struct TapeTables: @unchecked Sendable {
     func deallocate() {
         keywords.deallocate()
         starts.deallocate()
+        written.deallocate()
+        writtenStarts.deallocate()
+        nodes.deallocate()
         objectPlans.deallocate()
         booleans.deallocate()
         tracksEvaluation.deallocate()
@@ -262,6 +274,11 @@ struct TapeTables: @unchecked Sendable {
 
     /// The range of node `index`'s keywords in ``keywords``.
     @inline(__always) func bounds(of index: Int) -> (start: Int, end: Int) { (starts[index], starts[index + 1]) }
+
+    /// The range of node `index`'s keywords in ``written``.
+    @inline(__always) func writtenBounds(of index: Int) -> (start: Int, end: Int) {
+        (writtenStarts[index], writtenStarts[index + 1])
+    }
 }
 
 /// Every node's keywords in one flat array, without reference counting (the nodes keep them alive):
@@ -271,6 +288,8 @@ struct KeywordTable: Sendable {
     let keywords: [Unmanaged<Keyword>]
     /// Where each node's keywords start in `keywords`, and a last entry for the end.
     let starts: [Int]
+    /// The nodes, unretained.
+    let nodes: [Unmanaged<SchemaNode>]
 
     init(_ nodes: [SchemaNode]) {
         var keywords: [Unmanaged<Keyword>] = []
@@ -281,10 +300,8 @@ struct KeywordTable: Sendable {
         }
         self.keywords = keywords
         self.starts = starts
+        self.nodes = nodes.map { Unmanaged.passUnretained($0) }
     }
-
-    /// The range of node `index`'s keywords in ``keywords``.
-    @inline(__always) func bounds(of index: Int) -> (start: Int, end: Int) { (starts[index], starts[index + 1]) }
 }
 
 /// ``KeywordTable`` for the verdict (read through ``TapeTables``): a node's `required` and
