@@ -108,9 +108,14 @@ extension JSONValue {
         if pointer.isEmpty { return [] }
         guard pointer.hasPrefix("/") else { throw JSONPointerError(pointer: pointer, reason: "must start with \"/\"") }
         var tokens: [String] = []
-        for raw in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+        for raw in pointer.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            // Most tokens have no escapes: taken as they are.
+            guard raw.contains(UInt8(ascii: "~")) else {
+                tokens.append(String(Substring(raw)))
+                continue
+            }
             var token = ""
-            var scalars = raw.unicodeScalars.makeIterator()
+            var scalars = Substring(raw).unicodeScalars.makeIterator()
             while let scalar = scalars.next() {
                 guard scalar == "~" else {
                     token.unicodeScalars.append(scalar)

@@ -302,7 +302,8 @@ final class SchemaCompiler {
         }
         guard let resource = resources[uri] else { return nil }
         let raw = target.fragment ?? ""
-        let fragment = raw.removingPercentEncoding ?? raw
+        // Most fragments have no escapes: Foundation's decoding is not called for them.
+        let fragment = raw.utf8.contains(UInt8(ascii: "%")) ? (raw.removingPercentEncoding ?? raw) : raw
         if fragment.isEmpty { return resource }
         if fragment.hasPrefix("/") {
             let location = Location(document: resource.document, pointer: resource.pointer + fragment)
