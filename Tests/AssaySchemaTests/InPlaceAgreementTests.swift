@@ -296,6 +296,10 @@ struct InPlaceAgreementTests {
                     SchemaEvaluator<VerdictMode>.compare(literal: $0, with: bound)
                 }
                 if let short { #expect(short == expected, "\(literal) against \(bound)") }
+                // The parts the bounds and `multipleOf` share (read once per literal).
+                if let parts = bytes.withUnsafeBufferPointer({ DecimalParts($0) }) {
+                    #expect(parts.compare(with: bound) == expected, "\(literal) as parts against \(bound)")
+                }
                 let hasExponent = literal.contains { $0 == "e" || $0 == "E" }
                 let integerDigits = literal.prefix { $0 != "." }.filter(\.isNumber).count
                 #expect((short == nil) == (hasExponent || integerDigits > 18), "\(literal)")
@@ -304,8 +308,17 @@ struct InPlaceAgreementTests {
                 let schema = try JSONSchema(parsing: "{\"type\": \"number\", \"\(keyword)\": \(bound)}")
                 for literal in literals {
                     let document = try JSONDocument(parsing: literal)
-                    #expect(
-                        schema.isValid(document) == schema.isValid(document.value), "\(keyword) \(bound) \(literal)")
+                    let number = try #require(document.value.number)
+                    let limit = JSONNumber(Int(bound))
+                    let expected =
+                        switch keyword {
+                        case "minimum": number >= limit
+                        case "maximum": number <= limit
+                        case "exclusiveMinimum": number > limit
+                        default: number < limit
+                        }
+                    #expect(schema.isValid(document) == expected, "\(keyword) \(bound) \(literal)")
+                    #expect(schema.validate(document).isValid == expected, "\(keyword) \(bound) \(literal)")
                 }
             }
         }
@@ -340,6 +353,52 @@ struct MultipleOfLiteralTests {
                 #expect(schema.validate(document).isValid == expected, "\(literal) multipleOf \(divisor)")
             }
         }
+        // Bounds and `multipleOf` on one literal read its parts once; each keyword still decides.
+        let all = try JSONSchema(parsing: #"{"items": {"minimum": -1000, "maximum": 1000, "multipleOf": 0.01}}"#)
+        for (text, valid) in [
+            ("[330.34, -557.1, 1000.00]", true), ("[330.345]", false), ("[1000.01]", false), ("[-1000.5]", false),
+            ("[12.5, 12.5, 999.99]", true), ("[0.01, 1e3, 1.5e-3]", false),
+        ] {
+            let document = try JSONDocument(parsing: text)
+            #expect(all.isValid(document) == valid, "\(text)")
+            #expect(all.validate(document).isValid == valid, "\(text)")
+        }
+        // Random literals (signs, zeros, trailing zeros, up to 19 digits, some with exponents): the
+        // parts, when made, order and divide as the exact decimal does.
+        var numbers = SeededNumbers(seed: 20_261_206)
+        let bounds: [Int64] = [0, 1, -1, 7, -250, 999_999_999]
+        let exactDivisors = try ["0.01", "0.5", "3", "1e-6"].map { try #require(JSONValue(parsing: $0).number) }
+        let divisorParts: [(Int64, Int)] = [(1, 2), (5, 1), (3, 0), (1, 6)]
+        var made = 0
+        for _ in 0..<5_000 {
+            var literal = numbers.next(2) == 0 ? "-" : ""
+            if numbers.next(4) == 0 {
+                literal += "0"
+            } else {
+                literal += String(1 + numbers.next(9))
+                for _ in 0..<numbers.next(10) { literal += String(numbers.next(10)) }
+            }
+            if numbers.next(3) > 0 {
+                literal += "."
+                for _ in 0...numbers.next(9) { literal += numbers.next(3) == 0 ? "0" : String(numbers.next(10)) }
+            }
+            if numbers.next(8) == 0 { literal += "e" + String(numbers.next(5)) }
+            let number = try #require(JSONValue(parsing: literal).number, "\(literal)")
+            let bytes = Array(literal.utf8)
+            guard let parts = bytes.withUnsafeBufferPointer({ DecimalParts($0) }) else { continue }
+            made += 1
+            for bound in bounds {
+                let limit = JSONNumber(Int(bound))
+                let expected = number < limit ? -1 : number == limit ? 0 : 1
+                #expect(parts.compare(with: bound) == expected, "\(literal) against \(bound)")
+            }
+            for (exact, (mantissa, scale)) in zip(exactDivisors, divisorParts) {
+                if let multiple = parts.isMultiple(ofMantissa: mantissa, scale: scale) {
+                    #expect(multiple == number.isMultiple(of: exact), "\(literal) multipleOf \(exact)")
+                }
+            }
+        }
+        #expect(made > 4_000, "most literals have parts")
         var bytes = Array("-12.340e1".utf8)
         let parts = bytes.withUnsafeMutableBufferPointer { DecimalParts(UnsafeBufferPointer($0)) }
         #expect(parts?.mantissa == -12_34 && parts?.scale == 1)

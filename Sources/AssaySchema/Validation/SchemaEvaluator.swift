@@ -244,6 +244,9 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// The document being read: a node of it keeps it alive while ``view`` points into it.
     private var anchor: JSONNode?
     private var view = TapeView.empty
+    /// ``decimal(_:)``'s last literal (a tape index of this document) and its parts.
+    private var decimalAt = -1
+    private var decimalValue: DecimalParts?
     /// For the verbose output: the units being built.
     private var trace: Trace? { Mode.traces ? box?.trace : nil }
 
@@ -275,9 +278,11 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     mutating func run(_ instance: JSONNode) -> Bool {
         anchor = instance
         view = instance.tapeView
+        decimalAt = -1
         defer {
             anchor = nil
             view = .empty
+            decimalAt = -1
         }
         let root = instance.tapeIndex
         let entries = view.next(after: root) - root
@@ -908,7 +913,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             let value: DecimalParts
             if view.isInt64(at) {
                 value = DecimalParts(mantissa: view.int64(at), scale: 0)
-            } else if view.isNumberText(at), let parts = DecimalParts(view.numberLiteral(at)) {
+            } else if view.isNumberText(at), let parts = decimal(at) {
                 value = parts
             } else {
                 return view.isNumberText(at) ? nil : true
@@ -919,13 +924,26 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
 
     /// The sign of the number at `at` minus `bound`, when it is decided without a ``JSONNumber``.
     @inline(__always)
-    private func order(_ at: Int, _ bound: Int64) -> Int? {
+    private mutating func order(_ at: Int, _ bound: Int64) -> Int? {
         if view.isInt64(at) {
             let value = view.int64(at)
             return value < bound ? -1 : value == bound ? 0 : 1
         }
-        if view.isNumberText(at) { return Self.compare(literal: view.numberLiteral(at), with: bound) }
-        return nil
+        guard view.isNumberText(at) else { return nil }
+        if let parts = decimal(at) { return parts.compare(with: bound) }
+        return Self.compare(literal: view.numberLiteral(at), with: bound)
+    }
+
+    /// The number literal at `at` as ``DecimalParts`` (`nil` when it has more than 18 digits),
+    /// remembered for the last literal asked about: the bounds and `multipleOf` of a schema read
+    /// its digits once.
+    @inline(__always)
+    private mutating func decimal(_ at: Int) -> DecimalParts? {
+        if decimalAt != at {
+            decimalAt = at
+            decimalValue = DecimalParts(view.numberLiteral(at))
+        }
+        return decimalValue
     }
 
     /// The sign of `literal - bound` for a number literal without an exponent and with at most 18
@@ -1773,6 +1791,10 @@ struct DecimalParts {
     /// The parts of a JSON number literal (`-12.340`, `1e-2`, `5E+3`), or `nil` when its digits do
     /// not fit in 18 decimal digits.
     init?(_ literal: UnsafeBufferPointer<UInt8>) {
+        if literal.count <= 19, let parts = Self.plain(literal) {
+            self = parts
+            return
+        }
         var index = 0
         let negative = index < literal.count && literal[index] == UInt8(ascii: "-")
         if negative { index += 1 }
@@ -1827,6 +1849,59 @@ struct DecimalParts {
         guard scale <= 18 else { return nil }
         self.mantissa = negative ? -mantissa : mantissa
         self.scale = scale
+    }
+
+    /// The parts of a literal of at most 19 bytes without an exponent (`-12.340`): its at most 19
+    /// digits summed in 64 unsigned bits, which hold them, and trailing zeros of the fraction left
+    /// out; `nil` for other literals (and those of more than 18 significant digits).
+    @inline(__always)
+    private static func plain(_ literal: UnsafeBufferPointer<UInt8>) -> DecimalParts? {
+        let count = literal.count
+        let negative = count > 0 && literal[0] == UInt8(ascii: "-")
+        var index = negative ? 1 : 0
+        var mantissa: UInt64 = 0
+        while index < count {
+            let digit = literal[index] &- 0x30
+            guard digit < 10 else { break }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            index += 1
+        }
+        guard index > (negative ? 1 : 0) else { return nil }
+        var scale = 0
+        if index < count {
+            guard literal[index] == UInt8(ascii: ".") else { return nil }
+            index += 1
+            var end = count
+            while end > index && literal[end - 1] == UInt8(ascii: "0") { end -= 1 }
+            scale = end - index
+            while index < end {
+                let digit = literal[index] &- 0x30
+                guard digit < 10 else { return nil }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                index += 1
+            }
+            // The zeros left out must be digits too (no exponent after them).
+            while index < count {
+                guard literal[index] == UInt8(ascii: "0") else { return nil }
+                index += 1
+            }
+        }
+        guard mantissa <= 999_999_999_999_999_999 else { return nil }
+        if mantissa == 0 { return DecimalParts(mantissa: 0, scale: 0) }
+        return DecimalParts(mantissa: negative ? -Int64(mantissa) : Int64(mantissa), scale: scale)
+    }
+
+    /// The sign of this number minus `bound`, exactly.
+    func compare(with bound: Int64) -> Int {
+        // mantissa × 10^-scale against bound: mantissa against bound × 10^scale (scale ≤ 18, and
+        // |mantissa| < 10^18); a product past 64 bits is larger in magnitude than any mantissa.
+        var scaled = bound
+        for _ in 0..<scale {
+            let (product, overflow) = scaled.multipliedReportingOverflow(by: 10)
+            if overflow { return bound > 0 ? -1 : 1 }
+            scaled = product
+        }
+        return mantissa < scaled ? -1 : mantissa == scaled ? 0 : 1
     }
 
     /// Whether this number is an integer multiple of `divisor × 10^-divisorScale` (`divisor > 0`);
