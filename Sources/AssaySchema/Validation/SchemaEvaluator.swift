@@ -74,11 +74,16 @@ struct SortedIndices {
 
     private var values: [Int] { high ?? [] }
 
+    @inline(__always)
     mutating func insert(_ value: Int) {
         if value < 64 {
             low |= 1 &<< UInt64(value)
             return
         }
+        insertHigh(value)
+    }
+
+    private mutating func insertHigh(_ value: Int) {
         // Past the last value (document order): an append. Otherwise at its place, once.
         guard let position = firstPosition(notBelow: value) else {
             if high == nil { high = [value] } else { high!.append(value) }
