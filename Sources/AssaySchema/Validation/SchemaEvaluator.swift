@@ -1900,13 +1900,14 @@ struct DecimalParts {
     func compare(with bound: Int64) -> Int {
         // mantissa × 10^-scale against bound: mantissa against bound × 10^scale (scale ≤ 18, and
         // |mantissa| < 10^18); a product past 64 bits is larger in magnitude than any mantissa.
-        var scaled = bound
-        for _ in 0..<scale {
-            let (product, overflow) = scaled.multipliedReportingOverflow(by: 10)
-            if overflow { return bound > 0 ? -1 : 1 }
-            scaled = product
-        }
+        let (scaled, overflow) = bound.multipliedReportingOverflow(by: Self.powersOfTen[scale])
+        if overflow { return bound > 0 ? -1 : 1 }
         return mantissa < scaled ? -1 : mantissa == scaled ? 0 : 1
+    }
+
+    /// 10⁰ … 10¹⁸: a scale's factor.
+    private static let powersOfTen: [Int64] = (0...18).reduce(into: []) { powers, exponent in
+        powers.append(exponent == 0 ? 1 : powers[exponent - 1] * 10)
     }
 
     /// Whether this number is an integer multiple of `divisor × 10^-divisorScale` (`divisor > 0`);
