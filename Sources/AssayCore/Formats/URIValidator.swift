@@ -92,13 +92,15 @@ package enum URIValidator {
     ) -> Bool {
         var end = range.upperBound
         if let hash = text[range].firstIndex(of: UInt8(ascii: "#")) {
-            guard isValidComponent(text, (hash + 1)..<end, extra: fragmentExtra, allowNonASCII: allowNonASCII) else {
+            guard isValidComponent(text, (hash + 1)..<end, allowed: fragmentAllowed, allowNonASCII: allowNonASCII)
+            else {
                 return false
             }
             end = hash
         }
         if let mark = text[range.lowerBound..<end].firstIndex(of: UInt8(ascii: "?")) {
-            guard isValidComponent(text, (mark + 1)..<end, extra: fragmentExtra, allowNonASCII: allowNonASCII) else {
+            guard isValidComponent(text, (mark + 1)..<end, allowed: fragmentAllowed, allowNonASCII: allowNonASCII)
+            else {
                 return false
             }
             end = mark
@@ -114,13 +116,13 @@ package enum URIValidator {
         } else if requireAuthorityForm {
             return false
         }
-        return isValidComponent(text, path, extra: pathExtra, allowNonASCII: allowNonASCII)
+        return isValidComponent(text, path, allowed: pathAllowed, allowNonASCII: allowNonASCII)
     }
 
     static func isValidAuthority(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, allowNonASCII: Bool) -> Bool {
         var hostPort = range
         if let at = text[range].lastIndex(of: UInt8(ascii: "@")) {
-            guard isValidComponent(text, range.lowerBound..<at, extra: userInfoExtra, allowNonASCII: allowNonASCII)
+            guard isValidComponent(text, range.lowerBound..<at, allowed: userInfoAllowed, allowNonASCII: allowNonASCII)
             else { return false }
             hostPort = (at + 1)..<range.upperBound
         }
@@ -140,7 +142,9 @@ package enum URIValidator {
                 host = hostPort.lowerBound..<colon
                 port = (colon + 1)..<hostPort.upperBound
             }
-            guard isValidComponent(text, host, extra: [], allowNonASCII: allowNonASCII) else { return false }
+            guard isValidComponent(text, host, allowed: componentAllowed, allowNonASCII: allowNonASCII) else {
+                return false
+            }
         }
         return text[port].allSatisfy(isDigit)
     }
@@ -156,14 +160,17 @@ package enum URIValidator {
             && rest.allSatisfy { isUnreserved($0) || isSubDelimiter($0) || $0 == UInt8(ascii: ":") }
     }
 
-    private static let pathExtra: [UInt8] = Array("/:@".utf8)
-    private static let fragmentExtra: [UInt8] = Array("/?:@".utf8)
-    private static let userInfoExtra: [UInt8] = [UInt8(ascii: ":")]
+    /// Unreserved characters and sub-delimiters: what every component allows (a host's name).
+    static let componentAllowed = ASCIISet(where: { isUnreserved($0) || isSubDelimiter($0) })
+    static let pathAllowed = componentAllowed.union(ASCIISet("/:@"))
+    static let fragmentAllowed = componentAllowed.union(ASCIISet("/?:@"))
+    static let userInfoAllowed = componentAllowed.union(ASCIISet(":"))
 
-    /// Unreserved characters, sub-delimiters, `extra`, valid percent-encodings, and with
-    /// `allowNonASCII` any non-ASCII character but white space and controls.
+    /// The ASCII bytes of `allowed` (unreserved characters and sub-delimiters, and what the
+    /// component adds), valid percent-encodings, and with `allowNonASCII` any non-ASCII character
+    /// but white space and controls.
     static func isValidComponent(
-        _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, extra: [UInt8], allowNonASCII: Bool
+        _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, allowed: ASCIISet, allowNonASCII: Bool
     ) -> Bool {
         var index = range.lowerBound
         while index < range.upperBound {
@@ -176,7 +183,7 @@ package enum URIValidator {
                 continue
             }
             if byte < 0x80 {
-                guard isUnreserved(byte) || isSubDelimiter(byte) || extra.contains(byte) else { return false }
+                guard allowed.contains(byte) else { return false }
                 index += 1
                 continue
             }
@@ -211,5 +218,38 @@ package enum URIValidator {
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         isDigit(byte) || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f"))
+    }
+}
+
+/// A set of ASCII bytes as two words: a byte's membership is a shift and a mask.
+struct ASCIISet: Sendable {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    /// The bytes of `characters` (ASCII).
+    init(_ characters: String) {
+        for byte in characters.utf8 where byte < 0x80 { insert(byte) }
+    }
+
+    /// The ASCII bytes for which `belongs` holds.
+    init(where belongs: (UInt8) -> Bool) {
+        for byte in UInt8(0)..<0x80 where belongs(byte) { insert(byte) }
+    }
+
+    private mutating func insert(_ byte: UInt8) {
+        if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+    }
+
+    func union(_ other: ASCIISet) -> ASCIISet {
+        var union = self
+        union.low |= other.low
+        union.high |= other.high
+        return union
+    }
+
+    /// Whether `byte` is in the set (never for a byte beyond ASCII).
+    @inline(__always) func contains(_ byte: UInt8) -> Bool {
+        if byte < 64 { return low &>> UInt64(byte) & 1 != 0 }
+        return byte < 128 && high &>> UInt64(byte &- 64) & 1 != 0
     }
 }
