@@ -162,9 +162,11 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
     /// Whether the pattern matches somewhere in ASCII text given as bytes (every byte below 0x80;
     /// other bytes are read as the Latin-1 scalar of the same value).
     public func firstMatchExists(inASCII bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        if let literal, let latin1 = literal.latin1 { return literal.matches(bytes, utf8: latin1) }
-        if let dfa, let answer = dfa.run(bytes: bytes, latin1: true) { return answer }
-        if let startLookarounds, let answer = startLookarounds.run(bytes: bytes, latin1: true) { return answer }
+        if literal != nil, let latin1 = literal!.latin1 { return literal!.matches(bytes, utf8: latin1) }
+        // Optional chaining reads the automaton in place: binding it would count a reference for
+        // every match.
+        if let answer = dfa?.run(bytes: bytes, latin1: true) { return answer }
+        if let answer = startLookarounds?.run(bytes: bytes, latin1: true) { return answer }
         return compiled.firstMatchExists(in: bytes.lazy.map { Unicode.Scalar($0) }, engine: .automatic)
     }
 
