@@ -756,7 +756,9 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// ``evaluateFully(_:_:_:)`` for the verdict alone, tracking which members and items the schema
     /// evaluated (for `unevaluatedProperties` and `unevaluatedItems`): keyword by keyword as written,
     /// read from the tables without counting references, and the keywords that evaluate no member
-    /// or item (`type`, bounds, `enum`, `pattern`, `required`…) decided on the tape by ``step``.
+    /// or item (`type`, bounds, `enum`, `pattern`, `required`…) decided on the tape by ``step``
+    /// (which reads `position` only for `properties`, a keyword that evaluates members and so is
+    /// applied here, never stepped: the positions of this table are not the verdict table's).
     private mutating func evaluateTracking(_ index: Int, _ at: Int, _ evaluated: inout Evaluated?) -> Bool {
         steps &+= 1
         if exhausted || steps > budget {
