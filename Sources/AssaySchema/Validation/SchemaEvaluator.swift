@@ -655,19 +655,27 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         if typeMask != 0 && !hasType(typeMask, at) { return false }
         sameInstanceDepth += 1
         defer { sameInstanceDepth -= 1 }
+        if crossesRecursionLimit(index, at) { return false }
+        let enteredResource = usesDynamicScope && enterResource(index)
+        defer { if enteredResource { scope.removeLast() } }
+        return verdictOfKeywords(index, at)
+    }
+
+    /// Whether applying schema `index` at `at` (``sameInstanceDepth`` already counting it) goes past
+    /// the chain of references allowed or the thread's stack; the limit is reported when it does.
+    @inline(__always)
+    private mutating func crossesRecursionLimit(_ index: Int, _ at: Int) -> Bool {
         guard sameInstanceDepth <= maximumReferenceDepth else {
             reportReferenceOverflow(nodes[index], at)
-            return false
+            return true
         }
         // The depth limits bound the recursion, not the stack it takes: on a thread with a small
         // stack, a deep document stops here with an error instead of overflowing it.
         if instanceDepth + sameInstanceDepth > 4, stackIsShort() {
             reportShortStack(nodes[index], at)
-            return false
+            return true
         }
-        let enteredResource = usesDynamicScope && enterResource(index)
-        defer { if enteredResource { scope.removeLast() } }
-        return verdictOfKeywords(index, at)
+        return false
     }
 
     /// The keywords of leaf `index` (``TapeProgram/isLeaf(_:)``) on the value at `at`, for the verdict.
@@ -723,14 +731,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         }
         sameInstanceDepth += 1
         defer { sameInstanceDepth -= 1 }
-        guard sameInstanceDepth <= maximumReferenceDepth else {
-            reportReferenceOverflow(node, at)
-            return finish(false, node)
-        }
-        if instanceDepth + sameInstanceDepth > 4, stackIsShort() {
-            reportShortStack(node, at)
-            return finish(false, node)
-        }
+        if crossesRecursionLimit(index, at) { return finish(false, node) }
         let enteredResource = usesDynamicScope && enterResource(index)
         defer { if enteredResource { scope.removeLast() } }
 
@@ -768,14 +769,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         if let flag = tables.booleans[index] { return flag }
         sameInstanceDepth += 1
         defer { sameInstanceDepth -= 1 }
-        guard sameInstanceDepth <= maximumReferenceDepth else {
-            reportReferenceOverflow(nodes[index], at)
-            return false
-        }
-        if instanceDepth + sameInstanceDepth > 4, stackIsShort() {
-            reportShortStack(nodes[index], at)
-            return false
-        }
+        if crossesRecursionLimit(index, at) { return false }
         let enteredResource = usesDynamicScope && enterResource(index)
         defer { if enteredResource { scope.removeLast() } }
 
