@@ -8,13 +8,19 @@ import Darwin
 
 /// Parses UTF-8 bytes into a ``Tape``: strict RFC 8259, iterative (an explicit stack, so depth
 /// costs no machine stack), and allocation-free per token.
+///
+/// The main loop (``parseValues(_:)``) keeps its state — the read position, the tape being written,
+/// the open containers and the key fingerprints — in local variables, handed to the helpers it
+/// inlines as `inout` arguments: a store to the tape through a pointer could otherwise be the store
+/// of a field of `self`, and every field would be read from memory again after each one. Helpers
+/// that are not inlined get copies and hand back what they changed, so the locals never escape.
 struct TapeParser {
     let input: UnsafeBufferPointer<UInt8>
     let options: JSONParserOptions
     var entries: EntryBuffer
     var strings: [UInt8] = []
     var position = 0
-    /// The fingerprints of the keys of the open objects, innermost last (see ``checkDuplicateKeys``).
+    /// The fingerprints (``signature(_:_:)``) of the keys of the open objects, innermost last.
     var keySignatures = ScratchStack<UInt64>()
 
     init(input: UnsafeBufferPointer<UInt8>, options: JSONParserOptions) {
@@ -23,8 +29,8 @@ struct TapeParser {
         entries = EntryBuffer(capacity: input.count / 3 + 16)
     }
 
-    private func fail(_ reason: JSONParseError.Reason, _ detail: String, at offset: Int? = nil) -> JSONParseError {
-        JSONParseError(reason, detail, at: offset ?? position, in: input)
+    private func fail(_ reason: JSONParseError.Reason, _ detail: String, at offset: Int) -> JSONParseError {
+        JSONParseError(reason, detail, at: offset, in: input)
     }
 
     private func describe(_ offset: Int) -> String {
@@ -39,11 +45,15 @@ struct TapeParser {
         return "\"" + String(UnicodeScalar(byte)) + "\""
     }
 
-    @inline(__always) private mutating func skipWhitespace() {
-        while position < input.count {
-            let byte = input[position]
-            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
-            position += 1
+    /// Moves `index` past spaces, tabs and line breaks. Every token's first byte is above 0x20, so
+    /// one comparison ends the common case (minified JSON has no whitespace).
+    @inline(__always) private static func skipWhitespace(
+        _ base: UnsafePointer<UInt8>, _ end: Int, _ index: inout Int
+    ) {
+        while index < end {
+            let byte = base[index]
+            guard byte <= 0x20, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            index &+= 1
         }
     }
 
@@ -53,11 +63,14 @@ struct TapeParser {
                 .sizeLimitExceeded, "the input is \(input.count) bytes long, over the limit of \(options.maximumBytes)",
                 at: options.maximumBytes)
         }
+        guard let base = input.baseAddress, input.count > 0 else {
+            throw fail(.empty, "no JSON value in the input", at: 0)
+        }
         if options.skipsByteOrderMark, input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF {
             position = 3
         }
-        skipWhitespace()
-        guard position < input.count else { throw fail(.empty, "no JSON value in the input") }
+        Self.skipWhitespace(base, input.count, &position)
+        guard position < input.count else { throw fail(.empty, "no JSON value in the input", at: position) }
         // Small scratch buffers on the machine stack; they move to the heap only for deep or wide input.
         try withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { (stackBuffer) throws(JSONParseError) in
             try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 64) {
@@ -73,101 +86,222 @@ struct TapeParser {
         }
     }
 
-    private mutating func parseValues(_ stack: inout ScratchStack<Int>) throws(JSONParseError) {
-        // The innermost open container's count of values so far, kept here rather than on the tape
-        // (where an increment per value would wait on the one before): written to the container's
-        // second entry when a child container opens or it closes, read back when the child closes.
+    private mutating func parseValues(_ containers: inout ScratchStack<Int>) throws(JSONParseError) {
+        let base = input.baseAddress!
+        let end = input.count
+        let maximumDepth = options.maximumDepth
+        // The loop's state, in locals (see the type's comment); written back however the loop ends.
+        var index = position
+        var out = entries
+        var open = containers
+        var keys = keySignatures
+        defer {
+            position = index
+            entries = out
+            containers = open
+            keySignatures = keys
+        }
+        // The innermost open container's count of values so far and its kind, kept here rather than
+        // on the tape (where an increment per value would wait on the one before): the count is
+        // written to the container's second entry when a child container opens or it closes, and
+        // both are read back from the tape when a child closes.
         var count: UInt64 = 0
+        var inObject = false
         while true {
-            skipWhitespace()
-            guard position < input.count else { throw fail(.unexpectedEnd, "the input ends where a value should be") }
-            var completed = true
-            switch input[position] {
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                let isObject = input[position] == UInt8(ascii: "{")
-                guard stack.count < options.maximumDepth else {
-                    throw fail(.depthLimitExceeded, "arrays and objects nested deeper than \(options.maximumDepth)")
-                }
-                if let parent = stack.last { entries[parent + 1] = count }
-                count = 0
-                stack.append(entries.count)
-                entries.append(entry(isObject ? .objectStart : .arrayStart))
-                entries.append(0)
-                position += 1
-                skipWhitespace()
-                if position < input.count, input[position] == UInt8(ascii: isObject ? "}" : "]") {
-                    position += 1
-                    try close(stack.removeLast())
-                    if let parent = stack.last { count = entries[parent + 1] }
-                } else {
-                    if isObject { try parseKey() }
-                    completed = false
-                }
-            case UInt8(ascii: "\""):
-                try parseString(asKey: false)
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                try parsePlainNumber()
-            case UInt8(ascii: "t"):
-                try parseLiteral("true", .true)
-            case UInt8(ascii: "f"):
-                try parseLiteral("false", .false)
-            case UInt8(ascii: "n"):
-                try parseLiteral("null", .null)
-            case UInt8(ascii: "N"), UInt8(ascii: "I"):
-                throw nonStandardOrUnexpected()
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                throw fail(.unexpectedCharacter, "expected a value, found \(describe(position))")
-            default:
-                throw unexpected("expected a value")
-            }
-            guard completed else { continue }
-            // After a value: count it in its container, then a comma or the container's end.
-            while true {
-                guard let top = stack.last else {
-                    skipWhitespace()
-                    if position < input.count {
-                        if let bad = invalidUTF8(at: position) { throw bad }
-                        throw fail(.trailingContent, "unexpected \(describe(position)) after the JSON value")
+            // A value, then what follows it; a key, at the end, when one comes next. (Each piece is
+            // written once, so that all of it is inlined here.)
+            readValue: do {
+                Self.skipWhitespace(base, end, &index)
+                guard index < end else { throw failure(.valueMissing, at: index) }
+                let byte = base[index]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    try readString(asKey: false, &index, &out, &keys)
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    // The common numbers here: an integer of at most 18 digits, with or without a
+                    // fraction, without an exponent. Anything else (a leading zero before a digit, an
+                    // exponent, a long integer, an error) is read again in full by `parseNumber(at:)`.
+                    let start = index
+                    var cursor = start
+                    let negative = byte == UInt8(ascii: "-")
+                    if negative { cursor &+= 1 }
+                    var magnitude: UInt64 = 0
+                    let digitsStart = cursor
+                    if cursor < end, base[cursor] == UInt8(ascii: "0") {
+                        cursor &+= 1
+                    } else {
+                        while cursor < end {
+                            let digit = base[cursor] &- UInt8(ascii: "0")
+                            guard digit < 10 else { break }
+                            magnitude = magnitude &* 10 &+ UInt64(digit)
+                            cursor &+= 1
+                        }
                     }
-                    return
-                }
-                count &+= 1
-                skipWhitespace()
-                guard position < input.count else {
-                    throw fail(
-                        .unexpectedEnd,
-                        "the input ends inside an \(tag(of: entries[top]) == .objectStart ? "object" : "array")")
-                }
-                let isObject = tag(of: entries[top]) == .objectStart
-                let byte = input[position]
-                if byte == UInt8(ascii: ",") {
-                    position += 1
-                    skipWhitespace()
-                    if position < input.count, input[position] == UInt8(ascii: isObject ? "}" : "]") {
-                        throw fail(
-                            .trailingComma, "trailing comma before \"\(isObject ? "}" : "]")\"", at: position - 1)
+                    let digits = cursor &- digitsStart
+                    let next = cursor < end ? base[cursor] : 0
+                    if digits > 0, digits <= 18 {
+                        if next == UInt8(ascii: ".") {
+                            cursor &+= 1
+                            let fractionStart = cursor
+                            while cursor < end, base[cursor] &- UInt8(ascii: "0") < 10 { cursor &+= 1 }
+                            if cursor > fractionStart, cursor == end || base[cursor] | 0x20 != UInt8(ascii: "e") {
+                                index = cursor
+                                out.append(entry(.numberText, start))
+                                out.append(UInt64(cursor &- start))
+                                break
+                            }
+                        } else if next &- UInt8(ascii: "0") >= 10, next | 0x20 != UInt8(ascii: "e") {
+                            // Not a digit after a leading zero (an error), not an exponent.
+                            index = cursor
+                            out.append(entry(.integer))
+                            out.append(UInt64(bitPattern: negative ? -Int64(magnitude) : Int64(magnitude)))
+                            break
+                        }
                     }
-                    if isObject { try parseKey() }
-                    break
-                }
-                if byte == UInt8(ascii: isObject ? "}" : "]") {
-                    position += 1
-                    entries[top + 1] = count
-                    try close(stack.removeLast())
-                    if let parent = stack.last { count = entries[parent + 1] }
+                    let number = try parseNumber(at: start)
+                    index = number.end
+                    out.append(number.first)
+                    out.append(number.second)
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    let isObject = byte == UInt8(ascii: "{")
+                    guard open.count < maximumDepth else { throw failure(.tooDeep, at: index) }
+                    if open.count > 0 { out[open.top &+ 1] = count }
+                    open.append(out.count)
+                    out.append(entry(isObject ? .objectStart : .arrayStart))
+                    out.append(0)
+                    index &+= 1
+                    Self.skipWhitespace(base, end, &index)
+                    if index < end, base[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                        // Empty: closed at once, no keys to check.
+                        index &+= 1
+                        let start = open.removeLast()
+                        out[start] = entry(isObject ? .objectStart : .arrayStart, out.count)
+                        out.append(entry(isObject ? .objectEnd : .arrayEnd, start))
+                        break
+                    }
+                    count = 0
+                    inObject = isObject
+                    if isObject { break readValue }
                     continue
+                case UInt8(ascii: "t"):
+                    try readLiteral("true", .true, &index, &out)
+                case UInt8(ascii: "f"):
+                    try readLiteral("false", .false, &index, &out)
+                case UInt8(ascii: "n"):
+                    try readLiteral("null", .null, &index, &out)
+                case UInt8(ascii: "N"), UInt8(ascii: "I"):
+                    throw failure(.nonStandardValue, at: index)
+                case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    throw failure(.endForValue, at: index)
+                default:
+                    throw failure(.notAValue, at: index)
                 }
-                throw unexpected(
-                    "expected \",\" or \"\(isObject ? "}" : "]")\" after \(isObject ? "a member" : "an element")")
+                // After a value: count it in its container, then a comma or the container's end.
+                while true {
+                    guard open.count > 0 else {
+                        Self.skipWhitespace(base, end, &index)
+                        if index < end { throw failure(.trailingContent, at: index) }
+                        return
+                    }
+                    count &+= 1
+                    Self.skipWhitespace(base, end, &index)
+                    guard index < end else { throw failure(.endInside(object: inObject), at: index) }
+                    let closing = inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                    let byte = base[index]
+                    if byte == UInt8(ascii: ",") {
+                        index &+= 1
+                        Self.skipWhitespace(base, end, &index)
+                        if index < end, base[index] == closing {
+                            throw failure(.trailingComma(object: inObject), at: index - 1)
+                        }
+                        if inObject { break readValue }
+                        break
+                    }
+                    guard byte == closing else { throw failure(.separatorMissing(object: inObject), at: index) }
+                    index &+= 1
+                    let start = open.removeLast()
+                    out[start &+ 1] = count
+                    out[start] = entry(inObject ? .objectStart : .arrayStart, out.count)
+                    out.append(entry(inObject ? .objectEnd : .arrayEnd, start))
+                    if inObject {
+                        try closeObject(start, count: Int(count), &out, &keys)
+                    }
+                    if open.count > 0 {
+                        let parent = open.top
+                        count = out[parent &+ 1]
+                        inObject = tag(of: out[parent]) == .objectStart
+                    }
+                }
+                continue
+            }
+            // A key and its colon (whitespace before the key is skipped).
+            guard index < end, base[index] == UInt8(ascii: "\"") else { throw failure(.keyMissing, at: index) }
+            try readString(asKey: true, &index, &out, &keys)
+            if index < end, base[index] == UInt8(ascii: ":") {
+                index &+= 1
+            } else {
+                Self.skipWhitespace(base, end, &index)
+                guard index < end, base[index] == UInt8(ascii: ":") else { throw failure(.colonMissing, at: index) }
+                index &+= 1
             }
         }
     }
 
-    /// An error for the byte at `position`: invalid UTF-8 when it starts no valid sequence, else an
+    /// The errors the main loop finds, described out of line: their messages are built only when
+    /// one is thrown, and the loop stays small enough for its helpers to be inlined into it.
+    private enum Failure {
+        case valueMissing, tooDeep, nonStandardValue, endForValue, notAValue, trailingContent
+        case endInside(object: Bool), trailingComma(object: Bool), separatorMissing(object: Bool)
+        case keyMissing, colonMissing
+        /// `literal` does not follow at the index (the error is located at its first wrong byte).
+        case literal(StaticString)
+    }
+
+    @inline(never) private func failure(_ failure: Failure, at index: Int) -> JSONParseError {
+        switch failure {
+        case .valueMissing:
+            return fail(.unexpectedEnd, "the input ends where a value should be", at: index)
+        case .tooDeep:
+            return fail(.depthLimitExceeded, "arrays and objects nested deeper than \(options.maximumDepth)", at: index)
+        case .nonStandardValue:
+            return nonStandardOrUnexpected(at: index)
+        case .endForValue:
+            return fail(.unexpectedCharacter, "expected a value, found \(describe(index))", at: index)
+        case .notAValue:
+            return unexpected("expected a value", at: index)
+        case .trailingContent:
+            if let bad = invalidUTF8(at: index) { return bad }
+            return fail(.trailingContent, "unexpected \(describe(index)) after the JSON value", at: index)
+        case .endInside(let object):
+            return fail(.unexpectedEnd, "the input ends inside an \(object ? "object" : "array")", at: index)
+        case .trailingComma(let object):
+            return fail(.trailingComma, "trailing comma before \"\(object ? "}" : "]")\"", at: index)
+        case .separatorMissing(let object):
+            return unexpected(
+                "expected \",\" or \"\(object ? "}" : "]")\" after \(object ? "a member" : "an element")", at: index)
+        case .keyMissing:
+            guard index < input.count else {
+                return fail(.unexpectedEnd, "the input ends where a key should be", at: index)
+            }
+            return unexpected("expected a key in double quotes", at: index)
+        case .colonMissing:
+            return unexpected("expected \":\" after a key", at: index)
+        case .literal(let literal):
+            let length = literal.utf8CodeUnitCount
+            guard index + length <= input.count else {
+                return fail(.invalidLiteral, "expected \(literal), found \(describe(index))", at: index)
+            }
+            let expected = UnsafeBufferPointer(start: literal.utf8Start, count: length)
+            let wrong = (0..<length).first { input[index + $0] != expected[$0] } ?? 0
+            return fail(.invalidLiteral, "expected \(literal)", at: index + wrong)
+        }
+    }
+
+    /// An error for the byte at `index`: invalid UTF-8 when it starts no valid sequence, else an
     /// unexpected character.
-    private func unexpected(_ expectation: String) -> JSONParseError {
-        if let bad = invalidUTF8(at: position) { return bad }
-        return fail(.unexpectedCharacter, "\(expectation), found \(describe(position))")
+    private func unexpected(_ expectation: String, at index: Int) -> JSONParseError {
+        if let bad = invalidUTF8(at: index) { return bad }
+        return fail(.unexpectedCharacter, "\(expectation), found \(describe(index))", at: index)
     }
 
     /// The UTF-8 error at `offset`, if the bytes there are not UTF-8 (outside strings every
@@ -181,42 +315,27 @@ struct TapeParser {
             at: offset + bad)
     }
 
-    private func nonStandardOrUnexpected() -> JSONParseError {
+    private func nonStandardOrUnexpected(at index: Int) -> JSONParseError {
         for literal in ["NaN", "Infinity", "-Infinity"] {
             let bytes = Array(literal.utf8)
-            if position + bytes.count <= input.count, Array(input[position..<position + bytes.count]) == bytes {
-                return fail(.nonStandardLiteral, "\(literal) is not a JSON value")
+            if index + bytes.count <= input.count, Array(input[index..<index + bytes.count]) == bytes {
+                return fail(.nonStandardLiteral, "\(literal) is not a JSON value", at: index)
             }
         }
-        return unexpected("expected a value")
+        return unexpected("expected a value", at: index)
     }
 
-    private mutating func parseLiteral(_ literal: StaticString, _ tag: Tag) throws(JSONParseError) {
+    @inline(__always) private func readLiteral(
+        _ literal: StaticString, _ tag: Tag, _ index: inout Int, _ out: inout EntryBuffer
+    ) throws(JSONParseError) {
         let length = literal.utf8CodeUnitCount
         let start = literal.utf8Start
-        guard position + length <= input.count else {
-            throw fail(.invalidLiteral, "expected \(literal), found \(describe(position))")
+        guard index &+ length <= input.count else { throw failure(.literal(literal), at: index) }
+        for offset in 0..<length where input[index &+ offset] != start[offset] {
+            throw failure(.literal(literal), at: index)
         }
-        for offset in 0..<length where input[position + offset] != start[offset] {
-            throw fail(.invalidLiteral, "expected \(literal)", at: position + offset)
-        }
-        position += length
-        entries.append(entry(tag))
-    }
-
-    private mutating func parseKey() throws(JSONParseError) {
-        guard position < input.count else { throw fail(.unexpectedEnd, "the input ends where a key should be") }
-        guard input[position] == UInt8(ascii: "\"") else { throw unexpected("expected a key in double quotes") }
-        try parseString(asKey: true)
-        if position < input.count, input[position] == UInt8(ascii: ":") {
-            position += 1
-            return
-        }
-        skipWhitespace()
-        guard position < input.count, input[position] == UInt8(ascii: ":") else {
-            throw unexpected("expected \":\" after a key")
-        }
-        position += 1
+        index &+= length
+        out.append(entry(tag))
     }
 
     // MARK: Strings
@@ -224,11 +343,11 @@ struct TapeParser {
     /// The index of the first quote, backslash or control character at or after `start` (or the
     /// input's end), read eight bytes at a time; the bytes passed over are or-ed into `highBits`, so
     /// that non-ASCII text is seen.
-    @inline(__always) private func scanPlainRun(from start: Int, _ highBits: inout UInt64) -> Int {
+    @inline(__always) private static func scanPlainRun(
+        _ base: UnsafePointer<UInt8>, _ end: Int, from start: Int, _ highBits: inout UInt64
+    ) -> Int {
         var index = start
-        let end = input.count
-        let base = input.baseAddress!
-        while index + 8 <= end {
+        while index &+ 8 <= end {
             // Little-endian, so that the lowest bits are the first byte.
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
             let quote = word ^ 0x2222_2222_2222_2222
@@ -239,86 +358,104 @@ struct TapeParser {
                     | ((word &- 0x2020_2020_2020_2020) & ~word)) & 0x8080_8080_8080_8080
             if special == 0 {
                 highBits |= word
-                index += 8
+                index &+= 8
                 continue
             }
             // The lowest flagged byte is exact (borrows only run upward): stop there.
             let ordinary = special.trailingZeroBitCount >> 3
             highBits |= word & ((1 &<< UInt64(ordinary &* 8)) &- 1)
-            return index + ordinary
+            return index &+ ordinary
         }
         while index < end {
             let byte = base[index]
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return index }
             highBits |= UInt64(byte)
-            index += 1
+            index &+= 1
         }
         return index
     }
 
-    /// Reads the string whose opening quote is at `position`. One without escapes or control
+    /// Reads the string whose opening quote is at `index`. One without escapes or control
     /// characters (most strings) is scanned and recorded here, inline, with non-ASCII text then
     /// checked as UTF-8; any other goes on from where the scan stopped in ``parseEscapedString``.
-    @inline(__always) private mutating func parseString(asKey: Bool) throws(JSONParseError) {
-        let start = position + 1
+    /// A key's fingerprint is appended to `keys`.
+    @inline(__always) private mutating func readString(
+        asKey: Bool, _ index: inout Int, _ out: inout EntryBuffer, _ keys: inout ScratchStack<UInt64>
+    ) throws(JSONParseError) {
+        let base = input.baseAddress!
+        let start = index &+ 1
         var highBits: UInt64 = 0
-        let index = scanPlainRun(from: start, &highBits)
-        guard index < input.count, input[index] == UInt8(ascii: "\"") else {
-            try parseEscapedString(asKey: asKey, stoppedAt: index, highBits: highBits)
+        let stop = Self.scanPlainRun(base, input.count, from: start, &highBits)
+        guard stop < input.count, base[stop] == UInt8(ascii: "\"") else {
+            // Copies in and out: the locals are not handed to a function that is not inlined.
+            var entriesCopy = out
+            var keysCopy = keys
+            let result = parseEscapedString(
+                asKey: asKey, open: index, stoppedAt: stop, highBits: highBits, &entriesCopy, &keysCopy)
+            out = entriesCopy
+            keys = keysCopy
+            index = try result.get()
             return
         }
-        if highBits & 0x8080_8080_8080_8080 != 0 { try Self.validateUTF8(start..<index, of: input) }
-        entries.append(entry(.rawString, start))
-        entries.append(UInt64(index &- start))
-        if asKey { keySignatures.append(Self.signature(input.baseAddress! + start, index &- start)) }
-        position = index + 1
+        if highBits & 0x8080_8080_8080_8080 != 0 { try Self.validateUTF8(start..<stop, of: input) }
+        out.append(entry(.rawString, start))
+        out.append(UInt64(stop &- start))
+        if asKey { keys.append(Self.signature(base + start, stop &- start)) }
+        index = stop &+ 1
     }
 
     /// The rest of a string whose plain scan stopped at `stop` (not a closing quote): escapes are
-    /// decoded into `strings`; the input's end or a control character is an error.
-    private mutating func parseEscapedString(asKey: Bool, stoppedAt stop: Int, highBits: UInt64)
-        throws(JSONParseError)
-    {
-        let open = position
-        let start = position + 1
+    /// decoded into `strings`; the input's end or a control character is an error. Returns the
+    /// index after the closing quote.
+    private mutating func parseEscapedString(
+        asKey: Bool, open: Int, stoppedAt stop: Int, highBits: UInt64, _ out: inout EntryBuffer,
+        _ keys: inout ScratchStack<UInt64>
+    ) -> Result<Int, JSONParseError> {
+        let start = open + 1
         let end = input.count
         var index = stop
-        guard index < end else { throw fail(.unexpectedEnd, "the string is not closed", at: open) }
+        guard index < end else { return .failure(fail(.unexpectedEnd, "the string is not closed", at: open)) }
         guard input[index] == UInt8(ascii: "\\") else {
-            throw fail(.controlCharacterInString, "\(describe(index)) must be escaped in a string", at: index)
+            return .failure(
+                fail(.controlCharacterInString, "\(describe(index)) must be escaped in a string", at: index))
         }
         // Escapes: decode into `strings`. The rest of the string is validated as UTF-8 as it is copied.
-        if highBits & 0x8080_8080_8080_8080 != 0 { try Self.validateUTF8(start..<index, of: input) }
+        if highBits & 0x8080_8080_8080_8080 != 0 {
+            do throws(JSONParseError) { try Self.validateUTF8(start..<index, of: input) } catch {
+                return .failure(error)
+            }
+        }
         let decodedStart = strings.count
         strings.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<index]))
         while true {
-            guard index < end else { throw fail(.unexpectedEnd, "the string is not closed", at: open) }
+            guard index < end else { return .failure(fail(.unexpectedEnd, "the string is not closed", at: open)) }
             let byte = input[index]
             switch byte {
             case UInt8(ascii: "\""):
                 let length = strings.count - decodedStart
-                entries.append(entry(.escapedString, open + 1))
-                entries.append(UInt64(decodedStart) << 32 | UInt64(length))
+                out.append(entry(.escapedString, open + 1))
+                out.append(UInt64(decodedStart) << 32 | UInt64(length))
                 if asKey {
-                    keySignatures.append(
+                    keys.append(
                         strings.withUnsafeBufferPointer { Self.signature($0.baseAddress! + decodedStart, length) })
                 }
-                position = index + 1
-                return
+                return .success(index + 1)
             case UInt8(ascii: "\\"):
-                index = try decodeEscape(at: index)
+                do throws(JSONParseError) { index = try decodeEscape(at: index) } catch { return .failure(error) }
             case 0..<0x20:
-                throw fail(.controlCharacterInString, "\(describe(index)) must be escaped in a string", at: index)
+                return .failure(
+                    fail(.controlCharacterInString, "\(describe(index)) must be escaped in a string", at: index))
             case 0x80...:
                 // Copy a whole UTF-8 sequence after checking it.
                 let sequenceEnd = min(end, index + 4)
                 let valid = firstInvalidUTF8(in: UnsafeBufferPointer(rebasing: input[index..<sequenceEnd]))
                 let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
                 if let valid, valid < length {
-                    throw fail(
-                        .invalidUTF8,
-                        "invalid UTF-8 byte 0x" + String(input[index + valid], radix: 16, uppercase: true),
-                        at: index + valid)
+                    return .failure(
+                        fail(
+                            .invalidUTF8,
+                            "invalid UTF-8 byte 0x" + String(input[index + valid], radix: 16, uppercase: true),
+                            at: index + valid))
                 }
                 strings.append(contentsOf: UnsafeBufferPointer(rebasing: input[index..<index + length]))
                 index += length
@@ -417,68 +554,14 @@ struct TapeParser {
 
     // MARK: Numbers
 
-    /// The common numbers read inline: an integer of at most 18 digits, with or without a fraction,
-    /// without an exponent. Anything else (a leading zero before a digit, an exponent, a long
-    /// integer, an error) is left to ``parseNumber()``, which reads it again from the start.
-    @inline(__always) private mutating func parsePlainNumber() throws(JSONParseError) {
-        let base = input.baseAddress!
-        let end = input.count
-        let start = position
+    /// Reads the number at `start` in full, with its errors: the index after it and its two entries.
+    private func parseNumber(at start: Int) throws(JSONParseError) -> (end: Int, first: UInt64, second: UInt64) {
         var index = start
-        let negative = base[index] == UInt8(ascii: "-")
-        if negative { index &+= 1 }
-        guard index < end else { return try parseNumber() }
-        var magnitude: UInt64 = 0
-        let digitsStart = index
-        if base[index] == UInt8(ascii: "0") {
-            index &+= 1
-        } else {
-            while index < end {
-                let digit = base[index] &- UInt8(ascii: "0")
-                guard digit < 10 else { break }
-                magnitude = magnitude &* 10 &+ UInt64(digit)
-                index &+= 1
-            }
-        }
-        let digits = index &- digitsStart
-        guard digits > 0, digits <= 18 else { return try parseNumber() }
-        guard index < end else {
-            position = index
-            entries.append(entry(.integer))
-            entries.append(UInt64(bitPattern: negative ? -Int64(magnitude) : Int64(magnitude)))
-            return
-        }
-        var next = base[index]
-        if next == UInt8(ascii: ".") {
-            index &+= 1
-            let fractionStart = index
-            while index < end, base[index] &- UInt8(ascii: "0") < 10 { index &+= 1 }
-            guard index > fractionStart else { return try parseNumber() }
-            next = index < end ? base[index] : 0
-            guard next | 0x20 != UInt8(ascii: "e") else { return try parseNumber() }
-            position = index
-            entries.append(entry(.numberText, start))
-            entries.append(UInt64(index &- start))
-            return
-        }
-        // A digit after a leading zero is an error, an exponent needs the full reading.
-        guard next &- UInt8(ascii: "0") >= 10, next | 0x20 != UInt8(ascii: "e") else { return try parseNumber() }
-        position = index
-        entries.append(entry(.integer))
-        entries.append(UInt64(bitPattern: negative ? -Int64(magnitude) : Int64(magnitude)))
-    }
-
-    private mutating func parseNumber() throws(JSONParseError) {
-        let start = position
-        var index = position
         let end = input.count
         let negative = input[index] == UInt8(ascii: "-")
         if negative {
             index += 1
-            if index < end, input[index] == UInt8(ascii: "I") {
-                position = start
-                throw nonStandardOrUnexpected()
-            }
+            if index < end, input[index] == UInt8(ascii: "I") { throw nonStandardOrUnexpected(at: start) }
         }
         guard index < end, input[index] >= 0x30 && input[index] <= 0x39 else {
             throw fail(.invalidNumber, "\"-\" must be followed by a digit", at: start)
@@ -526,68 +609,79 @@ struct TapeParser {
                     at: exponentStart)
             }
         }
-        position = index
         if isInteger && digits <= 18 {
             let value = negative ? -Int64(magnitude) : Int64(magnitude)
-            entries.append(entry(.integer))
-            entries.append(UInt64(bitPattern: value))
-        } else {
-            entries.append(entry(.numberText, start))
-            entries.append(UInt64(index - start))
+            return (index, entry(.integer), UInt64(bitPattern: value))
         }
+        return (index, entry(.numberText, start), UInt64(index - start))
     }
 
     // MARK: Containers
 
-    private mutating func close(_ start: Int) throws(JSONParseError) {
-        let isObject = tag(of: entries[start]) == .objectStart
-        let end = entries.count
-        entries.append(entry(isObject ? .objectEnd : .arrayEnd, start))
-        entries[start] = entry(isObject ? .objectStart : .arrayStart, end)
-        if isObject {
-            let count = Int(entries[start + 1])
-            if count > 1 {
-                try checkDuplicateKeys(objectStart: start, count: count)
-            } else {
-                keySignatures.removeLast(count)
+    /// Checks the keys of the object at `start` that just closed with `count` members; their
+    /// fingerprints are the last `count` entries of `keys`, in order, and are removed. Keys with
+    /// equal fingerprints are compared by their bytes in ``resolveDuplicateKeys(objectStart:)``.
+    @inline(__always) private mutating func closeObject(
+        _ start: Int, count: Int, _ out: inout EntryBuffer, _ keys: inout ScratchStack<UInt64>
+    ) throws(JSONParseError) {
+        guard count > 1 else {
+            keys.removeLast(count)
+            return
+        }
+        let mine = UnsafeBufferPointer(rebasing: keys.buffer[keys.count &- count..<keys.count])
+        let found = count <= 32 ? Self.fingerprintsRepeat(mine) : Self.manyFingerprintsRepeat(mine)
+        keys.removeLast(count)
+        guard found else { return }
+        // The slow path reads and changes the tape through `entries` (copied, not handed over; it
+        // changes entries in place and does not grow the tape).
+        entries = out
+        try resolveDuplicateKeys(objectStart: start)
+    }
+
+    private static func manyFingerprintsRepeat(_ fingerprints: UnsafeBufferPointer<UInt64>) -> Bool {
+        var seen = Set<UInt64>(minimumCapacity: fingerprints.count)
+        for fingerprint in fingerprints where !seen.insert(fingerprint).inserted { return true }
+        return false
+    }
+
+    /// Whether two of `fingerprints` (at most 32) are equal: pair by pair for a few (most objects),
+    /// through an open-addressing table for more.
+    private static func fingerprintsRepeat(_ fingerprints: UnsafeBufferPointer<UInt64>) -> Bool {
+        let count = fingerprints.count
+        if count <= 8 {
+            var first = 0
+            while first < count &- 1 {
+                let fingerprint = fingerprints[first]
+                var second = first &+ 1
+                while second < count {
+                    if fingerprints[second] == fingerprint { return true }
+                    second &+= 1
+                }
+                first &+= 1
             }
+            return false
+        }
+        // 64 slots on the stack, the used ones in one word (at most 32 are): each key is one probe in
+        // the common case, and equal fingerprints are found exactly.
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 64) { table in
+            var occupied: UInt64 = 0
+            for fingerprint in fingerprints {
+                var slot = Int(truncatingIfNeeded: (fingerprint &* 0x9E37_79B9_7F4A_7C15) >> 58)
+                while occupied & (1 &<< UInt64(slot)) != 0 {
+                    if table[slot] == fingerprint { return true }
+                    slot = (slot &+ 1) & 63
+                }
+                occupied |= 1 &<< UInt64(slot)
+                table[slot] = fingerprint
+            }
+            return false
         }
     }
 
-    /// Checks the keys of the object that just closed; their fingerprints are the last `count`
-    /// entries of `keySignatures`, in order, and are removed.
-    private mutating func checkDuplicateKeys(objectStart start: Int, count: Int) throws(JSONParseError) {
+    /// Finds the keys of the object at `start` that are equal (two fingerprints matched) and applies
+    /// the duplicate-key policy: an error, or the earlier or later key marked dead.
+    private mutating func resolveDuplicateKeys(objectStart start: Int) throws(JSONParseError) {
         let end = payload(of: entries[start])
-        let first = keySignatures.count - count
-        defer { keySignatures.removeLast(count) }
-        let mine = UnsafeBufferPointer(rebasing: keySignatures.buffer[first..<keySignatures.count])
-        var found = false
-        if count <= 32 {
-            // An open-addressing table of 64 fingerprints on the stack, its used slots in one word:
-            // each key is one probe in the common case, and equal fingerprints are found exactly.
-            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 64) { table in
-                var occupied: UInt64 = 0
-                for signature in mine {
-                    var slot = Int(truncatingIfNeeded: (signature &* 0x9E37_79B9_7F4A_7C15) >> 58)
-                    while occupied & (1 &<< UInt64(slot)) != 0 {
-                        if table[slot] == signature {
-                            found = true
-                            return
-                        }
-                        slot = (slot &+ 1) & 63
-                    }
-                    occupied |= 1 &<< UInt64(slot)
-                    table[slot] = signature
-                }
-            }
-        } else {
-            var seen = Set<UInt64>()
-            for signature in mine where !seen.insert(signature).inserted {
-                found = true
-                break
-            }
-        }
-        guard found else { return }
         // A fingerprint matched: find the equal keys through a hash of their bytes, so the cost stays
         // linear however many keys share a fingerprint (200,000 keys `k000001…` share a handful) or a
         // name (50,000 copies of one key). Each name has one live entry, the one kept so far.
@@ -708,18 +802,18 @@ struct EntryBuffer {
     }
 
     @inline(__always) mutating func append(_ value: UInt64) {
-        if count == capacity { grow() }
+        if count == capacity {
+            // A static call with plain arguments: a buffer held in a local stays in registers.
+            capacity &*= 2
+            base = Self.reallocate(base, capacity: capacity)
+        }
         base[count] = value
-        count += 1
+        count &+= 1
     }
 
-    private mutating func grow() {
-        capacity *= 2
-        base = Self.reallocate(base, capacity: capacity)
-    }
-
-    private static func reallocate(_ old: UnsafeMutablePointer<UInt64>?, capacity: Int) -> UnsafeMutablePointer<UInt64>
-    {
+    @inline(never) private static func reallocate(
+        _ old: UnsafeMutablePointer<UInt64>?, capacity: Int
+    ) -> UnsafeMutablePointer<UInt64> {
         // Out of memory ends the process, as any Swift allocation does.
         guard let raw = realloc(old, capacity * MemoryLayout<UInt64>.stride) else { fatalError("out of memory") }
         return raw.bindMemory(to: UInt64.self, capacity: capacity)
@@ -758,30 +852,37 @@ struct ScratchStack<Element> {
 
     init(inline: UnsafeMutableBufferPointer<Element>) { buffer = inline }
 
-    var last: Element? { count > 0 ? buffer[count - 1] : nil }
+    /// The last element; the stack is not empty.
+    @inline(__always) var top: Element { buffer.baseAddress.unsafelyUnwrapped[count &- 1] }
 
     @inline(__always) mutating func append(_ value: Element) {
-        if count == buffer.count { grow() }
-        buffer.baseAddress!.advanced(by: count).initialize(to: value)
-        count += 1
+        if count == buffer.count {
+            // A static call with plain arguments: a stack held in a local stays in registers.
+            buffer = Self.grown(buffer, count: count, owned: ownsBuffer)
+            ownsBuffer = true
+        }
+        buffer.baseAddress.unsafelyUnwrapped.advanced(by: count).initialize(to: value)
+        count &+= 1
     }
 
     @inline(__always) mutating func removeLast() -> Element {
-        count -= 1
-        return buffer.baseAddress!.advanced(by: count).move()
+        count &-= 1
+        return buffer.baseAddress.unsafelyUnwrapped.advanced(by: count).move()
     }
 
-    mutating func removeLast(_ k: Int) {
-        buffer.baseAddress!.advanced(by: count - k).deinitialize(count: k)
-        count -= k
+    @inline(__always) mutating func removeLast(_ k: Int) {
+        if k > 0 { buffer.baseAddress.unsafelyUnwrapped.advanced(by: count &- k).deinitialize(count: k) }
+        count &-= k
     }
 
-    private mutating func grow() {
+    /// A buffer twice as large holding the `count` elements of `buffer`, which is freed if `owned`.
+    @inline(never) private static func grown(
+        _ buffer: UnsafeMutableBufferPointer<Element>, count: Int, owned: Bool
+    ) -> UnsafeMutableBufferPointer<Element> {
         let newBuffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(16, buffer.count * 2))
         if count > 0 { newBuffer.baseAddress!.moveInitialize(from: buffer.baseAddress!, count: count) }
-        if ownsBuffer { buffer.deallocate() }
-        buffer = newBuffer
-        ownsBuffer = true
+        if owned { buffer.deallocate() }
+        return newBuffer
     }
 
     /// Frees a heap buffer (the elements are plain integers: nothing to deinitialize).
