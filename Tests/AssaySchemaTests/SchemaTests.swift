@@ -76,10 +76,18 @@ struct ErrorTests {
         #expect(Language.withCurrent(.russian) { error.message } == error.message(in: .russian))
     }
 
-    @Test func aMessageShowsAnObjectOrArrayValueWhenItsTemplateNamesIt() throws {
-        // The JSON text of an object or array is made only for a template that may show it: the
-        // message is the same either way.
+    @Test func aMessageShowsAValueWhenItsTemplateNamesIt() throws {
+        // A value's text (an object's or array's JSON, a number's digits) is made only for a
+        // template that may show it: the message is the same either way.
         let validator = try schema(#"{"type": "string"}"#)
+        let decimal = try #require(validator.validate(try json("-84.077469")).errors.first)
+        #expect(decimal.message(in: .english) == "Value must be of type string")
+        MessageCatalog.withCurrent(
+            MessageCatalog([.english: ["typeMismatch": "{value} is not a {expected} ({@expected})"]])
+        ) {
+            #expect(decimal.message(in: .english) == "-84.077469 is not a string (string)")
+            #expect(decimal.message(in: .english) == decimal.issue.message(in: .english))
+        }
         let error = try #require(validator.validate(try json(#"[1, {"a": true}]"#)).errors.first)
         #expect(error.message(in: .english) == "Value must be of type string")
         #expect(error.message(in: .english) == error.issue.message(in: .english))

@@ -122,7 +122,8 @@ public struct ValidationIssue: Sendable, Hashable, CustomStringConvertible {
         resolvedTemplate(in: language, catalog: catalog).text
     }
 
-    private func resolvedTemplate(in language: Language, catalog: MessageCatalog) -> (text: String, language: Language)
+    /// The template and the language it is in (English when `language` has none).
+    package func resolvedTemplate(in language: Language, catalog: MessageCatalog) -> (text: String, language: Language)
     {
         if let customMessage, let resolved = customMessage.resolved(in: language) { return resolved }
         return catalog.resolvedTemplate(for: messageKey, code: code, in: language)

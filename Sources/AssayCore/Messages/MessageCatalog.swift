@@ -81,13 +81,15 @@ public struct MessageCatalog: Sendable {
         var text = template
         return text.withUTF8 { bytes -> String in
             guard var open = bytes.firstIndex(of: UInt8(ascii: "{")) else { return template }
+            // The language's entries, looked up once for every placeholder that reads them.
+            let entries = templates[language]
             var output: [UInt8] = []
             output.reserveCapacity(bytes.count + 32)
             var copied = 0
             while let close = bytes[open...].firstIndex(of: UInt8(ascii: "}")) {
                 output.append(contentsOf: bytes[copied..<open])
-                let body = String(decoding: bytes[(open + 1)..<close], as: UTF8.self)
-                output.append(contentsOf: placeholder(body, issue: issue, language: language).utf8)
+                let body = UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close])
+                output.append(contentsOf: placeholder(body, issue: issue, language: language, entries: entries).utf8)
                 copied = close + 1
                 guard let next = bytes[copied...].firstIndex(of: UInt8(ascii: "{")) else { break }
                 open = next
@@ -97,16 +99,22 @@ public struct MessageCatalog: Sendable {
         }
     }
 
-    private func placeholder(_ body: String, issue: ValidationIssue, language: Language) -> String {
-        if body.utf8.contains(UInt8(ascii: "|")) {
+    /// The text of the placeholder `{body}`; `entries` are the templates of `language`.
+    private func placeholder(
+        _ body: UnsafeBufferPointer<UInt8>, issue: ValidationIssue, language: Language, entries: [String: String]?
+    ) -> String {
+        if body.contains(UInt8(ascii: "|")) {
             // `{count|one form|other forms}`: cut on the bytes (a bar is ASCII).
-            let parts = body.utf8.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false).map {
+            let parts = body.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false).map {
                 String(decoding: $0, as: UTF8.self)
             }
             let number = parameter(parts[0], issue: issue)
             return PluralRule.choose(Array(parts.dropFirst()), for: number, in: language)
         }
-        if body == "subject" { return subject(for: issue, in: language) }
+        // The names every message uses, told apart on the bytes: no string is made for them.
+        if Self.bytes(body, are: "subject") { return subject(for: issue, in: language, entries: entries) }
+        if Self.bytes(body, are: "value") { return issue.value.map { format($0, in: language) } ?? "" }
+        let body = String(decoding: body, as: UTF8.self)
         if body.utf8.first == UInt8(ascii: "@") {
             // A parameter whose value names another message, e.g. `{@reason}` → key `reason.<value>`.
             let parameterName = String(body.dropFirst())
@@ -126,6 +134,15 @@ public struct MessageCatalog: Sendable {
             if let value = issue.parameters[body] { return format(value, in: language) }
             return "{\(body)}"
         }
+    }
+
+    /// Whether `bytes` are those of `text`.
+    @inline(__always)
+    private static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, are text: StaticString) -> Bool {
+        guard bytes.count == text.utf8CodeUnitCount else { return false }
+        let expected = text.utf8Start
+        for index in 0..<bytes.count where bytes[index] != expected[index] { return false }
+        return true
     }
 
     private func parameter(_ name: String, issue: ValidationIssue) -> IssueValue? {
@@ -151,9 +168,9 @@ public struct MessageCatalog: Sendable {
         return open + text + close
     }
 
-    private func subject(for issue: ValidationIssue, in language: Language) -> String {
+    private func subject(for issue: ValidationIssue, in language: Language, entries: [String: String]?) -> String {
         let name = issue.label ?? issue.key
-        let entries = templates[language] ?? templates[.english] ?? [:]
+        let entries = entries ?? templates[.english] ?? [:]
         guard let name, !name.isEmpty else {
             return entries["subject.none"] ?? templates[.english]?["subject.none"] ?? "Value"
         }

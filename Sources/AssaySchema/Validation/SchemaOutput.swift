@@ -35,16 +35,16 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
     /// validation failure.
     public var issue: ValidationIssue { issue(showingValue: true) }
 
-    /// ``issue``, with the JSON text of an object or array value made only when `showingValue`
-    /// (otherwise the issue has no value).
+    /// ``issue``, with the value only when `showingValue` (otherwise the issue has none).
     private func issue(showingValue: Bool) -> ValidationIssue {
         let shown: IssueValue?
         switch value {
+        case _ where !showingValue: shown = nil
         case .string(let text): shown = .string(text)
         case .bool(let flag): shown = .bool(flag)
         case .number(let number): shown = number.int.map(IssueValue.integer) ?? .decimal(number.description)
         case .null: shown = .null
-        default: shown = showingValue ? .other(value.jsonString()) : nil
+        default: shown = .other(value.jsonString())
         }
         return ValidationIssue(
             code: code, path: instanceLocation, ruleLocation: keywordLocation,
@@ -54,17 +54,13 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
 
     /// The message in `language` (the current one by default).
     public func message(in language: Language = .current) -> String {
-        switch value {
-        case .array, .object:
-            // An object's or array's JSON text is made only for a message that may show it: one
-            // whose template names the value, or names another message by a parameter (`{@…}`).
-            let plain = issue(showingValue: false)
-            let template = plain.messageTemplate(in: language)
-            if !Self.mayShowValue(template) { return plain.message(in: language) }
-            return issue.message(in: language)
-        default:
-            return issue.message(in: language)
-        }
+        // The value's text (an object's or array's JSON, a number's digits) is made only for a
+        // message that may show it: one whose template names the value, or names another message
+        // by a parameter (`{@…}`). The template does not depend on the value.
+        let catalog = MessageCatalog.current
+        let plain = issue(showingValue: false)
+        let (template, templateLanguage) = plain.resolvedTemplate(in: language, catalog: catalog)
+        return catalog.render(template, for: Self.mayShowValue(template) ? issue : plain, in: templateLanguage)
     }
 
     /// Whether a message template has a placeholder that may show the value: `{value…}`, or
@@ -72,13 +68,20 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
     static func mayShowValue(_ template: String) -> Bool {
         var template = template
         return template.withUTF8 { bytes in
+            let count = bytes.count
             var index = 0
-            while index < bytes.count {
-                defer { index += 1 }
-                guard bytes[index] == UInt8(ascii: "{"), index + 1 < bytes.count else { continue }
-                if bytes[index + 1] == UInt8(ascii: "@") { return true }
-                let name = UnsafeBufferPointer(rebasing: bytes[(index + 1)...].prefix(5))
-                if name.elementsEqual("value".utf8) { return true }
+            while index + 1 < count {
+                if bytes[index] == UInt8(ascii: "{") {
+                    let next = bytes[index + 1]
+                    if next == UInt8(ascii: "@") { return true }
+                    if next == UInt8(ascii: "v"), index + 6 <= count, bytes[index + 2] == UInt8(ascii: "a"),
+                        bytes[index + 3] == UInt8(ascii: "l"), bytes[index + 4] == UInt8(ascii: "u"),
+                        bytes[index + 5] == UInt8(ascii: "e")
+                    {
+                        return true
+                    }
+                }
+                index += 1
             }
             return false
         }
