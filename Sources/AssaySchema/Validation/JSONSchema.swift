@@ -178,11 +178,12 @@ public struct JSONSchema: Sendable {
     /// Whether `document` is valid, read in place: stops at the first failure, builds no error
     /// records and no value.
     public func isValid(_ document: JSONDocument) -> Bool {
-        // `self` keeps the program alive for this call, which the evaluator does not outlive.
-        withExtendedLifetime(program) {
-            var evaluator = SchemaEvaluator<VerdictMode>(program: program, entry: root)
-            return evaluator.run(document.root)
-        }
+        // `self` keeps the program alive for this call, which the evaluator does not outlive. (The
+        // evaluator is made here, not in a closure, which copied it.)
+        var evaluator = SchemaEvaluator<VerdictMode>(program: program, entry: root)
+        let valid = evaluator.run(document.root)
+        withExtendedLifetime(program) {}
+        return valid
     }
 
     /// Validates a parsed document, collecting errors up to `limit`. The document is read in place:
@@ -192,12 +193,11 @@ public struct JSONSchema: Sendable {
         // Most documents are valid: a first pass that records nothing and stops at the first failure
         // settles them; only an invalid one is evaluated again, collecting its errors.
         if isValid(document) { return SchemaValidationResult(isValid: true, errors: []) }
-        return withExtendedLifetime(program) {
-            var evaluator = SchemaEvaluator<ErrorMode>(program: program, entry: root, limit: limit.maximum)
-            let valid = evaluator.run(document.root)
-            return SchemaValidationResult(
-                isValid: valid, errors: evaluator.errors, isTruncated: !valid && evaluator.reachedLimit)
-        }
+        var evaluator = SchemaEvaluator<ErrorMode>(program: program, entry: root, limit: limit.maximum)
+        let valid = evaluator.run(document.root)
+        withExtendedLifetime(program) {}
+        return SchemaValidationResult(
+            isValid: valid, errors: evaluator.errors, isTruncated: !valid && evaluator.reachedLimit)
     }
 
     /// `instance`'s evaluation in the 2020-12 `verbose` output format: one unit per schema and per

@@ -267,6 +267,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
 
     /// An evaluator for one call of a method of the schema that owns `program`, keeping at most
     /// `limit` errors.
+    @inline(__always)
     init(program: TapeProgram, entry: Int, limit: Int = 0) {
         self.program = program
         self.entry = entry
