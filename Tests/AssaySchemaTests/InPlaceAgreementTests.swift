@@ -399,6 +399,25 @@ struct MultipleOfLiteralTests {
             }
         }
         #expect(made > 4_000, "most literals have parts")
+        // Every scale's factor: a literal one unit of its last fraction digit above and below an
+        // integer bound (`7.001`, `6.999`, `-0.001`), for each number of fraction digits.
+        for scale in 1...18 {
+            // (Eighteen fraction digits after a nonzero integer part are too many for parts.)
+            for bound: Int64 in scale == 18 ? [0] : [0, 1, 7] {
+                let zeros = String(repeating: "0", count: scale - 1)
+                let nines = String(repeating: "9", count: scale)
+                let near = ["\(bound).\(zeros)1", bound > 0 ? "\(bound - 1).\(nines)" : "-0.\(zeros)1"]
+                for literal in near {
+                    let number = try #require(JSONValue(parsing: literal).number, "\(literal)")
+                    let bytes = Array(literal.utf8)
+                    let parts = try #require(bytes.withUnsafeBufferPointer { DecimalParts($0) }, "\(literal)")
+                    #expect(parts.scale == scale, "\(literal)")
+                    let limit = JSONNumber(Int(bound))
+                    let expected = number < limit ? -1 : number == limit ? 0 : 1
+                    #expect(parts.compare(with: bound) == expected, "\(literal) against \(bound)")
+                }
+            }
+        }
         var bytes = Array("-12.340e1".utf8)
         let parts = bytes.withUnsafeMutableBufferPointer { DecimalParts(UnsafeBufferPointer($0)) }
         #expect(parts?.mantissa == -12_34 && parts?.scale == 1)

@@ -1894,17 +1894,40 @@ struct DecimalParts {
     }
 
     /// The sign of this number minus `bound`, exactly.
+    @inline(__always)
     func compare(with bound: Int64) -> Int {
         // mantissa × 10^-scale against bound: mantissa against bound × 10^scale (scale ≤ 18, and
         // |mantissa| < 10^18); a product past 64 bits is larger in magnitude than any mantissa.
-        let (scaled, overflow) = bound.multipliedReportingOverflow(by: Self.powersOfTen[scale])
+        let (scaled, overflow) = bound.multipliedReportingOverflow(by: Self.powerOfTen(scale))
         if overflow { return bound > 0 ? -1 : 1 }
         return mantissa < scaled ? -1 : mantissa == scaled ? 0 : 1
     }
 
-    /// 10⁰ … 10¹⁸: a scale's factor.
-    private static let powersOfTen: [Int64] = (0...18).reduce(into: []) { powers, exponent in
-        powers.append(exponent == 0 ? 1 : powers[exponent - 1] * 10)
+    /// 10⁰ … 10¹⁸, a scale's factor: constants in a switch, a table the compiler keeps with the code
+    /// (a `static let` array was a lazy global, checked at each use).
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> Int64 {
+        switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        case 17: 100_000_000_000_000_000
+        default: 1_000_000_000_000_000_000
+        }
     }
 
     /// Whether this number is an integer multiple of `divisor × 10^-divisorScale` (`divisor > 0`);
