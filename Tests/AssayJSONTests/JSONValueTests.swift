@@ -228,6 +228,41 @@ import Testing
                 == #""quote\" backslash\\ newline\n tab\t nul\u0000 bell\u0007 \u00e9 \ud83d\ude00 \u2028""#)
     }
 
+    /// Every ASCII character at every place of strings up to 24 bytes long (runs are found eight
+    /// bytes at a time: before, across and after a word's edge), and beside non-ASCII text, is
+    /// written as a byte-by-byte escaper writes it.
+    @Test func escapesEveryCharacterAtEveryPlace() {
+        func reference(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case "\u{8}": out += "\\b"
+                case "\u{C}": out += "\\f"
+                case _ where scalar.value < 0x20:
+                    out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+        for length in 1...24 {
+            for place in 0..<length {
+                for code in 0..<128 {
+                    var scalars = Array(repeating: Unicode.Scalar("a"), count: length)
+                    scalars[place] = Unicode.Scalar(UInt8(code))
+                    if length > 3 { scalars[length - 1] = "é" }
+                    let text = String(String.UnicodeScalarView(scalars))
+                    #expect(JSONValue.string(text).jsonString() == reference(text), "\(text.debugDescription)")
+                }
+            }
+        }
+    }
+
     @Test(arguments: [
         #"{"id":"6fced11d","name":"วิไล ใจดี","age":81,"score":22.45,"tags":["mobile","loyal"],"x":null,"ok":true}"#,
         #"[1e400,-0.000001,123456789012345678901234567890,"\u0000\"\\",{"":{}},[[]]]"#,

@@ -350,12 +350,7 @@ struct TapeParser {
         while index &+ 8 <= end {
             // Little-endian, so that the lowest bits are the first byte.
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            let quote = word ^ 0x2222_2222_2222_2222
-            let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-            let special =
-                (((quote &- 0x0101_0101_0101_0101) & ~quote)
-                    | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
-                    | ((word &- 0x2020_2020_2020_2020) & ~word)) & 0x8080_8080_8080_8080
+            let special = bytesToEscape(in: word)
             if special == 0 {
                 highBits |= word
                 index &+= 8

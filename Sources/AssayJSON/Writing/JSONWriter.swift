@@ -148,12 +148,16 @@ extension JSONValue {
         output.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            let end = bytes.count
+            // Runs of bytes that need no escape, found eight bytes at a time, copied whole.
             var start = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            var index = firstByteToEscape(base, from: 0, to: end)
+            while index < end {
+                let byte = base[index]
+                output.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
                 start = index + 1
+                index = firstByteToEscape(base, from: start, to: end)
                 switch byte {
                 case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
                 case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
@@ -168,7 +172,7 @@ extension JSONValue {
                     output.append(JSONWriter.hex[Int(byte & 0xF)])
                 }
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
+            output.append(contentsOf: UnsafeBufferPointer(start: base + start, count: end - start))
         }
         output.append(UInt8(ascii: "\""))
     }

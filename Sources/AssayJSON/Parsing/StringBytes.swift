@@ -1,0 +1,33 @@
+/// The bytes among the eight of `word` (the first byte lowest) that a JSON string cannot hold as
+/// they are — a quote, a backslash, a control character — marked by their high bit (0x80 in each
+/// such byte's place). The lowest marked byte is exact (borrows only run upward); those above it
+/// may be marked in error, so only the first is used.
+@inline(__always)
+func bytesToEscape(in word: UInt64) -> UInt64 {
+    let quote = word ^ 0x2222_2222_2222_2222
+    let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+    return
+        (((quote &- 0x0101_0101_0101_0101) & ~quote)
+        | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
+        | ((word &- 0x2020_2020_2020_2020) & ~word)) & 0x8080_8080_8080_8080
+}
+
+/// The index of the first quote, backslash or control character in `base[start..<end]`, or `end`:
+/// eight bytes at a time.
+@inline(__always)
+func firstByteToEscape(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+    var index = start
+    while index &+ 8 <= end {
+        // Little-endian, so that the lowest bits are the first byte.
+        let marked = bytesToEscape(
+            in: UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+        if marked != 0 { return index &+ marked.trailingZeroBitCount >> 3 }
+        index &+= 8
+    }
+    while index < end {
+        let byte = base[index]
+        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return index }
+        index &+= 1
+    }
+    return end
+}
