@@ -103,6 +103,59 @@ struct ErrorTests {
         }
     }
 
+    @Test func aMemoGivesEveryErrorTheMessageItWouldRenderItself() throws {
+        // Errors alike (message key, code, parameters, last key) share a message, except where the
+        // template shows the value or the whole location: `a` is 1 in one document and 3 in the
+        // next, and the elements at /0 and /1 differ only by their index.
+        let validator = try schema(
+            #"{"properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "items": {"type": "string"}}"#)
+        var errors: [SchemaError] = []
+        for text in [#"{"a": 1, "b": 2}"#, #"{"a": 3}"#, #"{"a": [true], "b": null}"#, #"[1, 2, "x", {"a": 1}]"#] {
+            errors += validator.validate(try json(text)).errors
+        }
+        #expect(errors.count == 8)
+        let catalogs = [
+            MessageCatalog.builtIn,
+            MessageCatalog.builtIn.merging(MessageCatalog([.english: ["typeMismatch": "{value} is not a {expected}"]])),
+            MessageCatalog.builtIn.merging(MessageCatalog([.english: ["typeMismatch": "{path}: not a {expected}"]])),
+            MessageCatalog.builtIn.merging(MessageCatalog([.english: ["typeMismatch": "{subject}: {value|one|many}"]])),
+        ]
+        for catalog in catalogs {
+            for language in [Language.english, .russian] {
+                let memo = SchemaMessageMemo(language: language, catalog: catalog)
+                for error in errors + errors {
+                    let own = MessageCatalog.withCurrent(catalog) { error.message(in: language) }
+                    #expect(memo.message(for: error) == own)
+                }
+            }
+        }
+        // Rendered once for each key and type found (a `typeMismatch` names the type it found):
+        // a and b numbers, a an array, b null, elements a number and an object. The built-in
+        // message does not show the value, so `a`'s 1 and 3 share one.
+        let memo = SchemaMessageMemo(language: .english, catalog: .builtIn)
+        for error in errors { _ = memo.message(for: error) }
+        #expect(memo.count == 6)
+        // At most `capacity` messages are kept.
+        let small = SchemaMessageMemo(language: .english, catalog: .builtIn, capacity: 2)
+        for error in errors + errors {
+            _ = small.message(for: error)
+            #expect(small.count <= 2)
+        }
+        // Errors alike but for their parameters (20 maximums at the same key): each its own
+        // message, at most eight kept for them.
+        var bounds: [SchemaError] = []
+        for maximum in 1...20 {
+            bounds += try schema(#"{"properties": {"a": {"maximum": \#(maximum)}}}"#).validate(try json(#"{"a": 100}"#))
+                .errors
+        }
+        let alike = SchemaMessageMemo(language: .english, catalog: .builtIn)
+        for error in bounds + bounds {
+            #expect(alike.message(for: error) == error.message(in: .english))
+            #expect(alike.count <= 8)
+        }
+        #expect(Set(bounds.map { alike.message(for: $0) }).count == 20)
+    }
+
     @Test func outputFormats() throws {
         let validator = try schema(#"{"$id": "https://x.test/s", "allOf": [{"minimum": 5}, {"multipleOf": 2}]}"#)
         let result = validator.validate(try json("3"))

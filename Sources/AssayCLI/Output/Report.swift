@@ -93,14 +93,19 @@ struct Reporter: Sendable {
         documentPrefix = prefix + #","document":"#.utf8
     }
 
-    /// Converts schema errors; `sourceLine` gives the line shown for each instance location.
-    func errors(_ errors: [SchemaError], sourceLine: (IssuePath) -> Int) -> [ReportedError] {
+    /// Converts schema errors; `sourceLine` gives the line shown for each instance location. With
+    /// `messages` (a worker's own memo, in this reporter's language), a message rendered before for
+    /// an error alike is given again instead of rendered.
+    func errors(
+        _ errors: [SchemaError], messages: SchemaMessageMemo? = nil, sourceLine: (IssuePath) -> Int
+    ) -> [ReportedError] {
         errors.map { error in
             ReportedError(
                 instanceLocation: error.instanceLocation.jsonPointer, keywordLocation: error.keywordLocation,
                 absoluteKeywordLocation: error.absoluteKeywordLocation, code: error.code.description,
-                message: error.message(in: language), sourceLine: sourceLine(error.instanceLocation),
-                causes: self.errors(error.causes, sourceLine: sourceLine))
+                message: messages?.message(for: error) ?? error.message(in: language),
+                sourceLine: sourceLine(error.instanceLocation),
+                causes: self.errors(error.causes, messages: messages, sourceLine: sourceLine))
         }
     }
 

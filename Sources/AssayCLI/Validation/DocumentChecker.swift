@@ -48,10 +48,12 @@ struct DocumentChecker: Sendable {
     /// Checks one NDJSON line (without its line terminator) and appends its report to `out`.
     /// Returns the number of errors (0: valid); counts the line in `overLimit` when it crossed a
     /// limit and so was not validated.
-    /// `failed` receives the document when it is invalid and failures are collected.
+    /// `failed` receives the document when it is invalid and failures are collected. `messages`,
+    /// the calling worker's own, gives again the messages of errors alike (made in the reporter's
+    /// language).
     func checkLine(
         _ bytes: ArraySlice<UInt8>, line: Int, into out: inout [UInt8], overLimit: inout Int,
-        failed: inout FailedDocument?
+        failed: inout FailedDocument?, messages: SchemaMessageMemo? = nil
     ) -> Int {
         if bytes.count > parserOptions.maximumBytes {
             // Reported as a line the reader did not hold (``checkLongLine``), whichever way it came.
@@ -74,7 +76,7 @@ struct DocumentChecker: Sendable {
             if result.isValid {
                 errors = []
             } else {
-                errors = reporter.errors(result.errors, sourceLine: { _ in line })
+                errors = reporter.errors(result.errors, messages: messages, sourceLine: { _ in line })
                 truncated = result.isTruncated
             }
         } catch {

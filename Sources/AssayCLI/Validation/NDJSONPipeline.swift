@@ -1,4 +1,5 @@
 import AssayJSON
+import AssaySchema
 import Foundation
 
 #if canImport(FoundationEssentials)
@@ -60,10 +61,13 @@ final class LineBatch: @unchecked Sendable {
         // Read through a constant: a `var` captured by the closure is copied (every reference in it
         // retained and released) for each line.
         let lineChecker = checker
+        // This worker's own: records fail in the same few ways, and a message is rendered once.
+        let messages = SchemaMessageMemo(language: reporter.language)
         block.forEachRecord { line, record, written in
             var failed: FailedDocument?
             let found = lineChecker.checkLine(
-                bytes[record], line: line, into: &output, overLimit: &overLimit, failed: &failed)
+                bytes[record], line: line, into: &output, overLimit: &overLimit, failed: &failed,
+                messages: messages)
             if var failed {
                 failed.record = record
                 failedDocuments.append(failed)

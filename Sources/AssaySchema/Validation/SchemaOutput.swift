@@ -54,34 +54,46 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
 
     /// The message in `language` (the current one by default).
     public func message(in language: Language = .current) -> String {
+        message(in: language, catalog: MessageCatalog.current).text
+    }
+
+    /// The message in `language` from `catalog`, and whether it depends only on the error's message
+    /// key, code, parameters and the instance location's last key (not on the value or the whole
+    /// location), so that ``SchemaMessageMemo`` may give it again for another error alike.
+    func message(in language: Language, catalog: MessageCatalog) -> (text: String, reusable: Bool) {
         // The value's text (an object's or array's JSON, a number's digits) is made only for a
         // message that may show it: one whose template names the value, or names another message
         // by a parameter (`{@…}`). The template does not depend on the value.
-        let catalog = MessageCatalog.current
         let plain = issue(showingValue: false)
         let (template, templateLanguage) = plain.resolvedTemplate(in: language, catalog: catalog)
-        return catalog.render(template, for: Self.mayShowValue(template) ? issue : plain, in: templateLanguage)
+        let showsValue = Self.mayShowValue(template)
+        let text = catalog.render(template, for: showsValue ? issue : plain, in: templateLanguage)
+        return (text, !showsValue && !Self.mayShowPath(template))
     }
 
     /// Whether a message template has a placeholder that may show the value: `{value…}`, or
     /// `{@…}` (another message, named by a parameter).
     static func mayShowValue(_ template: String) -> Bool {
+        hasPlaceholder(in: template) { body in
+            body.first == UInt8(ascii: "@") || body.starts(with: "value".utf8)
+        }
+    }
+
+    /// Whether a message template has a `{path}` placeholder (the whole instance location).
+    static func mayShowPath(_ template: String) -> Bool {
+        hasPlaceholder(in: template) { body in body.starts(with: "path}".utf8) }
+    }
+
+    /// Whether some `{` of `template` is followed by bytes (up to the template's end) that `matches`.
+    private static func hasPlaceholder(in template: String, where matches: (Slice<UnsafeBufferPointer<UInt8>>) -> Bool)
+        -> Bool
+    {
         var template = template
         return template.withUTF8 { bytes in
-            let count = bytes.count
             var index = 0
-            while index + 1 < count {
-                if bytes[index] == UInt8(ascii: "{") {
-                    let next = bytes[index + 1]
-                    if next == UInt8(ascii: "@") { return true }
-                    if next == UInt8(ascii: "v"), index + 6 <= count, bytes[index + 2] == UInt8(ascii: "a"),
-                        bytes[index + 3] == UInt8(ascii: "l"), bytes[index + 4] == UInt8(ascii: "u"),
-                        bytes[index + 5] == UInt8(ascii: "e")
-                    {
-                        return true
-                    }
-                }
-                index += 1
+            while let open = bytes[index...].firstIndex(of: UInt8(ascii: "{")) {
+                if matches(bytes[(open + 1)...]) { return true }
+                index = open + 1
             }
             return false
         }
