@@ -31,6 +31,40 @@ import Testing
         }
     }
 
+    /// Pointers written straight into a string's storage (every error's locations) agree with the
+    /// text built token by token.
+    @Test func pointerStringsMatchTheTextBuiltTokenByToken() {
+        let pieces = [
+            "", "a", "~", "/", "~1", "a/b~c", "é/ü", "日本", "quote\"d", String(repeating: "~/", count: 40), "$ref",
+        ]
+        for prefix in ["", "file:///tmp/s.json#", "urn:x#/$defs/a~1b"] {
+            for first in pieces {
+                for second in pieces {
+                    for last in [nil, "type"] + pieces.map(Optional.some) {
+                        var expected = PointerText()
+                        expected.append(raw: prefix)
+                        expected.append(token: first)
+                        expected.append(token: second)
+                        if let last { expected.append(token: last) }
+                        let made = PointerText.string(prefix: Array(prefix.utf8), tokens: [first, second], last: last)
+                        #expect(made == expected.text)
+                    }
+                }
+            }
+        }
+        #expect(PointerText.string(tokens: []) == "")
+        #expect(PointerText.string(tokens: [], last: "a~b") == "/a~0b")
+        for index in [0, 7, 9, 10, 99, 100, 1_234_567, Int.max, -1, -250] {
+            for key in pieces {
+                let components: [PathComponent] = [.key(key), .index(index), .key(key)]
+                var expected = PointerText()
+                for component in components { expected.append(component) }
+                #expect(PointerText.string(components) == expected.text, "\(index) \(key)")
+            }
+        }
+        #expect(PointerText.string([]) == "")
+    }
+
     @Test func parsesJSONPointers() {
         #expect(IssuePath(jsonPointer: "") == .root)
         #expect(IssuePath(jsonPointer: "/a~1b/0/m~0n") == IssuePath([.key("a/b"), .index(0), .key("m~n")]))

@@ -78,10 +78,7 @@ public struct IssuePath: Hashable, Sendable, CustomStringConvertible, Expressibl
 
     /// The path as a JSON Pointer (RFC 6901): `""` for the root, `/a/0/b~1c` otherwise.
     public var jsonPointer: String {
-        guard !components.isEmpty else { return "" }
-        var text = PointerText(capacity: components.count * 12)
-        for component in components { text.append(component) }
-        return text.text
+        PointerText.string(components)
     }
 
     /// The path as a Swift coding path: `clients[1].age`; keys that are not identifiers are quoted

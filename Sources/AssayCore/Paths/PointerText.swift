@@ -47,6 +47,95 @@ package struct PointerText {
     package var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
+extension PointerText {
+    /// The JSON Pointer of `tokens` (each escaped), with `last` after them when given, after
+    /// `prefix` taken as it is (a URI and `#`): written straight into the string's storage, sized
+    /// once for the worst case (every byte escaped), with no buffer between.
+    package static func string(prefix: [UInt8] = [], tokens: [String], last: String? = nil) -> String {
+        var capacity = prefix.count
+        for token in tokens { capacity += 1 + 2 * token.utf8.count }
+        if let last { capacity += 1 + 2 * last.utf8.count }
+        guard capacity > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
+            var end = 0
+            for byte in prefix {
+                buffer[end] = byte
+                end += 1
+            }
+            for token in tokens { end = write(token, into: buffer, at: end) }
+            if let last { end = write(last, into: buffer, at: end) }
+            return end
+        }
+    }
+
+    /// The JSON Pointer of `components` (keys escaped, indices in decimal), written as
+    /// ``string(prefix:tokens:last:)`` writes.
+    package static func string(_ components: [PathComponent]) -> String {
+        var capacity = 0
+        for component in components {
+            switch component {
+            case .key(let key): capacity += 1 + 2 * key.utf8.count
+            case .index: capacity += 21
+            }
+        }
+        guard capacity > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
+            var end = 0
+            for component in components {
+                switch component {
+                case .key(let key): end = write(key, into: buffer, at: end)
+                case .index(let index) where index >= 0:
+                    buffer[end] = UInt8(ascii: "/")
+                    end += 1
+                    var digits = 1
+                    var rest = index
+                    while rest >= 10 {
+                        rest /= 10
+                        digits += 1
+                    }
+                    rest = index
+                    for place in stride(from: end + digits - 1, through: end, by: -1) {
+                        buffer[place] = UInt8(ascii: "0") + UInt8(rest % 10)
+                        rest /= 10
+                    }
+                    end += digits
+                case .index(let index): end = write(String(index), into: buffer, at: end)
+                }
+            }
+            return end
+        }
+    }
+
+    /// Writes `/` and `token` escaped (`~` as `~0`, `/` as `~1`) into `buffer` from `start`;
+    /// returns where it ended. `buffer` has room for `1 + 2 * token.utf8.count` bytes there.
+    @inline(__always)
+    private static func write(_ token: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        buffer[start] = UInt8(ascii: "/")
+        func copy(_ bytes: some Sequence<UInt8>) -> Int {
+            var end = start + 1
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "~"):
+                    buffer[end] = UInt8(ascii: "~")
+                    buffer[end + 1] = UInt8(ascii: "0")
+                    end += 2
+                case UInt8(ascii: "/"):
+                    buffer[end] = UInt8(ascii: "~")
+                    buffer[end + 1] = UInt8(ascii: "1")
+                    end += 2
+                default:
+                    buffer[end] = byte
+                    end += 1
+                }
+            }
+            return end
+        }
+        // Native strings (all of a schema's and a document's) lend their bytes; others are read
+        // through their UTF-8 view.
+        return token.utf8.withContiguousStorageIfAvailable { copy($0) } ?? copy(token.utf8)
+    }
+}
+
 /// Appends the decimal digits of `value` (an index, a line or document number) without making a
 /// string.
 package func appendDecimal(_ value: Int, to out: inout [UInt8]) {

@@ -12,9 +12,11 @@ final class SchemaNode: @unchecked Sendable {
     var boolean: Bool?
     var keywords: [Keyword] = []
     /// The absolute URI of the schema resource this schema belongs to (no fragment).
-    var resourceURI: String
+    var resourceURI: String { didSet { absoluteBase = Self.absoluteBase(resourceURI, pointer) } }
     /// The JSON Pointer of this schema inside its resource.
-    var pointer: String
+    var pointer: String { didSet { absoluteBase = Self.absoluteBase(resourceURI, pointer) } }
+    /// `resourceURI#pointer`: what every ``absoluteLocation(of:)`` starts with, made once.
+    private var absoluteBase: [UInt8]
     /// The node of the resource's root: the dynamic scope is a list of these.
     var resourceRoot: Int
     /// `$dynamicAnchor` names declared anywhere in this resource (kept on its root): name → node.
@@ -35,6 +37,7 @@ final class SchemaNode: @unchecked Sendable {
         self.boolean = boolean
         self.resourceURI = resourceURI
         self.pointer = pointer
+        self.absoluteBase = Self.absoluteBase(resourceURI, pointer)
         self.resourceRoot = resourceRoot
         self.dialect = dialect
     }
@@ -45,12 +48,11 @@ final class SchemaNode: @unchecked Sendable {
 
     /// `absoluteKeywordLocation` of `keyword` in this node.
     func absoluteLocation(of keyword: String) -> String {
-        var location = PointerText(capacity: resourceURI.utf8.count + pointer.utf8.count + keyword.utf8.count + 2)
-        location.append(raw: resourceURI)
-        location.append(raw: "#")
-        location.append(raw: pointer)
-        if !keyword.isEmpty { location.append(token: keyword) }
-        return location.text
+        PointerText.string(prefix: absoluteBase, tokens: [], last: keyword.isEmpty ? nil : keyword)
+    }
+
+    private static func absoluteBase(_ resourceURI: String, _ pointer: String) -> [UInt8] {
+        Array(resourceURI.utf8) + [UInt8(ascii: "#")] + Array(pointer.utf8)
     }
 }
 

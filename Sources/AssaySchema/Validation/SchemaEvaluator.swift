@@ -539,10 +539,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
 
     /// The JSON Pointer of the evaluation path so far, with `keyword` after it when given.
     private func keywordLocation(appending keyword: String? = nil) -> String {
-        var location = PointerText(capacity: keywordPath.count * 12 + 16)
-        for part in keywordPath { location.append(token: part) }
-        if let keyword { location.append(token: keyword) }
-        return location.text
+        PointerText.string(tokens: keywordPath, last: keyword)
     }
 
     /// Enters `keyword` (and its `sub` entry: a property name, an index) on the evaluation path.
