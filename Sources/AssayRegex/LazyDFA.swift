@@ -31,6 +31,9 @@ final class LazyDFA: Sendable {
     static let maximumProgramSize = 20_000
 
     let shape: DFAShape
+    /// The states reachable from the start on ASCII, computed when the automaton is made (up to a
+    /// budget): read by every thread without a lock. `nil` for a positional automaton.
+    let frozen: FrozenDFA?
     private let caches: [DFACache]
     /// `caches[0]`, tried first without walking the array (one thread at a time finds it free).
     private let firstCache: DFACache
@@ -66,7 +69,13 @@ final class LazyDFA: Sendable {
                 ) : nil)
         caches = (0..<Self.cacheCount).map { _ in DFACache() }
         firstCache = caches[0]
+        frozen = positional ? nil : DFACache().frozen(shape, budget: Self.freezingBudget(programSize: program.count))
     }
+
+    /// The most closure steps (a live instruction visited) spent freezing an automaton when it is
+    /// made: in proportion to its program, so that making a schema's patterns stays linear in their
+    /// size; what the budget leaves out is built lazily, as before.
+    static func freezingBudget(programSize: Int) -> Int { 16 * programSize + 2_048 }
 
     /// Runs `body` with a cache nobody else holds, or returns `nil` when every one is taken.
     @inline(__always)
@@ -94,6 +103,13 @@ final class LazyDFA: Sendable {
     /// Whether the pattern matches somewhere in UTF-8 text (or Latin-1 text, each byte a scalar,
     /// when `latin1`); `nil` when every cache is in use.
     func run(bytes: UnsafeBufferPointer<UInt8>, latin1: Bool) -> Bool? {
+        // ASCII text on states known when the automaton was made: no lock, no cache.
+        if let answer = frozen?.run(bytes: bytes) { return answer }
+        return withCache { $0.run(bytes: bytes, latin1: latin1, shape: shape) }
+    }
+
+    /// ``run(bytes:latin1:)`` on the lazily built caches only (for tests that compare the two).
+    func runOnCache(bytes: UnsafeBufferPointer<UInt8>, latin1: Bool) -> Bool? {
         withCache { $0.run(bytes: bytes, latin1: latin1, shape: shape) }
     }
 
@@ -220,6 +236,47 @@ struct DFAContext: Sendable {
     }
 }
 
+/// An automaton's states reachable from its start on ASCII, with their transitions, made once when
+/// the automaton is made and only read after: any thread runs it without a lock. A transition it
+/// does not hold (the budget ran out before it was computed) or a byte beyond ASCII sends the
+/// match back to the lazily built caches, from the start.
+struct FrozenDFA: Sendable {
+    /// `table[state * stride + class]`: the next state, or -1 when not computed.
+    let table: [Int32]
+    let flags: [UInt8]
+    let classes: [UInt8]
+    let stride: Int
+    let start: Int
+    /// Whether every transition of every state that does not stop a run is in ``table``.
+    let isComplete: Bool
+
+    /// Whether the pattern matches somewhere in `bytes`; `nil` when the run needs a byte beyond
+    /// ASCII or a transition not held.
+    @inline(__always)
+    func run(bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        table.withUnsafeBufferPointer { table in
+            flags.withUnsafeBufferPointer { flags in
+                classes.withUnsafeBufferPointer { classes -> Bool? in
+                    var state = start
+                    var index = 0
+                    let count = bytes.count
+                    while index < count, flags[state] & DFACache.stopping == 0 {
+                        let byte = bytes[index]
+                        guard byte < 0x80 else { return nil }
+                        let next = table[state &* stride &+ Int(classes[Int(byte)])]
+                        guard next >= 0 else { return nil }
+                        state = Int(next)
+                        index &+= 1
+                    }
+                    let stateFlags = flags[state]
+                    if index == count { return stateFlags & DFACache.matchAtEnd != 0 }
+                    return stateFlags & DFACache.matchNow != 0
+                }
+            }
+        }
+    }
+}
+
 /// One thread's lazily built automaton: used only under `lock`, which is why its properties need no
 /// run-time exclusivity checks (they cost more than a DFA step).
 final class DFACache: @unchecked Sendable {
@@ -311,6 +368,44 @@ final class DFACache: @unchecked Sendable {
                 index += length
             }
         }
+    }
+
+    /// The states reachable from the start on ASCII, each transition computed breadth first until
+    /// `budget` closure steps are spent or the cache would be cleared: a fresh cache's automaton,
+    /// frozen. `nil` when not even the start's transitions fit.
+    func frozen(_ shape: DFAShape, budget: Int) -> FrozenDFA? {
+        guard shape.context == nil else { return nil }
+        prepare(shape)
+        let first = startState(shape)
+        // One ASCII scalar of each class stands for the class.
+        var representative = [UInt8](repeating: 0xFF, count: shape.classCount)
+        for value in 0..<128 where representative[Int(shape.asciiClass[value])] == 0xFF {
+            representative[Int(shape.asciiClass[value])] = UInt8(value)
+        }
+        var queue = [first]
+        var head = 0
+        var spent = 0
+        var complete = true
+        explore: while head < queue.count {
+            let state = queue[head]
+            head += 1
+            if flags[Int(state)] & Self.stopping != 0 { continue }
+            for byte in representative {
+                spent += live[Int(state)].count + 1
+                if spent > budget {
+                    complete = false
+                    break explore
+                }
+                let known = flags.count
+                let next = step(state, Unicode.Scalar(byte), shape)
+                if clearings != 0 { return nil }
+                if flags.count > known { queue.append(next) }
+            }
+        }
+        if head <= 1 && !complete { return nil }
+        return FrozenDFA(
+            table: table, flags: flags, classes: shape.asciiClass, stride: shape.classCount, start: Int(first),
+            isComplete: complete)
     }
 
     func run<C: Collection>(scalars: C, shape: DFAShape) -> Bool where C.Element == Unicode.Scalar {

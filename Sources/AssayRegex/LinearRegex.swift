@@ -241,6 +241,9 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
 
     /// How often the lazy DFA's caches were cleared for want of room.
     var lazyDFAClearings: Int { compiled.lazyDFAClearings }
+
+    /// The lazy DFA, when matching uses one (for tests).
+    var lazyDFA: LazyDFA? { compiled.lazyDFA }
 }
 
 /// A compiled pattern: what ``LinearRegex`` holds by reference, so that a copy of one (in a schema's
@@ -445,6 +448,9 @@ final class CompiledRegex: Sendable {
 
     /// Whether matching uses the lazy DFA.
     var usesLazyDFA: Bool { dfa != nil && lookarounds.isEmpty }
+
+    /// The lazy DFA, when matching uses one (for tests).
+    var lazyDFA: LazyDFA? { usesLazyDFA ? dfa : nil }
 
     /// Whether matching compares bytes (the pattern is plain text).
     var usesLiteral: Bool { literal != nil }

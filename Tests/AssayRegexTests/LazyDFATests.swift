@@ -50,6 +50,40 @@ import Testing
         }
     }
 
+    /// The automaton frozen when a pattern is compiled (its states on ASCII, read without a lock)
+    /// answers as the Pike VM wherever it answers, whatever budget it was made with; where the
+    /// budget left a transition out, or the text is not ASCII, it leaves the answer to the caches.
+    @Test func theFrozenAutomatonAgreesWhereverItAnswers() throws {
+        for pattern in Self.patterns {
+            let regex = try LinearRegex(pattern)
+            let dfa = try #require(regex.lazyDFA, "\(pattern)")
+            let made = LazyDFA.freezingBudget(programSize: dfa.shape.program.count)
+            for budget in [0, 1, 3, 10, 40, 200, made] {
+                guard let frozen = DFACache().frozen(dfa.shape, budget: budget) else { continue }
+                for input in Self.inputs {
+                    let expected = regex.firstMatchExistsWithPikeVM(in: input.unicodeScalars)
+                    var copy = input
+                    if let answer = copy.withUTF8({ frozen.run(bytes: $0) }) {
+                        #expect(answer == expected, "\(pattern) on \(input), budget \(budget)")
+                    } else {
+                        #expect(!frozen.isComplete || input.utf8.contains { $0 >= 0x80 }, "\(pattern) on \(input)")
+                    }
+                    // Through the automaton as matching uses it: the frozen states, then the caches.
+                    #expect(copy.withUTF8 { dfa.run(bytes: $0, latin1: false) } == expected)
+                    #expect(copy.withUTF8 { dfa.runOnCache(bytes: $0, latin1: false) } == expected)
+                }
+            }
+        }
+        // The patterns of real schemas are frozen whole: every ASCII text is answered without a lock.
+        let whole = [
+            "^[a-z]{1,80}$", "^[a-z][a-z0-9-]{0,31}$", "^(\\d{1,3}\\.){3}\\d{1,3}$", "colou?r", "^[0-9a-f]{32}$",
+        ]
+        for pattern in whole {
+            let dfa = try #require(LinearRegex(pattern).lazyDFA)
+            #expect(dfa.frozen?.isComplete == true, "\(pattern)")
+        }
+    }
+
     /// Bytes beyond ASCII given to `firstMatchExists(inASCII:)` are Latin-1 scalars, not UTF-8.
     @Test func latin1Bytes() throws {
         let regex = try LinearRegex("^\\u00E9+$")
