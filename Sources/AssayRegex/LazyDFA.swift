@@ -69,13 +69,22 @@ final class LazyDFA: Sendable {
                 ) : nil)
         caches = (0..<Self.cacheCount).map { _ in DFACache() }
         firstCache = caches[0]
-        frozen = positional ? nil : DFACache().frozen(shape, budget: Self.freezingBudget(programSize: program.count))
+        frozen =
+            positional
+            ? nil
+            : DFACache().frozen(
+                shape, budget: Self.freezingBudget(programSize: program.count),
+                maximumEntries: Self.frozenEntries(programSize: program.count))
     }
 
     /// The most closure steps (a live instruction visited) spent freezing an automaton when it is
     /// made: in proportion to its program, so that making a schema's patterns stays linear in their
     /// size; what the budget leaves out is built lazily, as before.
     static func freezingBudget(programSize: Int) -> Int { 16 * programSize + 2_048 }
+
+    /// The most transitions (4 bytes each) a frozen automaton holds: in proportion to its program
+    /// too, so that the memory a schema's patterns keep stays linear in their size.
+    static func frozenEntries(programSize: Int) -> Int { 16 * programSize + 1_024 }
 
     /// Runs `body` with a cache nobody else holds, or returns `nil` when every one is taken.
     @inline(__always)
@@ -371,9 +380,10 @@ final class DFACache: @unchecked Sendable {
     }
 
     /// The states reachable from the start on ASCII, each transition computed breadth first until
-    /// `budget` closure steps are spent or the cache would be cleared: a fresh cache's automaton,
-    /// frozen. `nil` when not even the start's transitions fit.
-    func frozen(_ shape: DFAShape, budget: Int) -> FrozenDFA? {
+    /// `budget` closure steps are spent, the table holds `maximumEntries` transitions or the cache
+    /// would be cleared: a fresh cache's automaton, frozen. `nil` when not even the start's
+    /// transitions fit.
+    func frozen(_ shape: DFAShape, budget: Int, maximumEntries: Int = .max) -> FrozenDFA? {
         guard shape.context == nil else { return nil }
         prepare(shape)
         let first = startState(shape)
@@ -392,7 +402,7 @@ final class DFACache: @unchecked Sendable {
             if flags[Int(state)] & Self.stopping != 0 { continue }
             for byte in representative {
                 spent += live[Int(state)].count + 1
-                if spent > budget {
+                if spent > budget || table.count + shape.classCount > maximumEntries {
                     complete = false
                     break explore
                 }

@@ -58,8 +58,15 @@ import Testing
             let regex = try LinearRegex(pattern)
             let dfa = try #require(regex.lazyDFA, "\(pattern)")
             let made = LazyDFA.freezingBudget(programSize: dfa.shape.program.count)
-            for budget in [0, 1, 3, 10, 40, 200, made] {
-                guard let frozen = DFACache().frozen(dfa.shape, budget: budget) else { continue }
+            let limits: [(budget: Int, entries: Int)] = [
+                (0, .max), (1, .max), (3, .max), (10, .max), (40, .max), (200, .max), (made, 0), (made, 10), (made, 50),
+                (made, LazyDFA.frozenEntries(programSize: dfa.shape.program.count)),
+            ]
+            for (budget, entries) in limits {
+                guard let frozen = DFACache().frozen(dfa.shape, budget: budget, maximumEntries: entries) else {
+                    continue
+                }
+                #expect(frozen.table.count <= max(entries, dfa.shape.classCount))
                 for input in Self.inputs {
                     let expected = regex.firstMatchExistsWithPikeVM(in: input.unicodeScalars)
                     var copy = input
@@ -82,6 +89,11 @@ import Testing
             let dfa = try #require(LinearRegex(pattern).lazyDFA)
             #expect(dfa.frozen?.isComplete == true, "\(pattern)")
         }
+        // An automaton of 2¹⁵ states keeps no more than its share, in proportion to its program.
+        let exponential = try #require(LinearRegex("^(a|b)*a(a|b){14}$").lazyDFA)
+        let kept = try #require(exponential.frozen)
+        #expect(!kept.isComplete)
+        #expect(kept.table.count <= LazyDFA.frozenEntries(programSize: exponential.shape.program.count))
     }
 
     /// Bytes beyond ASCII given to `firstMatchExists(inASCII:)` are Latin-1 scalars, not UTF-8.
