@@ -249,38 +249,63 @@ struct DFAContext: Sendable {
 /// the automaton is made and only read after: any thread runs it without a lock. A transition it
 /// does not hold (the budget ran out before it was computed) or a byte beyond ASCII sends the
 /// match back to the lazily built caches, from the start.
+///
+/// Laid out for a loop of a few instructions a byte: a state is the offset of its row in
+/// ``table``, a row has a column per class and one more for the bytes beyond ASCII, and a state
+/// that ends a run (a match found, or none possible) goes to itself on every byte, its flags read
+/// once at the end instead of at every byte. Other states hold no transition on a byte beyond
+/// ASCII: such text is decoded by the caches.
 struct FrozenDFA: Sendable {
-    /// `table[state * stride + class]`: the next state, or -1 when not computed.
+    /// `table[row + class]`: the next state's row, or -1 when not held.
     let table: [Int32]
+    /// Each row's state's flags, at the row's offset.
     let flags: [UInt8]
-    let classes: [UInt8]
-    let stride: Int
+    /// The column of each byte: its ASCII class, or the last column for a byte beyond ASCII.
+    let columns: [UInt8]
     let start: Int
-    /// Whether every transition of every state that does not stop a run is in ``table``.
+    /// Whether every transition on ASCII of every state reachable from the start is held.
     let isComplete: Bool
+
+    /// Freezes `table` and `flags` of a cache (`table[state * classCount + class]`, -1 where not
+    /// computed).
+    init(table states: [Int32], flags stateFlags: [UInt8], shape: DFAShape, start: Int32, isComplete: Bool) {
+        let classCount = shape.classCount
+        let stride = classCount + 1
+        var table = [Int32](repeating: -1, count: stateFlags.count * stride)
+        var flags = [UInt8](repeating: 0, count: table.count)
+        for state in stateFlags.indices {
+            let row = state * stride
+            flags[row] = stateFlags[state]
+            if stateFlags[state] & DFACache.stopping != 0 {
+                for column in 0..<stride { table[row + column] = Int32(row) }
+                continue
+            }
+            for column in 0..<classCount where states[state * classCount + column] >= 0 {
+                table[row + column] = states[state * classCount + column] * Int32(stride)
+            }
+        }
+        var columns = [UInt8](repeating: UInt8(classCount), count: 256)
+        for value in 0..<128 { columns[value] = shape.asciiClass[value] }
+        self.table = table
+        self.flags = flags
+        self.columns = columns
+        self.start = Int(start) * stride
+        self.isComplete = isComplete
+    }
 
     /// Whether the pattern matches somewhere in `bytes`; `nil` when the run needs a byte beyond
     /// ASCII or a transition not held.
     @inline(__always)
     func run(bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         table.withUnsafeBufferPointer { table in
-            flags.withUnsafeBufferPointer { flags in
-                classes.withUnsafeBufferPointer { classes -> Bool? in
-                    var state = start
-                    var index = 0
-                    let count = bytes.count
-                    while index < count, flags[state] & DFACache.stopping == 0 {
-                        let byte = bytes[index]
-                        guard byte < 0x80 else { return nil }
-                        let next = table[state &* stride &+ Int(classes[Int(byte)])]
-                        guard next >= 0 else { return nil }
-                        state = Int(next)
-                        index &+= 1
-                    }
-                    let stateFlags = flags[state]
-                    if index == count { return stateFlags & DFACache.matchAtEnd != 0 }
-                    return stateFlags & DFACache.matchNow != 0
+            columns.withUnsafeBufferPointer { columns -> Bool? in
+                var row = start
+                for byte in bytes {
+                    let next = table[row &+ Int(columns[Int(byte)])]
+                    guard next >= 0 else { return nil }
+                    row = Int(next)
                 }
+                return flags[row] & DFACache.matchAtEnd != 0
             }
         }
     }
@@ -413,9 +438,7 @@ final class DFACache: @unchecked Sendable {
             }
         }
         if head <= 1 && !complete { return nil }
-        return FrozenDFA(
-            table: table, flags: flags, classes: shape.asciiClass, stride: shape.classCount, start: Int(first),
-            isComplete: complete)
+        return FrozenDFA(table: table, flags: flags, shape: shape, start: first, isComplete: complete)
     }
 
     func run<C: Collection>(scalars: C, shape: DFAShape) -> Bool where C.Element == Unicode.Scalar {
