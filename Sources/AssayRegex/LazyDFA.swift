@@ -82,8 +82,9 @@ final class LazyDFA: Sendable {
     /// size; what the budget leaves out is built lazily, as before.
     static func freezingBudget(programSize: Int) -> Int { 16 * programSize + 2_048 }
 
-    /// The most transitions (4 bytes each) a frozen automaton holds: in proportion to its program
-    /// too, so that the memory a schema's patterns keep stays linear in their size.
+    /// The most transitions a frozen automaton holds (about five bytes each, with a state's flags
+    /// and the column for bytes beyond ASCII): in proportion to its program too, so that the memory
+    /// a schema's patterns keep stays linear in their size.
     static func frozenEntries(programSize: Int) -> Int { 16 * programSize + 1_024 }
 
     /// Runs `body` with a cache nobody else holds, or returns `nil` when every one is taken.

@@ -235,6 +235,21 @@ private func fuzzRegex(_ bytes: [UInt8]) {
     for engine in [LinearRegex.Engine.lazyDFA, .bitParallel, .lazyDFA] {
         check(regex.firstMatchExists(in: scalars, engine: engine) == verdict, "\(engine) and Pike VM")
     }
+    // The lazy DFA's caches alone, and automata frozen with small budgets (most transitions left
+    // to the caches), wherever they answer.
+    if let dfa = regex.lazyDFA {
+        var text = subject
+        text.withUTF8 { bytes in
+            check((dfa.runOnCache(bytes: bytes, latin1: false) ?? verdict) == verdict, "lazy DFA caches and Pike VM")
+            for budget in [3, 40] {
+                if let frozen = DFACache().frozen(dfa.shape, budget: budget, maximumEntries: 64),
+                    let answer = frozen.run(bytes: bytes)
+                {
+                    check(answer == verdict, "frozen automaton (budget \(budget)) and Pike VM")
+                }
+            }
+        }
+    }
     // The first match exists exactly where a match does, within the subject.
     let first = regex.firstMatchOffsets(in: scalars)
     check((first != nil) == verdict, "first match and verdict")
