@@ -130,6 +130,18 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
         startLookarounds = compiled.startLookarounds
     }
 
+    /// Checks that `source` compiles — its syntax, its features, the limit on its size — without
+    /// making the automata that would match it: what `format: "regex"` asks of a string, at a
+    /// fraction of the cost of ``init(_:options:maximumProgramSize:)``.
+    ///
+    /// - Throws: the ``RegexSyntaxError`` that ``init(_:options:maximumProgramSize:)`` throws for
+    ///   `source`.
+    package static func checkCompiles(
+        _ source: String, options: Options = [], maximumProgramSize: Int = LinearRegex.defaultMaximumProgramSize
+    ) throws(RegexSyntaxError) {
+        _ = try CompiledRegex.program(source, options: options, maximumProgramSize: maximumProgramSize)
+    }
+
     /// The pattern.
     public var description: String { compiled.source }
 
@@ -286,19 +298,7 @@ final class CompiledRegex: Sendable {
 
     /// Compiles `source` (see ``LinearRegex/init(_:options:maximumProgramSize:)``).
     init(_ source: String, options: LinearRegex.Options, maximumProgramSize: Int) throws(RegexSyntaxError) {
-        var parser = RegexParser(source, options: options)
-        let tree = try parser.parse()
-        let limit = min(max(1, maximumProgramSize), LinearRegex.maximumAllowedProgramSize)
-        var compiler = RegexCompiler(limit: limit)
-        do {
-            try compiler.emit(tree)
-        } catch {
-            throw RegexSyntaxError(
-                pattern: source, offset: 0,
-                reason: "the pattern expands to more than \(limit) instructions, the limit on a pattern's size",
-                isUnsupportedFeature: true)
-        }
-        compiler.program.append(.match)
+        let (tree, compiler, limit) = try Self.program(source, options: options, maximumProgramSize: maximumProgramSize)
         self.source = source
         self.options = options
         self.program = compiler.program
@@ -323,6 +323,27 @@ final class CompiledRegex: Sendable {
             ? StartLookarounds(
                 program: compiler.program, sets: compiler.sets, lookarounds: compiler.lookarounds, limit: limit)
             : nil
+    }
+
+    /// `source` parsed and its program emitted, the limit on its size checked: all that compiling
+    /// may refuse, before any automaton is made.
+    static func program(
+        _ source: String, options: LinearRegex.Options, maximumProgramSize: Int
+    ) throws(RegexSyntaxError) -> (tree: RegexNode, compiler: RegexCompiler, limit: Int) {
+        var parser = RegexParser(source, options: options)
+        let tree = try parser.parse()
+        let limit = min(max(1, maximumProgramSize), LinearRegex.maximumAllowedProgramSize)
+        var compiler = RegexCompiler(limit: limit)
+        do {
+            try compiler.emit(tree)
+        } catch {
+            throw RegexSyntaxError(
+                pattern: source, offset: 0,
+                reason: "the pattern expands to more than \(limit) instructions, the limit on a pattern's size",
+                isUnsupportedFeature: true)
+        }
+        compiler.program.append(.match)
+        return (tree, compiler, limit)
     }
 
     /// Whether the pattern matches somewhere in `scalars`, on `engine` — or on the Pike VM (with the

@@ -148,6 +148,26 @@ import Testing
         }
     }
 
+    /// `format: "regex"` checks a string without making its automata: the same patterns pass and
+    /// fail, with the same error, as when they are compiled whole.
+    @Test func checkingThatAPatternCompilesAgreesWithCompilingIt() {
+        let patterns =
+            Self.malformed + LazyDFATests.patterns + [
+                "(a)\\1", "(?<n>a)\\k<n>", "a{100001}", "(a{1000}){1000}", "[^x]{0,99999}y", "^[^x]{0,4000}y$",
+                "(?<=a)b", "\\bword\\b", "^(?=.*[A-Z])(?=.*\\d).{8,}$",
+            ]
+        for pattern in patterns {
+            for size in [LinearRegex.defaultMaximumProgramSize, 50] {
+                var compiled: RegexSyntaxError?
+                var checked: RegexSyntaxError?
+                do { _ = try LinearRegex(pattern, maximumProgramSize: size) } catch { compiled = error }
+                do { try LinearRegex.checkCompiles(pattern, maximumProgramSize: size) } catch { checked = error }
+                #expect(checked?.description == compiled?.description, "\(pattern), size \(size)")
+                #expect(checked?.isUnsupportedFeature == compiled?.isUnsupportedFeature, "\(pattern)")
+            }
+        }
+    }
+
     @Test func refusesPatternsThatExpandTooFar() {
         #expect(throws: RegexSyntaxError.self) { try LinearRegex("(a{1000}){1000}") }
     }

@@ -279,7 +279,8 @@ public enum TextFormat: String, Sendable, CaseIterable {
     /// them, but they are not malformed).
     static func isECMARegex(_ text: String) -> Bool {
         do {
-            _ = try LinearRegex(text)
+            // Compiled, not made into automata: a string is checked, never matched against.
+            try LinearRegex.checkCompiles(text)
             return true
         } catch {
             return error.isUnsupportedFeature
