@@ -25,16 +25,18 @@ bin="$(swift build --show-bin-path --scratch-path "$scratch")"
 servers=()
 trap 'for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done' EXIT
 
-# Starts a service on a free loopback port and waits until PATH answers; prints the port.
+# Starts a service on a free loopback port and waits until PATH answers; sets `port`. Called as a
+# command, not in `$(…)`: a subshell's `servers` would be its own, and the trap would stop nothing
+# (the services stayed running after the script, found 2026-12-06).
+port=""
 start() {
-    local name="$1" path="$2" port log
+    local name="$1" path="$2" log
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     log="$scratch/$name.log"
     "$bin/$name" --port "$port" >"$log" 2>&1 &
     servers+=($!)
     for _ in $(seq 1 100); do
         if curl -fs "http://127.0.0.1:$port$path" >/dev/null; then
-            echo "$port"
             return
         fi
         if ! kill -0 "${servers[-1]}" 2>/dev/null; then
@@ -56,9 +58,9 @@ run() {
 }
 
 # The clients service serves its own document.
-port="$(start clients-service /openapi.json)"
+start clients-service /openapi.json
 run --config-file schemathesis.toml run "http://127.0.0.1:$port/openapi.json"
 # AssayOpenAPI's example: swift-openapi-generator's server behind AssayServerMiddleware, tested
 # against the document its code was generated from.
-port="$(start notes-service /notes)"
+start notes-service /notes
 run --config-file Examples/NotesService/schemathesis.toml run Examples/NotesService/Sources/NotesService/openapi.yaml --url "http://127.0.0.1:$port"
