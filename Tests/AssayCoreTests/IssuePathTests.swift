@@ -32,8 +32,11 @@ import Testing
     }
 
     /// Pointers written straight into a string's storage (every error's locations) agree with the
-    /// text built token by token.
-    @Test func pointerStringsMatchTheTextBuiltTokenByToken() {
+    /// text an escaper of whole strings makes.
+    @Test func pointerStringsMatchTheTextOfAnIndependentEscaper() {
+        func escaped(_ token: String) -> String {
+            "/" + token.replacing("~", with: "~0").replacing("/", with: "~1")
+        }
         let pieces = [
             "", "a", "~", "/", "~1", "a/b~c", "é/ü", "日本", "quote\"d", String(repeating: "~/", count: 40), "$ref",
         ]
@@ -41,25 +44,20 @@ import Testing
             for first in pieces {
                 for second in pieces {
                     for last in [nil, "type"] + pieces.map(Optional.some) {
-                        var expected = PointerText()
-                        expected.append(raw: prefix)
-                        expected.append(token: first)
-                        expected.append(token: second)
-                        if let last { expected.append(token: last) }
+                        let expected = prefix + escaped(first) + escaped(second) + (last.map(escaped) ?? "")
                         let made = PointerText.string(prefix: Array(prefix.utf8), tokens: [first, second], last: last)
-                        #expect(made == expected.text)
+                        #expect(made == expected)
                     }
                 }
             }
         }
         #expect(PointerText.string(tokens: []) == "")
         #expect(PointerText.string(tokens: [], last: "a~b") == "/a~0b")
-        for index in [0, 7, 9, 10, 99, 100, 1_234_567, Int.max, -1, -250] {
+        for index in [0, 7, 9, 10, 99, 100, 1_234_567, Int.max, -1, -250, Int.min] {
             for key in pieces {
                 let components: [PathComponent] = [.key(key), .index(index), .key(key)]
-                var expected = PointerText()
-                for component in components { expected.append(component) }
-                #expect(PointerText.string(components) == expected.text, "\(index) \(key)")
+                #expect(PointerText.string(components) == escaped(key) + "/\(index)" + escaped(key), "\(index) \(key)")
+                #expect(PointerText.string(components, indexToken: "*") == escaped(key) + "/*" + escaped(key))
             }
         }
         #expect(PointerText.string([]) == "")

@@ -132,14 +132,7 @@ final class SummaryCollector {
 
     /// The path with array indices folded: `/items/3/price` → `/items/*/price`.
     static func fold(_ path: IssuePath) -> String {
-        var text = PointerText(capacity: path.components.count * 12)
-        for component in path.components {
-            switch component {
-            case .index: text.append(token: "*")
-            case .key(let key): text.append(token: key)
-            }
-        }
-        return text.text
+        PointerText.string(path.components, indexToken: "*")
     }
 
     private static func bump(_ counts: inout [String: Int], _ name: String) {

@@ -1,56 +1,9 @@
-/// JSON Pointer text (RFC 6901) built as UTF-8 bytes and made a `String` once: the locations of
-/// issues and schema errors, built for every error reported, without a temporary string per token.
-package struct PointerText {
-    /// The text so far.
-    package private(set) var bytes: [UInt8] = []
-
-    /// Empty text with room for `capacity` bytes.
-    package init(capacity: Int = 64) { bytes.reserveCapacity(capacity) }
-
-    /// Appends `text` as it is (a URI and `#` before a pointer).
-    package mutating func append(raw text: String) { bytes.append(contentsOf: text.utf8) }
-
-    /// Appends `/` and `token` escaped: `~` as `~0`, `/` as `~1`.
-    package mutating func append(token: String) {
-        bytes.append(UInt8(ascii: "/"))
-        var token = token
-        token.withUTF8 { utf8 in
-            guard utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
-                bytes.append(contentsOf: utf8)
-                return
-            }
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "~"): bytes.append(contentsOf: [UInt8(ascii: "~"), UInt8(ascii: "0")])
-                case UInt8(ascii: "/"): bytes.append(contentsOf: [UInt8(ascii: "~"), UInt8(ascii: "1")])
-                default: bytes.append(byte)
-                }
-            }
-        }
-    }
-
-    /// Appends `/` and the decimal digits of `index`.
-    package mutating func append(index: Int) {
-        bytes.append(UInt8(ascii: "/"))
-        appendDecimal(index, to: &bytes)
-    }
-
-    /// Appends `/` and `component` (a key escaped, or an index).
-    package mutating func append(_ component: PathComponent) {
-        switch component {
-        case .key(let key): append(token: key)
-        case .index(let index): append(index: index)
-        }
-    }
-
-    /// The text.
-    package var text: String { String(decoding: bytes, as: UTF8.self) }
-}
-
-extension PointerText {
+/// JSON Pointer text (RFC 6901): the locations of issues and schema errors, built for every error
+/// reported, each written straight into the new string's storage, sized once for the worst case
+/// (every byte escaped), with no buffer between and no temporary string per token.
+package enum PointerText {
     /// The JSON Pointer of `tokens` (each escaped), with `last` after them when given, after
-    /// `prefix` taken as it is (a URI and `#`): written straight into the string's storage, sized
-    /// once for the worst case (every byte escaped), with no buffer between.
+    /// `prefix` taken as it is (a URI and `#`).
     package static func string(prefix: [UInt8] = [], tokens: [String], last: String? = nil) -> String {
         var capacity = prefix.count
         for token in tokens { capacity += 1 + 2 * token.utf8.count }
@@ -68,14 +21,15 @@ extension PointerText {
         }
     }
 
-    /// The JSON Pointer of `components` (keys escaped, indices in decimal), written as
-    /// ``string(prefix:tokens:last:)`` writes.
-    package static func string(_ components: [PathComponent]) -> String {
+    /// The JSON Pointer of `components`: keys escaped, indices in decimal (or `indexToken` in their
+    /// place, `*` for a path with its indices folded).
+    package static func string(_ components: [PathComponent], indexToken: String? = nil) -> String {
         var capacity = 0
         for component in components {
             switch component {
             case .key(let key): capacity += 1 + 2 * key.utf8.count
-            case .index: capacity += 21
+            // `/` and at most 20 characters, never escaped; or the token in their place.
+            case .index: capacity += indexToken.map { 1 + 2 * $0.utf8.count } ?? 21
             }
         }
         guard capacity > 0 else { return "" }
@@ -84,22 +38,7 @@ extension PointerText {
             for component in components {
                 switch component {
                 case .key(let key): end = write(key, into: buffer, at: end)
-                case .index(let index) where index >= 0:
-                    buffer[end] = UInt8(ascii: "/")
-                    end += 1
-                    var digits = 1
-                    var rest = index
-                    while rest >= 10 {
-                        rest /= 10
-                        digits += 1
-                    }
-                    rest = index
-                    for place in stride(from: end + digits - 1, through: end, by: -1) {
-                        buffer[place] = UInt8(ascii: "0") + UInt8(rest % 10)
-                        rest /= 10
-                    }
-                    end += digits
-                case .index(let index): end = write(String(index), into: buffer, at: end)
+                case .index(let index): end = write(indexToken ?? String(index), into: buffer, at: end)
                 }
             }
             return end
@@ -107,7 +46,8 @@ extension PointerText {
     }
 
     /// Writes `/` and `token` escaped (`~` as `~0`, `/` as `~1`) into `buffer` from `start`;
-    /// returns where it ended. `buffer` has room for `1 + 2 * token.utf8.count` bytes there.
+    /// returns where it ended. `buffer` has room for `1 + 2 * token.utf8.count` bytes there (or for
+    /// the bytes written, when no byte of `token` is escaped).
     @inline(__always)
     private static func write(_ token: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
         buffer[start] = UInt8(ascii: "/")
