@@ -399,3 +399,39 @@ struct SplitMix: RandomNumberGenerator {
         }
     }
 }
+
+@Suite struct UTF8NamesTests {
+    /// Every key is found at the position a plain scan finds it, or not at all, whatever the search's
+    /// start: names of every length 0 … 12 and first byte (ASCII, non-ASCII, the empty name), lists
+    /// short enough to be scanned and long enough for the hash table, and keys that differ from a
+    /// name only after the first byte (same length and first byte: they pass the signature filter
+    /// and must still be compared), and names the hash cannot tell apart (same length, first and
+    /// last four bytes).
+    @Test func everyKeyIsFoundWhereAPlainScanFindsIt() {
+        let alphabet = [
+            "", "a", "ab", "abc", "b", "ba", "é", "éa", "😀", "name", "kind", "nbme", "replicas", "replicaz",
+            "tls", "tlz", "pool", "poll", "engine", "x12345678901", "x12345678902", "\u{0}", "\u{0}\u{0}",
+            "abcd-wxyz", "abcd+wxyz", "abcd.wxyz",
+        ]
+        let keys =
+            alphabet + ["c", "abd", "names", "kin", "replica", "TLS", "eNgine", "é😀", "y12345678901", "abcd=wxyz"]
+        for size in [0, 1, 2, 3, 5, 8, 9, 12, alphabet.count] {
+            for offset in [0, 3, 7] {
+                let chosen = (0..<size).map { alphabet[($0 &+ offset) % alphabet.count] }
+                var list: [String] = []
+                for name in chosen where !list.contains(where: { $0.utf8.elementsEqual(name.utf8) }) {
+                    list.append(name)
+                }
+                let names = UTF8Names(list)
+                defer { names.deallocate() }
+                for key in keys {
+                    let expected = list.firstIndex { $0.utf8.elementsEqual(key.utf8) }
+                    for start in 0...list.count {
+                        let found = names.position(of: key, from: start)
+                        #expect(found == expected, "\(list) key \(key) from \(start)")
+                    }
+                }
+            }
+        }
+    }
+}

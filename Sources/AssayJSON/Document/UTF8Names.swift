@@ -13,6 +13,11 @@
     /// (-1 for an empty slot), with a power-of-two size; `nil` for short lists, which are scanned.
     @usableFromInline let buckets: UnsafeMutablePointer<Int32>?
     @usableFromInline let bucketMask: Int
+    /// A bit per name, chosen by its length and first byte (``signature(_:)``): a key whose bit is
+    /// clear is none of the names of a scanned list, answered without comparing it to any. Most keys
+    /// a keyword looks up are not among its names (each `properties` sees every member of the
+    /// object); a hashed list's table answers a miss as fast.
+    @usableFromInline let signatures: UInt64
 
     package init(_ names: [String]) {
         let total = names.reduce(0) { $0 + $1.utf8.count }
@@ -28,6 +33,12 @@
             }
             starts[position + 1] = offset
         }
+        var signatures: UInt64 = 0
+        for position in 0..<names.count {
+            signatures |= Self.signature(
+                UnsafeBufferPointer(start: bytes + starts[position], count: starts[position + 1] - starts[position]))
+        }
+        self.signatures = signatures
         guard names.count > 8 else {
             buckets = nil
             bucketMask = 0
@@ -55,13 +66,29 @@
         buckets?.deallocate()
     }
 
-    /// FNV-1a over the bytes.
+    /// A hash of a name from its length and its first and last four bytes (fewer when shorter),
+    /// read as two loads, then mixed by one multiplication: names that agree there collide and are
+    /// told apart by comparing them, so a lookup stays within the list's own names.
     @inlinable static func hash(_ key: UnsafeBufferPointer<UInt8>) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        let count = key.count
+        var word = UInt64(truncatingIfNeeded: count)
+        if let bytes = key.baseAddress, count > 0 {
+            if count >= 4 {
+                let head = UnsafeRawPointer(bytes).loadUnaligned(as: UInt32.self)
+                let tail = UnsafeRawPointer(bytes + count - 4).loadUnaligned(as: UInt32.self)
+                word ^= UInt64(head) << 8 ^ UInt64(tail) << 29
+            } else {
+                word ^= UInt64(bytes[0]) << 8 | UInt64(bytes[count >> 1]) << 16 | UInt64(bytes[count - 1]) << 24
+            }
         }
-        return Int(truncatingIfNeeded: hash ^ hash >> 32)
+        let mixed = word &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: mixed >> 32 ^ mixed)
+    }
+
+    /// The bit of ``signatures`` for a name or key: one of 64, from its length and first byte.
+    @inlinable @inline(__always) static func signature(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let first = key.isEmpty ? 0 : UInt64(key[0])
+        return 1 &<< ((UInt64(truncatingIfNeeded: key.count) &* 7 &+ first) & 63)
     }
 
     /// Whether one of the names has exactly the bytes of `key` (through the hash table when there
@@ -102,7 +129,6 @@
     /// ``position(of:from:)-(UnsafeBufferPointer<UInt8>,_)`` after its first try.
     @usableFromInline @inline(never)
     func search(_ key: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        let start = start < count ? start : 0
         if let buckets {
             var slot = Self.hash(key) & bucketMask
             while buckets[slot] >= 0 {
@@ -111,6 +137,8 @@
             }
             return nil
         }
+        guard signatures & Self.signature(key) != 0 else { return nil }
+        let start = start < count ? start : 0
         for position in start..<count where name(position, equals: key) { return position }
         for position in 0..<start where name(position, equals: key) { return position }
         return nil
