@@ -57,6 +57,18 @@ package enum MachineStack {
         return key
     }()
 
+    /// Whether locals may live in AddressSanitizer's fake stacks in this process, so that only
+    /// ``currentAddress()`` tells where the stack is; otherwise ``addressInFrame()`` does, without a
+    /// call. Ask once, not at every check.
+    package static var hasFakeStacks: Bool { FakeStacks.sanitizer != nil }
+
+    /// An address in the caller's frame, where no fake stack is in use (``hasFakeStacks``): inlined.
+    @inline(__always)
+    package static func addressInFrame() -> UInt {
+        var marker: UInt8 = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    }
+
     /// An address in the caller's frame (close enough to the stack pointer), on the thread's own
     /// stack even under AddressSanitizer, whose fake stacks (`detect_stack_use_after_return`) keep
     /// locals in frames on the heap: there it is the real stack address of the local's fake frame.

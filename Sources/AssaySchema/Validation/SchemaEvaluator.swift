@@ -246,6 +246,9 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     private var instanceDepth = 0
     /// Where the machine stack runs short (``MachineStack/limit()``), once evaluation goes deep.
     private var stackLimit: UInt?
+    /// Whether the stack's address must be asked of AddressSanitizer (``MachineStack/hasFakeStacks``),
+    /// found with ``stackLimit``.
+    private var asksSanitizer = false
     /// The document being read: a node of it keeps it alive while ``view`` points into it.
     private var anchor: JSONNode?
     private var view = TapeView.empty
@@ -295,8 +298,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         let (scaled, overflow) = entries.multipliedReportingOverflow(by: 1_000)
         budget = program.maximumEvaluationSteps ?? max(10_000_000, overflow ? Int.max : scaled)
         rememberFrom = usesDynamicScope ? budget : min(budget, 16 * entries + 4_096)
-        var none: Evaluated? = nil
-        var valid = evaluate(entry, root, &none)
+        var valid = evaluateUntracked(entry, root)
         if limitCrossed {
             valid = false
             if Mode.collects && !Mode.traces, !errors.contains(where: { $0.code == .malformed }),
@@ -415,8 +417,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
                 instancePath.removeLast()
             }
         }
-        var none: Evaluated? = nil
-        return evaluate(index, at, &none)
+        return evaluateUntracked(index, at)
     }
 
     /// Whether schema `index` accepts the value at `at` (a child of the current value when
@@ -426,8 +427,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         collecting = false
         defer { collecting = true }
         if descending { return child(index, at) }
-        var none: Evaluated? = nil
-        return evaluate(index, at, &none)
+        return evaluateUntracked(index, at)
     }
 
     /// The child of the fast path: no location to keep.
@@ -448,8 +448,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         let savedDepth = sameInstanceDepth
         sameInstanceDepth = 0
         defer { sameInstanceDepth = savedDepth }
-        var none: Evaluated? = nil
-        return evaluate(index, at, &none)
+        return evaluateUntracked(index, at)
     }
 
     // The rare failures of the recursion's guards, out of line: their temporaries would otherwise
@@ -463,8 +462,12 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// Whether the machine stack has less than ``MachineStack/margin`` left.
     @inline(never)
     private mutating func stackIsShort() -> Bool {
-        if stackLimit == nil { stackLimit = MachineStack.cachedLimit() }
-        return MachineStack.currentAddress() < stackLimit!
+        guard let limit = stackLimit else {
+            stackLimit = MachineStack.cachedLimit()
+            asksSanitizer = MachineStack.hasFakeStacks
+            return stackIsShort()
+        }
+        return (asksSanitizer ? MachineStack.currentAddress() : MachineStack.addressInFrame()) < limit
     }
 
     @inline(never)
@@ -614,6 +617,18 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             return evaluateQuickly(index, at)
         }
         return evaluateFully(index, at, &evaluated)
+    }
+
+    /// ``evaluate(_:_:_:)`` for a caller that tracks nothing: on the verdict's path no tracker is
+    /// made (an optional the caller would destroy after every call, out of line, though it is
+    /// known to be empty).
+    @inline(__always)
+    private mutating func evaluateUntracked(_ index: Int, _ at: Int) -> Bool {
+        if (!Mode.collects || !collecting) && !tables.tracksEvaluation[index] {
+            return evaluateQuickly(index, at)
+        }
+        var none: Evaluated? = nil
+        return evaluateFully(index, at, &none)
     }
 
     /// A schema applied for its verdict alone, tracking nothing, decided keyword by keyword on the
@@ -809,8 +824,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         case .minItems:
             return !view.isArray(at) || Int64(view.count(at)) >= limit
         case .ref:
-            var none: Evaluated? = nil
-            return evaluate(Int(limit), at, &none)
+            return evaluateUntracked(Int(limit), at)
         case .maximum, .exclusiveMaximum, .minimum, .exclusiveMinimum:
             guard let order = order(at, limit) else { return view.isInt64(at) || view.isNumberText(at) ? nil : true }
             switch keyword.step {
@@ -892,8 +906,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             return true
         case .allOf:
             for target in keyword.targets {
-                var none: Evaluated? = nil
-                if !evaluate(target, at, &none) { return false }
+                if !evaluateUntracked(target, at) { return false }
             }
             return true
         case .anyOf, .oneOf:
@@ -901,8 +914,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             let types = typeBits(at)
             var matches = 0
             for target in keyword.targets where tables.acceptedTypes[target] & types != 0 {
-                var none: Evaluated? = nil
-                guard evaluate(target, at, &none) else { continue }
+                guard evaluateUntracked(target, at) else { continue }
                 if keyword.step == .anyOf { return true }
                 matches += 1
                 if matches > 1 { return false }
@@ -1095,8 +1107,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         if recording { pushKeyword(keyword, entry) }
         defer { if recording { popKeyword(hasSub: entry != nil) } }
         guard tracker != nil else {
-            var none: Evaluated? = nil
-            return evaluate(target, at, &none)
+            return evaluateUntracked(target, at)
         }
         var branch: Evaluated? = Evaluated()
         let valid = evaluate(target, at, &branch)
