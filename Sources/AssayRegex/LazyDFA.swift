@@ -257,13 +257,17 @@ struct DFAContext: Sendable {
 /// once at the end instead of at every byte. Other states hold no transition on a byte beyond
 /// ASCII: such text is decoded by the caches.
 struct FrozenDFA: Sendable {
-    /// `table[row + class]`: the next state's row, or -1 when not held.
+    /// `table[row + class]`: the next state's row, or ``unknown``'s when not held.
     let table: [Int32]
     /// Each row's state's flags, at the row's offset.
     let flags: [UInt8]
     /// The column of each byte: its ASCII class, or the last column for a byte beyond ASCII.
     let columns: [UInt8]
     let start: Int
+    /// The last row, where a transition not held leads and which every byte leaves as it is: a run
+    /// that ends there has no answer. (No test in the loop: a run that falls off reads on to the
+    /// end of its text, as one that reaches a match or a dead state does.)
+    let unknown: Int
     /// Whether every transition on ASCII of every state reachable from the start is held.
     let isComplete: Bool
 
@@ -272,7 +276,8 @@ struct FrozenDFA: Sendable {
     init(table states: [Int32], flags stateFlags: [UInt8], shape: DFAShape, start: Int32, isComplete: Bool) {
         let classCount = shape.classCount
         let stride = classCount + 1
-        var table = [Int32](repeating: -1, count: stateFlags.count * stride)
+        let unknown = stateFlags.count * stride
+        var table = [Int32](repeating: Int32(unknown), count: unknown + stride)
         var flags = [UInt8](repeating: 0, count: table.count)
         for state in stateFlags.indices {
             let row = state * stride
@@ -291,6 +296,7 @@ struct FrozenDFA: Sendable {
         self.flags = flags
         self.columns = columns
         self.start = Int(start) * stride
+        self.unknown = unknown
         self.isComplete = isComplete
     }
 
@@ -301,11 +307,8 @@ struct FrozenDFA: Sendable {
         table.withUnsafeBufferPointer { table in
             columns.withUnsafeBufferPointer { columns -> Bool? in
                 var row = start
-                for byte in bytes {
-                    let next = table[row &+ Int(columns[Int(byte)])]
-                    guard next >= 0 else { return nil }
-                    row = Int(next)
-                }
+                for byte in bytes { row = Int(table[row &+ Int(columns[Int(byte)])]) }
+                guard row != unknown else { return nil }
                 return flags[row] & DFACache.matchAtEnd != 0
             }
         }

@@ -171,6 +171,15 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
         return compiled.firstMatchExists(in: text.unicodeScalars, engine: .automatic)
     }
 
+    /// Whether the pattern matches somewhere in the UTF-8 text `bytes`, when the automaton frozen
+    /// as the pattern compiled can tell alone: ASCII text, or text whose first byte beyond ASCII
+    /// comes once the answer is settled (a match found, or none possible). `nil` otherwise: then
+    /// ``firstMatchExists(inASCII:)`` or ``firstMatchExists(in:)-(String)`` answers. Reads the
+    /// bytes once, with no lock, no cache and no copy, and needs no check that they are ASCII.
+    package func frozenMatchExists(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        dfa?.frozen?.run(bytes: bytes)
+    }
+
     /// Whether the pattern matches somewhere in ASCII text given as bytes (every byte below 0x80;
     /// other bytes are read as the Latin-1 scalar of the same value).
     public func firstMatchExists(inASCII bytes: UnsafeBufferPointer<UInt8>) -> Bool {

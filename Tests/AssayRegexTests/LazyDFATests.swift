@@ -66,8 +66,10 @@ import Testing
                 guard let frozen = DFACache().frozen(dfa.shape, budget: budget, maximumEntries: entries) else {
                     continue
                 }
-                // A row per state, of a column per class and one for bytes beyond ASCII.
-                let states = frozen.table.count / (dfa.shape.classCount + 1)
+                // A row per state, of a column per class and one for bytes beyond ASCII, and the
+                // row where transitions not held lead.
+                let states = frozen.table.count / (dfa.shape.classCount + 1) - 1
+                #expect(frozen.unknown == states * (dfa.shape.classCount + 1))
                 #expect(states * dfa.shape.classCount <= max(entries, dfa.shape.classCount))
                 for input in Self.inputs {
                     let expected = regex.firstMatchExistsWithPikeVM(in: input.unicodeScalars)
@@ -95,9 +97,38 @@ import Testing
         let exponential = try #require(LinearRegex("^(a|b)*a(a|b){14}$").lazyDFA)
         let kept = try #require(exponential.frozen)
         #expect(!kept.isComplete)
-        let states = kept.table.count / (exponential.shape.classCount + 1)
+        let states = kept.table.count / (exponential.shape.classCount + 1) - 1
         let share = LazyDFA.frozenEntries(programSize: exponential.shape.program.count)
         #expect(states * exponential.shape.classCount <= share)
+    }
+
+    /// `frozenMatchExists(utf8:)`, which validation asks before it checks that a string is ASCII,
+    /// answers as the Pike VM wherever it answers, on ASCII and UTF-8 text alike; it answers every
+    /// ASCII text of a pattern frozen whole, and text beyond ASCII once the answer is settled
+    /// before the first such byte (a match found, or none possible), and leaves the rest to the
+    /// other entry points.
+    @Test func theFrozenAnswerOnUTF8AgreesWhereverItIsGiven() throws {
+        var answered = 0
+        for pattern in Self.patterns {
+            let regex = try LinearRegex(pattern)
+            for input in Self.inputs + ["ab😀", "é9", "9é", "x😀", "colour é", "Zoë"] {
+                var copy = input
+                guard let answer = copy.withUTF8({ regex.frozenMatchExists(utf8: $0) }) else { continue }
+                answered += 1
+                #expect(answer == regex.firstMatchExistsWithPikeVM(in: input.unicodeScalars), "\(pattern) on \(input)")
+            }
+        }
+        #expect(answered > Self.patterns.count * Self.inputs.count / 2)
+        func frozen(_ pattern: String, _ input: String) throws -> Bool? {
+            var copy = input
+            let regex = try LinearRegex(pattern)
+            return copy.withUTF8 { regex.frozenMatchExists(utf8: $0) }
+        }
+        #expect(try frozen("^[a-z][a-z0-9-]{0,31}$", "churn-risk") == true)
+        #expect(try frozen("^[a-z][a-z0-9-]{0,31}$", "9lives") == false)
+        #expect(try frozen("colou?r", "colour é") == true)  // matched before the é
+        #expect(try frozen("^[0-9]", "xé") == false)  // no match possible before the é
+        #expect(try frozen("^[0-9]", "é9") == nil)  // the é decides: left to the caches
     }
 
     /// Bytes beyond ASCII given to `firstMatchExists(inASCII:)` are Latin-1 scalars, not UTF-8.

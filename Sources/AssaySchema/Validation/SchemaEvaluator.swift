@@ -890,6 +890,9 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         case .pattern:
             guard view.isString(at) else { return true }
             let bytes = view.stringBytes(at)
+            // The frozen automaton first: it reads UTF-8 as it is, so most strings need no check
+            // that they are ASCII.
+            if let answer = keyword.regex?.frozenMatchExists(utf8: bytes) { return answer }
             guard keyword.regex != nil, !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
             return keyword.patternMatches(ascii: bytes)
         case .prefixItems:
@@ -1027,6 +1030,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// Whether `regex` finds a match in the string (or key) at `at`: ASCII on its bytes.
     private func matches(_ regex: LinearRegex, _ at: Int) -> Bool {
         let bytes = view.stringBytes(at)
+        if let answer = regex.frozenMatchExists(utf8: bytes) { return answer }
         if !bytes.contains(where: { $0 >= 0x80 }) { return regex.firstMatchExists(inASCII: bytes) }
         return regex.firstMatchExists(in: String(decoding: bytes, as: UTF8.self))
     }
