@@ -23,6 +23,11 @@ let variants = [
     "schema-is-valid-document",  // the same, stopping at the first error
     "parse-schema-validate",  // per line: JSONDocument, then AssaySchema in place (all errors of invalid records)
     "parse-schema-is-valid",  // the same, stopping at the first error
+    // Validation alone timed as Blaze's `validate --benchmark --loop N` times it: per record, the line
+    // parsed (untimed), then validated N times in a row (ASSAY_BENCH_LOOP, 3 by default) and the mean
+    // of the N counted; loop_seconds is the sum of the means.
+    "schema-is-valid-each",  // the verdict alone, stopping at the first error (as Blaze's --fast)
+    "schema-validate-each",  // all errors
 ]
 let arguments = CommandLine.arguments
 guard arguments.count == 3 || arguments.count == 4, variants.contains(arguments[1]) else {
@@ -165,7 +170,9 @@ if variant == "reader-tape" {
         // ASSAY_BENCH_FORMATS=annotate: formats as annotations (Benchmarks/workloads.py --jsb).
         let assertFormats = ProcessInfo.processInfo.environment["ASSAY_BENCH_FORMATS"] != "annotate"
         let compiled = try JSONSchema(parsing: schemaText, options: .init(assertFormats: assertFormats))
-        if variant.hasSuffix("-document") {
+        if variant.hasSuffix("-each") {
+            inPlaceSchema = compiled
+        } else if variant.hasSuffix("-document") {
             // Pre-parsed as the fast path's parsed form: the tape of each line, validated in place.
             let null = try JSONDocument(parsing: "null")
             documents = lines.map { (try? JSONDocument(parsing: $0)) ?? null }
@@ -178,6 +185,35 @@ if variant == "reader-tape" {
         }
     }
     loopStart = clock.now
+    if variant.hasSuffix("-each"), let compiled = inPlaceSchema {
+        let repeats = max(1, Int(ProcessInfo.processInfo.environment["ASSAY_BENCH_LOOP"] ?? "") ?? 3)
+        let collects = variant == "schema-validate-each"
+        var timed = Duration.zero
+        for line in lines {
+            guard let document = try? JSONDocument(parsing: line) else {
+                failures += 1
+                continue
+            }
+            var valid = true
+            var errors = 0
+            let before = clock.now
+            for _ in 0..<repeats {
+                if collects {
+                    let result = compiled.validate(document)
+                    valid = result.isValid
+                    errors = result.errors.count
+                } else {
+                    valid = compiled.isValid(document)
+                }
+            }
+            timed += (clock.now - before) / repeats
+            if !valid { failures += 1 }
+            checksum &+= errors
+        }
+        // Only the validations are counted: the loop's time is their sum.
+        loopStart = clock.now - timed
+        inPlaceSchema = nil
+    }
     let collectsErrors = variant == "schema-validate" || variant == "schema-validate-document"
     /// Counts one record's verdict: all its errors, or only whether it is valid.
     func record(_ validate: () -> SchemaValidationResult, _ isValid: () -> Bool) {
@@ -201,7 +237,7 @@ if variant == "reader-tape" {
     // With ASSAY_BENCH_FAILURES=PATH, the 0-based indices of the records that failed go to PATH
     // (untimed use: checking agreement with the ground truth).
     let listFailures = ProcessInfo.processInfo.environment["ASSAY_BENCH_FAILURES"]
-    for (index, line) in lines.enumerated() where schema == nil {
+    for (index, line) in lines.enumerated() where schema == nil && lineVariant != nil {
         let failuresBefore = failures
         defer { if listFailures != nil, failures > failuresBefore { failedLines.append(index) } }
         switch lineVariant {
