@@ -500,6 +500,27 @@ struct BadInputTests {
         #expect(lines[1].contains(#""line":2,"valid":true"#))
     }
 
+    @Test("--format json reports each line with its number, however many digits it has")
+    func lineNumbersInJSONReports() throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.file("s.json", #"{"type": "integer"}"#)
+        // Lines 1 … 10,001: every seventh a string (invalid), the rest integers (valid); a name that
+        // JSON must escape.
+        let count = 10_001
+        let text = (1...count).map { $0 % 7 == 0 ? "\"x\"" : String($0) }.joined(separator: "\n") + "\n"
+        let file = try folder.file("a \"quoted\" name.ndjson", contents: Array(text.utf8))
+        let run = try CLIRun(["validate", "--schema", schema, "--format", "json", "--quiet", "--jobs", "1", file])
+        #expect(run.status == 1)
+        let lines = run.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == count)
+        let name = #"{"file":"# + JSONValue.string(file).jsonString()
+        for (offset, line) in lines.enumerated() where (offset + 1) % 7 != 0 {
+            #expect(line == name + #","line":\#(offset + 1),"valid":true,"errors":[]}"#)
+        }
+        #expect(lines[6].hasPrefix(name + #","line":7,"valid":false,"errors":[{"#))
+        #expect(lines[9_995].hasPrefix(name + #","line":9996,"valid":false,"errors":[{"#))
+    }
+
     @Test("deeply nested documents are refused, not a crash, and not validated: exit 2")
     func deepNesting() throws {
         let folder = try TemporaryFolder()
