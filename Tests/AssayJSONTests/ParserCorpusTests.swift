@@ -406,7 +406,7 @@ struct SplitMix: RandomNumberGenerator {
     /// short enough to be scanned and long enough for the hash table, and keys that differ from a
     /// name only after the first byte (same length and first byte: they pass the signature filter
     /// and must still be compared), and names the hash cannot tell apart (same length, first and
-    /// last four bytes).
+    /// last four bytes). A key `mayContain` turns away is none of the names.
     @Test func everyKeyIsFoundWhereAPlainScanFindsIt() {
         let alphabet = [
             "", "a", "ab", "abc", "b", "ba", "é", "éa", "😀", "name", "kind", "nbme", "replicas", "replicaz",
@@ -415,6 +415,7 @@ struct SplitMix: RandomNumberGenerator {
         ]
         let keys =
             alphabet + ["c", "abd", "names", "kin", "replica", "TLS", "eNgine", "é😀", "y12345678901", "abcd=wxyz"]
+        var turnedAway = 0
         for size in [0, 1, 2, 3, 5, 8, 9, 12, alphabet.count] {
             for offset in [0, 3, 7] {
                 let chosen = (0..<size).map { alphabet[($0 &+ offset) % alphabet.count] }
@@ -430,8 +431,15 @@ struct SplitMix: RandomNumberGenerator {
                         let found = names.position(of: key, from: start)
                         #expect(found == expected, "\(list) key \(key) from \(start)")
                     }
+                    var copy = key
+                    if !copy.withUTF8({ names.mayContain($0) }) {
+                        turnedAway += 1
+                        #expect(expected == nil, "\(list) key \(key)")
+                    }
                 }
             }
         }
+        // The signature turns most keys of a short list away without comparing them.
+        #expect(turnedAway > 300)
     }
 }

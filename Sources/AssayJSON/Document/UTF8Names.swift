@@ -126,6 +126,15 @@
         return search(key, from: start)
     }
 
+    /// Whether `key` may be one of the names: `false` only when it is none (a short list's
+    /// ``signatures`` say so), answered inline, without the call a miss of ``position(of:from:)``
+    /// makes — for a caller most of whose keys are not names (a `properties` of a few names that
+    /// sees every member of an object).
+    @inlinable @inline(__always)
+    package func mayContain(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        buckets != nil || signatures & Self.signature(key) != 0
+    }
+
     /// ``position(of:from:)-(UnsafeBufferPointer<UInt8>,_)`` after its first try.
     @usableFromInline @inline(never)
     func search(_ key: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {

@@ -1134,7 +1134,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             let targets = keyword.targets
             return view.allMembers(inObjectAt: at) { key, value in
                 ordinal += 1
-                guard let position = names.position(of: key, from: next) else { return true }
+                guard names.mayContain(key), let position = names.position(of: key, from: next) else { return true }
                 next = position + 1
                 if tracker != nil { tracker!.members.insert(ordinal) }
                 return child(targets[position], value)
