@@ -58,16 +58,9 @@ package enum MachineStack {
     }()
 
     /// Whether locals may live in AddressSanitizer's fake stacks in this process, so that only
-    /// ``currentAddress()`` tells where the stack is; otherwise ``addressInFrame()`` does, without a
-    /// call. Ask once, not at every check.
+    /// ``currentAddress()`` tells where the stack is; otherwise the address of any local of the
+    /// caller's frame does, without a call. Ask once, not at every check.
     package static var hasFakeStacks: Bool { FakeStacks.sanitizer != nil }
-
-    /// An address in the caller's frame, where no fake stack is in use (``hasFakeStacks``): inlined.
-    @inline(__always)
-    package static func addressInFrame() -> UInt {
-        var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-    }
 
     /// An address in the caller's frame (close enough to the stack pointer), on the thread's own
     /// stack even under AddressSanitizer, whose fake stacks (`detect_stack_use_after_return`) keep
