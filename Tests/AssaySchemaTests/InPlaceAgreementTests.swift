@@ -130,6 +130,9 @@ struct InPlaceAgreementTests {
             (#"{"tags":["",""]}"#, false), (#"{"tags":[1]}"#, true), (#"{"tags":[3,1,2]}"#, true),
             (#"{"tags":[3,1,3]}"#, false), (#"{"tags":[-1,1]}"#, true), (#"{"tags":[1,2,1.0]}"#, false),
             (#"{"tags":[1,2,1e0]}"#, false), (#"{"tags":[1,[1]]}"#, true), (#"{"tags":[[1,1]]}"#, true),
+            (#"{"tags":["ab","a","abc","b"]}"#, true), (#"{"tags":["abcdefghijklmnopq","abcdefghijklmnopr"]}"#, true),
+            (#"{"tags":["abcdefghijklmnopq","x","abcdefghijklmnop\u0071"]}"#, false),
+            (#"{"tags":["\u00e9t\u00e9","été"]}"#, false), (#"{"tags":["a\"b","a\u0022b","c"]}"#, false),
             (#"{"tags":[123456789012345678,123456789012345678]}"#, false),
             (#"{"tags":[1234567890123456789,1234567890123456789]}"#, false),
         ]

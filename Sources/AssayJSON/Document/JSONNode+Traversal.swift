@@ -84,26 +84,7 @@ extension JSONNode {
     /// longer arrays and arrays holding anything else.
     package var distinctStrings: Bool? {
         guard tag(of: tape.entries[index]) == .arrayStart else { return nil }
-        let count = Int(tape.entries[index + 1])
-        guard count <= 16 else { return nil }
-        let tape = self.tape
-        var position = index + 2
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { positions -> Bool? in
-            for offset in 0..<count {
-                switch tag(of: tape.entries[position]) {
-                case .rawString, .escapedString: positions[offset] = position
-                default: return nil
-                }
-                position = tape.next(after: position)
-            }
-            guard count > 1 else { return true }
-            for later in 1..<count {
-                for earlier in 0..<later where tape.sameString(at: positions[earlier], and: positions[later]) {
-                    return false
-                }
-            }
-            return true
-        }
+        return tape.view.distinctStrings(inArrayAt: index)
     }
 
     /// For an array whose elements are all integers kept on the tape (at most 18 digits): whether

@@ -119,15 +119,6 @@ final class Tape: @unchecked Sendable {
         view.member(named: key, inObjectAt: object, from: hint)
     }
 
-    /// Whether the strings at `first` and `second` have the same UTF-8.
-    func sameString(at first: Int, and second: Int) -> Bool {
-        withStringBytes(at: first) { a in
-            withStringBytes(at: second) { b in
-                a.count == b.count && (a.count == 0 || sameBytes(a.baseAddress!, b.baseAddress!, a.count))
-            }
-        }
-    }
-
     /// The string at `index`, or `nil` when the value there is not a string.
     @inline(__always) func stringIfString(at index: Int) -> String? {
         switch tag(of: entries[index]) {
@@ -263,6 +254,33 @@ final class Tape: @unchecked Sendable {
             return UnsafeBufferPointer(start: source + payload(of: current), count: Int(packed))
         }
         return UnsafeBufferPointer(start: strings + Int(packed >> 32), count: Int(packed & 0xFFFF_FFFF))
+    }
+
+    /// For an array of at most 16 elements, all strings: whether no two have the same UTF-8, compared
+    /// pair by pair on the tape (lengths first); `true` for fewer than two elements. `nil` for a
+    /// longer array or one holding anything else (the general comparison decides those).
+    package func distinctStrings(inArrayAt array: Int) -> Bool? {
+        let count = Int(entries[array + 1])
+        guard count <= 16 else { return nil }
+        guard count > 1 else { return true }
+        return withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: 16) { strings in
+            var position = array + 2
+            for offset in 0..<count {
+                let kind = tag(of: entries[position])
+                guard kind == .rawString || kind == .escapedString else { return nil }
+                strings[offset] = stringBytes(position)
+                position += 2
+            }
+            for later in 1..<count {
+                let second = strings[later]
+                for earlier in 0..<later where strings[earlier].count == second.count {
+                    if second.isEmpty || sameBytes(strings[earlier].baseAddress!, second.baseAddress!, second.count) {
+                        return false
+                    }
+                }
+            }
+            return true
+        }
     }
 
     /// Calls `body` with each live member's key (its UTF-8) and value index, in order, of the object at

@@ -876,8 +876,8 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             return keyword.utf8Names.contains(view.stringBytes(at))
         case .uniqueItems:
             guard view.isArray(at) else { return true }
-            let array = node(at)
-            return array.distinctStrings ?? array.distinctIntegers
+            if let distinct = view.distinctStrings(inArrayAt: at) { return distinct }
+            return node(at).distinctIntegers
         case .items:
             guard view.isArray(at) else { return true }
             let after = keyword.secondOperand
