@@ -47,6 +47,7 @@ struct Evaluated {
     var allItems = false
     var itemIndices = SortedIndices()
 
+    @inline(__always)
     mutating func merge(_ other: Evaluated) {
         if other.allMembers {
             allMembers = true
@@ -101,8 +102,14 @@ struct SortedIndices {
         return values[position] == value
     }
 
+    /// Inlined for the common case, values below 64 on the other side only: an `or`.
+    @inline(__always)
     mutating func formUnion(_ other: SortedIndices) {
         low |= other.low
+        if other.high != nil { formUnionHigh(other) }
+    }
+
+    private mutating func formUnionHigh(_ other: SortedIndices) {
         guard let others = other.high else { return }
         guard let values = high else {
             high = others
