@@ -241,6 +241,8 @@ private func fuzzRegex(_ bytes: [UInt8]) {
         var text = subject
         text.withUTF8 { bytes in
             check((dfa.runOnCache(bytes: bytes, latin1: false) ?? verdict) == verdict, "lazy DFA caches and Pike VM")
+            // The automaton frozen as the pattern compiled, as validation asks it: on UTF-8 as it is.
+            check((regex.frozenMatchExists(utf8: bytes) ?? verdict) == verdict, "frozen automaton on UTF-8 and Pike VM")
             for budget in [3, 40] {
                 if let frozen = DFACache().frozen(dfa.shape, budget: budget, maximumEntries: 64),
                     let answer = frozen.run(bytes: bytes)
