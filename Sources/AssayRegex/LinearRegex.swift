@@ -171,12 +171,21 @@ public struct LinearRegex: Sendable, CustomStringConvertible {
         return compiled.firstMatchExists(in: text.unicodeScalars, engine: .automatic)
     }
 
+    /// Whether the pattern matches somewhere in the UTF-8 text `bytes` (a parsed document's string):
+    /// first on the automaton frozen as the pattern compiled, which reads the bytes as they are;
+    /// what it leaves is ASCII text (``firstMatchExists(inASCII:)``) or decoded.
+    package func firstMatchExists(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let answer = frozenMatchExists(utf8: bytes) { return answer }
+        if !bytes.contains(where: { $0 >= 0x80 }) { return firstMatchExists(inASCII: bytes) }
+        return firstMatchExists(in: String(decoding: bytes, as: UTF8.self))
+    }
+
     /// Whether the pattern matches somewhere in the UTF-8 text `bytes`, when the automaton frozen
     /// as the pattern compiled can tell alone: ASCII text, or text whose first byte beyond ASCII
-    /// comes once the answer is settled (a match found, or none possible). `nil` otherwise: then
-    /// ``firstMatchExists(inASCII:)`` or ``firstMatchExists(in:)-(String)`` answers. Reads the
-    /// bytes once, with no lock, no cache and no copy, and needs no check that they are ASCII.
-    package func frozenMatchExists(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+    /// comes once the answer is settled (a match found, or none possible); `nil` otherwise. Reads
+    /// the bytes once, with no lock, no cache and no copy, and needs no check that they are ASCII.
+    @inline(__always)
+    func frozenMatchExists(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         dfa?.frozen?.run(bytes: bytes)
     }
 

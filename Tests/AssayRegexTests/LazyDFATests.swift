@@ -102,8 +102,8 @@ import Testing
         #expect(states * exponential.shape.classCount <= share)
     }
 
-    /// `frozenMatchExists(utf8:)`, which validation asks before it checks that a string is ASCII,
-    /// answers as the Pike VM wherever it answers, on ASCII and UTF-8 text alike; it answers every
+    /// `firstMatchExists(utf8:)`, which validation calls, answers as the Pike VM everywhere; the frozen
+    /// automaton it asks first (`frozenMatchExists(utf8:)`) answers as the Pike VM wherever it answers, on ASCII and UTF-8 text alike; it answers every
     /// ASCII text of a pattern frozen whole, and text beyond ASCII once the answer is settled
     /// before the first such byte (a match found, or none possible), and leaves the rest to the
     /// other entry points.
@@ -113,6 +113,10 @@ import Testing
             let regex = try LinearRegex(pattern)
             for input in Self.inputs + ["ab😀", "é9", "9é", "x😀", "colour é", "Zoë"] {
                 var copy = input
+                // The entry point validation calls answers everywhere, as the Pike VM does.
+                #expect(
+                    copy.withUTF8 { regex.firstMatchExists(utf8: $0) }
+                        == regex.firstMatchExistsWithPikeVM(in: input.unicodeScalars), "\(pattern) on \(input)")
                 guard let answer = copy.withUTF8({ regex.frozenMatchExists(utf8: $0) }) else { continue }
                 answered += 1
                 #expect(answer == regex.firstMatchExistsWithPikeVM(in: input.unicodeScalars), "\(pattern) on \(input)")

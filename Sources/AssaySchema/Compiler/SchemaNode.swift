@@ -85,12 +85,6 @@ final class Keyword: Sendable {
     /// The regular expression of `pattern`.
     let regex: LinearRegex?
 
-    /// Whether `regex` matches somewhere in ASCII `bytes`, read in place (no copy of the regex, so
-    /// no reference counting per match).
-    @inline(__always) func patternMatches(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        regex!.firstMatchExists(inASCII: bytes)
-    }
-
     /// See ``Keyword/step``.
     enum Step: UInt8 {
         case other, type, maxLength, minLength, maxItems, minItems, ref

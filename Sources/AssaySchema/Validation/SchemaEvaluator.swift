@@ -623,10 +623,15 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// which members and items it evaluated.
     @inline(__always)
     mutating func evaluate(_ index: Int, _ at: Int, _ evaluated: inout Evaluated?) -> Bool {
-        if (!Mode.collects || !collecting) && evaluated == nil && !tables.tracksEvaluation[index] {
-            return evaluateQuickly(index, at)
-        }
+        if evaluated == nil && decidesQuickly(index) { return evaluateQuickly(index, at) }
         return evaluateFully(index, at, &evaluated)
+    }
+
+    /// Whether schema `index`, applied where nothing is tracked, needs only its verdict: no error is
+    /// being collected and neither it nor a subschema in place tracks evaluated members or items.
+    @inline(__always)
+    private func decidesQuickly(_ index: Int) -> Bool {
+        (!Mode.collects || !collecting) && !tables.tracksEvaluation[index]
     }
 
     /// ``evaluate(_:_:_:)`` for a caller that tracks nothing: on the verdict's path no tracker is
@@ -634,9 +639,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// known to be empty).
     @inline(__always)
     private mutating func evaluateUntracked(_ index: Int, _ at: Int) -> Bool {
-        if (!Mode.collects || !collecting) && !tables.tracksEvaluation[index] {
-            return evaluateQuickly(index, at)
-        }
+        if decidesQuickly(index) { return evaluateQuickly(index, at) }
         var none: Evaluated? = nil
         return evaluateFully(index, at, &none)
     }
@@ -899,12 +902,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             return true
         case .pattern:
             guard view.isString(at) else { return true }
-            let bytes = view.stringBytes(at)
-            // The frozen automaton first: it reads UTF-8 as it is, so most strings need no check
-            // that they are ASCII.
-            if let answer = keyword.regex?.frozenMatchExists(utf8: bytes) { return answer }
-            guard keyword.regex != nil, !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
-            return keyword.patternMatches(ascii: bytes)
+            return keyword.regex?.firstMatchExists(utf8: view.stringBytes(at))
         case .prefixItems:
             guard view.isArray(at) else { return true }
             let targets = keyword.targets
@@ -1037,12 +1035,9 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         return name.withUTF8 { view.member(named: $0, inObjectAt: at, from: 0) }
     }
 
-    /// Whether `regex` finds a match in the string (or key) at `at`: ASCII on its bytes.
+    /// Whether `regex` finds a match in the string (or key) at `at`, read as UTF-8 in place.
     private func matches(_ regex: LinearRegex, _ at: Int) -> Bool {
-        let bytes = view.stringBytes(at)
-        if let answer = regex.frozenMatchExists(utf8: bytes) { return answer }
-        if !bytes.contains(where: { $0 >= 0x80 }) { return regex.firstMatchExists(inASCII: bytes) }
-        return regex.firstMatchExists(in: String(decoding: bytes, as: UTF8.self))
+        regex.firstMatchExists(utf8: view.stringBytes(at))
     }
 
     // MARK: Keywords
