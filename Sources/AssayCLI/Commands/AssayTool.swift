@@ -75,11 +75,27 @@ struct AssayCommand: ParsableCommand {
         subcommands: [ValidateCommand.self, CheckSchemaCommand.self, GenerateCommand.self, ReportCommand.self])
 }
 
-extension InputFormat: ExpressibleByArgument {}
-extension ColorChoice: ExpressibleByArgument {}
+/// An option's value that is one of an enumeration's cases, spelled as its raw value. The values
+/// are listed for help and completion from the cases directly: ArgumentParser's own listing reads
+/// them through a key path it instantiates for each type, at every start of the tool (about 4
+/// million instructions, a tenth of a start).
+protocol EnumeratedArgument: ExpressibleByArgument, CaseIterable, RawRepresentable where RawValue == String {}
+
+extension EnumeratedArgument {
+    // Public: they are the witnesses of public types' conformances (SchemaOutputFormat's).
+    /// The raw values of all cases, in their order.
+    public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+    /// No case has a description besides its name.
+    public static var allValueDescriptions: [String: String] { [:] }
+    /// The raw value.
+    public var defaultValueDescription: String { rawValue }
+}
+
+extension InputFormat: EnumeratedArgument {}
+extension ColorChoice: EnumeratedArgument {}
 
 /// `--duplicate-keys reject|last|first`.
-enum DuplicateKeysArgument: String, CaseIterable, ExpressibleByArgument {
+enum DuplicateKeysArgument: String, CaseIterable, EnumeratedArgument {
     case reject
     case last
     case first
@@ -92,17 +108,17 @@ enum DuplicateKeysArgument: String, CaseIterable, ExpressibleByArgument {
         }
     }
 }
-extension OutputFormat: ExpressibleByArgument {}
-extension SchemaOutputFormat: ExpressibleByArgument {}
+extension OutputFormat: EnumeratedArgument {}
+extension SchemaOutputFormat: EnumeratedArgument {}
 
 /// `--formats assert|annotate`.
-enum FormatMode: String, CaseIterable, ExpressibleByArgument {
+enum FormatMode: String, CaseIterable, EnumeratedArgument {
     case assert
     case annotate
 }
 
 /// `--unknown-formats reject|ignore`.
-enum UnknownFormatMode: String, CaseIterable, ExpressibleByArgument {
+enum UnknownFormatMode: String, CaseIterable, EnumeratedArgument {
     case reject
     case ignore
 }

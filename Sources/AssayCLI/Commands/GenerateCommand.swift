@@ -120,4 +120,4 @@ struct GenerateSwiftCommand: ParsableCommand {
     }
 }
 
-extension SwiftGeneratorOptions.AccessLevel: ExpressibleByArgument {}
+extension SwiftGeneratorOptions.AccessLevel: EnumeratedArgument {}
