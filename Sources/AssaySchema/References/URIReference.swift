@@ -6,34 +6,39 @@ struct URIReference: Hashable, Sendable, CustomStringConvertible {
     var query: String?
     var fragment: String?
 
-    /// Splits `text` with RFC 3986 appendix B's regular expression, written out by hand.
+    /// Splits `text` with RFC 3986 appendix B's regular expression, written out by hand. The
+    /// delimiters are ASCII: they are found among the UTF-8 bytes, not the characters (a `#` that a
+    /// combining mark follows still ends the path), and each search reads a byte at a time.
     init(_ text: String) {
         var rest = Substring(text)
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...])
+        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = String(rest[rest.utf8.index(after: hash)...])
             rest = rest[..<hash]
         }
-        if let mark = rest.firstIndex(of: "?") {
-            query = String(rest[rest.index(after: mark)...])
+        if let mark = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            query = String(rest[rest.utf8.index(after: mark)...])
             rest = rest[..<mark]
         }
-        if let colon = rest.firstIndex(of: ":"), URIReference.isScheme(rest[..<colon]) {
+        if let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")), URIReference.isScheme(rest.utf8[..<colon]) {
             scheme = String(rest[..<colon])
-            rest = rest[rest.index(after: colon)...]
+            rest = rest[rest.utf8.index(after: colon)...]
         }
-        if rest.hasPrefix("//") {
-            let afterSlashes = rest.dropFirst(2)
-            let end = afterSlashes.firstIndex(of: "/") ?? afterSlashes.endIndex
+        if rest.utf8.starts(with: "//".utf8) {
+            let afterSlashes = rest[rest.utf8.index(rest.startIndex, offsetBy: 2)...]
+            let end = afterSlashes.utf8.firstIndex(of: UInt8(ascii: "/")) ?? afterSlashes.endIndex
             authority = String(afterSlashes[..<end])
             rest = afterSlashes[end...]
         }
         path = String(rest)
     }
 
-    private static func isScheme(_ text: Substring) -> Bool {
-        guard let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
-        return text.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+    /// `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
+    private static func isScheme(_ text: Substring.UTF8View) -> Bool {
+        func isLetter(_ byte: UInt8) -> Bool { byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z") }
+        guard let first = text.first, isLetter(first) else { return false }
+        return text.allSatisfy {
+            isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "+")
+                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
         }
     }
 
