@@ -185,32 +185,32 @@ struct DFAShape: Sendable {
         self.setOf = setOf
         // Two ASCII scalars are of one class when every consuming instruction accepts both or neither.
         // Instructions whose sets hold the same ASCII scalars tell the same scalars apart (counted
-        // repetitions copy one set many times): the signatures range over the distinct ASCII masks.
-        var distinct: [(low: UInt64, high: UInt64)] = []
-        var seen: Set<[UInt64]> = []
-        for pc in consuming {
-            let members = sets[Int(setOf[pc])].asciiMembers
-            if seen.insert([members.low, members.high]).inserted { distinct.append(members) }
-        }
-        let words = (distinct.count + 63) / 64
-        var classOfSignature: [[UInt64]: UInt8] = [:]
+        // repetitions copy one set many times): the classes are refined by each distinct ASCII mask
+        // once. (Sorted, not hashed: no set or dictionary type is made for it at run time.)
+        var masks = consuming.map { sets[Int(setOf[$0])].asciiMembers }
+        masks.sort { $0.low != $1.low ? $0.low < $1.low : $0.high < $1.high }
+        // Each mask splits every class into the scalars it holds and those it does not; the classes
+        // are numbered in the order of their first scalar.
         var asciiClass = [UInt8](repeating: 0, count: 128)
-        for value in 0..<128 {
-            var signature = [UInt64](repeating: 0, count: words)
-            for (ordinal, members) in distinct.enumerated() {
+        var classCount = 1
+        var split = [Int16](repeating: -1, count: 256)
+        for (ordinal, members) in masks.enumerated()
+        where ordinal == 0 || members != masks[ordinal - 1] {
+            for key in 0..<(classCount * 2) { split[key] = -1 }
+            var next: Int16 = 0
+            for value in 0..<128 {
                 let holds = value < 64 ? members.low >> UInt64(value) & 1 : members.high >> UInt64(value - 64) & 1
-                if holds != 0 { signature[ordinal >> 6] |= 1 << UInt64(ordinal & 63) }
+                let key = Int(asciiClass[value]) * 2 + Int(holds)
+                if split[key] < 0 {
+                    split[key] = next
+                    next += 1
+                }
+                asciiClass[value] = UInt8(split[key])
             }
-            if let known = classOfSignature[signature] {
-                asciiClass[value] = known
-            } else {
-                let next = UInt8(classOfSignature.count)
-                classOfSignature[signature] = next
-                asciiClass[value] = next
-            }
+            classCount = Int(next)
         }
         self.asciiClass = asciiClass
-        self.classCount = classOfSignature.count
+        self.classCount = classCount
     }
 }
 
