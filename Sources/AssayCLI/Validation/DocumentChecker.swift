@@ -53,7 +53,7 @@ struct DocumentChecker: Sendable {
     /// language).
     func checkLine(
         _ bytes: ArraySlice<UInt8>, line: Int, into out: inout [UInt8], overLimit: inout Int,
-        failed: inout FailedDocument?, messages: SchemaMessageMemo? = nil
+        failed: inout FailedDocument?, messages: SchemaMessageMemo? = nil, recycling spare: inout JSONDocument?
     ) -> Int {
         if bytes.count > parserOptions.maximumBytes {
             // Reported as a line the reader did not hold (``checkLongLine``), whichever way it came.
@@ -62,7 +62,9 @@ struct DocumentChecker: Sendable {
         let errors: [ReportedError]
         var truncated = false
         do {
-            let document = try JSONDocument(parsing: bytes, options: parserOptions)
+            // The tape of the line before is written again when nothing kept it.
+            let document = try JSONDocument(parsing: bytes, options: parserOptions, recycling: &spare)
+            defer { spare = document }
             let result = schema.validate(document, limit: limit)
             if !result.isValid, Self.stoppedAtLimit(result.errors) { overLimit += 1 }
             if !result.isValid {

@@ -63,11 +63,13 @@ final class LineBatch: @unchecked Sendable {
         let lineChecker = checker
         // This worker's own: records fail in the same few ways, and a message is rendered once.
         let messages = SchemaMessageMemo(language: reporter.language)
+        // The document of the line before, whose memory the next line's parse takes over.
+        var spare: JSONDocument?
         block.forEachRecord { line, record, written in
             var failed: FailedDocument?
             let found = lineChecker.checkLine(
                 bytes[record], line: line, into: &output, overLimit: &overLimit, failed: &failed,
-                messages: messages)
+                messages: messages, recycling: &spare)
             if var failed {
                 failed.record = record
                 failedDocuments.append(failed)

@@ -19,7 +19,7 @@ import Foundation
 /// print(document.root["name"]?.string ?? "")  // John
 /// ```
 public struct JSONDocument: Sendable {
-    let tape: Tape
+    var tape: Tape
 
     /// Parses UTF-8 bytes.
     ///
@@ -33,19 +33,63 @@ public struct JSONDocument: Sendable {
     ///
     /// - Throws: ``JSONParseError``, located within the slice.
     public init(parsing bytes: ArraySlice<UInt8>, options: JSONParserOptions = .default) throws(JSONParseError) {
-        let result: Result<(UnsafeMutableBufferPointer<UInt64>, [UInt8]), JSONParseError> =
-            bytes.withUnsafeBufferPointer { buffer in
-                var parser = TapeParser(input: buffer, options: options)
-                do throws(JSONParseError) {
-                    try parser.parse()
-                    return .success((parser.entries.finish(), parser.strings))
-                } catch {
-                    parser.entries.discard()
-                    return .failure(error)
-                }
+        let parsed = try Self.parse(bytes, options, into: nil)
+        tape = Tape(bytes: bytes, entries: parsed.entries, strings: parsed.strings)
+    }
+
+    /// Parses a slice as ``init(parsing:options:)-(ArraySlice<UInt8>,_)`` does, into the memory of
+    /// `recycled` when nothing else holds that document: its tape is written again instead of freed
+    /// and another allocated, for a loop over many documents that keeps none of them. `recycled` is
+    /// taken either way (`nil` after); give the document back once done with it. A tape of more
+    /// than ``largestRecycledEntries`` entries is freed rather than kept for the next.
+    ///
+    /// - Throws: ``JSONParseError``, as the other initializer.
+    package init(
+        parsing bytes: ArraySlice<UInt8>, options: JSONParserOptions, recycling recycled: inout JSONDocument?
+    ) throws(JSONParseError) {
+        guard recycled != nil, isKnownUniquelyReferenced(&recycled!.tape),
+            recycled.unsafelyUnwrapped.tape.capacity <= Self.largestRecycledEntries
+        else {
+            recycled = nil
+            try self.init(parsing: bytes, options: options)
+            return
+        }
+        let reused = recycled.unsafelyUnwrapped.tape
+        recycled = nil
+        let buffer = reused.takeEntries(minimumCapacity: TapeParser.expectedEntries(bytes.count))
+        // On failure the parser frees the buffer, and the tape, holding none, is freed with `reused`.
+        let parsed = try Self.parse(bytes, options, into: buffer)
+        reused.reset(bytes: bytes, entries: parsed.entries, strings: parsed.strings)
+        self.init(tape: reused)
+    }
+
+    /// The most entries (8 bytes each) a recycled tape keeps for the next document: 512 KB.
+    package static let largestRecycledEntries = 1 << 16
+
+    private init(tape: Tape) { self.tape = tape }
+
+    private struct Parsed {
+        let entries: EntryBuffer.Finished
+        let strings: [UInt8]
+    }
+
+    @inline(__always) private static func parse(
+        _ bytes: ArraySlice<UInt8>, _ options: JSONParserOptions, into buffer: EntryBuffer?
+    ) throws(JSONParseError) -> Parsed {
+        var failure: JSONParseError?
+        let parsed: Parsed? = bytes.withUnsafeBufferPointer { input in
+            var parser = TapeParser(input: input, options: options, entries: buffer)
+            do throws(JSONParseError) {
+                try parser.parse()
+            } catch {
+                parser.entries.discard()
+                failure = error
+                return nil
             }
-        let (entries, strings) = try result.get()
-        tape = Tape(bytes: bytes, entries: entries, strings: strings)
+            return Parsed(entries: parser.entries.finish(), strings: parser.strings)
+        }
+        guard let parsed else { throw failure.unsafelyUnwrapped }
+        return parsed
     }
 
     /// Parses the UTF-8 bytes of `data`.

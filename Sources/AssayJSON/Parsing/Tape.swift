@@ -35,43 +35,79 @@ import Darwin
 
 @inlinable @inline(__always) func payload(of entry: UInt64) -> Int { Int(entry & 0x00FF_FFFF_FFFF_FFFF) }
 
-/// The bytes, the tape and the decoded escaped strings of one parsed document; immutable after
-/// parsing (the entries live in a buffer the tape owns and frees).
+/// The bytes, the tape and the decoded escaped strings of one parsed document; unchanged after
+/// parsing, unless nothing else holds it and a document is parsed again into its storage
+/// (``reset(bytes:entries:strings:)``). The entries live in a buffer the tape owns and frees.
 final class Tape: @unchecked Sendable {
+    // Variables only for ``reset(bytes:entries:strings:)``, which runs when nothing else holds the
+    // tape: read without exclusivity checks.
     /// The source: offsets on the tape count from the slice's start.
-    let bytes: ArraySlice<UInt8>
-    let entries: UnsafeMutableBufferPointer<UInt64>
-    let strings: [UInt8]
+    @exclusivity(unchecked) private(set) var bytes: ArraySlice<UInt8>
+    @exclusivity(unchecked) private(set) var entries: UnsafeMutableBufferPointer<UInt64>
+    @exclusivity(unchecked) private(set) var strings: [UInt8]
+    /// How many entries the buffer has room for.
+    @exclusivity(unchecked) private(set) var capacity: Int
 
     /// The first source byte: the storage of `bytes` itself, which `bytes` keeps alive and
     /// unchanged (an array's storage is copied, never changed, while another reference holds it),
     /// or a copy when the slice has no contiguous storage. Read without a closure per string.
-    private let base: UnsafePointer<UInt8>
-    private let ownedCopy: UnsafeMutablePointer<UInt8>?
+    @exclusivity(unchecked) private var base: UnsafePointer<UInt8>
+    @exclusivity(unchecked) private var ownedCopy: UnsafeMutablePointer<UInt8>?
     /// The tape as raw pointers (see ``TapeView``).
-    let view: TapeView
+    @exclusivity(unchecked) private(set) var view: TapeView
 
-    init(bytes: ArraySlice<UInt8>, entries: UnsafeMutableBufferPointer<UInt64>, strings: [UInt8]) {
+    init(bytes: ArraySlice<UInt8>, entries: EntryBuffer.Finished, strings: [UInt8]) {
         self.bytes = bytes
-        self.entries = entries
+        self.entries = entries.buffer
+        self.capacity = entries.capacity
         self.strings = strings
-        if let storage = bytes.withContiguousStorageIfAvailable({ $0.baseAddress }), let storage {
-            base = storage
-            ownedCopy = nil
-        } else {
-            let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
-            _ = UnsafeMutableBufferPointer(start: copy, count: bytes.count).initialize(from: bytes)
-            base = UnsafePointer(copy)
-            ownedCopy = copy
-        }
-        // `strings` is never changed, so its storage stays where it is while the tape holds it.
-        let stringsBase = strings.withUnsafeBufferPointer { $0.baseAddress } ?? base
-        view = TapeView(entries: UnsafePointer(entries.baseAddress!), source: base, strings: stringsBase)
+        (base, ownedCopy) = Self.source(of: bytes)
+        view = Self.view(entries.buffer, base, strings)
     }
 
     deinit {
         EntryBuffer.free(entries.baseAddress)
         ownedCopy?.deallocate()
+    }
+
+    /// The first byte of `bytes`, and the copy it is in when the slice has no contiguous storage.
+    private static func source(of bytes: ArraySlice<UInt8>) -> (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>?) {
+        if let storage = bytes.withContiguousStorageIfAvailable({ $0.baseAddress }), let storage {
+            return (storage, nil)
+        }
+        let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+        _ = UnsafeMutableBufferPointer(start: copy, count: bytes.count).initialize(from: bytes)
+        return (UnsafePointer(copy), copy)
+    }
+
+    private static func view(
+        _ entries: UnsafeMutableBufferPointer<UInt64>, _ base: UnsafePointer<UInt8>, _ strings: [UInt8]
+    ) -> TapeView {
+        // `strings` is never changed, so its storage stays where it is while the tape holds it.
+        let stringsBase = strings.withUnsafeBufferPointer { $0.baseAddress } ?? base
+        return TapeView(entries: UnsafePointer(entries.baseAddress!), source: base, strings: stringsBase)
+    }
+
+    /// Gives the entry buffer to a parser that writes the next document into it (the tape is left
+    /// with none, and frees none, until ``reset(bytes:entries:strings:)``). Only when nothing else
+    /// holds the tape.
+    func takeEntries(minimumCapacity: Int) -> EntryBuffer {
+        let buffer = EntryBuffer(reusing: entries.baseAddress!, capacity: capacity, minimumCapacity: minimumCapacity)
+        entries = UnsafeMutableBufferPointer(start: nil, count: 0)
+        capacity = 0
+        return buffer
+    }
+
+    /// Makes this the tape of another document, parsed into the buffer ``takeEntries(minimumCapacity:)``
+    /// gave away.
+    func reset(bytes: ArraySlice<UInt8>, entries: EntryBuffer.Finished, strings: [UInt8]) {
+        ownedCopy?.deallocate()
+        self.bytes = bytes
+        self.entries = entries.buffer
+        self.capacity = entries.capacity
+        self.strings = strings
+        (base, ownedCopy) = Self.source(of: bytes)
+        view = Self.view(entries.buffer, base, strings)
     }
 
     /// The index after the value at `index`.

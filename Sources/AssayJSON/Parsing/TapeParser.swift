@@ -23,11 +23,16 @@ struct TapeParser {
     /// The fingerprints (``signature(_:_:)``) of the keys of the open objects, innermost last.
     var keySignatures = ScratchStack<UInt64>()
 
-    init(input: UnsafeBufferPointer<UInt8>, options: JSONParserOptions) {
+    /// A parser of `input` that writes into `entries` when given (a recycled buffer), else into a
+    /// buffer of its own.
+    init(input: UnsafeBufferPointer<UInt8>, options: JSONParserOptions, entries: EntryBuffer? = nil) {
         self.input = input
         self.options = options
-        entries = EntryBuffer(capacity: input.count / 3 + 16)
+        self.entries = entries ?? EntryBuffer(capacity: Self.expectedEntries(input.count))
     }
+
+    /// Room for the entries of a typical document of `bytes` bytes.
+    static func expectedEntries(_ bytes: Int) -> Int { bytes / 3 + 16 }
 
     private func fail(_ reason: JSONParseError.Reason, _ detail: String, at offset: Int) -> JSONParseError {
         JSONParseError(reason, detail, at: offset, in: input)
@@ -796,6 +801,24 @@ struct EntryBuffer {
         base = Self.reallocate(nil, capacity: self.capacity)
     }
 
+    /// An empty buffer in the memory of an earlier one (`capacity` entries from `base`), made larger
+    /// first when that is less than `minimumCapacity`.
+    init(reusing base: UnsafeMutablePointer<UInt64>, capacity: Int, minimumCapacity: Int) {
+        if capacity >= minimumCapacity {
+            self.base = base
+            self.capacity = capacity
+        } else {
+            self.capacity = max(16, minimumCapacity)
+            self.base = Self.reallocate(base, capacity: self.capacity)
+        }
+    }
+
+    /// The entries written and the room the buffer has, for a ``Tape``.
+    struct Finished {
+        let buffer: UnsafeMutableBufferPointer<UInt64>
+        let capacity: Int
+    }
+
     @inline(__always) mutating func append(_ value: UInt64) {
         if count == capacity {
             // A static call with plain arguments: a buffer held in a local stays in registers.
@@ -820,7 +843,9 @@ struct EntryBuffer {
     }
 
     /// Hands the entries to a ``Tape``, which frees them with ``free(_:)``.
-    func finish() -> UnsafeMutableBufferPointer<UInt64> { UnsafeMutableBufferPointer(start: base, count: count) }
+    func finish() -> Finished {
+        Finished(buffer: UnsafeMutableBufferPointer(start: base, count: count), capacity: capacity)
+    }
 
     /// Frees the entries when parsing failed.
     func discard() { Self.free(base) }
