@@ -151,6 +151,26 @@ private func fuzzNDJSON(_ bytes: [UInt8]) {
     var byBlock: [Int: [UInt8]] = [:]
     block.forEachRecord { line, record, _ in byBlock[line] = Array(prefix[record]) }
     check(byBlock == byLine, "NDJSON blocks and lines")
+    // Each record parsed into the memory of the one before (as `assay validate` parses lines) is
+    // the document, or the error, that a fresh parse gives.
+    var spare: JSONDocument?
+    block.forEachRecord { _, record, _ in
+        let line = prefix[record]
+        let fresh = Result { () throws(JSONParseError) in try JSONDocument(parsing: line) }
+        let recycled = Result { () throws(JSONParseError) in
+            try JSONDocument(parsing: line, options: .default, recycling: &spare)
+        }
+        switch (fresh, recycled) {
+        case (.success(let expected), .success(let document)):
+            check(Array(document.tape.entries) == Array(expected.tape.entries), "recycled tape entries")
+            check(document.tape.strings == expected.tape.strings, "recycled tape strings")
+            spare = document
+        case (.failure(let expected), .failure(let error)):
+            check(error == expected, "recycled parse error")
+        default:
+            check(false, "recycled parse verdict")
+        }
+    }
     // With a small line limit, lines over it come in pieces (blocks) or are skipped (lines); put
     // together, a piece's line is the record (plus a final \r), or a blank line the reader skips.
     let limit = 16
