@@ -185,20 +185,23 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// needed: the verdict of a plain schema, made for every document, stays small to make and drop.
     private var box: Box?
 
+    /// Reached only through its evaluator, which one thread runs: its variables are read and
+    /// written without exclusivity checks (each was two calls into the runtime, on every error and
+    /// every step down while errors are recorded).
     final class Box {
-        var errors: [SchemaError] = []
-        var instancePath: [PathComponent] = []
-        var keywordPath: [String] = []
+        @exclusivity(unchecked) var errors: [SchemaError] = []
+        @exclusivity(unchecked) var instancePath: [PathComponent] = []
+        @exclusivity(unchecked) var keywordPath: [String] = []
         /// Resource roots entered, outermost first: the dynamic scope (kept only when the schema
         /// has a `$dynamicRef` or `$recursiveRef`).
-        var scope: [Int] = []
+        @exclusivity(unchecked) var scope: [Int] = []
         /// Verdicts by schema and tape index (`index << 32 | at`): see ``rememberFrom``.
-        var memo: [Int: Bool] = [:]
+        @exclusivity(unchecked) var memo: [Int: Bool] = [:]
         /// The first limit crossed where errors were not being recorded (inside `not`, `anyOf`…),
         /// so that the result always says why the document was not validated.
-        var firstLimit: CrossedLimit?
+        @exclusivity(unchecked) var firstLimit: CrossedLimit?
         /// For the verbose output: the units being built.
-        var trace = Trace()
+        @exclusivity(unchecked) var trace = Trace()
     }
 
     /// ``box``, made on first use.
@@ -265,11 +268,12 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// For the verbose output: the units being built.
     private var trace: Trace? { Mode.traces ? box?.trace : nil }
 
+    /// Reached only through its evaluator's box, as the box is.
     final class Trace {
         /// The open units, outermost first.
-        var open: [TraceUnit] = []
+        @exclusivity(unchecked) var open: [TraceUnit] = []
         /// The root schema's unit, once evaluation ends.
-        var root: TraceUnit?
+        @exclusivity(unchecked) var root: TraceUnit?
     }
 
     /// The root schema's unit, once a traced evaluation ends.

@@ -36,10 +36,11 @@ package final class SchemaMessageMemo {
     private let language: Language
     /// The catalog asked for, or the current one when first needed (a run with no error never
     /// reads it).
-    private var catalog: MessageCatalog?
+    // One thread uses a memo (see above): its variables are read without exclusivity checks.
+    @exclusivity(unchecked) private var catalog: MessageCatalog?
     private let capacity: Int
-    private var messages: [Site: [Entry]] = [:]
-    private(set) package var count = 0
+    @exclusivity(unchecked) private var messages: [Site: [Entry]] = [:]
+    @exclusivity(unchecked) private(set) package var count = 0
 
     /// A memo of messages in `language` from `catalog` (by default, the current catalog when the
     /// first message is rendered), keeping at most `capacity` of them.
