@@ -90,6 +90,30 @@ struct BoundedEvaluationTests {
         #expect(deep.validate(document).errors.map(\.code) == [.malformed])
     }
 
+    /// Collecting the errors of a deep document that fails at the bottom asks, on the way down, the
+    /// verdict of each value below every level: remembered for large values, the steps stay linear
+    /// in the depth (300 levels: within a budget of ten steps a tape entry; without remembering,
+    /// about 45,000 steps).
+    @Test func errorsFoundDeepDownCostStepsLinearInTheDepth() throws {
+        let chain = ##"""
+            {"$ref": "#/$defs/node",
+             "$defs": {"node": {"type": "object",
+                                "properties": {"child": {"$ref": "#/$defs/node"}, "value": {"type": "integer"}}}}}
+            """##
+        let depth = 300
+        let text =
+            String(repeating: #"{"child":"#, count: depth) + #"{"value":"x"}"# + String(repeating: "}", count: depth)
+        let document = try JSONDocument(parsing: text)
+        let entries = document.root.tapeView.next(after: document.root.tapeIndex)
+        let schema = try JSONSchema(parsing: chain, options: .init(maximumEvaluationSteps: 10 * entries))
+        #expect(!schema.isValid(document))
+        let result = schema.validate(document)
+        #expect(!result.isValid)
+        #expect(result.errors.map(\.code) == [.typeMismatch], "\(result.errors.map(\.code))")
+        let bottom = String(repeating: "/child", count: depth) + "/value"
+        #expect(result.errors.first?.instanceLocation.jsonPointer == bottom)
+    }
+
     /// All errors, nested causes included, as one list.
     static func allUnits(_ errors: [SchemaError]) -> [SchemaError] {
         errors.flatMap { [$0] + allUnits($0.causes) }

@@ -656,7 +656,27 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         if let flag = tables.booleans[index] { return flag }
         steps &+= 1
         if steps >= rememberFrom { return evaluateRemembering(index, at) }
+        // While errors are collected, each level on the way down to a failure first asks the
+        // verdict of its children (``settles(_:_:descending:)``), so a value's verdict is asked
+        // again at every level above it: a large value's is remembered, and the way down costs its
+        // size once instead of once a level. (Not when a verdict may depend on the dynamic scope.)
+        if Mode.collects && !usesDynamicScope && view.next(after: at) &- at >= Self.rememberedSpan {
+            return evaluateRecalling(index, at)
+        }
         return evaluateKeywords(index, at)
+    }
+
+    /// The tape entries from which a value's verdict is remembered while errors are collected.
+    private static var rememberedSpan: Int { 128 }
+
+    /// ``evaluateKeywords(_:_:)``, its verdict remembered (see ``evaluateQuickly(_:_:)``).
+    @inline(never)
+    private mutating func evaluateRecalling(_ index: Int, _ at: Int) -> Bool {
+        let key = index << 32 | at
+        if let known = state.memo[key] { return known }
+        let verdict = evaluateKeywords(index, at)
+        state.memo[key] = verdict
+        return verdict
     }
 
     /// ``evaluateQuickly(_:_:)`` once evaluation runs long: each verdict remembered (unless the
