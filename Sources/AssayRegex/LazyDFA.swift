@@ -349,6 +349,8 @@ final class DFACache: @unchecked Sendable {
     @exclusivity(unchecked) private var generation: UInt32 = 0
     @exclusivity(unchecked) private var stack: [Int32] = []
     @exclusivity(unchecked) private var targets: [Int32] = []
+    @exclusivity(unchecked) private var keyScratch: [Int32] = []
+    @exclusivity(unchecked) private var endScratch: [Int32] = []
 
     /// The ASCII classes, the transition table and the states' flags as unsafe buffers, for a run's
     /// fast loop (which changes none of them): no reference counting or exclusivity checks per step.
@@ -613,13 +615,19 @@ final class DFACache: @unchecked Sendable {
     /// The state whose threads start at `targets`, found or made. A positional automaton's closure
     /// is taken in the context of its position (the end included), so its match flag is final.
     private func state(forTargets shape: DFAShape, atStart: Bool, context: Int = 0) -> Int32 {
-        var key = closure(shape, atStart: atStart, atEnd: false, context: context)
+        // The key is built in scratch space kept from the state before (taken out, so that the
+        // closure writes into a local): no array made per transition but for a new state's.
+        var key = keyScratch
+        keyScratch = []
+        defer { keyScratch = key }
         var stateFlags: UInt8 = 0
-        if key.last == -1 {
-            key.removeLast()
+        if closure(shape, atStart: atStart, atEnd: false, context: context, into: &key) {
             stateFlags |= Self.matchNow | Self.matchAtEnd
         } else if shape.context == nil && shape.hasEndAssertion {
-            if closure(shape, atStart: atStart, atEnd: true).last == -1 { stateFlags |= Self.matchAtEnd }
+            var atEnd = endScratch
+            endScratch = []
+            if closure(shape, atStart: atStart, atEnd: true, into: &atEnd) { stateFlags |= Self.matchAtEnd }
+            endScratch = atEnd
         }
         key.sort()
         // No live thread and no match: nothing can follow — unless the pattern is tried again at
@@ -656,9 +664,11 @@ final class DFACache: @unchecked Sendable {
         bytesUsed += bytes
     }
 
-    /// The consuming instructions reachable from `targets` without input, with `-1` last when the
-    /// match instruction is among them.
-    private func closure(_ shape: DFAShape, atStart: Bool, atEnd: Bool, context: Int = 0) -> [Int32] {
+    /// The consuming instructions reachable from `targets` without input, written into `result`
+    /// (emptied first); returns whether the match instruction is among them.
+    private func closure(
+        _ shape: DFAShape, atStart: Bool, atEnd: Bool, context: Int = 0, into result: inout [Int32]
+    ) -> Bool {
         let positional = shape.context
         let atEnd = positional == nil ? atEnd : context & 1 != 0
         generation &+= 1
@@ -666,7 +676,7 @@ final class DFACache: @unchecked Sendable {
             for index in visited.indices { visited[index] = 0 }
             generation = 1
         }
-        var result: [Int32] = []
+        result.removeAll(keepingCapacity: true)
         var matched = false
         stack.removeAll(keepingCapacity: true)
         stack.append(contentsOf: targets.reversed())
@@ -693,8 +703,7 @@ final class DFACache: @unchecked Sendable {
                 }
             }
         }
-        if matched { result.append(-1) }
-        return result
+        return matched
     }
 }
 
