@@ -38,11 +38,38 @@ package enum PointerText {
             for component in components {
                 switch component {
                 case .key(let key): end = write(key, into: buffer, at: end)
-                case .index(let index): end = write(indexToken ?? String(index), into: buffer, at: end)
+                case .index(let index):
+                    if let indexToken {
+                        end = write(indexToken, into: buffer, at: end)
+                    } else {
+                        end = writeIndex(index, into: buffer, at: end)
+                    }
                 }
             }
             return end
         }
+    }
+
+    /// Writes `/` and `index` in decimal (at most 21 bytes) into `buffer` from `start`, without
+    /// making a string; returns where it ended.
+    @inline(__always)
+    private static func writeIndex(_ index: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        buffer[start] = UInt8(ascii: "/")
+        guard index >= 0 else { return write(String(index), into: buffer, at: start) }
+        var digits = 1
+        var rest = index / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        var position = start + digits
+        rest = index
+        repeat {
+            buffer[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            position -= 1
+            rest /= 10
+        } while rest > 0
+        return start + 1 + digits
     }
 
     /// Writes `/` and `token` escaped (`~` as `~0`, `/` as `~1`) into `buffer` from `start`;
