@@ -40,29 +40,24 @@ import Darwin
 /// (``reset(bytes:entries:strings:)``). The entries live in a buffer the tape owns and frees.
 final class Tape: @unchecked Sendable {
     // Variables only for ``reset(bytes:entries:strings:)``, which runs when nothing else holds the
-    // tape: read without exclusivity checks.
+    // tape (and to set them first): read without exclusivity checks.
     /// The source: offsets on the tape count from the slice's start.
-    @exclusivity(unchecked) private(set) var bytes: ArraySlice<UInt8>
-    @exclusivity(unchecked) private(set) var entries: UnsafeMutableBufferPointer<UInt64>
-    @exclusivity(unchecked) private(set) var strings: [UInt8]
+    @exclusivity(unchecked) private(set) var bytes: ArraySlice<UInt8> = []
+    @exclusivity(unchecked) private(set) var entries = UnsafeMutableBufferPointer<UInt64>(start: nil, count: 0)
+    @exclusivity(unchecked) private(set) var strings: [UInt8] = []
     /// How many entries the buffer has room for.
-    @exclusivity(unchecked) private(set) var capacity: Int
+    @exclusivity(unchecked) private(set) var capacity = 0
 
     /// The first source byte: the storage of `bytes` itself, which `bytes` keeps alive and
     /// unchanged (an array's storage is copied, never changed, while another reference holds it),
     /// or a copy when the slice has no contiguous storage. Read without a closure per string.
-    @exclusivity(unchecked) private var base: UnsafePointer<UInt8>
+    @exclusivity(unchecked) private var base: UnsafePointer<UInt8> = TapeView.empty.source
     @exclusivity(unchecked) private var ownedCopy: UnsafeMutablePointer<UInt8>?
     /// The tape as raw pointers (see ``TapeView``).
-    @exclusivity(unchecked) private(set) var view: TapeView
+    @exclusivity(unchecked) private(set) var view = TapeView.empty
 
     init(bytes: ArraySlice<UInt8>, entries: EntryBuffer.Finished, strings: [UInt8]) {
-        self.bytes = bytes
-        self.entries = entries.buffer
-        self.capacity = entries.capacity
-        self.strings = strings
-        (base, ownedCopy) = Self.source(of: bytes)
-        view = Self.view(entries.buffer, base, strings)
+        reset(bytes: bytes, entries: entries, strings: strings)
     }
 
     deinit {
@@ -98,8 +93,8 @@ final class Tape: @unchecked Sendable {
         return buffer
     }
 
-    /// Makes this the tape of another document, parsed into the buffer ``takeEntries(minimumCapacity:)``
-    /// gave away.
+    /// Makes this the tape of a document (another one, parsed into the buffer
+    /// ``takeEntries(minimumCapacity:)`` gave away, when the tape is reused).
     func reset(bytes: ArraySlice<UInt8>, entries: EntryBuffer.Finished, strings: [UInt8]) {
         ownedCopy?.deallocate()
         self.bytes = bytes
