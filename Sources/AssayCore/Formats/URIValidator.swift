@@ -73,6 +73,12 @@ package enum URIValidator {
         return !host.isEmpty
     }
 
+    /// Whether `text` is a scheme: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
+    package static func isScheme(_ text: Substring) -> Bool {
+        var text = text
+        return text.withUTF8 { isScheme($0, $0.indices) }
+    }
+
     /// `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
     static func isScheme(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         guard let first = range.first, isLetter(text[first]) else { return false }

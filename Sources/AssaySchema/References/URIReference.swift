@@ -1,3 +1,5 @@
+import AssayCore
+
 /// A URI reference split into its RFC 3986 parts, with resolution against a base (section 5.2).
 struct URIReference: Hashable, Sendable, CustomStringConvertible {
     var scheme: String?
@@ -19,7 +21,7 @@ struct URIReference: Hashable, Sendable, CustomStringConvertible {
             query = String(rest[rest.utf8.index(after: mark)...])
             rest = rest[..<mark]
         }
-        if let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")), URIReference.isScheme(rest.utf8[..<colon]) {
+        if let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")), URIValidator.isScheme(rest[..<colon]) {
             scheme = String(rest[..<colon])
             rest = rest[rest.utf8.index(after: colon)...]
         }
@@ -30,16 +32,6 @@ struct URIReference: Hashable, Sendable, CustomStringConvertible {
             rest = afterSlashes[end...]
         }
         path = String(rest)
-    }
-
-    /// `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
-    private static func isScheme(_ text: Substring.UTF8View) -> Bool {
-        func isLetter(_ byte: UInt8) -> Bool { byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z") }
-        guard let first = text.first, isLetter(first) else { return false }
-        return text.allSatisfy {
-            isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "+")
-                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-        }
     }
 
     var description: String {
