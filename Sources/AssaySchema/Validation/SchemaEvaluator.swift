@@ -669,7 +669,8 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// The tape entries from which a value's verdict is remembered while errors are collected.
     private static var rememberedSpan: Int { 128 }
 
-    /// ``evaluateKeywords(_:_:)``, its verdict remembered (see ``evaluateQuickly(_:_:)``).
+    /// ``evaluateKeywords(_:_:)``, its verdict remembered by schema and tape index (see
+    /// ``evaluateQuickly(_:_:)`` and ``evaluateRemembering(_:_:)``).
     @inline(never)
     private mutating func evaluateRecalling(_ index: Int, _ at: Int) -> Bool {
         let key = index << 32 | at
@@ -689,11 +690,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             return false
         }
         if usesDynamicScope { return evaluateKeywords(index, at) }
-        let key = index << 32 | at
-        if let known = state.memo[key] { return known }
-        let verdict = evaluateKeywords(index, at)
-        state.memo[key] = verdict
-        return verdict
+        return evaluateRecalling(index, at)
     }
 
     /// The keywords of schema `index` on the value at `at`, for the verdict.
