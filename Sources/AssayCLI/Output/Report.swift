@@ -170,19 +170,7 @@ struct Reporter: Sendable {
                 withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.count + 20 + end.count) { buffer in
                     let base = buffer.baseAddress!
                     base.initialize(from: prefix.baseAddress!, count: prefix.count)
-                    var digits = 1
-                    var rest = line / 10
-                    while rest > 0 {
-                        digits += 1
-                        rest /= 10
-                    }
-                    var position = prefix.count + digits
-                    rest = line
-                    repeat {
-                        position -= 1
-                        base[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                        rest /= 10
-                    } while rest > 0
+                    let digits = writeDecimal(line, to: base + prefix.count)
                     (base + prefix.count + digits).initialize(from: end.baseAddress!, count: end.count)
                     out.append(contentsOf: UnsafeBufferPointer(start: base, count: prefix.count + digits + end.count))
                 }

@@ -56,20 +56,7 @@ package enum PointerText {
     private static func writeIndex(_ index: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
         buffer[start] = UInt8(ascii: "/")
         guard index >= 0 else { return write(String(index), into: buffer, at: start) }
-        var digits = 1
-        var rest = index / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
-        }
-        var position = start + digits
-        rest = index
-        repeat {
-            buffer[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            position -= 1
-            rest /= 10
-        } while rest > 0
-        return start + 1 + digits
+        return start + 1 + writeDecimal(index, to: buffer.baseAddress! + start + 1)
     }
 
     /// Writes `/` and `token` escaped (`~` as `~0`, `/` as `~1`) into `buffer` from `start`;
@@ -110,17 +97,29 @@ package func appendDecimal(_ value: Int, to out: inout [UInt8]) {
         out.append(contentsOf: String(value).utf8)
         return
     }
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    var count = 0
-    var rest = value
-    withUnsafeMutableBytes(of: &digits) { raw in
-        let buffer = raw.bindMemory(to: UInt8.self)
-        repeat {
-            buffer[23 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-            count += 1
-        } while rest > 0
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
         // A typed buffer: appended with one copy, not byte by byte.
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(24 - count)...]))
+        let count = writeDecimal(value, to: buffer.baseAddress!)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
     }
+}
+
+/// Writes the decimal digits of `value` (not negative; at most 19 of them) from `start`; returns
+/// how many it wrote.
+@inline(__always)
+package func writeDecimal(_ value: Int, to start: UnsafeMutablePointer<UInt8>) -> Int {
+    var digits = 1
+    var rest = value / 10
+    while rest > 0 {
+        digits += 1
+        rest /= 10
+    }
+    var position = digits
+    rest = value
+    repeat {
+        position -= 1
+        start[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+        rest /= 10
+    } while rest > 0
+    return digits
 }
