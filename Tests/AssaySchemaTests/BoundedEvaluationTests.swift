@@ -1,9 +1,9 @@
 import AssayCore
-import AssayJSON
 import AssayTestSupport
 import Foundation
 import Testing
 
+@testable import AssayJSON
 @testable import AssaySchema
 
 /// Evaluation is bounded whatever the schema: a schema that reaches the same subschema on the same
@@ -181,6 +181,29 @@ struct BoundedEvaluationTests {
         // Small values are shown whole.
         let small = try schema.validate(JSONDocument(parsing: #"{"a": [1, "x"]}"#)).errors[0].value
         #expect(small == ["a": [1, "x"]])
+    }
+
+    /// An error's value is excerpted when read, from the document the error holds: a document
+    /// parsed next into the memory of the one before (as `assay validate` does line by line) does
+    /// not write over one an error still holds, and the value read later is the one found.
+    @Test func aFailingValueIsReadFromTheDocumentTheErrorHolds() throws {
+        let schema = try JSONSchema(parsing: #"{"properties": {"tags": {"maxItems": 1}}}"#)
+        var spare: JSONDocument? = try JSONDocument(parsing: Array(#"{"tags": ["a", "b", "c"]}"#.utf8)[...])
+        let errors = schema.validate(spare!).errors
+        #expect(errors.count == 1)
+        weak let heldTape = spare!.tape
+        let next = try JSONDocument(
+            parsing: Array(#"{"tags": ["x"], "other": [1, 2, 3, 4, 5, 6]}"#.utf8)[...], options: .default,
+            recycling: &spare)
+        #expect(heldTape != nil, "the error holds the document")
+        #expect(heldTape !== next.tape, "a document an error holds is not parsed into")
+        #expect(schema.isValid(next))
+        #expect(errors[0].value == ["a", "b", "c"])
+        #expect(errors[0].issue.value == .other(#"["a","b","c"]"#))
+        #expect(errors[0].issue.valueType == "array")
+        // Once the errors are gone, so is the document.
+        _ = consume errors
+        #expect(heldTape == nil)
     }
 
     @Test func everyKeywordThatReadsNamesComparesCodePoints() throws {

@@ -59,27 +59,18 @@ struct DocumentChecker: Sendable {
             // Reported as a line the reader did not hold (``checkLongLine``), whichever way it came.
             return checkLongLine(line: line, length: bytes.count, into: &out, overLimit: &overLimit, failed: &failed)
         }
-        let errors: [ReportedError]
+        var errors: [ReportedError] = []
         var truncated = false
         do {
-            // The tape of the line before is written again when nothing kept it.
+            // The tape of the line before is written again when nothing kept it: handed back once
+            // the result, whose errors hold the document, is gone.
             let document = try JSONDocument(parsing: bytes, options: parserOptions, recycling: &spare)
             defer { spare = document }
-            let result = schema.validate(document, limit: limit)
-            if !result.isValid, Self.stoppedAtLimit(result.errors) { overLimit += 1 }
-            if !result.isValid {
-                failed = failedDocument(result.errors, at: .line(line), truncated: result.isTruncated)
-            }
-            if let format = reporter.specOutput {
-                // The output unit is made from this result: no second validation, no report rendered.
-                reporter.appendSpecOutput(format, schema, document, result, to: &out)
-                return result.errors.count
-            }
-            if result.isValid {
-                errors = []
-            } else {
-                errors = reporter.errors(result.errors, messages: messages, sourceLine: { _ in line })
-                truncated = result.isTruncated
+            if let written = checkParsedLine(
+                document, line: line, into: &out, overLimit: &overLimit, failed: &failed, messages: messages,
+                errors: &errors, truncated: &truncated)
+            {
+                return written
             }
         } catch {
             if Self.isLimit(error) { overLimit += 1 }
@@ -93,6 +84,30 @@ struct DocumentChecker: Sendable {
         }
         reporter.append(position: .line(line), errors: errors, truncated: truncated, to: &out)
         return errors.count
+    }
+
+    /// Validates a parsed line: its errors as reported (`errors`, `truncated`), or the count of
+    /// errors when the spec output was written instead.
+    private func checkParsedLine(
+        _ document: JSONDocument, line: Int, into out: inout [UInt8], overLimit: inout Int,
+        failed: inout FailedDocument?, messages: SchemaMessageMemo?, errors: inout [ReportedError],
+        truncated: inout Bool
+    ) -> Int? {
+        let result = schema.validate(document, limit: limit)
+        if !result.isValid, Self.stoppedAtLimit(result.errors) { overLimit += 1 }
+        if !result.isValid {
+            failed = failedDocument(result.errors, at: .line(line), truncated: result.isTruncated)
+        }
+        if let format = reporter.specOutput {
+            // The output unit is made from this result: no second validation, no report rendered.
+            reporter.appendSpecOutput(format, schema, document, result, to: &out)
+            return result.errors.count
+        }
+        if !result.isValid {
+            errors = reporter.errors(result.errors, messages: messages, sourceLine: { _ in line })
+            truncated = result.isTruncated
+        }
+        return nil
     }
 
     /// Reports a line longer than `--max-document-bytes`, which is not parsed (nor held whole).

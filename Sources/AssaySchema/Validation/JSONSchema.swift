@@ -303,7 +303,8 @@ public struct JSONSchema: Sendable {
             instanceLocation: IssuePath([]), keywordLocation: "",
             absoluteKeywordLocation: nodes[root].absoluteLocation(of: ""),
             keyword: "", code: .malformed, messageKey: "malformed",
-            parameters: ["detail": .string("the value is nested more than \(limit) levels deep")], value: instance)
+            parameters: ["detail": .string("the value is nested more than \(limit) levels deep")],
+            failing: .value(instance))
         return SchemaValidationResult(isValid: false, errors: [error])
     }
 }

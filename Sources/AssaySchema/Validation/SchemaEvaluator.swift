@@ -340,10 +340,10 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     @inline(never)
     private mutating func fail(
         _ node: SchemaNode, _ keyword: String, _ code: IssueCode, _ messageKey: String? = nil,
-        _ parameters: [String: IssueValue] = [:], at: Int, extra: PathComponent? = nil, value: JSONValue? = nil
+        _ parameters: [String: IssueValue] = [:], at: Int, extra: PathComponent? = nil
     ) {
         guard Mode.collects, collecting, !full else { return }
-        let error = makeError(node, keyword, code, messageKey, parameters, at: at, extra: extra, value: value)
+        let error = makeError(node, keyword, code, messageKey, parameters, at: at, extra: extra)
         if Mode.traces, let trace, !trace.open.isEmpty {
             trace.open[trace.open.count - 1].children.append(TraceUnit(error: error))
             return
@@ -355,7 +355,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// An error of `keyword` of `node` at the current locations (and `extra` below the value).
     private func makeError(
         _ node: SchemaNode, _ keyword: String, _ code: IssueCode, _ messageKey: String?,
-        _ parameters: [String: IssueValue], at: Int, extra: PathComponent?, value: JSONValue?
+        _ parameters: [String: IssueValue], at: Int, extra: PathComponent?
     ) -> SchemaError {
         var path = instancePath
         if let extra { path.append(extra) }
@@ -364,7 +364,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             instanceLocation: IssuePath(path), keywordLocation: location,
             absoluteKeywordLocation: node.absoluteLocation(of: keyword), keyword: keyword, code: code,
             messageKey: messageKey ?? code.identifier, parameters: parameters,
-            value: value ?? self.node(at).excerpt())
+            failing: .node(self.node(at)))
     }
 
     /// Whether `index` accepts the value at `at`, without recording errors (for `anyOf`, `not`,
@@ -548,8 +548,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         (instancePath, keywordPath) = (crossed.instancePath, crossed.keywordPath)
         defer { (instancePath, keywordPath) = (paths, keywords) }
         return makeError(
-            crossed.node, "", .malformed, "malformed", ["detail": .string(crossed.detail)], at: crossed.at, extra: nil,
-            value: nil)
+            crossed.node, "", .malformed, "malformed", ["detail": .string(crossed.detail)], at: crossed.at, extra: nil)
     }
 
     // MARK: Locations and the trace

@@ -19,8 +19,13 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
     public let messageKey: String
     /// The message's parameters (`maximum`, `pattern`, `format`…).
     public let parameters: [String: IssueValue]
-    /// The failing value.
-    public let value: JSONValue
+    /// The failing value, or an excerpt of it when it is large (see "Output and errors"): made from
+    /// the document each time it is read, not when the error is found, since most errors are shown
+    /// by a message that does not name their value. The error holds the document it was found in
+    /// (as a parsed document's nodes hold it) until then.
+    public var value: JSONValue { failing.value }
+    /// The failing value, as a place in the document or a value.
+    let failing: FailingValue
     /// Why each alternative failed, for an `anyOf` or a `oneOf` that no alternative matched: the
     /// errors of every branch (up to the error limit), their keyword locations under `…/anyOf/0`,
     /// `…/anyOf/1`… Empty otherwise. The detailed output nests them under the `anyOf` unit.
@@ -49,7 +54,7 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
         return ValidationIssue(
             code: code, path: instanceLocation, ruleLocation: keywordLocation,
             absoluteRuleLocation: absoluteKeywordLocation, parameters: parameters, value: shown,
-            valueType: value.kind.rawValue, messageKey: messageKey)
+            valueType: failing.kind.rawValue, messageKey: messageKey)
     }
 
     /// The message in `language` (the current one by default).
@@ -106,6 +111,31 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         "\(instanceLocation.jsonPointer.isEmpty ? "/" : instanceLocation.jsonPointer): \(message) (\(keywordLocation))"
     }
+}
+
+/// What a ``SchemaError`` shows of its failing value: the value itself, or its place in a parsed
+/// document, excerpted only when read.
+enum FailingValue: Sendable, Hashable {
+    case value(JSONValue)
+    case node(JSONNode)
+
+    /// The value, excerpted as ``JSONNode/excerpt(stringBytes:children:depth:)`` does.
+    var value: JSONValue {
+        switch self {
+        case .value(let value): value
+        case .node(let node): node.excerpt()
+        }
+    }
+
+    var kind: JSONKind {
+        switch self {
+        case .value(let value): value.kind
+        case .node(let node): node.kind
+        }
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
 /// The result of ``JSONSchema/validate(_:limit:)-(JSONValue,_)``.
