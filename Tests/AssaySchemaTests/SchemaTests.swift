@@ -57,6 +57,44 @@ struct ErrorTests {
         #expect(result.errors.map { $0.message(in: .english) } == ["Age is required", "Email is required"])
     }
 
+    /// The parameters of an error that depend on the schema alone are made when it is compiled:
+    /// each is the same as the keyword's operand says, for a value of every kind.
+    @Test func parametersNameTheRuleAndTheValuesKind() throws {
+        let types = try schema(#"{"items": {"type": ["string", "null"]}}"#)
+        let values: [(String, String)] = [
+            ("true", "boolean"), ("1", "integer"), ("1.5", "number"), ("[]", "array"), ("{}", "object"),
+        ]
+        for (text, kind) in values {
+            let error = try #require(types.validate(try json("[\(text)]")).errors.first)
+            #expect(error.parameters == ["expected": .string("string or null"), "actual": .string(kind)], "\(text)")
+            #expect(error.message(in: .english) == "Value must be of type string or null")
+        }
+        let cases: [(schema: String, instance: String, parameters: [String: IssueValue])] = [
+            (#"{"enum": [1, "a", null, [2]]}"#, "2", ["allowed": .string(#"1, "a", null, [2]"#)]),
+            (
+                #"{"enum": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]}"#, "0",
+                ["allowed": .string("1, 2, 3, 4, 5, 6, 7, 8, 9, 10, …")]
+            ),
+            (#"{"const": {"a": [1]}}"#, "2", ["expected": .string(#"{"a":[1]}"#)]),
+            (#"{"multipleOf": 0.5}"#, "0.3", ["multipleOf": .string("0.5")]),
+            (#"{"maximum": 2.5}"#, "3", ["maximum": .string("2.5")]),
+            (#"{"exclusiveMinimum": 2}"#, "2", ["minimum": .string("2")]),
+            (#"{"maxLength": 1}"#, #""ab""#, ["maximum": .integer(1)]),
+            (#"{"minItems": 2}"#, "[1]", ["minimum": .integer(2)]),
+            (#"{"maxProperties": 0}"#, #"{"a": 1}"#, ["maximum": .integer(0)]),
+            (#"{"pattern": "^a"}"#, #""b""#, ["pattern": .string("^a")]),
+            (#"{"format": "email"}"#, #""no""#, ["format": .string("email")]),
+            (#"{"contains": {"const": 1}, "minContains": 2}"#, "[1]", ["minimum": .integer(2)]),
+            (#"{"contains": {"const": 1}, "maxContains": 1}"#, "[1, 1]", ["maximum": .integer(1)]),
+        ]
+        for (text, instance, parameters) in cases {
+            let validator = try schema(text, options: .init(assertFormats: true))
+            let errors = validator.validate(try json(instance)).errors
+            #expect(errors.count == 1, "\(text)")
+            #expect(errors.first?.parameters == parameters, "\(text)")
+        }
+    }
+
     @Test func limitsAndFailFast() throws {
         let validator = try schema(#"{"items": {"type": "integer"}}"#)
         let instance = try json("[\"a\", \"b\", \"c\", \"d\"]")

@@ -84,6 +84,15 @@ final class Keyword: Sendable {
     let byteFormat: TextFormat?
     /// The regular expression of `pattern`.
     let regex: LinearRegex?
+    /// The parameters of this keyword's error where they depend on the schema alone (a limit, a
+    /// pattern, a format, the allowed values), made once here instead of at every error: the errors
+    /// of one keyword share one dictionary, which the message memo then compares by identity. For
+    /// `type`, the expected types (the value's kind is added: a dictionary for each kind of each
+    /// `type` would cost every start, the metaschema's too, more than its errors save); for
+    /// `contains`, `minContains`'s (``secondFailure`` is `maxContains`'s); empty for the keywords
+    /// whose errors' parameters come from the value.
+    let failure: [String: IssueValue]
+    let secondFailure: [String: IssueValue]
 
     /// See ``Keyword/step``.
     enum Step: UInt8 {
@@ -186,6 +195,39 @@ final class Keyword: Sendable {
         self.secondOperand = secondOperand
         self.byteFormat = byteFormat
         self.regex = regex
+        (failure, secondFailure) = Self.failures(of: kind)
+    }
+
+    private static func failures(of kind: KeywordKind) -> ([String: IssueValue], [String: IssueValue]) {
+        switch kind {
+        case .type(let names): return (["expected": .string(names.map(\.rawValue).joined(separator: " or "))], [:])
+        case .enumeration(let allowed, _):
+            let shown = allowed.prefix(10).map { excerpt($0.jsonString()) }.joined(separator: ", ")
+            return (["allowed": .string(shown + (allowed.count > 10 ? ", …" : ""))], [:])
+        case .constant(let expected): return (["expected": .string(excerpt(expected.jsonString()))], [:])
+        case .multipleOf(let divisor): return (["multipleOf": .string(divisor.description)], [:])
+        case .maximum(let limit, _): return (["maximum": .string(limit.description)], [:])
+        case .minimum(let limit, _): return (["minimum": .string(limit.description)], [:])
+        case .maxLength(let limit), .maxItems(let limit), .maxProperties(let limit):
+            return (["maximum": .integer(limit)], [:])
+        case .minLength(let limit), .minItems(let limit), .minProperties(let limit):
+            return (["minimum": .integer(limit)], [:])
+        case .pattern(let regex): return (["pattern": .string(regex.source)], [:])
+        case .format(.known(let format)): return (["format": .string(format.rawValue)], [:])
+        case .format(.rfc1123Hostname): return (["format": "hostname"], [:])
+        case .content(_, let json): return (["format": .string(json ? "application/json" : "base64")], [:])
+        case .formatBound(_, let bound, let isMaximum, _):
+            return ([isMaximum ? "maximum" : "minimum": .string(bound)], [:])
+        case .contains(_, let minimum, let maximum):
+            return (["minimum": .integer(minimum)], maximum.map { ["maximum": .integer($0)] } ?? [:])
+        default: return ([:], [:])
+        }
+    }
+
+    /// `text` cut to at most 512 characters (ending with `…` when cut): what a message shows of a value.
+    static func excerpt(_ text: String) -> String {
+        guard text.utf8.count > 512 else { return text }
+        return String(text.prefix(511)) + "…"
     }
 
     deinit {

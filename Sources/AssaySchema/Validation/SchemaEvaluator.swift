@@ -1328,11 +1328,11 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             element = view.next(after: element)
         }
         if matches < minimum {
-            fail(node, keyword.name, .tooFew, "schema.contains", ["minimum": .integer(minimum)], at: at)
+            fail(node, keyword.name, .tooFew, "schema.contains", keyword.failure, at: at)
             return false
         }
         if let maximum, matches > maximum {
-            fail(node, "maxContains", .tooMany, "schema.maxContains", ["maximum": .integer(maximum)], at: at)
+            fail(node, "maxContains", .tooMany, "schema.maxContains", keyword.secondFailure, at: at)
             return false
         }
         return true
@@ -1530,16 +1530,12 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     private mutating func check(_ keyword: Keyword, _ node: SchemaNode, _ at: Int) -> Bool {
         let view = self.view
         switch keyword.kind {
-        case .type(let names):
+        case .type:
             if view.isNumberText(at) && keyword.typeMask & JSONTypeName.number.bit != 0 { return true }
             if typeBits(at) & keyword.typeMask != 0 { return true }
-            fail(
-                node, keyword.name, .typeMismatch, nil,
-                [
-                    "expected": .string(names.map(\.rawValue).joined(separator: " or ")),
-                    "actual": .string(self.node(at).kind.rawValue),
-                ],
-                at: at)
+            var parameters = keyword.failure
+            parameters["actual"] = .string(self.node(at).kind.rawValue)
+            fail(node, keyword.name, .typeMismatch, nil, parameters, at: at)
             return false
 
         case .enumeration(let allowed, let set):
@@ -1550,14 +1546,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
                 // JSONValue hashing agrees with its (code point) equality, so the set answers exactly.
                 if let set { if set.contains(value) { return true } } else if allowed.contains(value) { return true }
             }
-            fail(
-                node, keyword.name, .notAllowed, nil,
-                [
-                    "allowed": .string(
-                        allowed.prefix(10).map { Self.excerpt($0.jsonString()) }.joined(separator: ", ")
-                            + (allowed.count > 10 ? ", …" : ""))
-                ],
-                at: at)
+            fail(node, keyword.name, .notAllowed, nil, keyword.failure, at: at)
             return false
 
         case .constant(let expected):
@@ -1566,15 +1555,13 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             } else if expected == self.node(at).value {
                 return true
             }
-            fail(
-                node, keyword.name, .notAllowed, "schema.const",
-                ["expected": .string(Self.excerpt(expected.jsonString()))], at: at)
+            fail(node, keyword.name, .notAllowed, "schema.const", keyword.failure, at: at)
             return false
 
         case .multipleOf(let divisor):
             guard let number = self.node(at).number else { return true }
             if number.isMultiple(of: divisor) { return true }
-            fail(node, keyword.name, .notMultiple, nil, ["multipleOf": .string(divisor.description)], at: at)
+            fail(node, keyword.name, .notMultiple, nil, keyword.failure, at: at)
             return false
 
         case .maximum(let limit, let exclusive):
@@ -1587,9 +1574,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
                 ok = exclusive ? number < limit : number <= limit
             }
             if ok { return true }
-            fail(
-                node, keyword.name, .tooLarge, exclusive ? "tooLarge.exclusive" : "tooLarge",
-                ["maximum": .string(limit.description)], at: at)
+            fail(node, keyword.name, .tooLarge, exclusive ? "tooLarge.exclusive" : "tooLarge", keyword.failure, at: at)
             return false
 
         case .minimum(let limit, let exclusive):
@@ -1602,32 +1587,28 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
                 ok = exclusive ? number > limit : number >= limit
             }
             if ok { return true }
-            fail(
-                node, keyword.name, .tooSmall, exclusive ? "tooSmall.exclusive" : "tooSmall",
-                ["minimum": .string(limit.description)], at: at)
+            fail(node, keyword.name, .tooSmall, exclusive ? "tooSmall.exclusive" : "tooSmall", keyword.failure, at: at)
             return false
 
         case .maxLength(let limit):
             guard view.isString(at), !StringLength.isAtMost(limit, utf8: view.stringBytes(at)) else { return true }
-            fail(node, keyword.name, .tooLong, nil, ["maximum": .integer(limit)], at: at)
+            fail(node, keyword.name, .tooLong, nil, keyword.failure, at: at)
             return false
 
         case .minLength(let limit):
             guard view.isString(at), !StringLength.isAtLeast(limit, utf8: view.stringBytes(at)) else { return true }
-            fail(node, keyword.name, .tooShort, nil, ["minimum": .integer(limit)], at: at)
+            fail(node, keyword.name, .tooShort, nil, keyword.failure, at: at)
             return false
 
         case .pattern(let regex):
             guard view.isString(at), !matches(regex, at) else { return true }
-            fail(node, keyword.name, .patternMismatch, nil, ["pattern": .string(regex.source)], at: at)
+            fail(node, keyword.name, .patternMismatch, nil, keyword.failure, at: at)
             return false
 
         case .format(.rfc1123Hostname):
             guard view.isString(at) else { return true }
             if Hostname.isValid(string(at), international: false, idna: false) { return true }
-            fail(
-                node, keyword.name, .invalidFormat("hostname"), "invalidFormat", ["format": .string("hostname")], at: at
-            )
+            fail(node, keyword.name, .invalidFormat("hostname"), "invalidFormat", keyword.failure, at: at)
             return false
 
         case .content(let base64, let json):
@@ -1640,9 +1621,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             }
             if ok && json { ok = (try? JSONValue(parsing: bytes)) != nil }
             if ok { return true }
-            fail(
-                node, keyword.name, .invalidFormat(keyword.name), "invalidFormat",
-                ["format": .string(json ? "application/json" : "base64")], at: at)
+            fail(node, keyword.name, .invalidFormat(keyword.name), "invalidFormat", keyword.failure, at: at)
             return false
 
         case .format(let check):
@@ -1652,9 +1631,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             } else if format.isValid(string(at)) {
                 return true
             }
-            fail(
-                node, keyword.name, .invalidFormat(format.rawValue), "invalidFormat",
-                ["format": .string(format.rawValue)], at: at)
+            fail(node, keyword.name, .invalidFormat(format.rawValue), "invalidFormat", keyword.failure, at: at)
             return false
 
         case .formatBound(let format, let bound, let isMaximum, let exclusive):
@@ -1665,17 +1642,17 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             let prefix = isMaximum ? "date.tooLarge" : "date.tooSmall"
             fail(
                 node, keyword.name, isMaximum ? .tooLarge : .tooSmall, prefix + (exclusive ? ".exclusive" : ""),
-                [isMaximum ? "maximum" : "minimum": .string(bound)], at: at)
+                keyword.failure, at: at)
             return false
 
         case .maxItems(let limit):
             guard view.isArray(at), view.count(at) > limit else { return true }
-            fail(node, keyword.name, .tooMany, nil, ["maximum": .integer(limit)], at: at)
+            fail(node, keyword.name, .tooMany, nil, keyword.failure, at: at)
             return false
 
         case .minItems(let limit):
             guard view.isArray(at), view.count(at) < limit else { return true }
-            fail(node, keyword.name, .tooFew, nil, ["minimum": .integer(limit)], at: at)
+            fail(node, keyword.name, .tooFew, nil, keyword.failure, at: at)
             return false
 
         case .uniqueItems:
@@ -1685,7 +1662,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             if let duplicate = Self.firstDuplicate(elements) {
                 fail(
                     node, keyword.name, .notUnique, "notUnique.elements",
-                    ["duplicate": .string(Self.excerpt(duplicate.jsonString()))],
+                    ["duplicate": .string(Keyword.excerpt(duplicate.jsonString()))],
                     at: at)
                 return false
             }
@@ -1693,12 +1670,12 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
 
         case .maxProperties(let limit):
             guard view.isObject(at), liveMembers(at) > limit else { return true }
-            fail(node, keyword.name, .tooMany, "schema.tooManyProperties", ["maximum": .integer(limit)], at: at)
+            fail(node, keyword.name, .tooMany, "schema.tooManyProperties", keyword.failure, at: at)
             return false
 
         case .minProperties(let limit):
             guard view.isObject(at), liveMembers(at) < limit else { return true }
-            fail(node, keyword.name, .tooFew, "schema.tooFewProperties", ["minimum": .integer(limit)], at: at)
+            fail(node, keyword.name, .tooFew, "schema.tooFewProperties", keyword.failure, at: at)
             return false
 
         case .required(let names):
@@ -1729,12 +1706,6 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         default:
             return true
         }
-    }
-
-    /// `text` cut to at most 512 characters (ending with `…` when cut): what a message shows of a value.
-    static func excerpt(_ text: String) -> String {
-        guard text.utf8.count > 512 else { return text }
-        return String(text.prefix(511)) + "…"
     }
 
     /// The string at `at`.
