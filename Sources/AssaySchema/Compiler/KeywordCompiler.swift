@@ -219,7 +219,7 @@ struct KeywordCompiler {
                     )
                 }
             }
-            add("type", .type(names))
+            keywords.append(Keyword(name: "type", kind: .type(names), typeFailures: compiler.typeFailures(names)))
         }
         if let value = object["enum"] {
             if case .array(let elements) = value {

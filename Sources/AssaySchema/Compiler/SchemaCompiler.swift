@@ -46,8 +46,22 @@ final class SchemaCompiler {
     /// Registry files that exist but could not be used, by URI.
     private var loadProblems: [String: String] = [:]
 
+    /// The parameters of `type` errors, by the type names' text (``typeFailures(_:)``).
+    private var typeFailuresByNames: [String: [[String: IssueValue]]] = [:]
+
     init(options: JSONSchema.Options) {
         self.options = options
+    }
+
+    /// The parameters of the error of a `type` keyword of `names`, for a value of each kind (in
+    /// ``JSONKind``'s order): made once per list of names in a compile, so that the `type` keywords
+    /// of a schema (the metaschema has dozens, of a few lists) share them.
+    func typeFailures(_ names: [JSONTypeName]) -> [[String: IssueValue]] {
+        let expected = names.map(\.rawValue).joined(separator: " or ")
+        if let known = typeFailuresByNames[expected] { return known }
+        let made = Keyword.typeFailures(expected: expected)
+        typeFailuresByNames[expected] = made
+        return made
     }
 
     // MARK: Documents and indexing

@@ -87,12 +87,14 @@ final class Keyword: Sendable {
     /// The parameters of this keyword's error where they depend on the schema alone (a limit, a
     /// pattern, a format, the allowed values), made once here instead of at every error: the errors
     /// of one keyword share one dictionary, which the message memo then compares by identity. For
-    /// `type`, the expected types (the value's kind is added: a dictionary for each kind of each
-    /// `type` would cost every start, the metaschema's too, more than its errors save); for
-    /// `contains`, `minContains`'s (``secondFailure`` is `maxContains`'s); empty for the keywords
-    /// whose errors' parameters come from the value.
+    /// `contains`, `minContains`'s (``secondFailure`` is `maxContains`'s); empty for `type` (see
+    /// ``typeFailures``) and for the keywords whose errors' parameters come from the value.
     let failure: [String: IssueValue]
     let secondFailure: [String: IssueValue]
+    /// For `type`: the parameters of its error for a value of each kind, in ``JSONKind``'s order —
+    /// made once per list of type names by the compiler (``SchemaCompiler/typeFailures(_:)``) and
+    /// shared by every `type` keyword with that list; empty for other keywords.
+    let typeFailures: [[String: IssueValue]]
 
     /// See ``Keyword/step``.
     enum Step: UInt8 {
@@ -119,7 +121,9 @@ final class Keyword: Sendable {
         }
     }
 
-    init(name: String, kind: KeywordKind, utf8Names names: UTF8Names? = nil) {
+    init(
+        name: String, kind: KeywordKind, utf8Names names: UTF8Names? = nil, typeFailures: [[String: IssueValue]] = []
+    ) {
         self.name = name
         self.kind = kind
         var targets: [Int] = []
@@ -196,11 +200,20 @@ final class Keyword: Sendable {
         self.byteFormat = byteFormat
         self.regex = regex
         (failure, secondFailure) = Self.failures(of: kind)
+        if case .type(let names) = kind, typeFailures.isEmpty {
+            self.typeFailures = Self.typeFailures(expected: names.map(\.rawValue).joined(separator: " or "))
+        } else {
+            self.typeFailures = typeFailures
+        }
+    }
+
+    /// The parameters of a `type` error for a value of each kind, `expected` naming the types.
+    static func typeFailures(expected: String) -> [[String: IssueValue]] {
+        JSONKind.allCases.map { ["expected": .string(expected), "actual": .string($0.rawValue)] }
     }
 
     private static func failures(of kind: KeywordKind) -> ([String: IssueValue], [String: IssueValue]) {
         switch kind {
-        case .type(let names): return (["expected": .string(names.map(\.rawValue).joined(separator: " or "))], [:])
         case .enumeration(let allowed, _):
             let shown = allowed.prefix(10).map { excerpt($0.jsonString()) }.joined(separator: ", ")
             return (["allowed": .string(shown + (allowed.count > 10 ? ", …" : ""))], [:])
@@ -319,6 +332,22 @@ enum JSONTypeName: String, Sendable, CaseIterable {
         case (.number, .number): return true
         case (.integer, .number(let number)): return number.isInteger
         default: return false
+        }
+    }
+}
+
+extension JSONKind {
+    /// The kind's position in `allCases`: which of a `type` keyword's ``Keyword/typeFailures`` its
+    /// error takes.
+    var index: Int {
+        switch self {
+        case .null: 0
+        case .boolean: 1
+        case .integer: 2
+        case .number: 3
+        case .string: 4
+        case .array: 5
+        case .object: 6
         }
     }
 }

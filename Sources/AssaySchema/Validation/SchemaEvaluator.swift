@@ -1533,9 +1533,7 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         case .type:
             if view.isNumberText(at) && keyword.typeMask & JSONTypeName.number.bit != 0 { return true }
             if typeBits(at) & keyword.typeMask != 0 { return true }
-            var parameters = keyword.failure
-            parameters["actual"] = .string(self.node(at).kind.rawValue)
-            fail(node, keyword.name, .typeMismatch, nil, parameters, at: at)
+            fail(node, keyword.name, .typeMismatch, nil, keyword.typeFailures[self.node(at).kind.index], at: at)
             return false
 
         case .enumeration(let allowed, let set):
