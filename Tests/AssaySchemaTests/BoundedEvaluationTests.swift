@@ -183,6 +183,24 @@ struct BoundedEvaluationTests {
         #expect(small == ["a": [1, "x"]])
     }
 
+    /// A value that is not on a tape (one nested too deep to be written to one) is excerpted as a
+    /// document's value is.
+    @Test func aValueIsExcerptedAsADocumentsValueIs() throws {
+        let texts = [
+            "\"" + String(repeating: "é", count: 1_000) + "\"",
+            "[" + (0..<1_000).map(String.init).joined(separator: ",") + "]",
+            "{" + (0..<100).map { "\"k\($0)\": \($0)" }.joined(separator: ",") + "}", Self.nested(20),
+            #"{"a": [1, "x", {"b": null}], "c": "short"}"#, "1.5", "true", #""""#,
+        ]
+        for text in texts {
+            let document = try JSONDocument(parsing: text)
+            #expect(document.value.excerpt() == document.root.excerpt(), "\(text.prefix(30))")
+        }
+        #expect(
+            JSONValue.string(String(repeating: "a", count: 600)).excerpt()
+                != .string(String(repeating: "a", count: 600)))
+    }
+
     /// An error's value is excerpted when read, from the document the error holds: a document
     /// parsed next into the memory of the one before (as `assay validate` does line by line) does
     /// not write over one an error still holds, and the value read later is the one found.

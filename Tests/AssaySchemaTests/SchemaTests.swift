@@ -650,6 +650,13 @@ struct HostileTests {
             let tooDeep = validator.validate(deep)
             #expect(tooDeep.errors.map(\.code) == [.malformed])
             #expect(tooDeep.errors.first?.message(in: .english).contains("nested more than 1000 levels") == true)
+            // What it shows of the value is an excerpt, 8 levels deep, as for a document's values.
+            var shown = try #require(tooDeep.errors.first?.value)
+            for _ in 0..<8 {
+                guard case .array(let elements) = shown, elements.count == 1 else { break }
+                shown = elements[0]
+            }
+            #expect(shown == "[…]")
         }
     }
 

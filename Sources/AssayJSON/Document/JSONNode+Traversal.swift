@@ -301,3 +301,36 @@ extension JSONNode {
         }
     }
 }
+
+extension JSONValue {
+    /// The value, or an excerpt of it when it is large, cut as ``JSONNode/excerpt(stringBytes:children:depth:)``
+    /// cuts a document's value: for a value that is not on a tape (one nested too deep to be
+    /// written to one). Reads at most `depth` levels, so a value of any depth costs a bounded walk.
+    package func excerpt(stringBytes: Int = 512, children: Int = 32, depth: Int = 8) -> JSONValue {
+        switch self {
+        case .string(let text):
+            guard text.utf8.count > stringBytes else { return self }
+            let bytes = Array(text.utf8)
+            var end = stringBytes
+            while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            return .string(String(decoding: bytes[..<end], as: UTF8.self) + "…")
+        case .array(let elements):
+            guard depth > 0 else { return .string("[…]") }
+            var kept = elements.prefix(children).map {
+                $0.excerpt(stringBytes: stringBytes, children: children, depth: depth - 1)
+            }
+            if elements.count > kept.count { kept.append(.string("… \(elements.count - kept.count) more")) }
+            return .array(kept)
+        case .object(let object):
+            guard depth > 0 else { return .string("{…}") }
+            var kept = JSONObject(
+                object.prefix(children).map {
+                    ($0.key, $0.value.excerpt(stringBytes: stringBytes, children: children, depth: depth - 1))
+                })
+            if object.count > kept.count { kept["…"] = .string("\(object.count - kept.count) more") }
+            return .object(kept)
+        default:
+            return self
+        }
+    }
+}

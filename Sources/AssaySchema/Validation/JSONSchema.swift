@@ -304,7 +304,7 @@ public struct JSONSchema: Sendable {
             absoluteKeywordLocation: nodes[root].absoluteLocation(of: ""),
             keyword: "", code: .malformed, messageKey: "malformed",
             parameters: ["detail": .string("the value is nested more than \(limit) levels deep")],
-            failing: .value(instance))
+            failing: .value(instance.excerpt()))
         return SchemaValidationResult(isValid: false, errors: [error])
     }
 }
