@@ -141,14 +141,23 @@ struct DialectArgument: ExpressibleByArgument {
 }
 
 /// The options of schema loading shared by both subcommands.
+///
+/// Here and in ``ValidateCommand`` the long names are written out, not derived from the property
+/// names: ArgumentParser converts each property name to kebab case every time it builds the
+/// options (three times a run), 1.5M instructions of every start.
 struct SchemaOptions: ParsableArguments {
-    @Option(help: "The dialect of schemas without $schema: 4, 6, 7, 2019-09 or 2020-12.")
+    @Option(
+        name: .customLong("default-dialect"),
+        help: "The dialect of schemas without $schema: 4, 6, 7, 2019-09 or 2020-12.")
     var defaultDialect = DialectArgument(.draft2020_12)
 
-    @Option(help: "Check formats (email, date-time, uuid…) or treat them as annotations only.")
+    @Option(
+        name: .customLong("formats"), help: "Check formats (email, date-time, uuid…) or treat them as annotations only."
+    )
     var formats = FormatMode.assert
 
     @Option(
+        name: .customLong("unknown-formats"),
         help: """
             With --formats assert, what a format Assay does not know means: reject (the schema does not \
             compile; the error names the format and the nearest known one) or ignore (it is an annotation).
@@ -156,6 +165,7 @@ struct SchemaOptions: ParsableArguments {
     var unknownFormats = UnknownFormatMode.reject
 
     @Option(
+        name: .customLong("max-pattern-size"),
         help: """
             The largest automaton a pattern may compile to, in instructions (a match costs at most this \
             much per character); a larger pattern is a schema error.
@@ -249,13 +259,17 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var schemaOptions: SchemaOptions
 
-    @Option(help: "Read every input as json, ndjson or yaml instead of telling by the file name.")
+    @Option(
+        name: .customLong("input-format"),
+        help: "Read every input as json, ndjson or yaml instead of telling by the file name.")
     var inputFormat: InputFormat?
 
-    @Option(help: "Output: text for people, json for JSON Lines (one object per document).")
+    @Option(
+        name: .customLong("format"), help: "Output: text for people, json for JSON Lines (one object per document).")
     var format = OutputFormat.text
 
     @Option(
+        name: .customLong("output"),
         help: """
             Instead of --format, each document's result in a JSON Schema 2020-12 output format, one JSON \
             object per line: flag, basic, detailed or verbose (a valid document's annotations and the \
@@ -263,35 +277,46 @@ struct ValidateCommand: ParsableCommand {
             """)
     var output: SchemaOutputFormat?
 
-    @Option(help: "Language of messages: en, ru or zh-Hans (default: from LC_ALL, LC_MESSAGES or LANG, else en).")
+    @Option(
+        name: .customLong("lang"),
+        help: "Language of messages: en, ru or zh-Hans (default: from LC_ALL, LC_MESSAGES or LANG, else en).")
     var lang: String?
 
-    @Option(help: "Worker threads for NDJSON (default: the number of cores).")
+    @Option(name: .customLong("jobs"), help: "Worker threads for NDJSON (default: the number of cores).")
     var jobs: Int?
 
-    @Option(help: "Errors kept per document, causes under anyOf and oneOf included; 0 keeps all.")
+    @Option(
+        name: .customLong("max-errors"),
+        help: "Errors kept per document, causes under anyOf and oneOf included; 0 keeps all.")
     var maxErrors = 100
 
-    @Option(help: "The largest document (a JSON file, or one NDJSON line) read, in bytes.")
+    @Option(
+        name: .customLong("max-document-bytes"),
+        help: "The largest document (a JSON file, or one NDJSON line) read, in bytes.")
     var maxDocumentBytes = JSONParserOptions.defaultMaximumBytes
 
-    @Option(help: "The deepest nesting of arrays and objects read.")
+    @Option(name: .customLong("max-depth"), help: "The deepest nesting of arrays and objects read.")
     var maxDepth = 1_000
 
     @Option(
+        name: .customLong("duplicate-keys"),
         help: """
             What an object with the same key twice means (RFC 8259 allows it): reject (the document is not \
             valid JSON), last (the last member counts, as most parsers do) or first.
             """)
     var duplicateKeys = DuplicateKeysArgument.reject
 
-    @Option(help: "Write the valid lines here (NDJSON), atomically; - for standard output.")
+    @Option(
+        name: .customLong("valid-out"), help: "Write the valid lines here (NDJSON), atomically; - for standard output.")
     var validOut: String?
 
-    @Option(help: "Write the invalid lines here (NDJSON), atomically; - for standard output.")
+    @Option(
+        name: .customLong("quarantine"),
+        help: "Write the invalid lines here (NDJSON), atomically; - for standard output.")
     var quarantine: String?
 
     @Option(
+        name: .customLong("results"),
         help: """
             Write the per-document results here instead of standard output; - for standard output. \
             When another output takes standard output, they are not written unless this names a file \
@@ -299,32 +324,41 @@ struct ValidateCommand: ParsableCommand {
             """)
     var results: String?
 
-    @Option(help: "Write the run's summary here as JSON (failing paths, keywords, examples), atomically.")
+    @Option(
+        name: .customLong("summary"),
+        help: "Write the run's summary here as JSON (failing paths, keywords, examples), atomically.")
     var summary: String?
 
-    @Option(help: "Write the run's summary here as a self-contained HTML page, atomically.")
+    @Option(
+        name: .customLong("report"), help: "Write the run's summary here as a self-contained HTML page, atomically.")
     var report: String?
 
     @Option(
+        name: .customLong("redact"),
         help: ArgumentHelp(
             "Do not show the values at this JSON Pointer (* matches any key or index) in --summary and --report; repeatable.",
             valueName: "POINTER"))
     var redact: [String] = []
 
-    @Option(help: "Failing paths --summary and --report keep (the most failing; the rest are counted).")
+    @Option(
+        name: .customLong("report-paths"),
+        help: "Failing paths --summary and --report keep (the most failing; the rest are counted).")
     var reportPaths = RunSummary.Limits().paths
 
-    @Option(help: "Example documents --summary and --report keep per failing path and keyword.")
+    @Option(
+        name: .customLong("report-examples"),
+        help: "Example documents --summary and --report keep per failing path and keyword.")
     var reportExamples = RunSummary.Limits().examples
 
     @Option(
+        name: .customLong("color"),
         help: """
             Colour the report and the summary: auto (on a terminal, unless NO_COLOR is set or TERM is \
             dumb), always or never.
             """)
     var color = ColorChoice.auto
 
-    @Flag(help: "No progress bar and no summary.")
+    @Flag(name: .customLong("quiet"), help: "No progress bar and no summary.")
     var quiet = false
 
     @Argument(help: ArgumentHelp("Files to validate, or - for standard input.", valueName: "INPUT"))
