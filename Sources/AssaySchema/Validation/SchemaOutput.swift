@@ -42,14 +42,17 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
 
     /// ``issue``, with the value only when `showingValue` (otherwise the issue has none).
     private func issue(showingValue: Bool) -> ValidationIssue {
-        let shown: IssueValue?
-        switch value {
-        case _ where !showingValue: shown = nil
-        case .string(let text): shown = .string(text)
-        case .bool(let flag): shown = .bool(flag)
-        case .number(let number): shown = number.int.map(IssueValue.integer) ?? .decimal(number.description)
-        case .null: shown = .null
-        default: shown = .other(value.jsonString())
+        // The excerpt is made (once) only when the issue shows it.
+        var shown: IssueValue?
+        if showingValue {
+            let value = self.value
+            switch value {
+            case .string(let text): shown = .string(text)
+            case .bool(let flag): shown = .bool(flag)
+            case .number(let number): shown = number.int.map(IssueValue.integer) ?? .decimal(number.description)
+            case .null: shown = .null
+            default: shown = .other(value.jsonString())
+            }
         }
         return ValidationIssue(
             code: code, path: instanceLocation, ruleLocation: keywordLocation,
