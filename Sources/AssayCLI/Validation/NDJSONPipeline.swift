@@ -33,8 +33,10 @@ final class LineBatch: @unchecked Sendable {
     var bytes: [UInt8] { block.bytes }
 
     /// Checks every record with `checker`'s schema and limits, reporting with the block's reporter:
-    /// what a worker does.
-    func process(with checker: DocumentChecker) {
+    /// what a worker does. `messages` are the messages the worker rendered so far (one memo for all
+    /// its batches: records fail in the same few ways over the whole input), made again when the
+    /// block reports in another language.
+    func process(with checker: DocumentChecker, messages: inout SchemaMessageMemo?) {
         var checker = checker
         checker.reporter = reporter
         if let part = block.longLine {
@@ -61,8 +63,10 @@ final class LineBatch: @unchecked Sendable {
         // Read through a constant: a `var` captured by the closure is copied (every reference in it
         // retained and released) for each line.
         let lineChecker = checker
-        // This worker's own: records fail in the same few ways, and a message is rendered once.
-        let messages = SchemaMessageMemo(language: reporter.language)
+        if messages?.language != reporter.language {
+            messages = SchemaMessageMemo(language: reporter.language)
+        }
+        let messages = messages
         // The document of the line before, whose memory the next line's parse takes over.
         var spare: JSONDocument?
         block.forEachRecord { line, record, written in
@@ -115,6 +119,8 @@ final class OrderedWorkPool: @unchecked Sendable {
     }
 
     private func work(with checker: DocumentChecker) {
+        // This worker's own: records fail in the same few ways, and a message is rendered once.
+        var messages: SchemaMessageMemo?
         while true {
             condition.lock()
             while queue.isEmpty && !closed { condition.wait() }
@@ -126,7 +132,7 @@ final class OrderedWorkPool: @unchecked Sendable {
             }
             let batch = queue.removeFirst()
             condition.unlock()
-            batch.process(with: checker)
+            batch.process(with: checker, messages: &messages)
             condition.lock()
             completed[batch.sequence] = batch
             condition.broadcast()

@@ -314,8 +314,9 @@ final class ValidationRun {
             }
         }
         if settings.jobs <= 1 {
+            var messages: SchemaMessageMemo?
             while let batch = try nextBatch() {
-                batch.process(with: checker)
+                batch.process(with: checker, messages: &messages)
                 deliver(batch)
                 if let writeFailure { throw writeFailure }
             }

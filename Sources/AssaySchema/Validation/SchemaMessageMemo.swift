@@ -33,7 +33,8 @@ package final class SchemaMessageMemo {
     /// `uniqueItems` naming each duplicate) cost a bounded number of comparisons.
     private static let entriesPerSite = 8
 
-    private let language: Language
+    /// The language the memo's messages are in.
+    package let language: Language
     /// The catalog asked for, or the current one when first needed (a run with no error never
     /// reads it).
     // One thread uses a memo (see above): its variables are read without exclusivity checks.
