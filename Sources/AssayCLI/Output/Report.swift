@@ -179,28 +179,39 @@ struct Reporter: Sendable {
     }
 
     /// The errors as JSON objects separated by commas; an error with causes gets a `causes` array
-    /// of the same objects.
+    /// of the same objects. The fixed text between the strings, quotes included, is appended as
+    /// bytes made once.
     private func appendUnits(_ errors: [ReportedError], to out: inout [UInt8]) {
         for (index, error) in errors.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"instanceLocation":"#.utf8)
-            JSONValue.appendQuoted(error.instanceLocation, to: &out)
-            out.append(contentsOf: #","keywordLocation":"#.utf8)
-            JSONValue.appendQuoted(error.keywordLocation, to: &out)
-            out.append(contentsOf: #","absoluteKeywordLocation":"#.utf8)
-            JSONValue.appendQuoted(error.absoluteKeywordLocation, to: &out)
-            out.append(contentsOf: #","code":"#.utf8)
-            JSONValue.appendQuoted(error.code, to: &out)
-            out.append(contentsOf: #","error":"#.utf8)
-            JSONValue.appendQuoted(error.message, to: &out)
-            if !error.causes.isEmpty {
-                out.append(contentsOf: #","causes":["#.utf8)
+            out.append(contentsOf: Self.unitStart)
+            JSONValue.appendEscaped(error.instanceLocation, to: &out)
+            out.append(contentsOf: Self.beforeKeywordLocation)
+            JSONValue.appendEscaped(error.keywordLocation, to: &out)
+            out.append(contentsOf: Self.beforeAbsoluteKeywordLocation)
+            JSONValue.appendEscaped(error.absoluteKeywordLocation, to: &out)
+            out.append(contentsOf: Self.beforeCode)
+            JSONValue.appendEscaped(error.code, to: &out)
+            out.append(contentsOf: Self.beforeMessage)
+            JSONValue.appendEscaped(error.message, to: &out)
+            if error.causes.isEmpty {
+                out.append(contentsOf: Self.unitEnd)
+            } else {
+                out.append(contentsOf: Self.beforeCauses)
                 appendUnits(error.causes, to: &out)
-                out.append(UInt8(ascii: "]"))
+                out.append(contentsOf: Self.causesEnd)
             }
-            out.append(UInt8(ascii: "}"))
         }
     }
+
+    private static let unitStart = Array(#"{"instanceLocation":""#.utf8)
+    private static let beforeKeywordLocation = Array(#"","keywordLocation":""#.utf8)
+    private static let beforeAbsoluteKeywordLocation = Array(#"","absoluteKeywordLocation":""#.utf8)
+    private static let beforeCode = Array(#"","code":""#.utf8)
+    private static let beforeMessage = Array(#"","error":""#.utf8)
+    private static let unitEnd = Array(#""}"#.utf8)
+    private static let beforeCauses = Array(#"","causes":["#.utf8)
+    private static let causesEnd = Array("]}".utf8)
 
     private func appendText(errors: [ReportedError], to out: inout [UInt8]) {
         for error in errors {

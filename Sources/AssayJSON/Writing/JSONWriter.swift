@@ -146,6 +146,13 @@ extension JSONValue {
     /// runs of other bytes whole. Shared with the command line's JSON Lines writer.
     package static func appendQuoted(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        appendEscaped(string, to: &output)
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends what ``appendQuoted(_:to:)`` writes between the quotes: for a writer whose fixed
+    /// text already holds them (`","code":"`).
+    package static func appendEscaped(_ string: String, to output: inout [UInt8]) {
         var string = string
         string.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }
@@ -174,6 +181,5 @@ extension JSONValue {
             }
             output.append(contentsOf: UnsafeBufferPointer(start: base + start, count: end - start))
         }
-        output.append(UInt8(ascii: "\""))
     }
 }
