@@ -24,11 +24,19 @@ import Testing
 
     /// Indices in pointers, and the CLI's line and document numbers, are written as their digits.
     @Test func decimalDigits() {
-        for value in [0, 7, 9, 10, 99, 100, 1_000_001, 123_456_789, Int.max, -1, -250] {
+        var powers: [Int] = []
+        var power = 1
+        for _ in 0..<19 {
+            powers += [power - 1, power, power + 1]
+            power = power &* 10
+        }
+        var mismatches: [Int] = []
+        for value in Array(0...120_000) + powers + [1_000_001, 123_456_789, Int.max, Int.max - 1, -1, -250] {
             var out: [UInt8] = [0x2C]
             appendDecimal(value, to: &out)
-            #expect(out == [0x2C] + Array(String(value).utf8), "\(value)")
+            if out != [0x2C] + Array(String(value).utf8) { mismatches.append(value) }
         }
+        #expect(mismatches.isEmpty, "first values written wrong: \(mismatches.prefix(5))")
     }
 
     /// Pointers written straight into a string's storage (every error's locations) agree with the

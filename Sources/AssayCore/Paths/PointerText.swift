@@ -105,21 +105,33 @@ package func appendDecimal(_ value: Int, to out: inout [UInt8]) {
 }
 
 /// Writes the decimal digits of `value` (not negative; at most 19 of them) from `start`; returns
-/// how many it wrote.
+/// how many it wrote. Counted by comparisons, written two at a time (one division by 100 a pair,
+/// then one by 10): a line number of five digits in about half the instructions of a digit at a
+/// time.
 @inline(__always)
 package func writeDecimal(_ value: Int, to start: UnsafeMutablePointer<UInt8>) -> Int {
     var digits = 1
-    var rest = value / 10
-    while rest > 0 {
-        digits += 1
-        rest /= 10
+    var bound = 10
+    while digits < 19, value >= bound {
+        digits &+= 1
+        bound = bound &* 10
     }
+    var rest = UInt(bitPattern: value)
     var position = digits
-    rest = value
-    repeat {
-        position -= 1
-        start[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-        rest /= 10
-    } while rest > 0
+    while rest >= 100 {
+        let pair = rest % 100
+        rest /= 100
+        position &-= 2
+        let tens = pair / 10
+        start[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: tens)
+        start[position &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair &- tens &* 10)
+    }
+    if rest >= 10 {
+        let tens = rest / 10
+        start[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: tens)
+        start[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest &- tens &* 10)
+    } else {
+        start[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+    }
     return digits
 }
