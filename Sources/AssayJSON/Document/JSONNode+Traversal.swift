@@ -262,9 +262,7 @@ extension JSONNode {
         case .rawString, .escapedString, .deadKey:
             let bytes = view.stringBytes(position)
             guard bytes.count > stringBytes else { return .string(tape.string(at: position)) }
-            var end = stringBytes
-            while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
-            return .string(String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self) + "…")
+            return .string(cutText(bytes, at: stringBytes))
         case .arrayStart:
             guard depth > 0 else { return .string("[…]") }
             var elements: [JSONValue] = []
@@ -308,12 +306,9 @@ extension JSONValue {
     /// written to one). Reads at most `depth` levels, so a value of any depth costs a bounded walk.
     package func excerpt(stringBytes: Int = 512, children: Int = 32, depth: Int = 8) -> JSONValue {
         switch self {
-        case .string(let text):
+        case .string(var text):
             guard text.utf8.count > stringBytes else { return self }
-            let bytes = Array(text.utf8)
-            var end = stringBytes
-            while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
-            return .string(String(decoding: bytes[..<end], as: UTF8.self) + "…")
+            return .string(text.withUTF8 { cutText($0, at: stringBytes) })
         case .array(let elements):
             guard depth > 0 else { return .string("[…]") }
             var kept = elements.prefix(children).map {
@@ -333,4 +328,12 @@ extension JSONValue {
             return self
         }
     }
+}
+
+/// The first `limit` bytes of a string's UTF-8 `bytes` (more than `limit` of them), cut back to
+/// the start of a character, and `…`: how an excerpt shortens a long string, on a tape or not.
+private func cutText(_ bytes: UnsafeBufferPointer<UInt8>, at limit: Int) -> String {
+    var end = limit
+    while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self) + "…"
 }
