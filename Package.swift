@@ -37,9 +37,10 @@ let package = Package(
             dependencies: ["AssayRegex"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .target(name: "CAssayStructure"),
         .target(
             name: "AssayJSON",
-            dependencies: ["AssayCore"],
+            dependencies: ["AssayCore", "CAssayStructure"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(

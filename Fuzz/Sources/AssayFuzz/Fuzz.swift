@@ -65,12 +65,42 @@ private func report(_ text: String) {
 }
 
 private func fuzzJSON(_ bytes: [UInt8]) {
+    checkIndexedWalk(bytes)
     for policy in [DuplicateKeyPolicy.reject, .firstWins, .lastWins] {
         guard let document = try? JSONDocument(parsing: bytes, options: .init(duplicateKeys: policy)) else { continue }
         let value = document.value
         // What is written parses back to the same value.
         let again = try? JSONValue(parsing: value.jsonBytes(), options: .init(maximumDepth: 1_000))
         check(again == value, "JSON round trip")
+    }
+}
+
+/// The walk over the structural index (with the best index and with SSSE3's) parses what the main
+/// loop parses, into the same tape and strings, and gives up on everything the main loop rejects.
+private func checkIndexedWalk(_ bytes: [UInt8]) {
+    guard TapeParser.indexAvailable else { return }
+    for policy in [DuplicateKeyPolicy.reject, .lastWins] {
+        let options = JSONParserOptions(duplicateKeys: policy)
+        bytes.withUnsafeBufferPointer { input in
+            var reference = TapeParser(input: input, options: options)
+            let parsed: Bool
+            do throws(JSONParseError) {
+                try reference.parse(MainLoopOnly.self)
+                parsed = true
+            } catch { parsed = false }
+            let entries = (0..<reference.entries.count).map { reference.entries[$0] }
+            reference.entries.discard()
+            for level: Int32 in [0, 1] {
+                var walker = TapeParser(input: input, options: options)
+                let accepted = walker.parseIndexed(level: level)
+                let walked = (0..<walker.entries.count).map { walker.entries[$0] }
+                let same = walked == entries && walker.strings == reference.strings
+                walker.entries.discard()
+                walker.scratch.free()
+                let byteOrderMark = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+                check(accepted ? parsed && same : !parsed || byteOrderMark, "indexed walk, level \(level)")
+            }
+        }
     }
 }
 

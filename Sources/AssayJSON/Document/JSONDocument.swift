@@ -33,7 +33,8 @@ public struct JSONDocument: Sendable {
     ///
     /// - Throws: ``JSONParseError``, located within the slice.
     public init(parsing bytes: ArraySlice<UInt8>, options: JSONParserOptions = .default) throws(JSONParseError) {
-        let parsed = try Self.parse(bytes, options, into: nil)
+        var parsed = try Self.parse(bytes, options, into: nil, scratch: IndexScratch())
+        parsed.scratch.free()
         tape = Tape(bytes: bytes, entries: parsed.entries, strings: parsed.strings)
     }
 
@@ -57,9 +58,11 @@ public struct JSONDocument: Sendable {
         let reused = recycled.unsafelyUnwrapped.tape
         recycled = nil
         let buffer = reused.takeEntries(minimumCapacity: TapeParser.expectedEntries(bytes.count))
-        // On failure the parser frees the buffer, and the tape, holding none, is freed with `reused`.
-        let parsed = try Self.parse(bytes, options, into: buffer)
+        // On failure the parser frees the buffer and the scratch, and the tape, holding none, is
+        // freed with `reused`.
+        let parsed = try Self.parse(bytes, options, into: buffer, scratch: reused.takeScratch())
         reused.reset(bytes: bytes, entries: parsed.entries, strings: parsed.strings)
+        reused.keep(parsed.scratch)
         self.init(tape: reused)
     }
 
@@ -71,22 +74,25 @@ public struct JSONDocument: Sendable {
     private struct Parsed {
         let entries: EntryBuffer.Finished
         let strings: [UInt8]
+        /// The parser's index memory, for the caller to free or keep.
+        var scratch: IndexScratch
     }
 
     @inline(__always) private static func parse(
-        _ bytes: ArraySlice<UInt8>, _ options: JSONParserOptions, into buffer: EntryBuffer?
+        _ bytes: ArraySlice<UInt8>, _ options: JSONParserOptions, into buffer: EntryBuffer?, scratch: IndexScratch
     ) throws(JSONParseError) -> Parsed {
         var failure: JSONParseError?
         let parsed: Parsed? = bytes.withUnsafeBufferPointer { input in
-            var parser = TapeParser(input: input, options: options, entries: buffer)
+            var parser = TapeParser(input: input, options: options, entries: buffer, scratch: scratch)
             do throws(JSONParseError) {
                 try parser.parse()
             } catch {
                 parser.entries.discard()
+                parser.scratch.free()
                 failure = error
                 return nil
             }
-            return Parsed(entries: parser.entries.finish(), strings: parser.strings)
+            return Parsed(entries: parser.entries.finish(), strings: parser.strings, scratch: parser.scratch)
         }
         guard let parsed else { throw failure.unsafelyUnwrapped }
         return parsed

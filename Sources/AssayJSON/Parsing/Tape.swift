@@ -60,9 +60,29 @@ final class Tape: @unchecked Sendable {
         reset(bytes: bytes, entries: entries, strings: strings)
     }
 
+    /// Index memory kept for the next document parsed into this tape.
+    @exclusivity(unchecked) private var scratch = IndexScratch()
+
     deinit {
         EntryBuffer.free(entries.baseAddress)
         ownedCopy?.deallocate()
+        scratch.free()
+    }
+
+    /// Gives the index memory to a parser (the tape keeps none until ``keep(_:)``). Only when
+    /// nothing else holds the tape.
+    func takeScratch() -> IndexScratch {
+        defer { scratch = IndexScratch() }
+        return scratch
+    }
+
+    /// Keeps a parser's index memory for the next document, or frees it when it is over
+    /// ``IndexScratch/largestKept`` bytes.
+    func keep(_ scratch: IndexScratch) {
+        var scratch = scratch
+        if scratch.bytes > IndexScratch.largestKept { scratch.free() }
+        self.scratch.free()
+        self.scratch = scratch
     }
 
     /// The first byte of `bytes`, and the copy it is in when the slice has no contiguous storage.

@@ -22,13 +22,19 @@ struct TapeParser {
     var position = 0
     /// The fingerprints (``signature(_:_:)``) of the keys of the open objects, innermost last.
     var keySignatures = ScratchStack<UInt64>()
+    /// Memory for ``parseIndexed(level:)``: the caller's to free (or to give to the next parser).
+    var scratch: IndexScratch
 
     /// A parser of `input` that writes into `entries` when given (a recycled buffer), else into a
-    /// buffer of its own.
-    init(input: UnsafeBufferPointer<UInt8>, options: JSONParserOptions, entries: EntryBuffer? = nil) {
+    /// buffer of its own, and indexes it in `scratch`.
+    init(
+        input: UnsafeBufferPointer<UInt8>, options: JSONParserOptions, entries: EntryBuffer? = nil,
+        scratch: IndexScratch = IndexScratch()
+    ) {
         self.input = input
         self.options = options
         self.entries = entries ?? EntryBuffer(capacity: Self.expectedEntries(input.count))
+        self.scratch = scratch
     }
 
     /// Room for the entries of a typical document of `bytes` bytes.
@@ -52,7 +58,7 @@ struct TapeParser {
 
     /// Moves `index` past spaces, tabs and line breaks. Every token's first byte is above 0x20, so
     /// one comparison ends the common case (minified JSON has no whitespace).
-    @inline(__always) private static func skipWhitespace(
+    @inline(__always) static func skipWhitespace(
         _ base: UnsafePointer<UInt8>, _ end: Int, _ index: inout Int
     ) {
         while index < end {
@@ -62,7 +68,18 @@ struct TapeParser {
         }
     }
 
-    mutating func parse() throws(JSONParseError) { try parse(NumberRuns.self) }
+    /// Parses the input: through its structural index (``parseIndexed()``) where the processor
+    /// can build one and the input is not over ``largestIndexedInput``, else — and whenever that
+    /// walk stops at anything it does not accept — by the main loop, which finds and reports every
+    /// error.
+    mutating func parse() throws(JSONParseError) {
+        if Self.indexAvailable, input.count <= Self.largestIndexedInput, input.count <= options.maximumBytes,
+            parseIndexed()
+        {
+            return
+        }
+        try parse(NumberRuns.self)
+    }
 
     /// Parses with long arrays of numbers read by ``readNumbers(_:_:from:_:)`` (`NumberRuns`, what
     /// ``parse()`` does) or by the main loop alone (`MainLoopOnly`, for the test that compares the
@@ -318,8 +335,8 @@ struct TapeParser {
     /// Reads the number at `index` when it has one of the common forms — an integer of at most 18
     /// digits, with or without a fraction, without an exponent — and appends its two entries;
     /// returns `false`, having read and written nothing, for any other number or an error.
-    @inline(__always) private static func readCommonNumber(
-        _ base: UnsafePointer<UInt8>, _ end: Int, _ index: inout Int, _ out: inout EntryBuffer
+    @inline(__always) static func readCommonNumber<Out: EntryAppending>(
+        _ base: UnsafePointer<UInt8>, _ end: Int, _ index: inout Int, _ out: inout Out
     ) -> Bool {
         let start = index
         var cursor = start
@@ -440,7 +457,7 @@ struct TapeParser {
     /// characters (most strings) is scanned and recorded here, inline, with non-ASCII text then
     /// checked as UTF-8; any other goes on from where the scan stopped in ``parseEscapedString``.
     /// A key's fingerprint is appended to `keys`.
-    @inline(__always) private mutating func readString(
+    @inline(__always) mutating func readString(
         asKey: Bool, _ index: inout Int, _ out: inout EntryBuffer, _ keys: inout ScratchStack<UInt64>
     ) throws(JSONParseError) {
         let base = input.baseAddress!
@@ -616,7 +633,7 @@ struct TapeParser {
     // MARK: Numbers
 
     /// Reads the number at `start` in full, with its errors: the index after it and its two entries.
-    private func parseNumber(at start: Int) throws(JSONParseError) -> (end: Int, first: UInt64, second: UInt64) {
+    func parseNumber(at start: Int) throws(JSONParseError) -> (end: Int, first: UInt64, second: UInt64) {
         var index = start
         let end = input.count
         let negative = input[index] == UInt8(ascii: "-")
@@ -682,7 +699,7 @@ struct TapeParser {
     /// Checks the keys of the object at `start` that just closed with `count` members; their
     /// fingerprints are the last `count` entries of `keys`, in order, and are removed. Keys with
     /// equal fingerprints are compared by their bytes in ``resolveDuplicateKeys(objectStart:)``.
-    @inline(__always) private mutating func closeObject(
+    @inline(__always) mutating func closeObject(
         _ start: Int, count: Int, _ out: inout EntryBuffer, _ keys: inout ScratchStack<UInt64>
     ) throws(JSONParseError) {
         guard count > 1 else {
@@ -699,7 +716,7 @@ struct TapeParser {
         try resolveDuplicateKeys(objectStart: start)
     }
 
-    private static func manyFingerprintsRepeat(_ fingerprints: UnsafeBufferPointer<UInt64>) -> Bool {
+    static func manyFingerprintsRepeat(_ fingerprints: UnsafeBufferPointer<UInt64>) -> Bool {
         var seen = Set<UInt64>(minimumCapacity: fingerprints.count)
         for fingerprint in fingerprints where !seen.insert(fingerprint).inserted { return true }
         return false
@@ -707,7 +724,7 @@ struct TapeParser {
 
     /// Whether two of `fingerprints` (at most 32) are equal: pair by pair for a few (most objects),
     /// through an open-addressing table for more.
-    private static func fingerprintsRepeat(_ fingerprints: UnsafeBufferPointer<UInt64>) -> Bool {
+    static func fingerprintsRepeat(_ fingerprints: UnsafeBufferPointer<UInt64>) -> Bool {
         let count = fingerprints.count
         if count <= 8 {
             var first = 0
@@ -741,7 +758,7 @@ struct TapeParser {
 
     /// Finds the keys of the object at `start` that are equal (two fingerprints matched) and applies
     /// the duplicate-key policy: an error, or the earlier or later key marked dead.
-    private mutating func resolveDuplicateKeys(objectStart start: Int) throws(JSONParseError) {
+    mutating func resolveDuplicateKeys(objectStart start: Int) throws(JSONParseError) {
         let end = payload(of: entries[start])
         // A fingerprint matched: find the equal keys through a hash of their bytes, so the cost stays
         // linear however many keys share a fingerprint (200,000 keys `k000001…` share a handful) or a
@@ -867,9 +884,16 @@ extension String {
 /// The tape being written: a growable buffer of entries without the checks of `Array.append`.
 /// Its memory comes from `malloc` (the C allocator answers a plain request faster than an aligned
 /// one) and is freed with `free`, by ``discard()`` or by the ``Tape`` it is handed to.
-struct EntryBuffer {
+/// Where the number readers write their entries: a growing ``EntryBuffer``, or room made before
+/// (``ReservedEntries``).
+protocol EntryAppending {
+    mutating func append(_ value: UInt64)
+}
+
+struct EntryBuffer: EntryAppending {
     private(set) var base: UnsafeMutablePointer<UInt64>
-    private(set) var count = 0
+    /// How many entries are written (set back only by a writer that wrote into reserved room).
+    var count = 0
     private var capacity: Int
 
     init(capacity: Int) {
@@ -893,6 +917,17 @@ struct EntryBuffer {
     struct Finished {
         let buffer: UnsafeMutableBufferPointer<UInt64>
         let capacity: Int
+    }
+
+    /// Forgets the entries written, keeping the memory.
+    mutating func removeAll() { count = 0 }
+
+    /// Makes room for `additional` more entries, which may then be written without a check
+    /// (``ReservedEntries``).
+    mutating func reserve(_ additional: Int) {
+        guard count &+ additional > capacity else { return }
+        capacity = max(capacity &* 2, count &+ additional)
+        base = Self.reallocate(base, capacity: capacity)
     }
 
     @inline(__always) mutating func append(_ value: UInt64) {
@@ -947,6 +982,12 @@ struct ScratchStack<Element> {
     init() { buffer = UnsafeMutableBufferPointer(start: nil, count: 0) }
 
     init(inline: UnsafeMutableBufferPointer<Element>) { buffer = inline }
+
+    /// A stack of the first `count` elements of `inline`, which it does not own.
+    init(inline: UnsafeMutableBufferPointer<Element>, count: Int) {
+        buffer = inline
+        self.count = count
+    }
 
     /// The last element; the stack is not empty.
     @inline(__always) var top: Element { buffer.baseAddress.unsafelyUnwrapped[count &- 1] }
