@@ -121,6 +121,122 @@ __attribute__((target("avx2"))) static inline block_masks classify_avx2(const ui
     return masks;
 }
 
+// UTF-8 checked 16 or 32 bytes at a time by three table lookups on the high and low halves of each
+// byte and the one before it (Keiser and Lemire, "Validating UTF-8 in less than one instruction per
+// byte", 2021, as simdjson does it). Each table gives the errors a byte pair may be part of; an error
+// is left only when all three agree; the 3rd and 4th bytes of longer sequences are checked apart.
+#define TOO_SHORT (1 << 0)      /* 11______ 0_______ or 11______ 11______ */
+#define TOO_LONG (1 << 1)       /* 0_______ 10______ */
+#define OVERLONG_3 (1 << 2)     /* 11100000 100_____ */
+#define TOO_LARGE (1 << 3)      /* 11110100 1001____ and above */
+#define SURROGATE (1 << 4)      /* 11101101 101_____ */
+#define OVERLONG_2 (1 << 5)     /* 1100000_ 10______ */
+#define TOO_LARGE_1000 (1 << 6) /* 11110101 1000____ and above */
+#define OVERLONG_4 (1 << 6)     /* 11110000 1000____ */
+#define TWO_CONTS (1 << 7)      /* 10______ 10______ */
+#define CARRY (TOO_SHORT | TOO_LONG | TWO_CONTS)
+#define BYTE_1_HIGH                                                                                        \
+    TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, (char)TWO_CONTS,        \
+        (char)TWO_CONTS, (char)TWO_CONTS, (char)TWO_CONTS, TOO_SHORT | OVERLONG_2, TOO_SHORT,                \
+        TOO_SHORT | OVERLONG_3 | SURROGATE,                                                                \
+        (char)(TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4)
+#define BYTE_1_LOW                                                                                         \
+    (char)(CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4), (char)(CARRY | OVERLONG_2), (char)CARRY,         \
+        (char)CARRY, (char)(CARRY | TOO_LARGE), (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),                \
+        (char)(CARRY | TOO_LARGE | TOO_LARGE_1000), (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),            \
+        (char)(CARRY | TOO_LARGE | TOO_LARGE_1000), (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),            \
+        (char)(CARRY | TOO_LARGE | TOO_LARGE_1000), (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),            \
+        (char)(CARRY | TOO_LARGE | TOO_LARGE_1000), (char)(CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE), \
+        (char)(CARRY | TOO_LARGE | TOO_LARGE_1000), (char)(CARRY | TOO_LARGE | TOO_LARGE_1000)
+#define BYTE_2_HIGH                                                                                        \
+    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,                \
+        (char)(TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4),              \
+        (char)(TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE),                                \
+        (char)(TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE),                                 \
+        (char)(TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE), TOO_SHORT, TOO_SHORT, TOO_SHORT, \
+        TOO_SHORT
+
+/// The UTF-8 errors of 16 bytes, given the 16 before them.
+__attribute__((target("ssse3"))) static inline __m128i utf8_errors16(__m128i input, __m128i previous) {
+    const __m128i low4 = _mm_set1_epi8(0x0F);
+    __m128i prev1 = _mm_alignr_epi8(input, previous, 15);
+    __m128i byte1High = _mm_shuffle_epi8(_mm_setr_epi8(BYTE_1_HIGH), _mm_and_si128(_mm_srli_epi16(prev1, 4), low4));
+    __m128i byte1Low = _mm_shuffle_epi8(_mm_setr_epi8(BYTE_1_LOW), _mm_and_si128(prev1, low4));
+    __m128i byte2High = _mm_shuffle_epi8(_mm_setr_epi8(BYTE_2_HIGH), _mm_and_si128(_mm_srli_epi16(input, 4), low4));
+    __m128i special = _mm_and_si128(_mm_and_si128(byte1High, byte1Low), byte2High);
+    // The third and fourth bytes of longer sequences must be continuations (which `special` then
+    // marks as TWO_CONTS): exactly where the pair check says two continuations follow each other.
+    __m128i third = _mm_subs_epu8(_mm_alignr_epi8(input, previous, 14), _mm_set1_epi8((char)(0xE0 - 0x80)));
+    __m128i fourth = _mm_subs_epu8(_mm_alignr_epi8(input, previous, 13), _mm_set1_epi8((char)(0xF0 - 0x80)));
+    __m128i must23 = _mm_and_si128(_mm_or_si128(third, fourth), _mm_set1_epi8((char)0x80));
+    return _mm_xor_si128(must23, special);
+}
+
+/// Non-zero bytes where the last bytes of `input` start a sequence that needs bytes after them.
+__attribute__((target("ssse3"))) static inline __m128i utf8_incomplete16(__m128i input) {
+    const __m128i limits = _mm_setr_epi8(
+        (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255,
+        (char)255, (char)255, (char)255, (char)255, (char)(0xF0 - 1), (char)(0xE0 - 1), (char)(0xC0 - 1));
+    return _mm_subs_epu8(input, limits);
+}
+
+/// The UTF-8 errors of 32 bytes, given the 32 before them.
+__attribute__((target("avx2"))) static inline __m256i utf8_errors32(__m256i input, __m256i previous) {
+    const __m256i low4 = _mm256_set1_epi8(0x0F);
+    // The 32 bytes that end one, two, three bytes before `input`'s.
+    __m256i shifted = _mm256_permute2x128_si256(previous, input, 0x21);
+    __m256i prev1 = _mm256_alignr_epi8(input, shifted, 15);
+    __m256i byte1High = _mm256_shuffle_epi8(
+        _mm256_setr_epi8(BYTE_1_HIGH, BYTE_1_HIGH), _mm256_and_si256(_mm256_srli_epi16(prev1, 4), low4));
+    __m256i byte1Low = _mm256_shuffle_epi8(_mm256_setr_epi8(BYTE_1_LOW, BYTE_1_LOW), _mm256_and_si256(prev1, low4));
+    __m256i byte2High = _mm256_shuffle_epi8(
+        _mm256_setr_epi8(BYTE_2_HIGH, BYTE_2_HIGH), _mm256_and_si256(_mm256_srli_epi16(input, 4), low4));
+    __m256i special = _mm256_and_si256(_mm256_and_si256(byte1High, byte1Low), byte2High);
+    __m256i third = _mm256_subs_epu8(_mm256_alignr_epi8(input, shifted, 14), _mm256_set1_epi8((char)(0xE0 - 0x80)));
+    __m256i fourth = _mm256_subs_epu8(_mm256_alignr_epi8(input, shifted, 13), _mm256_set1_epi8((char)(0xF0 - 0x80)));
+    __m256i must23 = _mm256_and_si256(_mm256_or_si256(third, fourth), _mm256_set1_epi8((char)0x80));
+    return _mm256_xor_si256(must23, special);
+}
+
+__attribute__((target("avx2"))) static inline __m256i utf8_incomplete32(__m256i input) {
+    const __m256i limits = _mm256_setr_epi8(
+        (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255,
+        (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255,
+        (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255,
+        (char)255, (char)255, (char)(0xF0 - 1), (char)(0xE0 - 1), (char)(0xC0 - 1));
+    return _mm256_subs_epu8(input, limits);
+}
+
+/// Checks one 64-byte block as UTF-8 after the block before it (`before`, its last bytes; none for
+/// the first); returns whether a sequence is left open at its end. Errors are or-ed into `error`.
+__attribute__((target("ssse3"))) static inline int utf8_block_ssse3(
+    const uint8_t *block, const uint8_t *before, int *error
+) {
+    __m128i previous = before ? _mm_loadu_si128((const __m128i *)(before - 16)) : _mm_setzero_si128();
+    __m128i errors = _mm_setzero_si128();
+    __m128i input = previous;
+    for (int i = 0; i < 4; i++) {
+        input = _mm_loadu_si128((const __m128i *)(block + 16 * i));
+        errors = _mm_or_si128(errors, utf8_errors16(input, previous));
+        previous = input;
+    }
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(errors, _mm_setzero_si128())) != 0xFFFF) *error = 1;
+    __m128i open = utf8_incomplete16(input);
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(open, _mm_setzero_si128())) != 0xFFFF;
+}
+
+__attribute__((target("avx2"))) static inline int utf8_block_avx2(
+    const uint8_t *block, const uint8_t *before, int *error
+) {
+    __m256i previous = before ? _mm256_loadu_si256((const __m256i *)(before - 32)) : _mm256_setzero_si256();
+    __m256i input0 = _mm256_loadu_si256((const __m256i *)block);
+    __m256i input1 = _mm256_loadu_si256((const __m256i *)(block + 32));
+    __m256i errors = _mm256_or_si256(utf8_errors32(input0, previous), utf8_errors32(input1, input0));
+    if (!_mm256_testz_si256(errors, errors)) *error = 1;
+    __m256i open = utf8_incomplete32(input1);
+    return !_mm256_testz_si256(open, open);
+}
+
 /// The bytes escaped by a backslash in a block: each backslash not itself escaped escapes the byte
 /// after it. `carry` is 1 when the block's first byte is escaped by the last byte of the one before.
 static inline uint64_t escaped_bytes(uint64_t backslash, uint64_t *carry) {
@@ -156,14 +272,14 @@ static inline uint64_t prefix_xor(uint64_t bits) {
 
 /// The pass itself, for one way of classifying a block (the same code for SSSE3 and AVX2, each
 /// compiled for its instructions). `WRITE_POSITIONS` appends the offsets of `structural`'s bits.
-#define INDEX_BODY(CLASSIFY, WRITE_POSITIONS)                                                              \
-    assay_structure result = {0, 0, 0, 0};                                                                 \
+#define INDEX_BODY(CLASSIFY, UTF8_BLOCK, WRITE_POSITIONS)                                                  \
+    assay_structure result = {0, 0};                                                                       \
     size_t count = 0;                                                                                      \
     uint64_t escapeCarry = 0;                                                                              \
     uint64_t inStringCarry = 0; /* all ones when the block before ended inside a string */                 \
     uint64_t scalarCarry = 0;   /* 1 when the block before ended with a byte of a scalar */                \
     uint64_t anyBackslash = 0, invalid = 0;                                                                \
-    int seenHigh = 0;                                                                                      \
+    int seenHigh = 0, utf8Open = 0, utf8Error = 0;                                                         \
     uint8_t tail[64];                                                                                      \
     for (size_t start = 0; start < length; start += 64) {                                                  \
         const uint8_t *block = bytes + start;                                                              \
@@ -174,10 +290,11 @@ static inline uint64_t prefix_xor(uint64_t bits) {
             block = tail;                                                                                  \
         }                                                                                                  \
         block_masks masks = CLASSIFY(block);                                                               \
-        if (masks.high) {                                                                                  \
-            if (!seenHigh) result.nonASCIIStart = start;                                                   \
-            seenHigh = 1;                                                                                  \
-            result.nonASCIIEnd = available < 64 ? length : start + 64;                                     \
+        /* UTF-8 only where a byte is 0x80 or more, or a sequence left open in the block before */         \
+        /* continues (the bytes before a block are the input's; a short last block is a copy). */          \
+        if (masks.high | utf8Open) {                                                                       \
+            seenHigh |= masks.high != 0;                                                                   \
+            utf8Open = UTF8_BLOCK(block, start ? bytes + start : NULL, &utf8Error);                        \
         }                                                                                                  \
         anyBackslash |= masks.backslash;                                                                   \
         uint64_t quote = masks.quote;                                                                      \
@@ -197,7 +314,7 @@ static inline uint64_t prefix_xor(uint64_t bits) {
     result.count = count;                                                                                  \
     if (anyBackslash) result.flags |= ASSAY_STRUCTURE_BACKSLASH;                                           \
     if (seenHigh) result.flags |= ASSAY_STRUCTURE_NON_ASCII;                                               \
-    if (invalid || inStringCarry) result.flags |= ASSAY_STRUCTURE_INVALID;                                 \
+    if (invalid || inStringCarry || utf8Error || utf8Open) result.flags |= ASSAY_STRUCTURE_INVALID;        \
     return result;
 
 /// One position a bit, lowest first.
@@ -230,13 +347,13 @@ static inline uint64_t prefix_xor(uint64_t bits) {
 __attribute__((target("ssse3"))) static assay_structure index_ssse3(
     const uint8_t *bytes, size_t length, uint32_t *positions
 ) {
-    INDEX_BODY(classify_ssse3, WRITE_EACH)
+    INDEX_BODY(classify_ssse3, utf8_block_ssse3, WRITE_EACH)
 }
 
 __attribute__((target("avx2,bmi,popcnt"))) static assay_structure index_avx2(
     const uint8_t *bytes, size_t length, uint32_t *positions
 ) {
-    INDEX_BODY(classify_avx2, WRITE_FOUR_AT_A_TIME)
+    INDEX_BODY(classify_avx2, utf8_block_avx2, WRITE_FOUR_AT_A_TIME)
 }
 
 assay_structure assay_structural_index(const uint8_t *bytes, size_t length, uint32_t *positions) {
@@ -253,7 +370,7 @@ assay_structure assay_structural_index_at_level(
     case 1:
         return index_ssse3(bytes, length, positions);
     default: {
-        assay_structure none = {0, ASSAY_STRUCTURE_INVALID, 0, 0};
+        assay_structure none = {0, ASSAY_STRUCTURE_INVALID};
         return none;
     }
     }
@@ -274,7 +391,7 @@ assay_structure assay_structural_index_at_level(
     (void)bytes;
     (void)length;
     (void)positions;
-    assay_structure none = {0, ASSAY_STRUCTURE_INVALID, 0, 0};
+    assay_structure none = {0, ASSAY_STRUCTURE_INVALID};
     return none;
 }
 

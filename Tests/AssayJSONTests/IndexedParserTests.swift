@@ -164,6 +164,43 @@ struct IndexedParserTests {
         #expect(problems.isEmpty, "\(problems)")
     }
 
+    /// The index checks UTF-8 (16 and 32 bytes at a time): every sequence of one to three bytes
+    /// that starts with a byte of 0x80 or more (its later bytes continuations, a letter, or a
+    /// lead), and 200,000 random four-byte ones, in a string at offsets that cross the 16-, 32- and
+    /// 64-byte chunks. The walk accepts the text exactly when the sequence is UTF-8
+    /// (`firstInvalidUTF8`, itself held to the standard library's decoder), with either index.
+    @Test func utf8AtEveryOffset() {
+        let later = [UInt8](0x80...0xFF) + [0x41]
+        let last = [UInt8](0x80...0xBF) + [0x41, 0xC3, 0xE0, 0xF0, 0xFF]
+        var sequences: [[UInt8]] = []
+        for first in UInt8(0x80)...0xFF {
+            sequences.append([first])
+            for second in later {
+                sequences.append([first, second])
+                for third in last { sequences.append([first, second, third]) }
+            }
+        }
+        var random = SplitMix(seed: 3_629)
+        for _ in 0..<200_000 {
+            sequences.append([
+                UInt8(0xF0 + random.below(8)), UInt8(0x80 + random.below(64)), UInt8(0x80 + random.below(64)),
+                random.pick([UInt8(0x80 + random.below(64)), 0x41, 0xC0]),
+            ])
+        }
+        var problems: [String] = []
+        var valid = 0
+        for (number, sequence) in sequences.enumerated() {
+            let text: [UInt8] = [0x5B, 0x22] + [UInt8](repeating: 0x61, count: number % 67) + sequence + [0x22, 0x5D]
+            let expected = sequence.withUnsafeBufferPointer { firstInvalidUTF8(in: $0) } == nil
+            if expected { valid += 1 }
+            for level: Int32 in [0, 1] where (Self.walk(text, .default, level: level) != .declined) != expected {
+                if problems.count < 5 { problems.append("\(sequence) at \(number % 67), level \(level)") }
+            }
+        }
+        #expect(sequences.count > 1_300_000 && valid > 90_000, "\(valid) of \(sequences.count) valid")
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
     /// Limits hold on the walk as on the main loop: depth, and escapes and control characters in
     /// long inputs.
     @Test func depthAndLongInputs() {

@@ -77,14 +77,9 @@ extension TapeParser {
         let positions = (raw + (keyRoom &* 8 &+ openRoom &* 8)).bindMemory(to: UInt32.self, capacity: positionRoom)
         let found = assay_structural_index_at_level(level, base, end, positions)
         guard found.flags & ASSAY_STRUCTURE_INVALID == 0 else { return false }
-        // Valid UTF-8 throughout: every string in it is (its quotes cannot cut a sequence), and a
-        // non-ASCII byte outside strings starts or continues a token the walk does not accept. Only
-        // the blocks with non-ASCII bytes are read (a sequence never starts before the first).
-        if found.flags & ASSAY_STRUCTURE_NON_ASCII != 0,
-            firstInvalidUTF8(in: UnsafeBufferPointer(rebasing: input[found.nonASCIIStart..<found.nonASCIIEnd])) != nil
-        {
-            return false
-        }
+        // Valid UTF-8 throughout (the index checks it): every string in it is (its quotes cannot cut a
+        // sequence), and a non-ASCII byte outside strings starts or continues a token the walk does
+        // not accept.
         // Each position writes at most two entries.
         let total = found.count
         entries.reserve(total &* 2)

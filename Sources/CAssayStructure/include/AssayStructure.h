@@ -9,7 +9,7 @@
 /// The input has a byte of 0x80 or more.
 #define ASSAY_STRUCTURE_NON_ASCII 2u
 /// The input cannot be valid JSON: a control character in a string or outside one (other than the
-/// four whitespace characters), or a string that is not closed.
+/// four whitespace characters), a string that is not closed, or bytes that are not UTF-8.
 #define ASSAY_STRUCTURE_INVALID 4u
 
 /// How many positions past the last one `assay_structural_index` may write (and then overwrite or
@@ -22,9 +22,6 @@ typedef struct {
     size_t count;
     /// `ASSAY_STRUCTURE_*` flags.
     uint32_t flags;
-    /// With `ASSAY_STRUCTURE_NON_ASCII`, the bytes of 0x80 or more are all in
-    /// `nonASCIIStart ..< nonASCIIEnd` (64-byte blocks, the last one cut at the input's end).
-    size_t nonASCIIStart, nonASCIIEnd;
 } assay_structure;
 
 /// Whether `assay_structural_index` can run on this processor (x86-64 with SSSE3; not elsewhere).
@@ -34,7 +31,8 @@ int assay_structural_index_available(void);
 /// AVX2 where the processor has it, else SSSE3): the offsets of `{ } [ ] : ,` outside strings, of
 /// every quote that opens or closes a string, and of the first byte of every other token (a
 /// number, a literal, or any stray byte), in order. Quotes escaped by an odd run of backslashes
-/// are not positions. `positions` has room for `length + ASSAY_STRUCTURE_SLACK` offsets; `length`
+/// are not positions. The blocks with a byte of 0x80 or more are checked as UTF-8 (RFC 3629: no
+/// overlong forms, no surrogates, nothing above U+10FFFF) on the way. `positions` has room for `length + ASSAY_STRUCTURE_SLACK` offsets; `length`
 /// is less than 2^32.
 ///
 /// The positions are a guide, not a verdict: a parser that follows them still checks every token,
