@@ -167,7 +167,8 @@ struct IndexedParserTests {
     /// The index checks UTF-8 (16 and 32 bytes at a time): every sequence of one to three bytes
     /// that starts with a byte of 0x80 or more (its later bytes continuations, a letter, or a
     /// lead), and 200,000 random four-byte ones, in a string at offsets that cross the 16-, 32- and
-    /// 64-byte chunks. The walk accepts the text exactly when the sequence is UTF-8
+    /// 64-byte chunks, in texts of 5 to 147 bytes (one block or up to three). The walk accepts the
+    /// text exactly when the sequence is UTF-8
     /// (`firstInvalidUTF8`, itself held to the standard library's decoder), with either index.
     @Test func utf8AtEveryOffset() {
         let later = [UInt8](0x80...0xFF) + [0x41]
@@ -190,11 +191,11 @@ struct IndexedParserTests {
         var problems: [String] = []
         var valid = 0
         for (number, sequence) in sequences.enumerated() {
-            let text: [UInt8] = [0x5B, 0x22] + [UInt8](repeating: 0x61, count: number % 67) + sequence + [0x22, 0x5D]
+            let text: [UInt8] = [0x5B, 0x22] + [UInt8](repeating: 0x61, count: number % 140) + sequence + [0x22, 0x5D]
             let expected = sequence.withUnsafeBufferPointer { firstInvalidUTF8(in: $0) } == nil
             if expected { valid += 1 }
             for level: Int32 in [0, 1] where (Self.walk(text, .default, level: level) != .declined) != expected {
-                if problems.count < 5 { problems.append("\(sequence) at \(number % 67), level \(level)") }
+                if problems.count < 5 { problems.append("\(sequence) at \(number % 140), level \(level)") }
             }
         }
         #expect(sequences.count > 1_300_000 && valid > 90_000, "\(valid) of \(sequences.count) valid")
