@@ -321,8 +321,9 @@ extension TapeParser {
 
 extension TapeParser {
     /// Reads the number that fills `start..<stop` exactly (the next position is right after it)
-    /// when it is one of the common forms with at most eight bytes after its sign — an integer, or
-    /// digits with one decimal point — checked and summed eight bytes at a time; appends what
+    /// when it is one of the common forms with four to eight bytes after its sign — an integer, or
+    /// digits with one decimal point — checked and summed eight bytes at a time (a shorter one costs
+    /// less byte by byte); appends what
     /// ``readCommonNumber(_:_:_:_:)`` would append. `false`, having written nothing, for anything
     /// else (which that reads then, and may still accept).
     @inline(__always) static func readShortNumber<Out: EntryAppending>(
@@ -331,7 +332,7 @@ extension TapeParser {
         let negative = base[start] == UInt8(ascii: "-")
         let digitsStart = negative ? start &+ 1 : start
         let length = stop &- digitsStart
-        guard length > 0, length <= 8, digitsStart &+ 8 <= end else { return false }
+        guard length >= 4, length <= 8, digitsStart &+ 8 <= end else { return false }
         // The number's bytes, first byte lowest, then '0's up to eight.
         let word = UInt64(littleEndian: UnsafeRawPointer(base + digitsStart).loadUnaligned(as: UInt64.self))
         let unused = UInt64(8 &- length) &* 8
