@@ -68,7 +68,7 @@ struct TapeParser {
         }
     }
 
-    /// Parses the input: through its structural index (``parseIndexed()``) where the processor
+    /// Parses the input: through its structural index (``parseIndexed(level:)``) where the processor
     /// can build one and the input is not over ``largestIndexedInput``, else — and whenever that
     /// walk stops at anything it does not accept — by the main loop, which finds and reports every
     /// error.
@@ -881,15 +881,15 @@ extension String {
     }
 }
 
-/// The tape being written: a growable buffer of entries without the checks of `Array.append`.
-/// Its memory comes from `malloc` (the C allocator answers a plain request faster than an aligned
-/// one) and is freed with `free`, by ``discard()`` or by the ``Tape`` it is handed to.
 /// Where the number readers write their entries: a growing ``EntryBuffer``, or room made before
 /// (``ReservedEntries``).
 protocol EntryAppending {
     mutating func append(_ value: UInt64)
 }
 
+/// The tape being written: a growable buffer of entries without the checks of `Array.append`.
+/// Its memory comes from `malloc` (the C allocator answers a plain request faster than an aligned
+/// one) and is freed with `free`, by ``discard()`` or by the ``Tape`` it is handed to.
 struct EntryBuffer: EntryAppending {
     private(set) var base: UnsafeMutablePointer<UInt64>
     /// How many entries are written (set back only by a writer that wrote into reserved room).
