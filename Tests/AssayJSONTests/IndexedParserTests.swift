@@ -202,6 +202,17 @@ struct IndexedParserTests {
         #expect(problems.isEmpty, "\(problems)")
     }
 
+    /// A document parsed on its own keeps no more tape than twice its entries (and a little), though
+    /// the walk reserves two entries an offset: 100,000 empty strings in an array (300,001 offsets,
+    /// 600,002 entries reserved) take 200,003 entries.
+    @Test func aDocumentKeepsLittleMoreTapeThanItNeeds() throws {
+        let text = "[" + Array(repeating: "\"\"", count: 100_000).joined(separator: ",") + "]"
+        let document = try JSONDocument(parsing: text)
+        #expect(document.tape.entries.count == 200_003)
+        #expect(document.tape.capacity <= 2 * 200_003 + 64)
+        #expect(Self.walk(Array(text.utf8), .default) != .declined)
+    }
+
     /// Limits hold on the walk as on the main loop: depth, and escapes and control characters in
     /// long inputs.
     @Test func depthAndLongInputs() {

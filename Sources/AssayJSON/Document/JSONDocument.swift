@@ -92,6 +92,8 @@ public struct JSONDocument: Sendable {
                 failure = error
                 return nil
             }
+            // A document parsed on its own is kept: its tape holds no more room than it needs twice.
+            if buffer == nil { parser.entries.shrink() }
             return Parsed(entries: parser.entries.finish(), strings: parser.strings, scratch: parser.scratch)
         }
         guard let parsed else { throw failure.unsafelyUnwrapped }

@@ -930,6 +930,15 @@ struct EntryBuffer: EntryAppending {
         base = Self.reallocate(base, capacity: capacity)
     }
 
+    /// Gives back the room over twice the entries written (plus a little): for a document kept after
+    /// parsing, whose tape the walk over the index may have reserved up to four times the room of.
+    mutating func shrink() {
+        let wanted = count &* 2 &+ 64
+        guard capacity > wanted else { return }
+        capacity = wanted
+        base = Self.reallocate(base, capacity: capacity)
+    }
+
     @inline(__always) mutating func append(_ value: UInt64) {
         if count == capacity {
             // A static call with plain arguments: a buffer held in a local stays in registers.
