@@ -32,11 +32,12 @@ for module in "${modules[@]}"; do
     fi
 done
 build="$(swift build --show-bin-path --scratch-path "$scratch" 2>/dev/null)"
-# The C modules the modules import (Yams', SQLite's, SwiftNIO's…): the module maps the build generated
-# and those the packages ship, with their include folders.
+# The C modules the modules import (Yams', SQLite's, SwiftNIO's, Assay's own…): the module maps the
+# build generated and those the packages ship, with their include folders. Not the maps of the
+# modules built again for the host (`*-tool.build`, for plugins and macros): the same module twice.
 clang=()
 while IFS= read -r map; do clang+=(-Xcc "-fmodule-map-file=$map"); done < <(
-    find "$build" -maxdepth 2 -name module.modulemap
+    find "$build" -maxdepth 2 -name module.modulemap -not -path "*-tool.build/*"
     find "$scratch/checkouts" -path "*/Sources/*/module.modulemap" -not -path "*/Tests/*" -not -path "*/include/*")
 while IFS= read -r folder; do
     clang+=(-Xcc "-I$folder")
