@@ -111,6 +111,27 @@ def redos_subject(repeated, end):
     return generate
 
 
+def backslash_run(n):
+    # One string of n/2 escaped backslashes: the structural index's escape carry, the escapes' decoding.
+    return '["' + "\\\\" * (n // 2) + '"]\n'
+
+
+def escaped_quotes(n):
+    # n/6 strings that are one escaped quote each: every quote in the text is escaped or ends a string.
+    return "[" + ",".join(['"\\""'] * max(1, n // 6)) + "]\n"
+
+
+def deep_arrays(n):
+    # n/800 arrays 400 deep, side by side: the walk's open containers at their most, again and again.
+    return "[" + ",".join(["[" * 400 + "]" * 400] * max(1, n // 801)) + "]\n"
+
+
+def invalid_at_end(n):
+    # A valid array of n/28 small objects, then a stray byte: indexed and walked in full, then read
+    # again by the main loop, which reports the byte.
+    return "[" + ",".join(['{"a":"bc","d":[1,2.5,true]}'] * max(1, n // 28)) + "]x\n"
+
+
 def nested_arrays(innermost):
     def generate(n):
         return "[" * n + innermost + "]" * n + "\n"
@@ -135,6 +156,15 @@ CASES = {
                        [12_500, 25_000, 50_000, 100_000, 200_000], "keys", "{}", "json", []),
     "json-duplicates": ("JSON parse: n copies of one key (reported at the second)", json_duplicates,
                         [3_125, 6_250, 12_500, 25_000, 50_000], "copies", "{}", "json", []),
+    "json-backslash-run": ("JSON parse: one string of n/2 escaped backslashes", backslash_run,
+                           [65_536, 131_072, 262_144, 524_288, 1_048_000], "bytes", "{}", "ndjson", []),
+    "json-escaped-quotes": ("JSON parse: n/6 strings of one escaped quote", escaped_quotes,
+                            [65_536, 131_072, 262_144, 524_288, 1_048_000], "bytes", "{}", "ndjson", []),
+    "json-deep-arrays": ("JSON parse: arrays 400 deep side by side, n bytes", deep_arrays,
+                         [65_536, 131_072, 262_144, 524_288, 1_048_000], "bytes", "{}", "ndjson", []),
+    "json-invalid-at-end": ("JSON parse: n bytes of objects, then a stray byte (walked, then read again)",
+                            invalid_at_end, [65_536, 131_072, 262_144, 524_288, 1_048_000], "bytes", "{}",
+                            "ndjson", []),
     "ndjson-error-excerpt": ("NDJSON: an unclosed line of n bytes (the error's excerpt)", error_excerpt,
                              [4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20], "bytes", "{}", "ndjson", []),
     "regex-class": ('format: "regex": a class of n bytes compiled', regex_class,
