@@ -160,6 +160,68 @@ struct Reporter: Sendable {
         out.append(contentsOf: (truncated ? "],\"truncated\":true}\n" : "]}\n").utf8)
     }
 
+    /// An invalid NDJSON line's report in the JSON format, written from the schema's `errors`
+    /// directly — the units ``appendJSON(position:errors:truncated:to:)`` writes for
+    /// ``errors(_:messages:sourceLine:)``'s conversion of them, byte for byte, without making a
+    /// ``ReportedError`` (strings, and a copy of each error, then freed) and through a
+    /// ``JSONTextBuffer`` (a bounds check per piece instead of an array append): about half of
+    /// the work of reporting a record whose `oneOf` lists each alternative's errors.
+    func appendInvalidLine(
+        _ line: Int, errors: [SchemaError], messages: SchemaMessageMemo?, truncated: Bool, to out: inout [UInt8]
+    ) {
+        var text = JSONTextBuffer(capacity: 512 * errors.count)
+        text.appendDecimal(line)
+        text.append(#","valid":false,"errors":["#)
+        appendUnits(errors, messages: messages, to: &text)
+        text.append(truncated ? "],\"truncated\":true}\n" : "]}\n")
+        out.append(contentsOf: linePrefix)
+        text.write(to: &out)
+    }
+
+    /// ``appendUnits(_:to:)`` for schema errors, each read in place.
+    private func appendUnits(_ errors: [SchemaError], messages: SchemaMessageMemo?, to text: inout JSONTextBuffer) {
+        for index in errors.indices {
+            if index > 0 { text.append(UInt8(ascii: ",")) }
+            text.append(#"{"instanceLocation":""#)
+            Self.appendPointer(errors[index].instanceLocation, to: &text)
+            text.append(#"","keywordLocation":""#)
+            text.appendEscaped(errors[index].keywordLocation)
+            text.append(#"","absoluteKeywordLocation":""#)
+            text.appendEscaped(errors[index].absoluteKeywordLocation)
+            text.append(#"","code":""#)
+            text.appendEscaped(errors[index].code.description)
+            text.append(#"","error":""#)
+            text.appendEscaped(messages?.message(for: errors[index]) ?? errors[index].message(in: language))
+            if errors[index].causes.isEmpty {
+                text.append(#""}"#)
+            } else {
+                text.append(#"","causes":["#)
+                appendUnits(errors[index].causes, messages: messages, to: &text)
+                text.append("]}")
+            }
+        }
+    }
+
+    /// `path` as a JSON Pointer (``IssuePath/jsonPointer``) escaped for a JSON string, written
+    /// without making the pointer's string (unless a key has a `~` or a `/` to escape).
+    static func appendPointer(_ path: IssuePath, to text: inout JSONTextBuffer) {
+        for component in path.components {
+            switch component {
+            case .index(let index):
+                text.append(UInt8(ascii: "/"))
+                text.appendDecimal(index)
+            case .key(var key):
+                let plain = key.withUTF8 { bytes in
+                    for byte in bytes where byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") { return false }
+                    text.append(UInt8(ascii: "/"))
+                    text.appendEscaped(bytes)
+                    return true
+                }
+                if !plain { text.appendEscaped(PointerText.string(tokens: [key])) }
+            }
+        }
+    }
+
     /// A valid line's report, `{"file":"…","line":N,"valid":true,"errors":[]}` and a line break,
     /// written on the stack and appended as one copy: appended piece by piece (the prefix, the
     /// number, the end), it cost about 400 instructions, as much as parsing a small record's keys.

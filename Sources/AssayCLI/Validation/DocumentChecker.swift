@@ -104,6 +104,11 @@ struct DocumentChecker: Sendable {
             return result.errors.count
         }
         if !result.isValid {
+            if reporter.format == .json {
+                reporter.appendInvalidLine(
+                    line, errors: result.errors, messages: messages, truncated: result.isTruncated, to: &out)
+                return result.errors.count
+            }
             errors = reporter.errors(result.errors, messages: messages, sourceLine: { _ in line })
             truncated = result.isTruncated
         }

@@ -2,7 +2,7 @@
 /// they are — a quote, a backslash, a control character — marked by their high bit (0x80 in each
 /// such byte's place). The lowest marked byte is exact (borrows only run upward); those above it
 /// may be marked in error, so only the first is used.
-@inline(__always)
+@usableFromInline @inline(__always)
 func bytesToEscape(in word: UInt64) -> UInt64 {
     let quote = word ^ 0x2222_2222_2222_2222
     let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
@@ -14,8 +14,8 @@ func bytesToEscape(in word: UInt64) -> UInt64 {
 
 /// The index of the first quote, backslash or control character in `base[start..<end]`, or `end`:
 /// eight bytes at a time.
-@inline(__always)
-func firstByteToEscape(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+@inlinable @inline(__always)
+package func firstByteToEscape(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
     var index = start
     while index &+ 8 <= end {
         // Little-endian, so that the lowest bits are the first byte.
