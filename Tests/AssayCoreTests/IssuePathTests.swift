@@ -59,6 +59,21 @@ import Testing
                 }
             }
         }
+        // A `~` or `/` at every place of tokens of every length up to three words (read eight
+        // bytes at a time, then byte by byte), and tokens with none.
+        for length in 0...24 {
+            let plain = String(repeating: "k", count: length)
+            #expect(PointerText.string(tokens: [plain], last: plain) == escaped(plain) + escaped(plain))
+            for place in 0..<length {
+                for special in ["~", "/"] {
+                    var bytes = Array(plain.utf8)
+                    bytes[place] = UInt8(ascii: special == "~" ? "~" : "/")
+                    let token = String(decoding: bytes, as: UTF8.self)
+                    #expect(PointerText.string(tokens: [token]) == escaped(token), "\(token)")
+                    #expect(PointerText.string([.key(token)]) == escaped(token), "\(token)")
+                }
+            }
+        }
         #expect(PointerText.string(tokens: []) == "")
         #expect(PointerText.string(tokens: [], last: "a~b") == "/a~0b")
         for index in [0, 7, 9, 10, 99, 100, 1_234_567, Int.max, -1, -250, Int.min] {
