@@ -542,6 +542,24 @@ struct CompileTests {
         #expect(!(try schema(#"{"exclusiveMaximum": 5}"#).isValid(5)))
     }
 
+    @Test func dialectsNamedByURIOrShortName() {
+        for dialect in SchemaDialect.all {
+            let bare = dialect.uri.hasSuffix("#") ? String(dialect.uri.dropLast()) : dialect.uri
+            let http = bare.hasPrefix("https://") ? "http://" + bare.dropFirst(8) : bare
+            let https = "https://" + http.dropFirst("http://".count)
+            for name in [http, https, http + "#", https + "#", dialect.description] {
+                #expect(SchemaDialect(name) == dialect, "\(name)")
+            }
+            for name in [https + "/", "x" + https, https + "https://", "https://" + https, https + "##"] {
+                #expect(SchemaDialect(name) == nil, "\(name)")
+            }
+        }
+        #expect(SchemaDialect("draft2020-12") == .draft2020_12)
+        #expect(SchemaDialect("2019-09") == .draft2019_09)
+        #expect(SchemaDialect("https://") == nil)
+        #expect(SchemaDialect("") == nil)
+    }
+
     @Test func schemasCheckedAgainstTheBundledMetaschemas() throws {
         for dialect in SchemaDialect.all {
             let metaschema = try JSONSchema(BundledMetaschemas.metaschema(for: dialect))
