@@ -56,6 +56,16 @@ public final class ByteSink: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard firstFailure == nil else { return }
+        // A block's whole report (a few hundred kilobytes) goes out as it is, not copied first.
+        if case .descriptor(let descriptor) = target, bytes.count >= flushThreshold,
+            bytes.withContiguousStorageIfAvailable({ (bytes: UnsafeBufferPointer<UInt8>) -> Bool in
+                flushLocked()
+                if firstFailure == nil { writeAll(descriptor, UnsafeRawBufferPointer(bytes)) }
+                return true
+            }) != nil
+        {
+            return
+        }
         buffer.append(contentsOf: bytes)
         if buffer.count >= flushThreshold { flushLocked() }
     }
@@ -77,18 +87,21 @@ public final class ByteSink: @unchecked Sendable {
         case .memory:
             stored.append(contentsOf: buffer)
         case .descriptor(let descriptor):
-            buffer.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        firstFailure = String(cString: strerror(errno))
-                        return
-                    }
-                    offset += written
-                }
+            buffer.withUnsafeBytes { writeAll(descriptor, $0) }
+        }
+    }
+
+    /// Writes all of `raw` to `descriptor`, again after an interruption; keeps the first failure.
+    private func writeAll(_ descriptor: Int32, _ raw: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < raw.count {
+            let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                firstFailure = String(cString: strerror(errno))
+                return
             }
+            offset += written
         }
     }
 }
