@@ -51,6 +51,38 @@ struct ErrorTests {
         #expect(age.issue.code == .tooLarge)
     }
 
+    /// A keyword's absolute location, made on its first error and given again to the next ones,
+    /// is the same on every thread, `~` and `/` escaped.
+    @Test func absoluteLocationsAreTheSameOnEveryThread() throws {
+        let names = (0..<20).map { "k\($0)" } + ["a~b", "c/d"]
+        let properties = names.map { #""\#($0)": {"type": "integer", "minimum": 0}"# }.joined(separator: ", ")
+        let validator = try schema(
+            ##"{"$id": "https://example.com/s.json", "$defs": {"n": {"type": "object", "properties": {"## + properties
+                + ##"}, "minProperties": 30, "required": ["zz"]}}, "$ref": "#/$defs/n"}"##)
+        let document = try json("{" + names.map { #""\#($0)": -1"# }.joined(separator: ", ") + "}")
+        let base = "https://example.com/s.json#/$defs/n"
+        func escaped(_ name: String) -> String { name.replacing("~", with: "~0").replacing("/", with: "~1") }
+        let expected =
+            names.map { "\(base)/properties/\(escaped($0))/minimum" } + [base + "/minProperties", base + "/required"]
+        @Sendable func locations() -> [String] {
+            validator.validate(document).errors.map(\.absoluteKeywordLocation).sorted()
+        }
+        #expect(locations() == expected.sorted())
+        final class Found: @unchecked Sendable {
+            let lock = NSLock()
+            var all: [[String]] = []
+        }
+        let found = Found()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<25 {
+                let seen = locations()
+                found.lock.withLock { found.all.append(seen) }
+            }
+        }
+        #expect(found.all.count == 200)
+        #expect(found.all.allSatisfy { $0 == expected.sorted() })
+    }
+
     @Test func requiredNamesTheMissingProperty() throws {
         let result = try schema(client).validate(try json(#"{"name": "Ann"}"#))
         #expect(result.errors.map(\.instanceLocation.jsonPointer) == ["/age", "/email"])

@@ -16,7 +16,7 @@ final class SchemaNode: @unchecked Sendable {
     /// The JSON Pointer of this schema inside its resource.
     var pointer: String { didSet { absoluteBase = Self.absoluteBase(resourceURI, pointer) } }
     /// `resourceURI#pointer`: what every ``absoluteLocation(of:)`` starts with, made once.
-    private var absoluteBase: [UInt8]
+    private var absoluteBase: [UInt8] { didSet { madeLocations = [] } }
     /// The node of the resource's root: the dynamic scope is a list of these.
     var resourceRoot: Int
     /// `$dynamicAnchor` names declared anywhere in this resource (kept on its root): name → node.
@@ -46,9 +46,23 @@ final class SchemaNode: @unchecked Sendable {
         SchemaNode(boolean: true, resourceURI: "", pointer: "", resourceRoot: 0, dialect: .draft2020_12)
     }
 
-    /// `absoluteKeywordLocation` of `keyword` in this node.
+    /// The ``absoluteLocation(of:)``s made so far (at most ``keptLocations``), read and written
+    /// under ``locationLock``.
+    private var madeLocations: [(keyword: String, location: String)] = []
+    private static let keptLocations = 16
+    /// One lock for every node's locations: held for a few comparisons, on the way to an error.
+    private static let locationLock = TryLock()
+
+    /// `absoluteKeywordLocation` of `keyword` in this node: made on the keyword's first error and
+    /// shared by the next ones (making it each time was a third of the work of recording an error:
+    /// a string allocated, written, checked as UTF-8, then freed with the error).
     func absoluteLocation(of keyword: String) -> String {
-        PointerText.string(prefix: absoluteBase, tokens: [], last: keyword.isEmpty ? nil : keyword)
+        Self.locationLock.withLock {
+            for made in madeLocations where made.keyword == keyword { return made.location }
+            let location = PointerText.string(prefix: absoluteBase, tokens: [], last: keyword.isEmpty ? nil : keyword)
+            if madeLocations.count < Self.keptLocations { madeLocations.append((keyword, location)) }
+            return location
+        }
     }
 
     private static func absoluteBase(_ resourceURI: String, _ pointer: String) -> [UInt8] {
