@@ -470,16 +470,26 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         crossLimit(nodes[index], at, detail: "the value is nested more than \(maximumInstanceDepth) levels deep")
     }
 
-    /// Whether the machine stack has less than ``MachineStack/margin`` left.
-    @inline(never)
+    /// Whether the machine stack has less than ``MachineStack/margin`` left: an address in this
+    /// frame, close enough to the stack pointer, against the limit (asked for at every schema
+    /// applied below the fourth level, so in line; the limit is found on the first call, out of it).
+    @inline(__always)
     private mutating func stackIsShort() -> Bool {
-        guard let limit = stackLimit else {
+        if let limit = stackLimit, !asksSanitizer {
+            var marker: UInt8 = 0
+            return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) } < limit
+        }
+        return stackIsShortFirstOrSanitized()
+    }
+
+    @inline(never)
+    private mutating func stackIsShortFirstOrSanitized() -> Bool {
+        if stackLimit == nil {
             stackLimit = MachineStack.cachedLimit()
             asksSanitizer = MachineStack.hasFakeStacks
-            return stackIsShort()
         }
+        let limit = stackLimit.unsafelyUnwrapped
         if asksSanitizer { return MachineStack.currentAddress() < limit }
-        // An address in this frame: close enough to the stack pointer.
         var marker: UInt8 = 0
         return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) } < limit
     }
