@@ -67,9 +67,8 @@ struct JSONTextBuffer: ~Copyable {
         string.withUTF8 { appendEscaped($0) }
     }
 
-    /// Appends the UTF-8 `bytes` escaped for the inside of a JSON string: a quote, a backslash and
-    /// the control characters escaped (`\n`, `\r`, `\t`, `\b`, `\f` in short form, others as
-    /// `\u00XX`), the runs between them copied whole.
+    /// Appends the UTF-8 `bytes` escaped for the inside of a JSON string (``writeEscape(of:to:)``),
+    /// the runs between escapes copied whole.
     mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         let end = bytes.count
@@ -83,30 +82,11 @@ struct JSONTextBuffer: ~Copyable {
             if run > 0 { (target + written).update(from: source + start, count: run) }
             written &+= run
             guard index < end else { break }
-            let byte = source[index]
-            target[written] = UInt8(ascii: "\\")
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): target[written &+ 1] = byte
-            case 0x0A: target[written &+ 1] = UInt8(ascii: "n")
-            case 0x0D: target[written &+ 1] = UInt8(ascii: "r")
-            case 0x09: target[written &+ 1] = UInt8(ascii: "t")
-            case 0x08: target[written &+ 1] = UInt8(ascii: "b")
-            case 0x0C: target[written &+ 1] = UInt8(ascii: "f")
-            default:
-                target[written &+ 1] = UInt8(ascii: "u")
-                target[written &+ 2] = UInt8(ascii: "0")
-                target[written &+ 3] = UInt8(ascii: "0")
-                target[written &+ 4] = Self.hex.utf8Start[Int(byte >> 4)]
-                target[written &+ 5] = Self.hex.utf8Start[Int(byte & 0xF)]
-                written &+= 4
-            }
-            written &+= 2
+            written &+= writeEscape(of: source[index], to: target + written)
             start = index &+ 1
         }
         count &+= written
     }
-
-    private static let hex: StaticString = "0123456789abcdef"
 
     /// Appends the bytes written to `output`, in one copy.
     func write(to output: inout [UInt8]) {

@@ -165,18 +165,9 @@ extension JSONValue {
                 output.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
                 start = index + 1
                 index = firstByteToEscape(base, from: start, to: end)
-                switch byte {
-                case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-                case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-                case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-                default:
-                    output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30])
-                    output.append(JSONWriter.hex[Int(byte >> 4)])
-                    output.append(JSONWriter.hex[Int(byte & 0xF)])
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6) { escape in
+                    let count = writeEscape(of: byte, to: escape.baseAddress!)
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: escape[..<count]))
                 }
             }
             output.append(contentsOf: UnsafeBufferPointer(start: base + start, count: end - start))
