@@ -140,10 +140,16 @@ private struct ExactKey: Hashable {
     init(_ text: String) { self.text = text }
 
     static func same(_ a: String, _ b: String) -> Bool {
-        var a = a
-        var b = b
-        guard a.utf8.count == b.utf8.count else { return false }
-        return a.withUTF8 { first in b.withUTF8 { second in first.elementsEqual(second) } }
+        let count = a.utf8.count
+        guard count == b.utf8.count else { return false }
+        // Native and small strings are contiguous UTF-8: compared where they are, not copied.
+        let inPlace = a.utf8.withContiguousStorageIfAvailable { first in
+            b.utf8.withContiguousStorageIfAvailable { second in
+                count == 0 || sameBytes(first.baseAddress!, second.baseAddress!, count)
+            }
+        }
+        if let inPlace, let equal = inPlace { return equal }
+        return a.utf8.elementsEqual(b.utf8)
     }
 
     static func == (lhs: ExactKey, rhs: ExactKey) -> Bool { same(lhs.text, rhs.text) }

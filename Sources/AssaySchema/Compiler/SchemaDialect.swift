@@ -49,8 +49,8 @@ public struct SchemaDialect: Hashable, Sendable, CustomStringConvertible {
         var key = text
         if key.hasSuffix("#") { key.removeLast() }
         // Only a leading `https://` can make a name below (the generic `replacing` cost 0.2M
-        // instructions a call, at every start).
-        if key.hasPrefix("https://") { key = "http://" + key.dropFirst("https://".count) }
+        // instructions a call, at every start; so would `+` of a substring, the first time).
+        if key.hasPrefix("https://") { key = "http://" + String(key.dropFirst("https://".count)) }
         switch key {
         case "http://json-schema.org/draft-04/schema", "4", "draft4": self = .draft4
         case "http://json-schema.org/draft-06/schema", "6", "draft6": self = .draft6

