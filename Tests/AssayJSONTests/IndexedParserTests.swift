@@ -151,7 +151,7 @@ struct IndexedParserTests {
         var problems: [String] = []
         var parsed = 0
         for _ in 0..<30_000 {
-            let token = String(decoding: (0..<1 + random.below(18)).map { _ in random.pick(alphabet) }, as: UTF8.self)
+            let token = String(decoding: (0..<1 + random.below(20)).map { _ in random.pick(alphabet) }, as: UTF8.self)
             for text in [
                 "[1,2,\(token),3]", "[\(token)]", "{\"a\":\(token)}", "[\(token) ,1]", "\(token)", "[1,2,3,\(token)]",
             ] {
@@ -161,6 +161,49 @@ struct IndexedParserTests {
             }
         }
         #expect(parsed > 12_000, "\(parsed) parsed")
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    /// Numbers of 7 to 19 bytes after the sign (across the eight bytes the walk reads at once and
+    /// the 18 digits the main loop sums) are read by the walk as the main loop reads them: every
+    /// length with the point at every place or none, each with a sign or not, a leading zero, and
+    /// a second point, an exponent, a sign, a letter or a space at a random place, in every place
+    /// a number goes and at the end of the text.
+    @Test func longerNumbersOfEveryShape() {
+        var random = SplitMix(seed: 5_813)
+        var tokens: [String] = []
+        for length in 7...19 {
+            for point in 0...length {
+                for _ in 0..<3 {
+                    var digits = (0..<length).map { _ in UInt8(ascii: "0") + UInt8(random.below(10)) }
+                    if point < length { digits[point] = UInt8(ascii: ".") }
+                    let text = String(decoding: digits, as: UTF8.self)
+                    tokens += [text, "-" + text]
+                    var leadingZero = digits
+                    leadingZero[0] = UInt8(ascii: "0")
+                    tokens.append(String(decoding: leadingZero, as: UTF8.self))
+                    var changed = digits
+                    changed[random.below(length)] = random.pick(Array(".eE+-a ".utf8))
+                    tokens.append(String(decoding: changed, as: UTF8.self))
+                }
+            }
+        }
+        tokens += [
+            "9223372036854775807", "-9223372036854775808", "1234567890123456", "-9999999999999999", "0.00000000",
+        ]
+        var problems: [String] = []
+        var parsed = 0
+        for token in tokens {
+            for text in [
+                "[1,2,\(token),3]", "[\(token)]", "{\"a\":\(token)}", "[\(token) ,1]", "\(token)", "[1,2,3,\(token)]",
+                "{\"a\":\(token),\"b\":[\(token),\(token)]}",
+            ] {
+                let result = Self.compare(Array(text.utf8), .default)
+                if result.parsed { parsed += 1 }
+                if let problem = result.problem, problems.count < 5 { problems.append(problem) }
+            }
+        }
+        #expect(parsed > tokens.count * 3, "\(parsed) of \(tokens.count * 7) parsed")
         #expect(problems.isEmpty, "\(problems)")
     }
 
