@@ -18,6 +18,20 @@ struct ValidateOutputTests {
         run.assertSnapshot("clients-text")
     }
 
+    @Test("--jobs defaults to the processors given to the context, or else the system's")
+    func processorCount() {
+        var context = CommandContext(
+            standardInput: 0, standardOutput: ByteSink(), standardError: ByteSink(), environment: [:],
+            processorCount: 3)
+        #expect(context.processorCount == 3)
+        context.processorCount = 5
+        #expect(context.processorCount == 5)
+        let asked = CommandContext(
+            standardInput: 0, standardOutput: ByteSink(), standardError: ByteSink(), environment: [:])
+        #expect(asked.processorCount == ProcessInfo.processInfo.activeProcessorCount)
+        #expect(asked.processorCount >= 1)
+    }
+
     @Test("JSON Lines: exactly one line per document, in input order, the same with 1 and 2 jobs")
     func clientsJSON() throws {
         let one = try CLIRun(["validate", "--schema", clientSchema, "--format", "json", "--jobs", "1", clients])

@@ -28,17 +28,25 @@ public struct CommandContext: Sendable {
     public var errorIsTerminal: Bool
     /// Seconds since some fixed moment.
     public var clock: @Sendable () -> Double
-    /// The number of worker threads `--jobs` defaults to.
-    public var processorCount: Int
+    /// The number of worker threads `--jobs` defaults to: the processors this process may use,
+    /// asked of the system when first needed (a run given `--jobs` never asks: 0.4M instructions).
+    public var processorCount: Int {
+        get { givenProcessorCount ?? ProcessInfo.processInfo.activeProcessorCount }
+        set { givenProcessorCount = newValue }
+    }
+
+    private var givenProcessorCount: Int?
+
     /// The smallest input that gets a progress bar (inputs smaller finish too soon for one to help).
     public var progressMinimumBytes = 8 << 20
 
-    /// A context with the given streams.
+    /// A context with the given streams; without a `processorCount`, the system's is asked when
+    /// needed.
     public init(
         standardInput: Int32, standardOutput: ByteSink, standardError: ByteSink, environment: [String: String],
         outputIsTerminal: Bool = false, errorIsTerminal: Bool = false,
         clock: @escaping @Sendable () -> Double = CommandContext.monotonicSeconds,
-        processorCount: Int = ProcessInfo.processInfo.activeProcessorCount
+        processorCount: Int? = nil
     ) {
         self.standardInput = standardInput
         self.standardOutput = standardOutput
@@ -47,7 +55,7 @@ public struct CommandContext: Sendable {
         self.outputIsTerminal = outputIsTerminal
         self.errorIsTerminal = errorIsTerminal
         self.clock = clock
-        self.processorCount = processorCount
+        givenProcessorCount = processorCount
     }
 
     /// The process's standard streams and environment.
