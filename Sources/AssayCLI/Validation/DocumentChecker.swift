@@ -43,7 +43,10 @@ struct DocumentChecker: Sendable {
     }
 
     /// Whether evaluation stopped at a limit (nesting or a chain of references) rather than finishing.
-    static func stoppedAtLimit(_ errors: [SchemaError]) -> Bool { errors.contains { $0.code == .malformed } }
+    static func stoppedAtLimit(_ errors: [SchemaError]) -> Bool {
+        // In place: `contains(where:)` copied each error.
+        errors.withUnsafeBufferPointer { errors in errors.indices.contains { errors[$0].code == .malformed } }
+    }
 
     /// Checks one NDJSON line (without its line terminator) and appends its report to `out`.
     /// Returns the number of errors (0: valid); counts the line in `overLimit` when it crossed a
