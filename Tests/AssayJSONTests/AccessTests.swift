@@ -73,6 +73,21 @@ import Testing
         #expect(coercions[0].message(in: .russian) == "Значение поля «a» преобразовано из string в boolean")
     }
 
+    /// A pointer's tokens with `~0` and `~1` at every place, beside non-ASCII text, and the
+    /// escapes that are not ones (a `~` last, or before anything but `0` and `1`).
+    @Test func jsonPointerTokensUnescaped() throws {
+        #expect(try JSONValue.tokens(of: "") == [])
+        #expect(try JSONValue.tokens(of: "/") == [""])
+        #expect(try JSONValue.tokens(of: "/a~1b/~0~1/x~01/~1~1/é~1ü/日本~0") == ["a/b", "~/", "x~1", "//", "é/ü", "日本~"])
+        #expect(try JSONValue.tokens(of: "/paths/~1users~1{id}/get") == ["paths", "/users/{id}", "get"])
+        for bad in ["/a~", "/~2", "/a~b", "/~", "/x/~~0", "no-slash"] {
+            #expect(throws: JSONPointerError.self, "\(bad)") { try JSONValue.tokens(of: bad) }
+        }
+        let document: JSONValue = ["paths": ["/users/{id}": ["get": 1]], "é/ü": 2]
+        #expect(document[pointer: "/paths/~1users~1{id}/get"] == 1)
+        #expect(document[pointer: "/é~1ü"] == 2)
+    }
+
     @Test func jsonPointerGetSetRemove() throws {
         var document: JSONValue = ["a": ["b": [10, 20]], "x/y": 1, "m~n": 2, "": 3]
         #expect(document[pointer: ""] == document)

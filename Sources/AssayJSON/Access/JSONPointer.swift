@@ -114,20 +114,28 @@ extension JSONValue {
                 tokens.append(String(Substring(raw)))
                 continue
             }
-            var token = ""
-            var scalars = Substring(raw).unicodeScalars.makeIterator()
-            while let scalar = scalars.next() {
-                guard scalar == "~" else {
-                    token.unicodeScalars.append(scalar)
-                    continue
-                }
-                switch scalars.next() {
-                case "0": token += "~"
-                case "1": token += "/"
-                default: throw JSONPointerError(pointer: pointer, reason: "\"~\" must be followed by 0 or 1")
+            // Unescaped byte by byte (`~0` and `~1` are ASCII: the rest is copied as it is, so the
+            // bytes stay UTF-8), then made a string once: appended a scalar at a time, a schema
+            // whose keys are paths (`/users/{id}`) spent a third of its compile here.
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(raw.count)
+            var escaped = false
+            for byte in raw {
+                if escaped {
+                    switch byte {
+                    case UInt8(ascii: "0"): bytes.append(UInt8(ascii: "~"))
+                    case UInt8(ascii: "1"): bytes.append(UInt8(ascii: "/"))
+                    default: throw JSONPointerError(pointer: pointer, reason: "\"~\" must be followed by 0 or 1")
+                    }
+                    escaped = false
+                } else if byte == UInt8(ascii: "~") {
+                    escaped = true
+                } else {
+                    bytes.append(byte)
                 }
             }
-            tokens.append(token)
+            if escaped { throw JSONPointerError(pointer: pointer, reason: "\"~\" must be followed by 0 or 1") }
+            tokens.append(String(decoding: bytes, as: UTF8.self))
         }
         return tokens
     }
