@@ -25,6 +25,9 @@ final class SchemaCompiler {
         let vocabularies: Vocabularies
         /// How deeply the schema is nested in its document (bounded by `maximumSchemaDepth`).
         var depth = 0
+        /// The schema itself, kept by the walk that indexed it: compiling it then does not look it
+        /// up again from its document's root (a pointer's tokens, a member lookup a level).
+        var value: JSONValue?
     }
 
     let options: JSONSchema.Options
@@ -170,6 +173,7 @@ final class SchemaCompiler {
         guard case .object(let object) = value else {
             var info = inherited
             info.depth = depth
+            info.value = value
             infos[location] = info
             return
         }
@@ -216,7 +220,8 @@ final class SchemaCompiler {
             dynamicAnchorNames[base, default: [:]][anchor] = location
         }
         let info = Info(
-            base: base, dialect: dialect, resourcePointer: resourcePointer, vocabularies: vocabularies, depth: depth)
+            base: base, dialect: dialect, resourcePointer: resourcePointer, vocabularies: vocabularies, depth: depth,
+            value: value)
         infos[location] = info
         // Siblings of a draft 4-7 `$ref` are not applied, but subschemas next to it are still reachable
         // by pointer, so the walk below indexes them (their own `$id`s included).
@@ -321,7 +326,8 @@ final class SchemaCompiler {
         if fragment.isEmpty { return resource }
         if fragment.hasPrefix("/") {
             let location = Location(document: resource.document, pointer: resource.pointer + fragment)
-            guard documents[location.document][pointer: location.pointer] != nil else {
+            // A schema the walk indexed is there; anything else is looked up.
+            guard infos[location] != nil || documents[location.document][pointer: location.pointer] != nil else {
                 return nil
             }
             return location
@@ -368,7 +374,7 @@ final class SchemaCompiler {
         // Too deep: said once where the walk stopped.
         if tooDeep.contains(location) { return }
         guard let info = info(for: location),
-            let value = documents[location.document][pointer: location.pointer]
+            let value = info.value ?? documents[location.document][pointer: location.pointer]
         else {
             problems.append(SchemaProblem(location: "#" + location.pointer, message: "no schema at this location"))
             return
