@@ -743,6 +743,24 @@ struct CheckSchemaTests {
         #expect(missing.status == 2)
     }
 
+    @Test("schemas of several dialects in one run are each checked against their own metaschema")
+    func dialectsInOneRun() throws {
+        let folder = try TemporaryFolder()
+        // A Boolean `exclusiveMinimum` is draft 4's; from draft 6 on it must be a number.
+        let draft4 = try folder.file(
+            "draft4.json",
+            #"{"$schema": "http://json-schema.org/draft-04/schema#", "minimum": 0, "exclusiveMinimum": true}"#)
+        let draft2020 = try folder.file("draft2020.json", #"{"minimum": 0, "exclusiveMinimum": true}"#)
+        let draft7 = try folder.file(
+            "draft7.json", #"{"$schema": "http://json-schema.org/draft-07/schema#", "exclusiveMinimum": 0}"#)
+        for order in [[draft4, draft2020, draft7, draft4], [draft2020, draft4, draft7, draft2020]] {
+            let run = try CLIRun(["check-schema", "--format", "json"] + order)
+            #expect(run.status == 1)
+            let verdicts = run.standardOutput.split(separator: "\n").map { $0.contains(#""valid":true"#) }
+            #expect(verdicts == order.map { $0 != draft2020 }, "\(run.standardOutput)")
+        }
+    }
+
     @Test("--help documents the contract: formats, exit statuses, the filter files")
     func help() throws {
         let run = try CLIRun(["validate", "--help"])
