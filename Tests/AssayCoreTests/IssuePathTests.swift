@@ -92,6 +92,8 @@ import Testing
         #expect(IssuePath(jsonPointer: "/01") == IssuePath([.key("01")]), "leading zero is a key")
         #expect(IssuePath(jsonPointer: "no-slash") == nil)
         #expect(IssuePath(jsonPointer: "/bad~2escape") == nil)
+        #expect(IssuePath(jsonPointer: "/trailing~") == nil)
+        #expect(IssuePath(jsonPointer: "/é~1ü/日本~0") == IssuePath([.key("é/ü"), .key("日本~")]))
         #expect(IssuePath(jsonPointer: "/") == IssuePath([.key("")]))
     }
 

@@ -106,23 +106,9 @@ public struct IssuePath: Hashable, Sendable, CustomStringConvertible, Expressibl
     /// Parses a JSON Pointer; returns `nil` when `pointer` is not one. Components made only of
     /// digits become indices.
     public init?(jsonPointer pointer: String) {
-        if pointer.isEmpty { self.init(); return }
-        guard pointer.hasPrefix("/") else { return nil }
+        guard let tokens = PointerText.tokens(of: pointer) else { return nil }
         var components: [PathComponent] = []
-        for token in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            var key = ""
-            var scalars = token.unicodeScalars.makeIterator()
-            while let scalar = scalars.next() {
-                if scalar == "~" {
-                    switch scalars.next() {
-                    case "0": key += "~"
-                    case "1": key += "/"
-                    default: return nil
-                    }
-                } else {
-                    key.unicodeScalars.append(scalar)
-                }
-            }
+        for key in tokens {
             if let index = Int(key), index >= 0, String(index) == key {
                 components.append(.index(index))
             } else {

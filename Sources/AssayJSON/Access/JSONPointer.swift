@@ -103,39 +103,13 @@ extension JSONValue {
         }
     }
 
-    /// The unescaped tokens of a JSON Pointer (`""` has none).
+    /// The unescaped tokens of a JSON Pointer (`""` has none), read by ``PointerText/tokens(of:)``.
     package static func tokens(of pointer: String) throws(JSONPointerError) -> [String] {
-        if pointer.isEmpty { return [] }
-        guard pointer.hasPrefix("/") else { throw JSONPointerError(pointer: pointer, reason: "must start with \"/\"") }
-        var tokens: [String] = []
-        for raw in pointer.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            // Most tokens have no escapes: taken as they are.
-            guard raw.contains(UInt8(ascii: "~")) else {
-                tokens.append(String(Substring(raw)))
-                continue
-            }
-            // Unescaped byte by byte (`~0` and `~1` are ASCII: the rest is copied as it is, so the
-            // bytes stay UTF-8), then made a string once: appended a scalar at a time, a schema
-            // whose keys are paths (`/users/{id}`) spent a third of its compile here.
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(raw.count)
-            var escaped = false
-            for byte in raw {
-                if escaped {
-                    switch byte {
-                    case UInt8(ascii: "0"): bytes.append(UInt8(ascii: "~"))
-                    case UInt8(ascii: "1"): bytes.append(UInt8(ascii: "/"))
-                    default: throw JSONPointerError(pointer: pointer, reason: "\"~\" must be followed by 0 or 1")
-                    }
-                    escaped = false
-                } else if byte == UInt8(ascii: "~") {
-                    escaped = true
-                } else {
-                    bytes.append(byte)
-                }
-            }
-            if escaped { throw JSONPointerError(pointer: pointer, reason: "\"~\" must be followed by 0 or 1") }
-            tokens.append(String(decoding: bytes, as: UTF8.self))
+        guard pointer.isEmpty || pointer.hasPrefix("/") else {
+            throw JSONPointerError(pointer: pointer, reason: "must start with \"/\"")
+        }
+        guard let tokens = PointerText.tokens(of: pointer) else {
+            throw JSONPointerError(pointer: pointer, reason: "\"~\" must be followed by 0 or 1")
         }
         return tokens
     }
