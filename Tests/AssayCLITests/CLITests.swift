@@ -776,6 +776,49 @@ struct CheckSchemaTests {
         let version = try CLIRun(["--version"])
         #expect(version.standardOutput == AssayTool.version + "\n")
     }
+
+    @Test("validate and check-schema parsed as their own arguments give the command the root's parse gives")
+    func subcommandParsedFirst() throws {
+        let accepted: [[String]] = [
+            ["validate", "-s", "s.json", "a.ndjson"],
+            [
+                "validate", "--schema", "s.json", "--jobs", "1", "--quiet", "--format", "json", "--formats", "annotate",
+                "--registry", "https://x/=dir", "--redact", "/a/*", "--redact", "/b", "a.ndjson", "-", "b.json",
+            ],
+            [
+                "validate", "a.json", "--schema=s.json", "--max-errors", "0", "--duplicate-keys", "last",
+                "--default-dialect", "7", "--output", "basic", "--color", "never", "--", "--quiet",
+            ],
+            ["validate", "-s", "s.json", "validate", "check-schema"],
+            ["check-schema", "--format", "json", "--unknown-formats", "ignore", "a.json", "b.yaml"],
+        ]
+        for arguments in accepted {
+            let first = try AssayTool.parse(arguments)
+            let root = try AssayCommand.parseAsRoot(arguments)
+            #expect(type(of: first) == type(of: root), "\(arguments)")
+            #expect(String(reflecting: first) == String(reflecting: root), "\(arguments)")
+        }
+        // What the subcommand alone does not accept is parsed from the root: the same help, version
+        // and errors as before.
+        for arguments in [
+            ["validate", "--help"], ["validate", "-h"], ["validate", "--version"], ["validate", "--jobs"],
+            ["validate", "--no-such-option", "a.json"], ["check-schema", "--help"], ["validate"],
+        ] {
+            let fromRoot = Result { try AssayCommand.parseAsRoot(arguments) }
+            let first = Result { try AssayTool.parse(arguments) }
+            switch (first, fromRoot) {
+            case (.success(let first), .success(let root)):
+                #expect(String(reflecting: first) == String(reflecting: root), "\(arguments)")
+            case (.failure(let first), .failure(let root)):
+                #expect(AssayCommand.fullMessage(for: first) == AssayCommand.fullMessage(for: root), "\(arguments)")
+                #expect(AssayCommand.exitCode(for: first) == AssayCommand.exitCode(for: root), "\(arguments)")
+            default:
+                Issue.record("\(arguments): \(first) and \(fromRoot)")
+            }
+        }
+        let help = try CLIRun(["validate", "--help"])
+        #expect(help.standardOutput.contains("USAGE: assay validate"))
+    }
 }
 
 @Suite("assay validate: progress")
