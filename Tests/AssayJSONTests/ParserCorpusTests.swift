@@ -164,6 +164,24 @@ enum RFC8259Corpus {
         }
     }
 
+    /// Distinct keys that share a fingerprint (the same length, first and last byte) pass in
+    /// objects of every size, beside equal keys spelled with and without escapes, which are found.
+    @Test func keysSharingAFingerprint() throws {
+        let alike = #""daysUntilStale":14,"daysUntilClose":7"#
+        for extra in [0, 5, 30, 31, 40] {
+            let others = (0..<extra).map { "\"k\($0)\":\($0)" }
+            let distinct = "{" + ([alike] + others).joined(separator: ",") + "}"
+            let document = try JSONDocument(parsing: distinct)
+            #expect(document.root.count == extra + 2)
+            for repeated in [#""daysUntilStale":1"#, #""days\u0055ntilStale":1"#, #""\u0064aysUntilClose":1"#] {
+                let text = "{" + ([alike] + others + [repeated]).joined(separator: ",") + "}"
+                #expect(throws: JSONParseError.self, "\(extra) \(repeated)") { try JSONDocument(parsing: text) }
+                let last = try JSONDocument(parsing: text, options: .init(duplicateKeys: .lastWins))
+                #expect(last.root.count == extra + 2)
+            }
+        }
+    }
+
     @Test func duplicateKeyPolicies() throws {
         let text = #"{"a":1,"b":2,"a":3}"#
         #expect(throws: JSONParseError.self) { try JSONDocument(parsing: text) }

@@ -760,6 +760,10 @@ struct TapeParser {
     /// the duplicate-key policy: an error, or the earlier or later key marked dead.
     mutating func resolveDuplicateKeys(objectStart start: Int) throws(JSONParseError) {
         let end = payload(of: entries[start])
+        // Distinct keys share a fingerprint often (`daysUntilStale` and `daysUntilClose`): in an
+        // object of a few members, those pairs alone are compared first, and one without equal keys
+        // is done without the hash tables below.
+        if smallObjectRepeatsKey(start: start, end: end) == false { return }
         // A fingerprint matched: find the equal keys through a hash of their bytes, so the cost stays
         // linear however many keys share a fingerprint (200,000 keys `k000001…` share a handful) or a
         // name (50,000 copies of one key). Each name has one live entry, the one kept so far.
@@ -809,6 +813,34 @@ struct TapeParser {
             index = nextValue(after: index + 2)
         }
         entries[start + 1] = UInt64(alive)
+    }
+
+    /// Whether two keys of the object at `start` (ending at `end`) are equal, for an object of
+    /// at most 32 members (`nil` for a larger one): the pairs with equal fingerprints are compared
+    /// byte for byte.
+    private func smallObjectRepeatsKey(start: Int, end: Int) -> Bool? {
+        // `strings` is held in place while key spans in it are read (as ``withKeyBytes(_:_:)`` does).
+        strings.withUnsafeBufferPointer { _ in smallObjectRepeatsKeyInPlace(start: start, end: end) }
+    }
+
+    private func smallObjectRepeatsKeyInPlace(start: Int, end: Int) -> Bool? {
+        withUnsafeTemporaryAllocation(of: (key: Int, fingerprint: UInt64).self, capacity: 32) { keys in
+            var count = 0
+            var index = start + 2
+            while index < end {
+                guard count < 32 else { return nil }
+                let span = keySpan(index)
+                keys[count] = (index, Self.signature(span.pointer, span.length))
+                count += 1
+                index = nextValue(after: index + 2)
+            }
+            for later in 1..<max(count, 1) {
+                for earlier in 0..<later where keys[earlier].fingerprint == keys[later].fingerprint {
+                    if keysEqual(keys[earlier].key, keys[later].key) { return true }
+                }
+            }
+            return false
+        }
     }
 
     private mutating func kill(_ key: Int) {
