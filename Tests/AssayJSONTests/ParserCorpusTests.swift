@@ -165,10 +165,10 @@ enum RFC8259Corpus {
     }
 
     /// Distinct keys that share a fingerprint (the same length, first and last byte) pass in
-    /// objects of every size, beside equal keys spelled with and without escapes, which are found.
+    /// objects small and large, beside equal keys spelled with and without escapes, which are found.
     @Test func keysSharingAFingerprint() throws {
         let alike = #""daysUntilStale":14,"daysUntilClose":7"#
-        for extra in [0, 5, 30, 31, 40] {
+        for extra in [0, 5, 30, 31, 40, 200] {
             let others = (0..<extra).map { "\"k\($0)\":\($0)" }
             let distinct = "{" + ([alike] + others).joined(separator: ",") + "}"
             let document = try JSONDocument(parsing: distinct)
@@ -179,6 +179,27 @@ enum RFC8259Corpus {
                 let last = try JSONDocument(parsing: text, options: .init(duplicateKeys: .lastWins))
                 #expect(last.root.count == extra + 2)
             }
+        }
+    }
+
+    /// Equal keys hash alike wherever their bytes are (the search for duplicates relies on it);
+    /// these distinct ones, those that share a fingerprint included, do not.
+    @Test func keyHashes() {
+        func hash(_ key: String, after prefix: String) -> UInt64 {
+            let bytes = Array((prefix + key + "!").utf8)
+            return bytes.withUnsafeBufferPointer {
+                TapeParser.keyHash($0.baseAddress! + prefix.utf8.count, key.utf8.count)
+            }
+        }
+        let keys = [
+            "", "a", "b", "ab", "abc", "abcd", "abce", "daysUntilStale", "daysUntilClose", "abcdefgh", "abcdefgi",
+            "abcdefghi", "a\u{0}", "\u{0}", "Анна", "Анне", String(repeating: "k", count: 100),
+            String(repeating: "k", count: 99) + "j",
+        ]
+        let hashes = keys.map { hash($0, after: "") }
+        #expect(Set(hashes).count == keys.count)
+        for prefix in ["{\"", "x", "0123456789"] {
+            #expect(keys.map { hash($0, after: prefix) } == hashes, "\(prefix)")
         }
     }
 

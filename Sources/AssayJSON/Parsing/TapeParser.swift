@@ -760,10 +760,9 @@ struct TapeParser {
     /// the duplicate-key policy: an error, or the earlier or later key marked dead.
     mutating func resolveDuplicateKeys(objectStart start: Int) throws(JSONParseError) {
         let end = payload(of: entries[start])
-        // Distinct keys share a fingerprint often (`daysUntilStale` and `daysUntilClose`): in an
-        // object of a few members, those pairs alone are compared first, and one without equal keys
-        // is done without the hash tables below.
-        if smallObjectRepeatsKey(start: start, end: end) == false { return }
+        // Distinct keys share a fingerprint often (`daysUntilStale` and `daysUntilClose`): an object
+        // whose keys all differ in a hash of all their bytes is done without the tables below.
+        if !keysMayRepeat(start: start, end: end) { return }
         // A fingerprint matched: find the equal keys through a hash of their bytes, so the cost stays
         // linear however many keys share a fingerprint (200,000 keys `k000001…` share a handful) or a
         // name (50,000 copies of one key). Each name has one live entry, the one kept so far.
@@ -815,32 +814,74 @@ struct TapeParser {
         entries[start + 1] = UInt64(alive)
     }
 
-    /// Whether two keys of the object at `start` (ending at `end`) are equal, for an object of
-    /// at most 32 members (`nil` for a larger one): the pairs with equal fingerprints are compared
-    /// byte for byte.
-    private func smallObjectRepeatsKey(start: Int, end: Int) -> Bool? {
-        // `strings` is held in place while key spans in it are read (as ``withKeyBytes(_:_:)`` does).
-        strings.withUnsafeBufferPointer { _ in smallObjectRepeatsKeyInPlace(start: start, end: end) }
+    /// Whether two keys of the object at `start` (ending at `end`) may be equal: `false` when the
+    /// hashes of their bytes (``keyHash(_:_:)``) all differ, found in an open-addressing table of
+    /// at least twice as many slots as keys. Equal hashes, or a table whose probes pass four per
+    /// key (keys made to crowd it), answer `true`, and the caller compares the keys themselves:
+    /// linear either way.
+    private func keysMayRepeat(start: Int, end: Int) -> Bool {
+        var count = 0
+        var index = start + 2
+        while index < end {
+            count += 1
+            index = nextValue(after: index + 2)
+        }
+        var size = 64
+        while size < 2 * count { size *= 2 }
+        return strings.withUnsafeBufferPointer { _ in
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: size) { table in
+                table.initialize(repeating: 0)
+                let mask = size - 1
+                var probes = 0
+                var index = start + 2
+                while index < end {
+                    let span = keySpan(index)
+                    let hash = Self.keyHash(span.pointer, span.length) | 1
+                    var slot = Int(truncatingIfNeeded: hash >> 32) & mask
+                    while table[slot] != 0 {
+                        if table[slot] == hash { return true }
+                        probes += 1
+                        if probes > 4 * count { return true }
+                        slot = (slot + 1) & mask
+                    }
+                    table[slot] = hash
+                    index = nextValue(after: index + 2)
+                }
+                return false
+            }
+        }
     }
 
-    private func smallObjectRepeatsKeyInPlace(start: Int, end: Int) -> Bool? {
-        withUnsafeTemporaryAllocation(of: (key: Int, fingerprint: UInt64).self, capacity: 32) { keys in
-            var count = 0
-            var index = start + 2
-            while index < end {
-                guard count < 32 else { return nil }
-                let span = keySpan(index)
-                keys[count] = (index, Self.signature(span.pointer, span.length))
-                count += 1
-                index = nextValue(after: index + 2)
-            }
-            for later in 1..<max(count, 1) {
-                for earlier in 0..<later where keys[earlier].fingerprint == keys[later].fingerprint {
-                    if keysEqual(keys[earlier].key, keys[later].key) { return true }
-                }
-            }
-            return false
+    /// A hash of the `length` bytes at `pointer`, eight at a time (the last eight overlapping the
+    /// ones before, a shorter key's in two overlapping loads): equal keys have equal hashes.
+    static func keyHash(_ pointer: UnsafePointer<UInt8>, _ length: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(pointer)
+        func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+            let mixed = (hash ^ word) &* 0xBF58_476D_1CE4_E5B9
+            return mixed ^ mixed >> 31
         }
+        var hash = UInt64(truncatingIfNeeded: length) &* 0x9E37_79B9_7F4A_7C15
+        if length >= 8 {
+            var offset = 0
+            while offset + 8 < length {
+                hash = mix(hash, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                offset += 8
+            }
+            return mix(hash, raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self))
+        }
+        let word: UInt64
+        if length >= 4 {
+            word =
+                UInt64(raw.loadUnaligned(as: UInt32.self)) << 32
+                | UInt64(raw.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self))
+        } else if length >= 2 {
+            word =
+                UInt64(raw.loadUnaligned(as: UInt16.self)) << 16
+                | UInt64(raw.loadUnaligned(fromByteOffset: length - 2, as: UInt16.self))
+        } else {
+            word = length == 1 ? UInt64(pointer[0]) : 0
+        }
+        return mix(hash, word)
     }
 
     private mutating func kill(_ key: Int) {
