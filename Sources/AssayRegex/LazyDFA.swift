@@ -333,7 +333,7 @@ final class DFACache: @unchecked Sendable {
     /// Each state's live consuming instructions.
     @exclusivity(unchecked) private var live: [[Int32]] = []
     /// A state's key (its live instructions, then its flags as a negative number) to the state.
-    @exclusivity(unchecked) private var stateOfKey: [[Int32]: Int32] = [:]
+    @exclusivity(unchecked) private var stateOfKey: [StateKey: Int32] = [:]
     /// Transitions on scalars beyond ASCII: `state << 21 | scalar` to the next state.
     @exclusivity(unchecked) private var beyondASCII: [UInt64: Int32] = [:]
     @exclusivity(unchecked) private var start: Int32 = -1
@@ -604,7 +604,7 @@ final class DFACache: @unchecked Sendable {
     /// Computes the state after `state` reads `scalar`: the instructions after those that accept it
     /// (and the first instruction again, when the pattern is not anchored), closed.
     private func transition(_ state: Int32, _ scalar: Unicode.Scalar, _ shape: DFAShape, context: Int) -> Int32 {
-        targets.removeAll(keepingCapacity: true)
+        if !targets.isEmpty { targets.removeAll(keepingCapacity: true) }
         for pc in live[Int(state)] where shape.sets[Int(shape.setOf[Int(pc)])].contains(scalar) {
             targets.append(pc + 1)
         }
@@ -638,13 +638,13 @@ final class DFACache: @unchecked Sendable {
             stateFlags |= Self.dead
         }
         key.append(-1 - Int32(stateFlags))
-        if let known = stateOfKey[key] { return known }
+        if let known = stateOfKey[StateKey(key)] { return known }
         reserve(shape.classCount * shape.contextCount * 4 + key.count * 8 + 96, shape)
         let number = Int32(flags.count)
         table.append(contentsOf: repeatElement(-1, count: shape.classCount * shape.contextCount))
         flags.append(stateFlags)
         live.append(Array(key.dropLast()))
-        stateOfKey[key] = number
+        stateOfKey[StateKey(key)] = number
         return number
     }
 
@@ -676,10 +676,16 @@ final class DFACache: @unchecked Sendable {
             for index in visited.indices { visited[index] = 0 }
             generation = 1
         }
-        result.removeAll(keepingCapacity: true)
+        if !result.isEmpty { result.removeAll(keepingCapacity: true) }
         var matched = false
-        stack.removeAll(keepingCapacity: true)
-        stack.append(contentsOf: targets.reversed())
+        // Empty here (the loop below drains it); the targets pushed last first, one at a time (a
+        // reversed collection appended goes through generic code, a fifth of a closure).
+        assert(stack.isEmpty)
+        var next = targets.count
+        while next > 0 {
+            next -= 1
+            stack.append(targets[next])
+        }
         while let pc = stack.popLast() {
             let at = Int(pc)
             guard at < shape.program.count, visited[at] != generation else { continue }
@@ -736,5 +742,19 @@ package final class TryLock: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return body()
+    }
+}
+
+/// A lazy DFA state's key (``DFACache``): its values' bytes fed to the (seeded) hasher at once,
+/// where an array of `Int32` feeds it element by element (a quarter of making a state).
+struct StateKey: Hashable {
+    let values: [Int32]
+
+    init(_ values: [Int32]) { self.values = values }
+
+    static func == (lhs: StateKey, rhs: StateKey) -> Bool { lhs.values == rhs.values }
+
+    func hash(into hasher: inout Hasher) {
+        values.withUnsafeBufferPointer { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }
