@@ -73,6 +73,36 @@ enum RFC8259Corpus {
         }
     }
 
+    /// Text after a string's first escape is copied a run at a time: each ill-formed sequence of
+    /// the corpus, long plain text around it, is reported at the same byte and with the same
+    /// reason as in the string without the escape.
+    @Test func invalidUTF8AfterAnEscape() {
+        func failure(_ bytes: [UInt8]) -> (JSONParseError.Reason, Int)? {
+            do {
+                _ = try JSONDocument(parsing: bytes)
+                return nil
+            } catch {
+                return (error.reason, error.offset)
+            }
+        }
+        let filler = Array(String(repeating: "plain text é ", count: 3).utf8)
+        for sequence in RFC8259Corpus.invalidUTF8.map({ Array($0.dropFirst().dropLast()) }) {
+            let plain = [0x5B, 0x22] + filler + Array("ab".utf8) + sequence + filler + [0x22, 0x5D]
+            let escaped = [0x5B, 0x22] + filler + Array("\\n".utf8) + sequence + filler + [0x22, 0x5D]
+            guard let expected = failure(plain), let found = failure(escaped) else {
+                Issue.record("\(sequence) accepted")
+                continue
+            }
+            #expect(found.0 == expected.0, "\(sequence)")
+            #expect(found.1 == expected.1, "\(sequence)")
+        }
+        let valid = [0x5B, 0x22] + filler + Array("\\n".utf8) + filler + Array("\\u00e9".utf8) + filler + [0x22, 0x5D]
+        let expected =
+            String(decoding: filler, as: UTF8.self) + "\n" + String(decoding: filler, as: UTF8.self) + "é"
+            + String(decoding: filler, as: UTF8.self)
+        #expect((try? JSONValue(parsing: valid)) == [.string(expected)])
+    }
+
     /// The validator's one-load paths for two- and three-byte forms agree with the standard
     /// library's decoder on where the first ill-formed sequence starts: every lead byte 0x80–0xFF
     /// with every second byte and a spread of third and fourth bytes, with and without ASCII after.
