@@ -183,11 +183,14 @@ extension TapeParser {
                     }
                     at &+= 2
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    if at &+ 1 < total,
-                        Self.readShortNumber(base, end, index, Int(truncatingIfNeeded: positions[at &+ 1]), &out)
-                    {
-                        at &+= 1
-                        break
+                    if at &+ 1 < total {
+                        let stop = Int(truncatingIfNeeded: positions[at &+ 1])
+                        if Self.readShortNumber(base, end, index, stop, &out)
+                            || Self.readLongDecimal(base, index, stop, &out)
+                        {
+                            at &+= 1
+                            break
+                        }
                     }
                     var cursor = index
                     if !Self.readCommonNumber(base, end, &cursor, &out) {
@@ -362,6 +365,45 @@ extension TapeParser {
         let magnitude = Int64(truncatingIfNeeded: value)
         out.append(entry(.integer))
         out.append(UInt64(bitPattern: negative ? -magnitude : magnitude))
+        return true
+    }
+
+    /// Reads the number that fills `start..<stop` exactly when it is digits with one decimal point
+    /// and 9 to 16 bytes after its sign (a coordinate, a price with many places): checked as two
+    /// words that overlap for a shorter one, the point made a '0' so that every byte must then be
+    /// a digit; appends what ``readCommonNumber(_:_:_:_:)`` appends for it (its text: a fraction's
+    /// value is not computed when it is read). `false`, having written nothing, for anything else.
+    @inline(__always) static func readLongDecimal<Out: EntryAppending>(
+        _ base: UnsafePointer<UInt8>, _ start: Int, _ stop: Int, _ out: inout Out
+    ) -> Bool {
+        let digitsStart = base[start] == UInt8(ascii: "-") ? start &+ 1 : start
+        let length = stop &- digitsStart
+        // Both loads lie within the number: it has at least nine bytes.
+        guard length >= 9, length <= 16 else { return false }
+        let raw = UnsafeRawPointer(base)
+        var first = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: digitsStart, as: UInt64.self))
+        var last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: stop &- 8, as: UInt64.self))
+        // The lowest '.' of a word is exact (borrows only run upward); the first word's, or else
+        // the last word's (which starts `length - 8` bytes in).
+        func lowestPoint(_ word: UInt64) -> Int {
+            let points = word ^ 0x2E2E_2E2E_2E2E_2E2E
+            let zeros = (points &- 0x0101_0101_0101_0101) & ~points & 0x8080_8080_8080_8080
+            return zeros == 0 ? 8 : zeros.trailingZeroBitCount >> 3
+        }
+        let inFirst = lowestPoint(first)
+        let point = inFirst < 8 ? inFirst : (length &- 8) &+ lowestPoint(last)
+        // A point with digits on both sides; a leading zero stands alone before it.
+        guard point >= 1, point <= length &- 2 else { return false }
+        if first & 0xFF == 0x30, point != 1 { return false }
+        if point < 8 { first &+= 2 &<< UInt64(point &* 8) }
+        if point >= length &- 8 { last &+= 2 &<< UInt64((point &- (length &- 8)) &* 8) }
+        func allDigits(_ word: UInt64) -> Bool {
+            word & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030
+                && (word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030
+        }
+        guard allDigits(first), allDigits(last) else { return false }
+        out.append(entry(.numberText, start))
+        out.append(UInt64(truncatingIfNeeded: stop &- start))
         return true
     }
 
