@@ -803,6 +803,8 @@ struct CheckSchemaTests {
         for arguments in [
             ["validate", "--help"], ["validate", "-h"], ["validate", "--version"], ["validate", "--jobs"],
             ["validate", "--no-such-option", "a.json"], ["check-schema", "--help"], ["validate"],
+            ["validate", "--generate-completion-script", "bash"],
+            ["check-schema", "--generate-completion-script", "zsh"],
         ] {
             let fromRoot = Result { try AssayCommand.parseAsRoot(arguments) }
             let first = Result { try AssayTool.parse(arguments) }

@@ -4,6 +4,10 @@ import AssayJSON
 struct CheckSchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-schema",
+        // Parsed as the root (``AssayTool/parse(_:)``), it is `assay check-schema` in help, and the
+        // parse does not first try the arguments as a request for a completion script (which
+        // the parse from the root answers).
+        _superCommandName: "assay",
         abstract: "Check schemas against their dialect's metaschema and compile them.",
         discussion: """
             Each SCHEMA (JSON, or YAML by extension) is validated against the metaschema of the dialect \
