@@ -72,7 +72,10 @@ enum FileReading {
 
     /// Reads everything from an open descriptor.
     static func readAll(_ descriptor: Int32, path: String) throws(CLIError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: max(size(of: descriptor) ?? 0, 1 << 16) + 1)
+        // Not zeroed: what is kept is what the reads wrote (`used` bytes), and the pages a small
+        // file leaves untouched stay so.
+        let capacity = max(size(of: descriptor) ?? 0, 1 << 16) + 1
+        var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { _, initialized in initialized = capacity }
         var used = 0
         while true {
             if used == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
