@@ -32,6 +32,17 @@ struct ValidateOutputTests {
         #expect(asked.processorCount >= 1)
     }
 
+    @Test("the process's context holds the variables commands read, as the environment has them")
+    func processEnvironment() {
+        let context = CommandContext.process()
+        let all = ProcessInfo.processInfo.environment
+        #expect(Set(context.environment.keys).isSubset(of: CommandContext.variablesRead))
+        for name in CommandContext.variablesRead {
+            #expect(context.environment[name] == all[name], "\(name)")
+        }
+        #expect(CommandContext.variablesRead.contains("NO_COLOR") && CommandContext.variablesRead.contains("LANG"))
+    }
+
     @Test("JSON Lines: exactly one line per document, in input order, the same with 1 and 2 jobs")
     func clientsJSON() throws {
         let one = try CLIRun(["validate", "--schema", clientSchema, "--format", "json", "--jobs", "1", clients])

@@ -20,8 +20,12 @@ public struct CommandContext: Sendable {
     public var standardOutput: ByteSink
     /// Errors, progress and the summary.
     public var standardError: ByteSink
-    /// The environment (`LANG`, `LC_ALL`, `NO_COLOR`, `TERM`).
+    /// The environment variables commands read: ``variablesRead`` (the language of messages and
+    /// whether to colour).
     public var environment: [String: String]
+
+    /// The variables of ``environment`` that commands read.
+    public static let variablesRead = ["LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR", "TERM"]
     /// Whether standard output is a terminal (colour).
     public var outputIsTerminal: Bool
     /// Whether standard error is a terminal (progress bar, coloured summary).
@@ -58,12 +62,16 @@ public struct CommandContext: Sendable {
         givenProcessorCount = processorCount
     }
 
-    /// The process's standard streams and environment.
+    /// The process's standard streams and the variables of its environment that commands read
+    /// (``variablesRead``: asked for one by one, not the whole environment made a dictionary).
     public static func process() -> CommandContext {
-        CommandContext(
+        var environment: [String: String] = [:]
+        for name in variablesRead {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return CommandContext(
             standardInput: 0, standardOutput: ByteSink(fileDescriptor: 1), standardError: ByteSink(fileDescriptor: 2),
-            environment: ProcessInfo.processInfo.environment, outputIsTerminal: isatty(1) == 1,
-            errorIsTerminal: isatty(2) == 1)
+            environment: environment, outputIsTerminal: isatty(1) == 1, errorIsTerminal: isatty(2) == 1)
     }
 
     /// A monotonic clock in seconds.
