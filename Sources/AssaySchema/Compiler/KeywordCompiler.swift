@@ -179,12 +179,25 @@ struct KeywordCompiler {
 
     /// The annotation-only keywords of this schema's draft, for the verbose output.
     private mutating func collectAnnotations() {
-        var names = ["title", "description", "default", "format"]
-        if draft >= .draft6 { names.append("examples") }
-        if draft >= .draft7 { names += ["readOnly", "writeOnly", "contentEncoding", "contentMediaType"] }
-        if draft >= .draft2019 { names += ["deprecated", "contentSchema"] }
+        let names = Self.annotationNames(draft)
         node.annotations = object.compactMap { name, value in
             names.contains(name) ? (keyword: name, value: value) : nil
+        }
+    }
+
+    private static let annotationsOfDraft4 = ["title", "description", "default", "format"]
+    private static let annotationsOfDraft6 = annotationsOfDraft4 + ["examples"]
+    private static let annotationsOfDraft7 =
+        annotationsOfDraft6 + ["readOnly", "writeOnly", "contentEncoding", "contentMediaType"]
+    private static let annotationsOf2019 = annotationsOfDraft7 + ["deprecated", "contentSchema"]
+
+    /// The annotation-only keywords of `draft` (made once, not for every schema object).
+    private static func annotationNames(_ draft: SchemaDialect.Draft) -> [String] {
+        switch draft {
+        case .draft4: annotationsOfDraft4
+        case .draft6: annotationsOfDraft6
+        case .draft7: annotationsOfDraft7
+        case .draft2019, .draft2020: annotationsOf2019
         }
     }
 

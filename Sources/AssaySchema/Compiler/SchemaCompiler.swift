@@ -49,8 +49,8 @@ final class SchemaCompiler {
     /// Registry files that exist but could not be used, by URI.
     private var loadProblems: [String: String] = [:]
 
-    /// The parameters of `type` errors, by the type names' text (``typeFailures(_:)``).
-    private var typeFailuresByNames: [String: [[String: IssueValue]]] = [:]
+    /// The parameters of `type` errors, by the list of type names (``typeFailures(_:)``).
+    private var typeFailuresByNames: [UInt64: [[String: IssueValue]]] = [:]
 
     init(options: JSONSchema.Options) {
         self.options = options
@@ -60,11 +60,19 @@ final class SchemaCompiler {
     /// ``JSONKind``'s order): made once per list of names in a compile, so that the `type` keywords
     /// of a schema (the metaschema has dozens, of a few lists) share them.
     func typeFailures(_ names: [JSONTypeName]) -> [[String: IssueValue]] {
-        let expected = names.map(\.rawValue).joined(separator: " or ")
-        if let known = typeFailuresByNames[expected] { return known }
-        let made = Keyword.typeFailures(expected: expected)
-        typeFailuresByNames[expected] = made
-        return made
+        func made() -> [[String: IssueValue]] {
+            Keyword.typeFailures(expected: names.map(\.rawValue).joined(separator: " or "))
+        }
+        // The list, in order, as four bits a name (1 to 7: its bit's place, plus one), so that it
+        // is looked up without joining the names' text first; a longer list (each name at most
+        // once is what a metaschema allows) is made each time.
+        guard names.count <= 15 else { return made() }
+        var key: UInt64 = 0
+        for name in names { key = key << 4 | UInt64(name.bit.trailingZeroBitCount + 1) }
+        if let known = typeFailuresByNames[key] { return known }
+        let failures = made()
+        typeFailuresByNames[key] = failures
+        return failures
     }
 
     // MARK: Documents and indexing
@@ -227,7 +235,12 @@ final class SchemaCompiler {
         // by pointer, so the walk below indexes them (their own `$id`s included).
 
         func child(_ value: JSONValue, _ tokens: String...) {
-            let suffix = tokens.map { "/" + JSONValue.escape($0) }.joined()
+            // Appended in place: an array of the tokens' strings joined cost ten times as much.
+            var suffix = ""
+            for token in tokens {
+                suffix += "/"
+                suffix += JSONValue.escape(token)
+            }
             let childInfo = Info(
                 base: base, dialect: dialect, resourcePointer: resourcePointer + suffix, vocabularies: vocabularies)
             index(
