@@ -817,12 +817,10 @@ struct TapeParser {
     /// key (keys made to crowd it), answer `true`, and the caller compares the keys themselves:
     /// linear either way.
     private func keysMayRepeat(start: Int, end: Int) -> Bool {
-        var count = 0
-        var index = start + 2
-        while index < end {
-            count += 1
-            index = nextValue(after: index + 2)
-        }
+        // The member count, written when the object closed; never more than its entries allow (a
+        // member takes at least three), and a smaller one would only crowd the table, where the
+        // probe limit answers `true`.
+        let count = min(Int(truncatingIfNeeded: entries[start + 1] & 0xFFFF_FFFF), (end - start) / 3)
         var size = 64
         while size < 2 * count { size *= 2 }
         return strings.withUnsafeBufferPointer { _ in
