@@ -279,6 +279,89 @@ struct InPlaceAgreementTests {
         #expect(verdicts == [false, true, true, false, false])
     }
 
+    /// A leaf's ``LeafPlan`` (its string and number keywords checked in one go) against the same
+    /// keywords taken one by one: each leaf schema beside a twin that is not a leaf (an `allOf` of
+    /// `true` added), and beside the errors' path, on values of every type and at every edge.
+    @Test func leafPlansAgreeWithTheKeywords() throws {
+        let leaves = [
+            #"{"type": "string", "minLength": 2, "maxLength": 4}"#,
+            #"{"minLength": 1, "maxLength": 1}"#,
+            #"{"maxLength": 0}"#,
+            #"{"type": "string", "pattern": "^[a-z]+(-[0-9]+)?$", "maxLength": 8}"#,
+            #"{"pattern": "é", "minLength": 3}"#,
+            #"{"type": "string", "format": "uuid"}"#,
+            #"{"type": ["string", "null"], "format": "date-time"}"#,
+            #"{"format": "email", "maxLength": 12}"#,
+            #"{"format": "idn-email"}"#,
+            #"{"format": "ipv4", "pattern": "^1"}"#,
+            #"{"enum": ["a", "bé", "", 1, null, [1]]}"#,
+            #"{"enum": ["a", "bé"], "minLength": 2}"#,
+            #"{"const": "x"}"#,
+            #"{"const": 5}"#,
+            #"{"type": "integer", "minimum": 0, "maximum": 130}"#,
+            #"{"type": "number", "exclusiveMinimum": 0, "maximum": 1}"#,
+            #"{"maximum": 10, "exclusiveMaximum": 10}"#,
+            #"{"minimum": -5, "exclusiveMinimum": -5, "multipleOf": 5}"#,
+            #"{"type": "number", "multipleOf": 0.01, "minimum": -1000, "maximum": 1000}"#,
+            #"{"multipleOf": 0.5}"#,
+            #"{"multipleOf": 3, "minLength": 2, "format": "date"}"#,
+            #"{"maximum": 9223372036854775807, "minimum": -9223372036854775808}"#,
+            #"{"exclusiveMaximum": -9223372036854775808}"#,
+            #"{"type": "boolean"}"#,
+            #"{"format": "regex", "minLength": 2}"#,
+        ]
+        let values = [
+            #"null"#, #"true"#, #"false"#, #"0"#, #"-0"#, #"1"#, #"-1"#, #"5"#, #"-5"#, #"-10"#, #"10"#, #"9.99"#,
+            #"10.0"#, #"10.000001"#, #"0.01"#, #"0.015"#, #"-999.99"#, #"1000.001"#, #"130"#, #"131"#, #"1.5"#,
+            #"1e2"#, #"2.5E-1"#, #"9223372036854775807"#, #"-9223372036854775808"#, #"92233720368547758070"#,
+            #"123456789012345678901234.5"#, #"0.1234567890123456789"#, #""""#, #""a""#, #""ab""#, #""abcd""#,
+            #""abcde""#, #""é""#, #""éé""#, #""😀😀😀😀😀""#, #""abc-12""#, #""bé""#, #""x""#, #""5""#,
+            #""7c9e6679-7425-40de-944b-e07fc1f90ae7""#, #""7c9e6679-7425-40de-944b-e07fc1f90ae""#,
+            #""2024-02-29T12:00:00+01:00""#, #""2024-02-30T12:00:00Z""#, #""2024-02-29""#, #""a@b.co""#,
+            #""a@@b.co""#, #""ö@b.co""#, #""\"q\"@b.co""#, #""10.1.2.3""#, #""01.1.2.3""#, #""a\u00e9""#, #""(""#,
+            #"[]"#, #"[1]"#, #"{}"#, #"{"a": 1}"#,
+        ]
+        for text in leaves {
+            let schema = try JSONSchema(parsing: text, options: .init(assertFormats: true))
+            let plan = schema.program.tables.leafPlans[schema.program.tables.redirects[schema.root]]
+            #expect(plan.decides, "\(text) is planned")
+            let twinText = text.dropLast() + #", "allOf": [true]}"#
+            let twin = try JSONSchema(parsing: String(twinText), options: .init(assertFormats: true))
+            #expect(!twin.program.tables.leaves[twin.root], "\(twinText) is not a leaf")
+            // Inside an object too: a member's value reaches the leaf through `properties`.
+            let member = try JSONSchema(
+                parsing: "{\"properties\": {\"v\": \(text)}}", options: .init(assertFormats: true))
+            let memberTwin = try JSONSchema(
+                parsing: "{\"properties\": {\"v\": \(twinText)}}", options: .init(assertFormats: true))
+            for value in values {
+                let document = try JSONDocument(parsing: value)
+                let expected = twin.isValid(document)
+                #expect(schema.isValid(document) == expected, "\(text) with \(value)")
+                #expect(schema.validate(document).isValid == expected, "\(text) with \(value), errors' path")
+                let wrapped = try JSONDocument(parsing: "{\"v\": \(value)}")
+                #expect(member.isValid(wrapped) == memberTwin.isValid(wrapped), "\(text) with {v: \(value)}")
+                #expect(member.isValid(wrapped) == expected, "\(text) with {v: \(value)}")
+            }
+        }
+        // Keywords a plan leaves to the general path (a bound that is not an integer…): not planned.
+        for text in [#"{"type": "array", "maxItems": 2}"#, #"{"required": ["a"]}"#, #"{"minimum": 1.5}"#] {
+            let schema = try JSONSchema(parsing: text, options: .init(assertFormats: true))
+            #expect(!schema.program.tables.leafPlans[schema.root].decides, "\(text)")
+        }
+        // Answers checked against expected ones, not only against the twins.
+        let lengths = try JSONSchema(parsing: leaves[0])
+        let answers = try [#""a""#, #""éé""#, #""😀😀😀😀""#, #""😀😀😀😀😀""#, #"5"#].map {
+            lengths.isValid(try JSONDocument(parsing: $0))
+        }
+        #expect(answers == [false, true, true, false, false])
+        let cents = try JSONSchema(parsing: leaves[18])
+        #expect(
+            try [#"0.01"#, #"0.015"#, #"-1000"#, #"1000.01"#, #""x""#].map {
+                cents.isValid(try JSONDocument(parsing: $0))
+            }
+                == [true, false, true, false, false])
+    }
+
     /// Decimal literals against integer bounds are compared exactly on their digits, as `JSONNumber`
     /// compares them: at the bound, just past it, negative zero, and literals the short path leaves to
     /// the general one (exponents, more than 18 integer digits).

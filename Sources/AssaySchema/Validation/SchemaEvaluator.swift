@@ -734,12 +734,44 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         return false
     }
 
-    /// The keywords of leaf `index` (``TapeProgram/isLeaf(_:)``) on the value at `at`, for the verdict.
+    /// The keywords of leaf `index` (``TapeProgram/isLeaf(_:)``) on the value at `at`, for the verdict:
+    /// through the leaf's ``LeafPlan`` when it decides the value, keyword by keyword otherwise.
     @inline(never)
     private mutating func evaluateLeaf(_ index: Int, _ at: Int) -> Bool {
         let typeMask = tables.typeMasks[index]
         if typeMask != 0 && !hasType(typeMask, at) { return false }
-        return verdictOfKeywords(index, at)
+        let plan = tables.leafPlans.baseAddress! + index
+        if plan.pointee.decides {
+            if view.isString(at) {
+                if let verdict = plan.pointee.verdict(string: view.stringBytes(at)) { return verdict }
+            } else if plan.pointee.strings == nil {
+                // Another value may equal one of `enum`'s: only without one are the rest settled here.
+                guard view.isInt64(at) || view.isNumberText(at) else { return true }
+                if let verdict = numberVerdict(plan, at) { return verdict }
+            }
+        }
+        return leafKeywords(index, at)
+    }
+
+    /// ``evaluateLeaf(_:_:)`` keyword by keyword, out of line: the general step's large frame is
+    /// made only for the values a plan does not decide.
+    @inline(never)
+    private mutating func leafKeywords(_ index: Int, _ at: Int) -> Bool { verdictOfKeywords(index, at) }
+
+    /// The number checks of `plan` on the number at `at` (an integer or a literal); `nil` when the
+    /// literal has more than 18 digits or a check is not decided with 64-bit arithmetic.
+    @inline(__always)
+    private mutating func numberVerdict(_ plan: UnsafePointer<LeafPlan>, _ at: Int) -> Bool? {
+        guard plan.pointee.checksNumbers else { return true }
+        let value: DecimalParts
+        if view.isInt64(at) {
+            value = DecimalParts(mantissa: view.int64(at), scale: 0)
+        } else if let parts = decimal(at) {
+            value = parts
+        } else {
+            return nil
+        }
+        return plan.pointee.verdict(number: value)
     }
 
     /// Whether every keyword of `index` in the verdict's table (its `type` aside) accepts the

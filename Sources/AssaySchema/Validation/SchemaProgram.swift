@@ -229,6 +229,8 @@ struct TapeTables: @unchecked Sendable {
     let typeMasks: UnsafeBufferPointer<UInt8>
     /// Whether each node is a leaf (``TapeProgram/isLeaf(_:)``).
     let leaves: UnsafeBufferPointer<Bool>
+    /// Each leaf's ``LeafPlan`` (one that does not decide for other nodes).
+    let leafPlans: UnsafeBufferPointer<LeafPlan>
     /// Where each node's verdict is decided (``TapeProgram/redirects(_:)``).
     let redirects: UnsafeBufferPointer<Int>
 
@@ -254,6 +256,12 @@ struct TapeTables: @unchecked Sendable {
         typeMasks = copy(table.typeMasks)
         self.leaves = copy(leaves)
         self.redirects = copy(redirects)
+        leafPlans = copy(
+            leaves.indices.map { index in
+                guard leaves[index] else { return LeafPlan() }
+                return LeafPlan(
+                    table.keywords[table.starts[index]..<table.starts[index + 1]].map { $0.takeUnretainedValue() })
+            })
     }
 
     /// Frees the memory (the elements are trivial: nothing to deinitialize).
@@ -269,6 +277,7 @@ struct TapeTables: @unchecked Sendable {
         acceptedTypes.deallocate()
         typeMasks.deallocate()
         leaves.deallocate()
+        leafPlans.deallocate()
         redirects.deallocate()
     }
 
@@ -375,5 +384,113 @@ struct TapeKeywordTable: Sendable {
             }
         }
         return (folded, plan)
+    }
+}
+
+/// A leaf's assertions on strings and numbers gathered in one record (``TapeProgram/isLeaf(_:)``):
+/// its verdict reads the value once and checks them in a row, without a dispatch per keyword. A leaf
+/// with any other keyword (`required`, `maxItems`, a bound that is not an integer…) is not planned
+/// and goes keyword by keyword, as does any value a check here cannot decide (a number of more than
+/// 18 digits, a format that needs more than the string's bytes).
+struct LeafPlan: @unchecked Sendable {
+    /// Whether the plan decides the leaf's verdict (its keywords are all below).
+    var decides = false
+    /// `minLength` and `maxLength` in code points (0 and `Int.max` when absent).
+    var minLength = 0
+    var maxLength = Int.max
+    /// The `format` decided on a string's bytes, asserted.
+    var format: TextFormat?
+    /// The `pattern` keyword, whose ``Keyword/regex`` is set (kept alive by the program's nodes).
+    var pattern: Unmanaged<Keyword>?
+    /// The strings of `enum` or `const`, when the leaf has one: a value of another type goes keyword
+    /// by keyword (it may equal a value of the list).
+    var strings: UTF8Names?
+    /// `maximum`, `exclusiveMaximum`, `minimum`, `exclusiveMinimum` (``bounds`` says which are
+    /// present, a bit each in that order).
+    var maximum: Int64 = 0
+    var exclusiveMaximum: Int64 = 0
+    var minimum: Int64 = 0
+    var exclusiveMinimum: Int64 = 0
+    var bounds: UInt8 = 0
+    /// `multipleOf` as `mantissa × 10^-scale` (mantissa 0 when absent).
+    var multipleOfMantissa: Int64 = 0
+    var multipleOfScale = 0
+
+    /// Whether the plan checks anything of a number.
+    var checksNumbers: Bool { bounds != 0 || multipleOfMantissa != 0 }
+
+    /// A plan that decides nothing (for a node that is not a leaf).
+    init() {}
+
+    /// The plan of a leaf whose verdict keywords (its `type` left out) are `keywords`; one that
+    /// does not decide when any of them is another keyword, or is not decided on the value alone.
+    init(_ keywords: some Sequence<Keyword>) {
+        for keyword in keywords {
+            switch keyword.step {
+            case .minLength: minLength = max(minLength, Int(keyword.operand))
+            case .maxLength: maxLength = min(maxLength, Int(keyword.operand))
+            case .format:
+                guard format == nil, let byteFormat = keyword.byteFormat else { return }
+                format = byteFormat
+            case .pattern:
+                guard pattern == nil, keyword.regex != nil else { return }
+                pattern = Unmanaged.passUnretained(keyword)
+            case .strings:
+                guard strings == nil else { return }
+                strings = keyword.utf8Names
+            case .maximum: if !setBound(0, keyword.operand) { return }
+            case .exclusiveMaximum: if !setBound(1, keyword.operand) { return }
+            case .minimum: if !setBound(2, keyword.operand) { return }
+            case .exclusiveMinimum: if !setBound(3, keyword.operand) { return }
+            case .multipleOf:
+                guard multipleOfMantissa == 0, keyword.operand > 0 else { return }
+                (multipleOfMantissa, multipleOfScale) = (keyword.operand, keyword.secondOperand)
+            default:
+                return
+            }
+        }
+        decides = true
+    }
+
+    /// Sets bound `bit` (0…3, ``bounds``' order) unless it is set already.
+    private mutating func setBound(_ bit: UInt8, _ value: Int64) -> Bool {
+        guard bounds & 1 << bit == 0 else { return false }
+        bounds |= 1 << bit
+        switch bit {
+        case 0: maximum = value
+        case 1: exclusiveMaximum = value
+        case 2: minimum = value
+        default: exclusiveMinimum = value
+        }
+        return true
+    }
+
+    /// The verdict of the string checks on a string's UTF-8; `nil` when its format is not decided
+    /// on the bytes alone.
+    @inline(__always)
+    func verdict(string bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        if minLength > 0 && !StringLength.isAtLeast(minLength, utf8: bytes) { return false }
+        if maxLength != Int.max && !StringLength.isAtMost(maxLength, utf8: bytes) { return false }
+        if let strings, !strings.contains(bytes) { return false }
+        if let pattern {
+            let matches = pattern._withUnsafeGuaranteedRef { $0.regex!.firstMatchExists(utf8: bytes) }
+            if !matches { return false }
+        }
+        if let format { return format.verdict(utf8: bytes) }
+        return true
+    }
+
+    /// The verdict of the number checks on `value`; `nil` when `multipleOf` is not decided with
+    /// 64-bit arithmetic.
+    @inline(__always)
+    func verdict(number value: DecimalParts) -> Bool? {
+        if bounds != 0 {
+            if bounds & 1 != 0 && value.compare(with: maximum) > 0 { return false }
+            if bounds & 2 != 0 && value.compare(with: exclusiveMaximum) >= 0 { return false }
+            if bounds & 4 != 0 && value.compare(with: minimum) < 0 { return false }
+            if bounds & 8 != 0 && value.compare(with: exclusiveMinimum) <= 0 { return false }
+        }
+        guard multipleOfMantissa != 0 else { return true }
+        return value.isMultiple(ofMantissa: multipleOfMantissa, scale: multipleOfScale)
     }
 }
