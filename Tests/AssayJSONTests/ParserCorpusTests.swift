@@ -433,6 +433,50 @@ enum RFC8259Corpus {
     }
 }
 
+/// `hasMembers` (what `required` asks) against the set of an object's live keys, for lists short
+/// (a search per name) and long (one pass over the members), names in any order, repeated, spelled
+/// in NFC and NFD, and objects with members overwritten (`lastWins`, whose earlier copies are dead).
+@Suite struct RequiredMembersTests {
+    @Test func hasMembersAgreesWithTheKeys() throws {
+        let pool = (0..<40).map { "k\($0)" } + ["\u{E9}", "e\u{301}", "", "k1\u{0}"]
+        var random = SplitMix(seed: 25)
+        var checked = 0
+        for _ in 0..<600 {
+            let keys = Array(pool.shuffled(using: &random).prefix(Int.random(in: 0...pool.count, using: &random)))
+            var members = keys.map { "\(JSONValue.string($0))" + ":1" }
+            // An earlier copy of a member, dead once the later one wins.
+            if let first = keys.first, Bool.random(using: &random) {
+                members.insert("\(JSONValue.string(first)):0", at: 0)
+            }
+            let document = try JSONDocument(
+                parsing: "{" + members.joined(separator: ",") + "}", options: .init(duplicateKeys: .lastWins))
+            let present = Set(keys.map { Array($0.utf8) })
+            for _ in 0..<4 {
+                var names = (0..<Int.random(in: 1...48, using: &random)).map { _ in pool.randomElement(using: &random)!
+                }
+                if Bool.random(using: &random), let key = keys.randomElement(using: &random) { names.append(key) }
+                let list = UTF8Names(names)
+                defer { list.deallocate() }
+                #expect(list.distinctCount == Set(names.map { Array($0.utf8) }).count)
+                let expected = Set(names.map { Array($0.utf8) }).isSubset(of: present)
+                #expect(document.root.hasMembers(list) == expected, "\(names) in \(keys)")
+                checked += 1
+            }
+        }
+        #expect(checked == 2_400)
+        // Answers known beforehand, not only against the oracle.
+        let document = try JSONDocument(parsing: #"{"b":1,"a":2,"c":3,"d":4,"e":5,"f":6}"#)
+        for (names, expected) in [
+            (["a", "b", "c", "d", "e", "f"], true), (["f", "e", "d", "c", "b", "a", "a"], true),
+            (["a", "b", "c", "d", "e", "g"], false), (["a", "a", "a", "a", "a"], true), (["a", "b"], true),
+        ] {
+            let list = UTF8Names(names)
+            defer { list.deallocate() }
+            #expect(document.root.hasMembers(list) == expected, "\(names)")
+        }
+    }
+}
+
 struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }

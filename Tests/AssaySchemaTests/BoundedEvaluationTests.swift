@@ -251,6 +251,21 @@ struct BoundedEvaluationTests {
                 #"{"dependentRequired": {"a": ["\#(composed)"]}}"#, #"{"a": 1, "\#(composed)": 1}"#,
                 #"{"a": 1, "\#(decomposed)": 1}"#
             ),
+            // Lists long enough to be compared with the object's keys gathered once.
+            (
+                #"{"required": ["a", "b", "c", "d", "e", "\#(composed)"]}"#,
+                #"{"e": 1, "\#(composed)": 1, "d": 1, "c": 1, "b": 1, "a": 1}"#,
+                #"{"e": 1, "\#(decomposed)": 1, "d": 1, "c": 1, "b": 1, "a": 1}"#
+            ),
+            (
+                #"{"dependentRequired": {"a": ["b", "c", "d", "e", "f", "g", "h", "\#(composed)"]}}"#,
+                #"{"h": 1, "g": 1, "f": 1, "e": 1, "d": 1, "c": 1, "b": 1, "a": 1, "\#(composed)": 1}"#,
+                #"{"h": 1, "g": 1, "f": 1, "e": 1, "d": 1, "c": 1, "b": 1, "a": 1, "\#(decomposed)": 1}"#
+            ),
+            (
+                #"{"dependentRequired": {"\#(composed)": ["b", "c", "d", "e", "f", "g", "h", "i"]}}"#,
+                #"{"\#(decomposed)": 1}"#, #"{"\#(composed)": 1}"#
+            ),
             (#"{"dependentSchemas": {"\#(composed)": false}}"#, #"{"\#(decomposed)": 1}"#, #"{"\#(composed)": 1}"#),
             (
                 #"{"properties": {"\#(composed)": true}, "unevaluatedProperties": false}"#, #"{"\#(composed)": 1}"#,
@@ -279,6 +294,33 @@ struct BoundedEvaluationTests {
                 #expect(schema.isValid(document.value) == expected, "\(text) on \(instance) as a JSONValue")
                 #expect(schema.validate(document).isValid == expected, "\(text) on \(instance)")
                 #expect(schema.validate(document).errors == schema.validate(document.value).errors, "\(text)")
+            }
+        }
+    }
+}
+
+extension BoundedEvaluationTests {
+    /// `required` and `dependentRequired` with long lists: each missing name reported once, in the
+    /// list's order, whatever the order of the object's members, as short lists report them.
+    @Test func missingNamesOfLongListsAreEachReported() throws {
+        let names = (0..<30).map { "n\($0)" }
+        let required = try JSONSchema(parsing: "{\"required\": [\(names.map { "\"\($0)\"" }.joined(separator: ","))]}")
+        let dependent = try JSONSchema(
+            parsing:
+                "{\"dependentRequired\": {\"n0\": [\(names.dropFirst().map { "\"\($0)\"" }.joined(separator: ","))]}}")
+        var random = SeededNumbers(seed: 7)
+        for _ in 0..<40 {
+            let present = ["n0"] + names.dropFirst().filter { _ in random.next(3) > 0 }
+            var order = present
+            for index in order.indices.reversed() { order.swapAt(index, random.next(index + 1)) }
+            let document = try JSONDocument(parsing: "{" + order.map { "\"\($0)\": 1" }.joined(separator: ",") + "}")
+            let missing = names.filter { !present.contains($0) }
+            for schema in [required, dependent] {
+                let result = schema.validate(document)
+                #expect(result.isValid == missing.isEmpty)
+                #expect(schema.isValid(document) == missing.isEmpty)
+                #expect(result.errors.map(\.instanceLocation.description) == missing.map { "/\($0)" }, "\(order)")
+                #expect(result.errors == schema.validate(document.value).errors)
             }
         }
     }

@@ -4,7 +4,8 @@
 @usableFromInline package struct UTF8Names: @unchecked Sendable {
     /// The names' bytes, one after another.
     @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
-    /// Where each name starts in `bytes`, and a last entry for the end of the last name.
+    /// Where each name starts in `bytes`, an entry for the end of the last name, and after it the
+    /// number of different names (``distinctCount``).
     @usableFromInline let starts: UnsafeMutablePointer<Int>
     /// The number of names.
     @usableFromInline package let count: Int
@@ -22,7 +23,7 @@
     package init(_ names: [String]) {
         let total = names.reduce(0) { $0 + $1.utf8.count }
         bytes = .allocate(capacity: max(total, 1))
-        starts = .allocate(capacity: names.count + 1)
+        starts = .allocate(capacity: names.count + 2)
         count = names.count
         var offset = 0
         starts[0] = 0
@@ -42,22 +43,51 @@
         guard names.count > 8 else {
             buckets = nil
             bucketMask = 0
+            // By bytes: two spellings of one text (NFC and NFD) are two names.
+            var distinct = 0
+            for position in 0..<names.count {
+                let (start, length) = (starts[position], starts[position + 1] - starts[position])
+                let repeated = (0..<position).contains { other in
+                    starts[other + 1] - starts[other] == length
+                        && (length == 0 || sameBytes(bytes + starts[other], bytes + start, length))
+                }
+                if !repeated { distinct += 1 }
+            }
+            starts[names.count + 1] = distinct
             return
         }
         var size = 16
         while size < names.count * 2 { size *= 2 }
         let table = UnsafeMutablePointer<Int32>.allocate(capacity: size)
         table.initialize(repeating: -1, count: size)
+        var distinct = 0
         for position in 0..<names.count {
             let name = UnsafeBufferPointer(
                 start: bytes + starts[position], count: starts[position + 1] - starts[position])
             var slot = Self.hash(name) & (size - 1)
-            while table[slot] >= 0 { slot = (slot + 1) & (size - 1) }
+            var repeated = false
+            while table[slot] >= 0 {
+                let other = Int(table[slot])
+                let length = starts[other + 1] - starts[other]
+                if length == name.count
+                    && (length == 0 || sameBytes(bytes + starts[other], bytes + starts[position], length))
+                {
+                    repeated = true
+                }
+                slot = (slot + 1) & (size - 1)
+            }
             table[slot] = Int32(position)
+            if !repeated { distinct += 1 }
         }
         buckets = table
         bucketMask = size - 1
+        starts[names.count + 1] = distinct
     }
+
+    /// The number of different names (a list may repeat one), kept in ``starts`` after the ends of
+    /// the names rather than in a field: a list is passed to every key lookup, and a seventh word
+    /// would take it out of registers.
+    @inlinable package var distinctCount: Int { starts[count + 1] }
 
     /// Frees the storage; the owner calls it once, when no copy is used any more.
     package func deallocate() {

@@ -380,14 +380,47 @@ final class Tape: @unchecked Sendable {
         return nil
     }
 
-    /// Whether the object at `object` has a member named by each of `names`, each search starting
-    /// after the member found for the name before.
-    @inlinable package func hasMembers(_ names: UTF8Names, inObjectAt object: Int) -> Bool {
+    /// Whether the object at `object` has a member named by each of `names`: for a few names, each
+    /// search starting after the member found for the name before; for more, in one pass over the
+    /// members (``hasMembersInOnePass(_:inObjectAt:)``).
+    @inlinable @inline(__always)
+    package func hasMembers(_ names: UTF8Names, inObjectAt object: Int) -> Bool {
+        names.count <= 4 ? hasMembersByName(names, inObjectAt: object) : hasMembersInOnePass(names, inObjectAt: object)
+    }
+
+    /// ``hasMembers(_:inObjectAt:)`` a search per name, each starting after the member found for
+    /// the name before.
+    @inlinable package func hasMembersByName(_ names: UTF8Names, inObjectAt object: Int) -> Bool {
         var hint = object + 2
         for position in 0..<names.count {
             guard let found = member(named: names[position], inObjectAt: object, from: hint) else { return false }
             hint = next(after: found)
         }
         return true
+    }
+
+    /// ``hasMembers(_:inObjectAt:)`` in one pass: each live key looked up among the names (through
+    /// their hash table when the list has one), each name found counted once, until all are. Linear
+    /// in the members and the names, where a search per name costs their product (`required` with
+    /// dozens of names, in another order than the object's).
+    @usableFromInline package func hasMembersInOnePass(_ names: UTF8Names, inObjectAt object: Int) -> Bool {
+        let wanted = names.distinctCount
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (names.count + 63) / 64) { seen in
+            seen.initialize(repeating: 0)
+            var found = 0
+            var next = 0
+            _ = allMembers(inObjectAt: object) { key, _ in
+                // Live keys are distinct, so no two match copies of the same name.
+                guard let position = names.position(of: key, from: next) else { return true }
+                next = position + 1
+                let bit = UInt64(1) &<< UInt64(position & 63)
+                if seen[position >> 6] & bit == 0 {
+                    seen[position >> 6] |= bit
+                    found += 1
+                }
+                return found < wanted
+            }
+            return found == wanted
+        }
     }
 }

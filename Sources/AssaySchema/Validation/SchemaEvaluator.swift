@@ -1091,6 +1091,16 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// The name of the member whose value is at `value` (its key is the entry two before).
     private func memberName(_ value: Int) -> String { view.memberName(value) }
 
+    /// The UTF-8 of the live keys of the object at `at`.
+    private func liveKeys(_ at: Int) -> Set<[UInt8]> {
+        var keys = Set<[UInt8]>()
+        _ = view.allMembers(inObjectAt: at) { key, _ in
+            keys.insert(Array(key))
+            return true
+        }
+        return keys
+    }
+
     /// The value index of the member named `name` in the object at `at`.
     private func member(_ name: String, _ at: Int) -> Int? {
         var name = name
@@ -1723,17 +1733,27 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             guard view.isObject(at) else { return true }
             if view.hasMembers(keyword.utf8Names, inObjectAt: at) { return true }
             if !collecting { return false }
-            for (position, name) in names.enumerated()
-            where view.member(named: keyword.utf8Names[position], inObjectAt: at, from: 0) == nil {
-                fail(node, keyword.name, .missing, nil, [:], at: at, extra: .key(name))
+            // A long list is compared with the object's keys gathered once, not searched name by name.
+            let keys = names.count > 4 ? liveKeys(at) : nil
+            for (position, name) in names.enumerated() {
+                let bytes = keyword.utf8Names[position]
+                let present =
+                    keys.map { $0.contains(Array(bytes)) }
+                    ?? (view.member(named: bytes, inObjectAt: at, from: 0) != nil)
+                if !present { fail(node, keyword.name, .missing, nil, [:], at: at, extra: .key(name)) }
             }
             return false
 
         case .dependentRequired(let pairs):
             guard view.isObject(at) else { return true }
+            // Many names are compared with the object's keys gathered once, not searched one by one.
+            let keys = pairs.reduce(0) { $0 + 1 + $1.1.count } > 8 ? liveKeys(at) : nil
+            func has(_ name: String) -> Bool {
+                keys.map { $0.contains(Array(name.utf8)) } ?? (member(name, at) != nil)
+            }
             var valid = true
-            for (trigger, names) in pairs where member(trigger, at) != nil {
-                for name in names where member(name, at) == nil {
+            for (trigger, names) in pairs where has(trigger) {
+                for name in names where !has(name) {
                     valid = false
                     if !collecting { return false }
                     fail(
