@@ -1733,21 +1733,38 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             guard view.isObject(at) else { return true }
             if view.hasMembers(keyword.utf8Names, inObjectAt: at) { return true }
             if !collecting { return false }
-            // A long list is compared with the object's keys gathered once, not searched name by name.
-            let keys = names.count > 4 ? liveKeys(at) : nil
-            for (position, name) in names.enumerated() {
-                let bytes = keyword.utf8Names[position]
-                let present =
-                    keys.map { $0.contains(Array(bytes)) }
-                    ?? (view.member(named: bytes, inObjectAt: at, from: 0) != nil)
-                if !present { fail(node, keyword.name, .missing, nil, [:], at: at, extra: .key(name)) }
+            let list = keyword.utf8Names
+            guard names.count > 4 else {
+                for (position, name) in names.enumerated()
+                where view.member(named: list[position], inObjectAt: at, from: 0) == nil {
+                    fail(node, keyword.name, .missing, nil, [:], at: at, extra: .key(name))
+                }
+                return false
+            }
+            // A long list in one pass over the members: each key marks the first of the names equal
+            // to it, and a name is missing when the first name equal to it is unmarked.
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (list.count + 63) / 64) { marked in
+                marked.initialize(repeating: 0)
+                _ = view.allMembers(inObjectAt: at) { key, _ in
+                    if let first = list.position(of: key, from: 0) { marked[first >> 6] |= 1 &<< UInt64(first & 63) }
+                    return true
+                }
+                for (position, name) in names.enumerated() {
+                    let first = list.position(of: list[position], from: 0) ?? position
+                    if marked[first >> 6] & 1 &<< UInt64(first & 63) == 0 {
+                        fail(node, keyword.name, .missing, nil, [:], at: at, extra: .key(name))
+                    }
+                }
             }
             return false
 
         case .dependentRequired(let pairs):
             guard view.isObject(at) else { return true }
-            // Many names are compared with the object's keys gathered once, not searched one by one.
-            let keys = pairs.reduce(0) { $0 + 1 + $1.1.count } > 8 ? liveKeys(at) : nil
+            // Many names on a large object are compared with its keys gathered once, not each searched
+            // for (a search costs the object's size; gathering, an allocation a key).
+            let names = pairs.reduce(0) { $0 + 1 + $1.1.count }
+            let members = view.count(at)
+            let keys = names > 8 && names * members > 16 * (names + members) ? liveKeys(at) : nil
             func has(_ name: String) -> Bool {
                 keys.map { $0.contains(Array(name.utf8)) } ?? (member(name, at) != nil)
             }
