@@ -746,8 +746,15 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
                 if let verdict = plan.pointee.verdict(string: view.stringBytes(at)) { return verdict }
             } else if plan.pointee.strings == nil {
                 // Another value may equal one of `enum`'s: only without one are the rest settled here.
-                guard view.isInt64(at) || view.isNumberText(at) else { return true }
-                if let verdict = numberVerdict(plan, at) { return verdict }
+                if view.isInt64(at) {
+                    let value = DecimalParts(mantissa: view.int64(at), scale: 0)
+                    if let verdict = plan.pointee.verdict(number: value) { return verdict }
+                } else if view.isNumberText(at) {
+                    // The literal's digits as 64-bit parts (`nil` past 18 digits: keyword by keyword).
+                    if let value = decimal(at), let verdict = plan.pointee.verdict(number: value) { return verdict }
+                } else {
+                    return true
+                }
             }
         }
         return leafKeywords(index, at)
@@ -757,22 +764,6 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
     /// made only for the values a plan does not decide.
     @inline(never)
     private mutating func leafKeywords(_ index: Int, _ at: Int) -> Bool { verdictOfKeywords(index, at) }
-
-    /// The number checks of `plan` on the number at `at` (an integer or a literal); `nil` when the
-    /// literal has more than 18 digits or a check is not decided with 64-bit arithmetic.
-    @inline(__always)
-    private mutating func numberVerdict(_ plan: UnsafePointer<LeafPlan>, _ at: Int) -> Bool? {
-        guard plan.pointee.checksNumbers else { return true }
-        let value: DecimalParts
-        if view.isInt64(at) {
-            value = DecimalParts(mantissa: view.int64(at), scale: 0)
-        } else if let parts = decimal(at) {
-            value = parts
-        } else {
-            return nil
-        }
-        return plan.pointee.verdict(number: value)
-    }
 
     /// Whether every keyword of `index` in the verdict's table (its `type` aside) accepts the
     /// value at `at`, stopping at the first that does not.

@@ -484,6 +484,7 @@ struct LeafPlan: @unchecked Sendable {
     /// 64-bit arithmetic.
     @inline(__always)
     func verdict(number value: DecimalParts) -> Bool? {
+        guard checksNumbers else { return true }
         if bounds != 0 {
             if bounds & 1 != 0 && value.compare(with: maximum) > 0 { return false }
             if bounds & 2 != 0 && value.compare(with: exclusiveMaximum) >= 0 { return false }
