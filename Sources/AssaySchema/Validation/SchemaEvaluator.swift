@@ -709,12 +709,18 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
         // the tag, without a keyword's dispatch.
         let typeMask = tables.typeMasks[index]
         if typeMask != 0 && !hasType(typeMask, at) { return false }
+        // Undone by hand, not in `defer`s: the compiler made those calls to one function, merged
+        // with every other `defer` of the same body.
         sameInstanceDepth += 1
-        defer { sameInstanceDepth -= 1 }
-        if crossesRecursionLimit(index, at) { return false }
+        if crossesRecursionLimit(index, at) {
+            sameInstanceDepth -= 1
+            return false
+        }
         let enteredResource = usesDynamicScope && enterResource(index)
-        defer { if enteredResource { scope.removeLast() } }
-        return verdictOfKeywords(index, at)
+        let verdict = verdictOfKeywords(index, at)
+        if enteredResource { scope.removeLast() }
+        sameInstanceDepth -= 1
+        return verdict
     }
 
     /// Whether applying schema `index` at `at` (``sameInstanceDepth`` already counting it) goes past
@@ -846,25 +852,33 @@ struct SchemaEvaluator<Mode: EvaluationMode> {
             return false
         }
         if let flag = tables.booleans[index] { return flag }
+        // Undone by hand, not in `defer`s (see ``evaluateKeywords(_:_:)``).
         sameInstanceDepth += 1
-        defer { sameInstanceDepth -= 1 }
-        if crossesRecursionLimit(index, at) { return false }
+        if crossesRecursionLimit(index, at) {
+            sameInstanceDepth -= 1
+            return false
+        }
         let enteredResource = usesDynamicScope && enterResource(index)
-        defer { if enteredResource { scope.removeLast() } }
 
         var tracker: Evaluated? = (evaluated != nil || tables.tracksEvaluation[index]) ? Evaluated() : nil
         let bounds = tables.writtenBounds(of: index)
         var position = bounds.start
+        var valid = true
         while position < bounds.end {
             let passed = tables.written[position]._withUnsafeGuaranteedRef { keyword -> Bool in
                 if keyword.step.evaluatesNothing, let verdict = step(keyword, position, at) { return verdict }
                 return tables.nodes[index]._withUnsafeGuaranteedRef { apply(keyword, $0, at, &tracker) }
             }
-            if !passed { return false }
+            if !passed {
+                valid = false
+                break
+            }
             position += 1
         }
-        if evaluated != nil, let tracker { evaluated!.merge(tracker) }
-        return true
+        if valid, evaluated != nil, let tracker { evaluated!.merge(tracker) }
+        if enteredResource { scope.removeLast() }
+        sameInstanceDepth -= 1
+        return valid
     }
 
     /// The keywords decided on the tape from ``Keyword/step`` and the keyword's plain fields (no
