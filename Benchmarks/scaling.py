@@ -145,8 +145,32 @@ DOUBLING_SCHEMA = json.dumps({"anyOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs
                               "$defs": {"a": {"type": "array", "items": {"$ref": "#"}}}})
 CAUSES_SCHEMA = json.dumps({"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#"}}]})
 
+def named_object(n, missing=None):
+    """An object of the n names n0000000…, in the reverse order, with `missing` left out."""
+    return "{" + ",".join('"n%07d":1' % i for i in reversed(range(n)) if i != missing) + "}"
+
+
+def names_required(n):
+    # The object holding every name, then one without the first (its error listed).
+    return named_object(n) + "\n" + named_object(n, missing=0) + "\n"
+
+
+def names_dependent(n):
+    # The same two objects; the last name triggers the others (n - 1 of them).
+    return named_object(n) + "\n" + named_object(n, missing=0) + "\n"
+
+
+def required_schema(n):
+    return json.dumps({"required": ["n%07d" % i for i in range(n)]})
+
+
+def dependent_schema(n):
+    return json.dumps({"dependentRequired": {"n%07d" % (n - 1): ["n%07d" % i for i in range(n - 1)]}})
+
+
 CASES = {
-    # name: (what, generator, sizes in units, unit name, schema, extension, assay arguments)
+    # name: (what, generator, sizes in units, unit name, schema (text, or made from the size),
+    # extension, assay arguments)
     "schema-doubling": ("anyOf of two $refs back to the schema, arrays n deep (2^n paths)", nested_arrays("1"),
                         [60, 120, 240, 480, 960], "levels", DOUBLING_SCHEMA, "ndjson", []),
     "schema-nested-causes": ("anyOf failing at every level with the causes of the next, arrays n deep",
@@ -177,6 +201,12 @@ CASES = {
                        [250_000, 500_000, 1_000_000, 2_000_000, 4_000_000], "bytes", "{}", "yaml", []),
     "yaml-documents": ("YAML: a stream of n/14 small documents", yaml_documents,
                        [25_000, 50_000, 100_000, 200_000, 400_000], "bytes", "{}", "yaml", []),
+    "schema-required-names": ("required of n names, an object of them in reverse order and one missing a name",
+                              names_required, [2_500, 5_000, 10_000, 20_000, 40_000], "names", required_schema,
+                              "ndjson", []),
+    "schema-dependent-required": ("dependentRequired of n - 1 names, the same two objects", names_dependent,
+                                  [2_500, 5_000, 10_000, 20_000, 40_000], "names", dependent_schema, "ndjson",
+                                  []),
     "nested-models": ("Validatable models nested n deep, the innermost bad, issues()", None,
                       [4, 8, 16, 32, 64], "levels", None, None, []),
 }
@@ -263,8 +293,13 @@ def main():
             sizes = [int(size) for size in arguments.sizes.split(",")]
         with tempfile.TemporaryDirectory() as folder:
             schema_path = os.path.join(folder, "schema.json")
-            if schema is not None:
-                open(schema_path, "w").write(schema)
+
+            def write_schema(size):
+                # A schema made from the size grows with the input (its compile counted too).
+                if schema is not None:
+                    open(schema_path, "w").write(schema(max(size, 1)) if callable(schema) else schema)
+
+            write_schema(0)
 
             def path_for(size):
                 if generate is None:
@@ -284,6 +319,7 @@ def main():
             rss = None
             for size in sizes:
                 path = path_for(size)
+                write_schema(size)
                 cmd = command(arguments.bin, case, path, schema_path, size)
                 timed = native(cmd, arguments.limit)
                 if timed is None:

@@ -1,3 +1,5 @@
+import AssayJSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -74,8 +76,7 @@ enum FileReading {
     static func readAll(_ descriptor: Int32, path: String) throws(CLIError) -> [UInt8] {
         // Not zeroed: what is kept is what the reads wrote (`used` bytes), and the pages a small
         // file leaves untouched stay so.
-        let capacity = max(size(of: descriptor) ?? 0, 1 << 16) + 1
-        var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { _, initialized in initialized = capacity }
+        var bytes = [UInt8].unfilled(max(size(of: descriptor) ?? 0, 1 << 16) + 1)
         var used = 0
         while true {
             if used == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }

@@ -140,7 +140,7 @@ public struct NDJSONReader: ~Copyable, Sendable {
         self.closesDescriptor = true
         self.path = path
         self.readSize = Self.chunkSize
-        self.buffer = Self.unfilled(readSize)
+        self.buffer = .unfilled(readSize)
     }
 
     /// Reads an already open file descriptor (standard input is 0), closing it when done if asked.
@@ -154,14 +154,7 @@ public struct NDJSONReader: ~Copyable, Sendable {
         self.closesDescriptor = closeWhenDone
         self.path = path
         self.readSize = max(16, readSize)
-        self.buffer = Self.unfilled(self.readSize)
-    }
-
-    /// Room for `count` bytes, not zeroed: only what reads write in it (up to ``end``) is ever
-    /// read. (Zeroing the first 256 KiB touched every page of it before any read did, 262,000
-    /// instructions and 64 page faults of a run's start, most of it for nothing on a small file.)
-    private static func unfilled(_ count: Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        self.buffer = .unfilled(self.readSize)
     }
 
     /// A reader of standard input.
@@ -286,7 +279,7 @@ public struct NDJSONReader: ~Copyable, Sendable {
         start = 0
         end = 0
         // The buffer grew to hold the line up to the limit; that memory goes back.
-        if buffer.count > 2 * readSize { buffer = Self.unfilled(readSize) }
+        if buffer.count > 2 * readSize { buffer = .unfilled(readSize) }
         isFirstLine = false
         return part
     }
@@ -610,4 +603,14 @@ public struct NDJSONLongLinePart: Sendable {
     public let isLast: Bool
     /// The piece's bytes (the same as the block's).
     let bytes: [UInt8]
+}
+
+extension [UInt8] {
+    /// Room for `count` bytes, not zeroed, for a reader that only ever reads what its reads wrote
+    /// (the NDJSON reader's buffer, a file read whole). Zeroing the reader's first 256 KiB touched
+    /// every page of it before any read did: 262,000 instructions and 64 page faults of a run's
+    /// start, most of it for nothing on a small file.
+    package static func unfilled(_ count: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    }
 }
